@@ -45,6 +45,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -74,6 +76,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -148,6 +151,10 @@ type Client struct {
 	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
+	InvoiceCounter *InvoiceCounterClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -206,6 +213,8 @@ type Client struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -260,6 +269,8 @@ func (c *Client) init() {
 	c.Inquiry = NewInquiryClient(c.config)
 	c.InstallationSecret = NewInstallationSecretClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
+	c.Invoice = NewInvoiceClient(c.config)
+	c.InvoiceCounter = NewInvoiceCounterClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
@@ -289,6 +300,7 @@ func (c *Client) init() {
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.Subscription = NewSubscriptionClient(c.config)
 	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VenuePayments = NewVenuePaymentsClient(c.config)
@@ -417,6 +429,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Inquiry:                NewInquiryClient(cfg),
 		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
+		Invoice:                NewInvoiceClient(cfg),
+		InvoiceCounter:         NewInvoiceCounterClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -446,6 +460,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -501,6 +516,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Inquiry:                NewInquiryClient(cfg),
 		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
+		Invoice:                NewInvoiceClient(cfg),
+		InvoiceCounter:         NewInvoiceCounterClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -530,6 +547,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -572,15 +590,15 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment,
+		c.PaymentAttempt, c.PaymentCustomer, c.Photo, c.PlatformSetting,
+		c.ProcessorEvent, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -596,15 +614,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment,
+		c.PaymentAttempt, c.PaymentCustomer, c.Photo, c.PlatformSetting,
+		c.ProcessorEvent, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -671,6 +689,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InstallationSecret.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
+	case *InvoiceMutation:
+		return c.Invoice.mutate(ctx, m)
+	case *InvoiceCounterMutation:
+		return c.InvoiceCounter.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MFABackupCodeMutation:
@@ -729,6 +751,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ServiceVariant.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *SubscriptionMutation:
+		return c.Subscription.mutate(ctx, m)
 	case *TipMutation:
 		return c.Tip.mutate(ctx, m)
 	case *UserMutation:
@@ -5706,6 +5730,322 @@ func (c *InstructorClient) mutate(ctx context.Context, m *InstructorMutation) (V
 	}
 }
 
+// InvoiceClient is a client for the Invoice schema.
+type InvoiceClient struct {
+	config
+}
+
+// NewInvoiceClient returns a client for the Invoice from the given config.
+func NewInvoiceClient(c config) *InvoiceClient {
+	return &InvoiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invoice.Hooks(f(g(h())))`.
+func (c *InvoiceClient) Use(hooks ...Hook) {
+	c.hooks.Invoice = append(c.hooks.Invoice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invoice.Intercept(f(g(h())))`.
+func (c *InvoiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Invoice = append(c.inters.Invoice, interceptors...)
+}
+
+// Create returns a builder for creating a Invoice entity.
+func (c *InvoiceClient) Create() *InvoiceCreate {
+	mutation := newInvoiceMutation(c.config, OpCreate)
+	return &InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Invoice entities.
+func (c *InvoiceClient) CreateBulk(builders ...*InvoiceCreate) *InvoiceCreateBulk {
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InvoiceClient) MapCreateBulk(slice any, setFunc func(*InvoiceCreate, int)) *InvoiceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InvoiceCreateBulk{err: fmt.Errorf("calling to InvoiceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InvoiceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Invoice.
+func (c *InvoiceClient) Update() *InvoiceUpdate {
+	mutation := newInvoiceMutation(c.config, OpUpdate)
+	return &InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InvoiceClient) UpdateOne(_m *Invoice) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoice(_m))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InvoiceClient) UpdateOneID(id uuid.UUID) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoiceID(id))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Invoice.
+func (c *InvoiceClient) Delete() *InvoiceDelete {
+	mutation := newInvoiceMutation(c.config, OpDelete)
+	return &InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InvoiceClient) DeleteOne(_m *Invoice) *InvoiceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InvoiceClient) DeleteOneID(id uuid.UUID) *InvoiceDeleteOne {
+	builder := c.Delete().Where(invoice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InvoiceDeleteOne{builder}
+}
+
+// Query returns a query builder for Invoice.
+func (c *InvoiceClient) Query() *InvoiceQuery {
+	return &InvoiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInvoice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Invoice entity by its id.
+func (c *InvoiceClient) Get(ctx context.Context, id uuid.UUID) (*Invoice, error) {
+	return c.Query().Where(invoice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InvoiceClient) GetX(ctx context.Context, id uuid.UUID) *Invoice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Invoice.
+func (c *InvoiceClient) QueryOrganization(_m *Invoice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoice.Table, invoice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoice.OrganizationTable, invoice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Invoice.
+func (c *InvoiceClient) QueryMember(_m *Invoice) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoice.Table, invoice.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoice.MemberTable, invoice.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InvoiceClient) Hooks() []Hook {
+	hooks := c.hooks.Invoice
+	return append(hooks[:len(hooks):len(hooks)], invoice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InvoiceClient) Interceptors() []Interceptor {
+	return c.inters.Invoice
+}
+
+func (c *InvoiceClient) mutate(ctx context.Context, m *InvoiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Invoice mutation op: %q", m.Op())
+	}
+}
+
+// InvoiceCounterClient is a client for the InvoiceCounter schema.
+type InvoiceCounterClient struct {
+	config
+}
+
+// NewInvoiceCounterClient returns a client for the InvoiceCounter from the given config.
+func NewInvoiceCounterClient(c config) *InvoiceCounterClient {
+	return &InvoiceCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invoicecounter.Hooks(f(g(h())))`.
+func (c *InvoiceCounterClient) Use(hooks ...Hook) {
+	c.hooks.InvoiceCounter = append(c.hooks.InvoiceCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invoicecounter.Intercept(f(g(h())))`.
+func (c *InvoiceCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InvoiceCounter = append(c.inters.InvoiceCounter, interceptors...)
+}
+
+// Create returns a builder for creating a InvoiceCounter entity.
+func (c *InvoiceCounterClient) Create() *InvoiceCounterCreate {
+	mutation := newInvoiceCounterMutation(c.config, OpCreate)
+	return &InvoiceCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InvoiceCounter entities.
+func (c *InvoiceCounterClient) CreateBulk(builders ...*InvoiceCounterCreate) *InvoiceCounterCreateBulk {
+	return &InvoiceCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InvoiceCounterClient) MapCreateBulk(slice any, setFunc func(*InvoiceCounterCreate, int)) *InvoiceCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InvoiceCounterCreateBulk{err: fmt.Errorf("calling to InvoiceCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InvoiceCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InvoiceCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Update() *InvoiceCounterUpdate {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdate)
+	return &InvoiceCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InvoiceCounterClient) UpdateOne(_m *InvoiceCounter) *InvoiceCounterUpdateOne {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdateOne, withInvoiceCounter(_m))
+	return &InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InvoiceCounterClient) UpdateOneID(id uuid.UUID) *InvoiceCounterUpdateOne {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdateOne, withInvoiceCounterID(id))
+	return &InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Delete() *InvoiceCounterDelete {
+	mutation := newInvoiceCounterMutation(c.config, OpDelete)
+	return &InvoiceCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InvoiceCounterClient) DeleteOne(_m *InvoiceCounter) *InvoiceCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InvoiceCounterClient) DeleteOneID(id uuid.UUID) *InvoiceCounterDeleteOne {
+	builder := c.Delete().Where(invoicecounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InvoiceCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Query() *InvoiceCounterQuery {
+	return &InvoiceCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInvoiceCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InvoiceCounter entity by its id.
+func (c *InvoiceCounterClient) Get(ctx context.Context, id uuid.UUID) (*InvoiceCounter, error) {
+	return c.Query().Where(invoicecounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InvoiceCounterClient) GetX(ctx context.Context, id uuid.UUID) *InvoiceCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a InvoiceCounter.
+func (c *InvoiceCounterClient) QueryOrganization(_m *InvoiceCounter) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoicecounter.Table, invoicecounter.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoicecounter.OrganizationTable, invoicecounter.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InvoiceCounterClient) Hooks() []Hook {
+	hooks := c.hooks.InvoiceCounter
+	return append(hooks[:len(hooks):len(hooks)], invoicecounter.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InvoiceCounterClient) Interceptors() []Interceptor {
+	return c.inters.InvoiceCounter
+}
+
+func (c *InvoiceCounterClient) mutate(ctx context.Context, m *InvoiceCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InvoiceCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InvoiceCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InvoiceCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InvoiceCounter mutation op: %q", m.Op())
+	}
+}
+
 // LocationClient is a client for the Location schema.
 type LocationClient struct {
 	config
@@ -10616,6 +10956,172 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// SubscriptionClient is a client for the Subscription schema.
+type SubscriptionClient struct {
+	config
+}
+
+// NewSubscriptionClient returns a client for the Subscription from the given config.
+func NewSubscriptionClient(c config) *SubscriptionClient {
+	return &SubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscription.Hooks(f(g(h())))`.
+func (c *SubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.Subscription = append(c.hooks.Subscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscription.Intercept(f(g(h())))`.
+func (c *SubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Subscription = append(c.inters.Subscription, interceptors...)
+}
+
+// Create returns a builder for creating a Subscription entity.
+func (c *SubscriptionClient) Create() *SubscriptionCreate {
+	mutation := newSubscriptionMutation(c.config, OpCreate)
+	return &SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Subscription entities.
+func (c *SubscriptionClient) CreateBulk(builders ...*SubscriptionCreate) *SubscriptionCreateBulk {
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionClient) MapCreateBulk(slice any, setFunc func(*SubscriptionCreate, int)) *SubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionCreateBulk{err: fmt.Errorf("calling to SubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Subscription.
+func (c *SubscriptionClient) Update() *SubscriptionUpdate {
+	mutation := newSubscriptionMutation(c.config, OpUpdate)
+	return &SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionClient) UpdateOne(_m *Subscription) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscription(_m))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionClient) UpdateOneID(id uuid.UUID) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscriptionID(id))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Subscription.
+func (c *SubscriptionClient) Delete() *SubscriptionDelete {
+	mutation := newSubscriptionMutation(c.config, OpDelete)
+	return &SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionClient) DeleteOne(_m *Subscription) *SubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionClient) DeleteOneID(id uuid.UUID) *SubscriptionDeleteOne {
+	builder := c.Delete().Where(subscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for Subscription.
+func (c *SubscriptionClient) Query() *SubscriptionQuery {
+	return &SubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Subscription entity by its id.
+func (c *SubscriptionClient) Get(ctx context.Context, id uuid.UUID) (*Subscription, error) {
+	return c.Query().Where(subscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionClient) GetX(ctx context.Context, id uuid.UUID) *Subscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Subscription.
+func (c *SubscriptionClient) QueryOrganization(_m *Subscription) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, subscription.OrganizationTable, subscription.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Subscription.
+func (c *SubscriptionClient) QueryMember(_m *Subscription) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, subscription.MemberTable, subscription.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionClient) Hooks() []Hook {
+	hooks := c.hooks.Subscription
+	return append(hooks[:len(hooks):len(hooks)], subscription.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.Subscription
+}
+
+func (c *SubscriptionClient) mutate(ctx context.Context, m *SubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Subscription mutation op: %q", m.Op())
+	}
+}
+
 // TipClient is a client for the Tip schema.
 type TipClient struct {
 	config
@@ -11801,28 +12307,30 @@ type (
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
 		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Invoice,
+		InvoiceCounter, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Subscription, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
 		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Invoice,
+		InvoiceCounter, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Subscription, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

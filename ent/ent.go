@@ -41,6 +41,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -70,6 +72,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -166,6 +169,8 @@ func checkColumn(t, c string) error {
 			inquiry.Table:                inquiry.ValidColumn,
 			installationsecret.Table:     installationsecret.ValidColumn,
 			instructor.Table:             instructor.ValidColumn,
+			invoice.Table:                invoice.ValidColumn,
+			invoicecounter.Table:         invoicecounter.ValidColumn,
 			location.Table:               location.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,
 			mfachallenge.Table:           mfachallenge.ValidColumn,
@@ -195,6 +200,7 @@ func checkColumn(t, c string) error {
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,
+			subscription.Table:           subscription.ValidColumn,
 			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
 			venuepayments.Table:          venuepayments.ValidColumn,

@@ -32,6 +32,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -62,6 +64,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -78,7 +81,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 68)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -810,6 +813,68 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   invoice.Table,
+			Columns: invoice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: invoice.FieldID,
+			},
+		},
+		Type: "Invoice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			invoice.FieldCreatedAt:          {Type: field.TypeTime, Column: invoice.FieldCreatedAt},
+			invoice.FieldUpdatedAt:          {Type: field.TypeTime, Column: invoice.FieldUpdatedAt},
+			invoice.FieldOrganizationID:     {Type: field.TypeUUID, Column: invoice.FieldOrganizationID},
+			invoice.FieldMemberID:           {Type: field.TypeUUID, Column: invoice.FieldMemberID},
+			invoice.FieldPassID:             {Type: field.TypeUUID, Column: invoice.FieldPassID},
+			invoice.FieldSubscriptionID:     {Type: field.TypeUUID, Column: invoice.FieldSubscriptionID},
+			invoice.FieldProcessorInvoiceID: {Type: field.TypeString, Column: invoice.FieldProcessorInvoiceID},
+			invoice.FieldYear:               {Type: field.TypeInt, Column: invoice.FieldYear},
+			invoice.FieldSequence:           {Type: field.TypeInt, Column: invoice.FieldSequence},
+			invoice.FieldNumber:             {Type: field.TypeString, Column: invoice.FieldNumber},
+			invoice.FieldStatus:             {Type: field.TypeEnum, Column: invoice.FieldStatus},
+			invoice.FieldLines:              {Type: field.TypeJSON, Column: invoice.FieldLines},
+			invoice.FieldSubtotalMinor:      {Type: field.TypeInt64, Column: invoice.FieldSubtotalMinor},
+			invoice.FieldDiscountMinor:      {Type: field.TypeInt64, Column: invoice.FieldDiscountMinor},
+			invoice.FieldVatMinor:           {Type: field.TypeInt64, Column: invoice.FieldVatMinor},
+			invoice.FieldTotalMinor:         {Type: field.TypeInt64, Column: invoice.FieldTotalMinor},
+			invoice.FieldAmountPaidMinor:    {Type: field.TypeInt64, Column: invoice.FieldAmountPaidMinor},
+			invoice.FieldCurrency:           {Type: field.TypeString, Column: invoice.FieldCurrency},
+			invoice.FieldIssuedAt:           {Type: field.TypeTime, Column: invoice.FieldIssuedAt},
+			invoice.FieldDueDate:            {Type: field.TypeTime, Column: invoice.FieldDueDate},
+			invoice.FieldPeriodStart:        {Type: field.TypeTime, Column: invoice.FieldPeriodStart},
+			invoice.FieldPeriodEnd:          {Type: field.TypeTime, Column: invoice.FieldPeriodEnd},
+			invoice.FieldPaidAt:             {Type: field.TypeTime, Column: invoice.FieldPaidAt},
+			invoice.FieldViewedAt:           {Type: field.TypeTime, Column: invoice.FieldViewedAt},
+			invoice.FieldFailedAt:           {Type: field.TypeTime, Column: invoice.FieldFailedAt},
+			invoice.FieldFailureCode:        {Type: field.TypeString, Column: invoice.FieldFailureCode},
+			invoice.FieldDeclineCode:        {Type: field.TypeString, Column: invoice.FieldDeclineCode},
+			invoice.FieldAttemptCount:       {Type: field.TypeInt, Column: invoice.FieldAttemptCount},
+			invoice.FieldPaymentIntentID:    {Type: field.TypeString, Column: invoice.FieldPaymentIntentID},
+			invoice.FieldPaymentID:          {Type: field.TypeUUID, Column: invoice.FieldPaymentID},
+			invoice.FieldSettlement:         {Type: field.TypeEnum, Column: invoice.FieldSettlement},
+		},
+	}
+	graph.Nodes[30] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   invoicecounter.Table,
+			Columns: invoicecounter.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: invoicecounter.FieldID,
+			},
+		},
+		Type: "InvoiceCounter",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			invoicecounter.FieldCreatedAt:      {Type: field.TypeTime, Column: invoicecounter.FieldCreatedAt},
+			invoicecounter.FieldUpdatedAt:      {Type: field.TypeTime, Column: invoicecounter.FieldUpdatedAt},
+			invoicecounter.FieldOrganizationID: {Type: field.TypeUUID, Column: invoicecounter.FieldOrganizationID},
+			invoicecounter.FieldYear:           {Type: field.TypeInt, Column: invoicecounter.FieldYear},
+			invoicecounter.FieldNext:           {Type: field.TypeInt, Column: invoicecounter.FieldNext},
+		},
+	}
+	graph.Nodes[31] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -832,7 +897,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldImageURL:       {Type: field.TypeString, Column: location.FieldImageURL},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -850,7 +915,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -870,7 +935,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -890,7 +955,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -918,7 +983,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membercredit.Table,
 			Columns: membercredit.Columns,
@@ -939,7 +1004,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldGiftCardID:     {Type: field.TypeUUID, Column: membercredit.FieldGiftCardID},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -976,7 +1041,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -994,7 +1059,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -1015,7 +1080,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -1037,7 +1102,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -1059,7 +1124,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -1092,7 +1157,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -1115,7 +1180,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -1151,7 +1216,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -1176,7 +1241,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentattempt.Table,
 			Columns: paymentattempt.Columns,
@@ -1200,7 +1265,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentcustomer.Table,
 			Columns: paymentcustomer.Columns,
@@ -1220,7 +1285,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1242,7 +1307,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1260,7 +1325,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1281,7 +1346,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1302,7 +1367,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1322,7 +1387,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1344,7 +1409,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1366,7 +1431,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[55] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1389,7 +1454,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1422,7 +1487,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1445,7 +1510,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1467,7 +1532,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1491,7 +1556,38 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   subscription.Table,
+			Columns: subscription.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: subscription.FieldID,
+			},
+		},
+		Type: "Subscription",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			subscription.FieldCreatedAt:               {Type: field.TypeTime, Column: subscription.FieldCreatedAt},
+			subscription.FieldUpdatedAt:               {Type: field.TypeTime, Column: subscription.FieldUpdatedAt},
+			subscription.FieldOrganizationID:          {Type: field.TypeUUID, Column: subscription.FieldOrganizationID},
+			subscription.FieldMemberID:                {Type: field.TypeUUID, Column: subscription.FieldMemberID},
+			subscription.FieldPassID:                  {Type: field.TypeUUID, Column: subscription.FieldPassID},
+			subscription.FieldPassTypeID:              {Type: field.TypeUUID, Column: subscription.FieldPassTypeID},
+			subscription.FieldCustomerID:              {Type: field.TypeString, Column: subscription.FieldCustomerID},
+			subscription.FieldPaymentMethodID:         {Type: field.TypeString, Column: subscription.FieldPaymentMethodID},
+			subscription.FieldProcessorSubscriptionID: {Type: field.TypeString, Column: subscription.FieldProcessorSubscriptionID},
+			subscription.FieldProcessorStatus:         {Type: field.TypeString, Column: subscription.FieldProcessorStatus},
+			subscription.FieldAmountMinor:             {Type: field.TypeInt64, Column: subscription.FieldAmountMinor},
+			subscription.FieldCurrency:                {Type: field.TypeString, Column: subscription.FieldCurrency},
+			subscription.FieldVatRateBp:               {Type: field.TypeInt, Column: subscription.FieldVatRateBp},
+			subscription.FieldInterval:                {Type: field.TypeEnum, Column: subscription.FieldInterval},
+			subscription.FieldIntervalCount:           {Type: field.TypeInt, Column: subscription.FieldIntervalCount},
+			subscription.FieldCurrentPeriodEnd:        {Type: field.TypeTime, Column: subscription.FieldCurrentPeriodEnd},
+			subscription.FieldNextChargeAt:            {Type: field.TypeTime, Column: subscription.FieldNextChargeAt},
+			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
+		},
+	}
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1519,7 +1615,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1543,7 +1639,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1564,7 +1660,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1586,7 +1682,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1612,7 +1708,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1638,7 +1734,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -2474,6 +2570,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   invoice.OrganizationTable,
+			Columns: []string{invoice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Invoice",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   invoice.MemberTable,
+			Columns: []string{invoice.MemberColumn},
+			Bidi:    false,
+		},
+		"Invoice",
+		"Member",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   invoicecounter.OrganizationTable,
+			Columns: []string{invoicecounter.OrganizationColumn},
+			Bidi:    false,
+		},
+		"InvoiceCounter",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   location.OrganizationTable,
 			Columns: []string{location.OrganizationColumn},
 			Bidi:    false,
@@ -3236,6 +3368,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Session",
 		"RefreshToken",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   subscription.OrganizationTable,
+			Columns: []string{subscription.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Subscription",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   subscription.MemberTable,
+			Columns: []string{subscription.MemberColumn},
+			Bidi:    false,
+		},
+		"Subscription",
+		"Member",
 	)
 	graph.MustAddE(
 		"organization",
@@ -7285,6 +7441,308 @@ func (f *InstructorFilter) WhereHasAppointmentsWith(preds ...predicate.Appointme
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *InvoiceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the InvoiceQuery builder.
+func (_q *InvoiceQuery) Filter() *InvoiceFilter {
+	return &InvoiceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *InvoiceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the InvoiceMutation builder.
+func (m *InvoiceMutation) Filter() *InvoiceFilter {
+	return &InvoiceFilter{config: m.config, predicateAdder: m}
+}
+
+// InvoiceFilter provides a generic filtering capability at runtime for InvoiceQuery.
+type InvoiceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *InvoiceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *InvoiceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *InvoiceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *InvoiceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *InvoiceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *InvoiceFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldMemberID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *InvoiceFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldPassID))
+}
+
+// WhereSubscriptionID applies the entql [16]byte predicate on the subscription_id field.
+func (f *InvoiceFilter) WhereSubscriptionID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldSubscriptionID))
+}
+
+// WhereProcessorInvoiceID applies the entql string predicate on the processor_invoice_id field.
+func (f *InvoiceFilter) WhereProcessorInvoiceID(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldProcessorInvoiceID))
+}
+
+// WhereYear applies the entql int predicate on the year field.
+func (f *InvoiceFilter) WhereYear(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldYear))
+}
+
+// WhereSequence applies the entql int predicate on the sequence field.
+func (f *InvoiceFilter) WhereSequence(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldSequence))
+}
+
+// WhereNumber applies the entql string predicate on the number field.
+func (f *InvoiceFilter) WhereNumber(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldNumber))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *InvoiceFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldStatus))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *InvoiceFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(invoice.FieldLines))
+}
+
+// WhereSubtotalMinor applies the entql int64 predicate on the subtotal_minor field.
+func (f *InvoiceFilter) WhereSubtotalMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldSubtotalMinor))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *InvoiceFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldDiscountMinor))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *InvoiceFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldVatMinor))
+}
+
+// WhereTotalMinor applies the entql int64 predicate on the total_minor field.
+func (f *InvoiceFilter) WhereTotalMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldTotalMinor))
+}
+
+// WhereAmountPaidMinor applies the entql int64 predicate on the amount_paid_minor field.
+func (f *InvoiceFilter) WhereAmountPaidMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldAmountPaidMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *InvoiceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldCurrency))
+}
+
+// WhereIssuedAt applies the entql time.Time predicate on the issued_at field.
+func (f *InvoiceFilter) WhereIssuedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldIssuedAt))
+}
+
+// WhereDueDate applies the entql time.Time predicate on the due_date field.
+func (f *InvoiceFilter) WhereDueDate(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldDueDate))
+}
+
+// WherePeriodStart applies the entql time.Time predicate on the period_start field.
+func (f *InvoiceFilter) WherePeriodStart(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPeriodStart))
+}
+
+// WherePeriodEnd applies the entql time.Time predicate on the period_end field.
+func (f *InvoiceFilter) WherePeriodEnd(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPeriodEnd))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *InvoiceFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPaidAt))
+}
+
+// WhereViewedAt applies the entql time.Time predicate on the viewed_at field.
+func (f *InvoiceFilter) WhereViewedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldViewedAt))
+}
+
+// WhereFailedAt applies the entql time.Time predicate on the failed_at field.
+func (f *InvoiceFilter) WhereFailedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldFailedAt))
+}
+
+// WhereFailureCode applies the entql string predicate on the failure_code field.
+func (f *InvoiceFilter) WhereFailureCode(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldFailureCode))
+}
+
+// WhereDeclineCode applies the entql string predicate on the decline_code field.
+func (f *InvoiceFilter) WhereDeclineCode(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldDeclineCode))
+}
+
+// WhereAttemptCount applies the entql int predicate on the attempt_count field.
+func (f *InvoiceFilter) WhereAttemptCount(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldAttemptCount))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *InvoiceFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldPaymentIntentID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *InvoiceFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldPaymentID))
+}
+
+// WhereSettlement applies the entql string predicate on the settlement field.
+func (f *InvoiceFilter) WhereSettlement(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldSettlement))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *InvoiceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *InvoiceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *InvoiceFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *InvoiceFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *InvoiceCounterQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the InvoiceCounterQuery builder.
+func (_q *InvoiceCounterQuery) Filter() *InvoiceCounterFilter {
+	return &InvoiceCounterFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *InvoiceCounterMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the InvoiceCounterMutation builder.
+func (m *InvoiceCounterMutation) Filter() *InvoiceCounterFilter {
+	return &InvoiceCounterFilter{config: m.config, predicateAdder: m}
+}
+
+// InvoiceCounterFilter provides a generic filtering capability at runtime for InvoiceCounterQuery.
+type InvoiceCounterFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *InvoiceCounterFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *InvoiceCounterFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(invoicecounter.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *InvoiceCounterFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoicecounter.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *InvoiceCounterFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoicecounter.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *InvoiceCounterFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(invoicecounter.FieldOrganizationID))
+}
+
+// WhereYear applies the entql int predicate on the year field.
+func (f *InvoiceCounterFilter) WhereYear(p entql.IntP) {
+	f.Where(p.Field(invoicecounter.FieldYear))
+}
+
+// WhereNext applies the entql int predicate on the next field.
+func (f *InvoiceCounterFilter) WhereNext(p entql.IntP) {
+	f.Where(p.Field(invoicecounter.FieldNext))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *InvoiceCounterFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *InvoiceCounterFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *LocationQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7313,7 +7771,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7492,7 +7950,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7557,7 +8015,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7632,7 +8090,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7707,7 +8165,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7892,7 +8350,7 @@ type MemberCreditFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberCreditFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8000,7 +8458,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8216,7 +8674,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8309,7 +8767,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8389,7 +8847,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8474,7 +8932,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8587,7 +9045,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8727,7 +9185,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8887,7 +9345,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9126,7 +9584,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9268,7 +9726,7 @@ type PaymentAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9377,7 +9835,7 @@ type PaymentCustomerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentCustomerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9480,7 +9938,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9607,7 +10065,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9672,7 +10130,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9752,7 +10210,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9874,7 +10332,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9977,7 +10435,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10090,7 +10548,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10189,7 +10647,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10321,7 +10779,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10531,7 +10989,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10663,7 +11121,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10776,7 +11234,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10871,6 +11329,164 @@ func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToke
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SubscriptionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SubscriptionQuery builder.
+func (_q *SubscriptionQuery) Filter() *SubscriptionFilter {
+	return &SubscriptionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SubscriptionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Filter() *SubscriptionFilter {
+	return &SubscriptionFilter{config: m.config, predicateAdder: m}
+}
+
+// SubscriptionFilter provides a generic filtering capability at runtime for SubscriptionQuery.
+type SubscriptionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SubscriptionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *SubscriptionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SubscriptionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SubscriptionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *SubscriptionFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *SubscriptionFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldMemberID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *SubscriptionFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldPassID))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *SubscriptionFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldPassTypeID))
+}
+
+// WhereCustomerID applies the entql string predicate on the customer_id field.
+func (f *SubscriptionFilter) WhereCustomerID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldCustomerID))
+}
+
+// WherePaymentMethodID applies the entql string predicate on the payment_method_id field.
+func (f *SubscriptionFilter) WherePaymentMethodID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldPaymentMethodID))
+}
+
+// WhereProcessorSubscriptionID applies the entql string predicate on the processor_subscription_id field.
+func (f *SubscriptionFilter) WhereProcessorSubscriptionID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldProcessorSubscriptionID))
+}
+
+// WhereProcessorStatus applies the entql string predicate on the processor_status field.
+func (f *SubscriptionFilter) WhereProcessorStatus(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldProcessorStatus))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *SubscriptionFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(subscription.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *SubscriptionFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldCurrency))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *SubscriptionFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(subscription.FieldVatRateBp))
+}
+
+// WhereInterval applies the entql string predicate on the interval field.
+func (f *SubscriptionFilter) WhereInterval(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldInterval))
+}
+
+// WhereIntervalCount applies the entql int predicate on the interval_count field.
+func (f *SubscriptionFilter) WhereIntervalCount(p entql.IntP) {
+	f.Where(p.Field(subscription.FieldIntervalCount))
+}
+
+// WhereCurrentPeriodEnd applies the entql time.Time predicate on the current_period_end field.
+func (f *SubscriptionFilter) WhereCurrentPeriodEnd(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCurrentPeriodEnd))
+}
+
+// WhereNextChargeAt applies the entql time.Time predicate on the next_charge_at field.
+func (f *SubscriptionFilter) WhereNextChargeAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldNextChargeAt))
+}
+
+// WhereCanceledAt applies the entql time.Time predicate on the canceled_at field.
+func (f *SubscriptionFilter) WhereCanceledAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCanceledAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SubscriptionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SubscriptionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *SubscriptionFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *SubscriptionFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *TipQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10899,7 +11515,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11042,7 +11658,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11179,7 +11795,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11273,7 +11889,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11400,7 +12016,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11533,7 +12149,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11680,7 +12296,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

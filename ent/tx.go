@@ -72,6 +72,10 @@ type Tx struct {
 	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
+	InvoiceCounter *InvoiceCounterClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -130,6 +134,8 @@ type Tx struct {
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -304,6 +310,8 @@ func (tx *Tx) init() {
 	tx.Inquiry = NewInquiryClient(tx.config)
 	tx.InstallationSecret = NewInstallationSecretClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
+	tx.Invoice = NewInvoiceClient(tx.config)
+	tx.InvoiceCounter = NewInvoiceCounterClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
@@ -333,6 +341,7 @@ func (tx *Tx) init() {
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Subscription = NewSubscriptionClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VenuePayments = NewVenuePaymentsClient(tx.config)

@@ -36,6 +36,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -65,6 +67,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -105,6 +108,8 @@ var edgeTargets = map[string]map[string]string{
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
 	"InstallationSecret":     {},
 	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance", "service_assignments": "ServiceProvider", "working_hours": "ProviderHours", "time_off": "ProviderTimeOff", "appointments": "Appointment"},
+	"Invoice":                {"organization": "Organization", "member": "Member"},
+	"InvoiceCounter":         {"organization": "Organization"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
@@ -134,6 +139,7 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"Subscription":           {"organization": "Organization", "member": "Member"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
@@ -169,6 +175,8 @@ var VenueOwnedTypes = []string{
 	"GiftCardOrder",
 	"Inquiry",
 	"Instructor",
+	"Invoice",
+	"InvoiceCounter",
 	"Location",
 	"Member",
 	"MemberCredit",
@@ -188,6 +196,7 @@ var VenueOwnedTypes = []string{
 	"Service",
 	"ServiceProvider",
 	"ServiceVariant",
+	"Subscription",
 	"Tip",
 	"VenuePayments",
 	"Visit",
@@ -227,6 +236,8 @@ var AllTypes = []string{
 	"Inquiry",
 	"InstallationSecret",
 	"Instructor",
+	"Invoice",
+	"InvoiceCounter",
 	"Location",
 	"MFABackupCode",
 	"MFAChallenge",
@@ -256,6 +267,7 @@ var AllTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
+	"Subscription",
 	"Tip",
 	"User",
 	"VenuePayments",
@@ -333,6 +345,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.InstallationSecret.Query().Where(installationsecret.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
+	case "Invoice":
+		return c.Invoice.Query().Where(invoice.IDIn(ids...)).Count(ctx)
+	case "InvoiceCounter":
+		return c.InvoiceCounter.Query().Where(invoicecounter.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
 	case "MFABackupCode":
@@ -391,6 +407,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "Subscription":
+		return c.Subscription.Query().Where(subscription.IDIn(ids...)).Count(ctx)
 	case "Tip":
 		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":

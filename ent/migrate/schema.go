@@ -1426,6 +1426,123 @@ var (
 			},
 		},
 	}
+	// InvoicesColumns holds the columns for the "invoices" table.
+	InvoicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "subscription_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "processor_invoice_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "year", Type: field.TypeInt},
+		{Name: "sequence", Type: field.TypeInt},
+		{Name: "number", Type: field.TypeString, Size: 40},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "sent", "viewed", "overdue", "partially_paid", "paid", "void", "uncollectible"}, Default: "sent"},
+		{Name: "lines", Type: field.TypeJSON},
+		{Name: "subtotal_minor", Type: field.TypeInt64},
+		{Name: "discount_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "vat_minor", Type: field.TypeInt64},
+		{Name: "total_minor", Type: field.TypeInt64},
+		{Name: "amount_paid_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "issued_at", Type: field.TypeTime},
+		{Name: "due_date", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "period_start", Type: field.TypeTime, Nullable: true},
+		{Name: "period_end", Type: field.TypeTime, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "viewed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "decline_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "settlement", Type: field.TypeEnum, Nullable: true, Enums: []string{"card", "external", "comp"}},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// InvoicesTable holds the schema information for the "invoices" table.
+	InvoicesTable = &schema.Table{
+		Name:       "invoices",
+		Columns:    InvoicesColumns,
+		PrimaryKey: []*schema.Column{InvoicesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invoices_organizations_organization",
+				Columns:    []*schema.Column{InvoicesColumns[30]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "invoices_members_member",
+				Columns:    []*schema.Column{InvoicesColumns[31]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invoice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30]},
+			},
+			{
+				Name:    "invoice_organization_id_year_sequence",
+				Unique:  true,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[6], InvoicesColumns[7]},
+			},
+			{
+				Name:    "invoice_processor_invoice_id",
+				Unique:  true,
+				Columns: []*schema.Column{InvoicesColumns[5]},
+			},
+			{
+				Name:    "invoice_organization_id_member_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[31], InvoicesColumns[1], InvoicesColumns[0]},
+			},
+			{
+				Name:    "invoice_organization_id_status_failed_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[9], InvoicesColumns[23]},
+			},
+		},
+	}
+	// InvoiceCountersColumns holds the columns for the "invoice_counters" table.
+	InvoiceCountersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "year", Type: field.TypeInt},
+		{Name: "next", Type: field.TypeInt, Default: 1},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// InvoiceCountersTable holds the schema information for the "invoice_counters" table.
+	InvoiceCountersTable = &schema.Table{
+		Name:       "invoice_counters",
+		Columns:    InvoiceCountersColumns,
+		PrimaryKey: []*schema.Column{InvoiceCountersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invoice_counters_organizations_organization",
+				Columns:    []*schema.Column{InvoiceCountersColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invoicecounter_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoiceCountersColumns[5]},
+			},
+			{
+				Name:    "invoicecounter_organization_id_year",
+				Unique:  true,
+				Columns: []*schema.Column{InvoiceCountersColumns[5], InvoiceCountersColumns[3]},
+			},
+		},
+	}
 	// LocationsColumns holds the columns for the "locations" table.
 	LocationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2183,7 +2300,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "subscription_create", "invoice_pay"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2772,6 +2889,70 @@ var (
 			},
 		},
 	}
+	// SubscriptionsColumns holds the columns for the "subscriptions" table.
+	SubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "pass_type_id", Type: field.TypeUUID},
+		{Name: "customer_id", Type: field.TypeString, Size: 255},
+		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_subscription_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_status", Type: field.TypeString, Size: 40, Default: "incomplete"},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "vat_rate_bp", Type: field.TypeInt},
+		{Name: "interval", Type: field.TypeEnum, Enums: []string{"day", "week", "month", "year"}},
+		{Name: "interval_count", Type: field.TypeInt},
+		{Name: "current_period_end", Type: field.TypeTime, Nullable: true},
+		{Name: "next_charge_at", Type: field.TypeTime, Nullable: true},
+		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// SubscriptionsTable holds the schema information for the "subscriptions" table.
+	SubscriptionsTable = &schema.Table{
+		Name:       "subscriptions",
+		Columns:    SubscriptionsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscriptions_organizations_organization",
+				Columns:    []*schema.Column{SubscriptionsColumns[17]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "subscriptions_members_member",
+				Columns:    []*schema.Column{SubscriptionsColumns[18]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscription_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[17]},
+			},
+			{
+				Name:    "subscription_organization_id_pass_id",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[17], SubscriptionsColumns[3]},
+			},
+			{
+				Name:    "subscription_processor_subscription_id",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[7]},
+			},
+			{
+				Name:    "subscription_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[17], SubscriptionsColumns[18]},
+			},
+		},
+	}
 	// TipsColumns holds the columns for the "tips" table.
 	TipsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3225,6 +3406,8 @@ var (
 		InquiriesTable,
 		InstallationSecretsTable,
 		InstructorsTable,
+		InvoicesTable,
+		InvoiceCountersTable,
 		LocationsTable,
 		MfaBackupCodesTable,
 		MfaChallengesTable,
@@ -3254,6 +3437,7 @@ var (
 		ServiceProvidersTable,
 		ServiceVariantsTable,
 		SessionsTable,
+		SubscriptionsTable,
 		TipsTable,
 		UsersTable,
 		VenuePaymentsTable,
@@ -3323,6 +3507,9 @@ func init() {
 	InquiriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InquiriesTable.ForeignKeys[1].RefTable = ServicesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InvoicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InvoicesTable.ForeignKeys[1].RefTable = MembersTable
+	InvoiceCountersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
@@ -3366,6 +3553,8 @@ func init() {
 	ServiceVariantsTable.ForeignKeys[0].RefTable = ServicesTable
 	ServiceVariantsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	SubscriptionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SubscriptionsTable.ForeignKeys[1].RefTable = MembersTable
 	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TipsTable.ForeignKeys[1].RefTable = MembersTable
 	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable

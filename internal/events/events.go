@@ -58,6 +58,14 @@ const (
 	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
 	// status, member_id).
 	AppointmentNoShow = "appointment.no_show"
+	// MembershipRenewed: a membership's renewal invoice was paid and its pass rolled on
+	// to the next period (data: pass_id, member_id, invoice_id, invoice_number, payment_id,
+	// amount_minor, currency, valid_to, settlement).
+	MembershipRenewed = "membership.renewed"
+	// MembershipRenewalFailed: a membership's renewal charge was declined; the pass is
+	// past due (data: pass_id, member_id, invoice_id, invoice_number, amount_minor,
+	// currency, failure_code, decline_code, attempt_count).
+	MembershipRenewalFailed = "membership.renewal_failed"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -67,6 +75,7 @@ var Types = []string{
 	PaymentSucceeded, PaymentFailed, PassActivated,
 	GiftCardPurchased,
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
+	MembershipRenewed, MembershipRenewalFailed,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

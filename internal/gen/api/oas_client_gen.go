@@ -476,6 +476,16 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// CompAdminInvoice invokes compAdminInvoice operation.
+	//
+	// The invoice is marked paid by comp with no payment row (no money
+	// moved), the pass rolls on to the end of the period, and the audit
+	// entry `payment.comped` records `reason` (required, 1 to 500
+	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+	// void invoice.
+	//
+	// POST /admin/billing/invoices/{id}/comp
+	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
 	// ConfirmCheckout invokes confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -493,6 +503,15 @@ type Invoker interface {
 	//
 	// POST /me/checkout/confirm
 	ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmMyInvoiceRetry invokes confirmMyInvoiceRetry operation.
+	//
+	// Reads the invoice from Stripe and applies it: `paid`, `pending`
+	// (still processing or waiting), or `failed` with `reason`
+	// `not_started` (no charge of this intent for this invoice),
+	// `not_completed` or `cancelled`. 5 per minute per user.
+	//
+	// POST /me/invoices/{id}/retry/confirm
+	ConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error)
 	// ConfirmTip invokes confirmTip operation.
 	//
 	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -1104,6 +1123,19 @@ type Invoker interface {
 	//
 	// GET /me/features
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
+	// GetMyInvoice invokes getMyInvoice operation.
+	//
+	// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+	// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+	//
+	// GET /me/invoices/{id}
+	GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (*InvoiceDetailResponse, error)
+	// GetMyInvoiceDocument invokes getMyInvoiceDocument operation.
+	//
+	// The invoice as a print-ready HTML document.
+	//
+	// GET /me/invoices/{id}/document
+	GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (GetMyInvoiceDocumentOK, error)
 	// GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
 	//
 	// Bearer only. The ten categories (`class_changes`,
@@ -1128,6 +1160,17 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetMyOutstandingPayments invokes getMyOutstandingPayments operation.
+	//
+	// Read only. Every unpaid invoice of the member (`kind`
+	// `membership_renewal` for a renewal the card declined, `overdue
+	// invoice` for another invoice past its due date), with the action that
+	// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+	// and, when Stripe answered, the member's `cards_on_file` (left out when
+	// the cards could not be read). `totals` sums the items per currency.
+	//
+	// GET /me/outstanding-payments
+	GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error)
 	// GetPaymentsConnect invokes getPaymentsConnect operation.
 	//
 	// The connected account the venue takes card payments on, as last
@@ -1297,6 +1340,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminFailedPayments invokes listAdminFailedPayments operation.
+	//
+	// Declined charges of the last `days` days (1 to 365, default 30),
+	// of one member with `member_id`, newest first, at most 100. Each
+	// names its invoice and whether the invoice is still unpaid
+	// (`invoice_status`).
+	//
+	// GET /admin/billing/failed-payments
+	ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error)
 	// ListAdminGiftCards invokes listAdminGiftCards operation.
 	//
 	// Newest first, at most 100. With `code` (any case) the one card of
@@ -1370,6 +1422,12 @@ type Invoker interface {
 	//
 	// GET /bookings
 	ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error)
+	// ListMyFailedPayments invokes listMyFailedPayments operation.
+	//
+	// The member's ten newest declined charges at the venue.
+	//
+	// GET /me/failed-payments
+	ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (*FailedPaymentListResponse, error)
 	// ListMyInquiries invokes listMyInquiries operation.
 	//
 	// Every inquiry the signed-in user filed, at any venue, newest first;
@@ -1382,6 +1440,14 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyInvoices invokes listMyInvoices operation.
+	//
+	// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+	// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	//
+	// GET /me/invoices
+	ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (*InvoiceListResponse, error)
 	// ListMyPaymentHistory invokes listMyPaymentHistory operation.
 	//
 	// The archived payment snapshots of the member at the venue: every
@@ -1730,6 +1796,39 @@ type Invoker interface {
 	//
 	// POST /me/receipts/{paymentId}/resend
 	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
+	// RetryAdminInvoice invokes retryAdminInvoice operation.
+	//
+	// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+	// the same order of checks and one charge however many retries meet
+	// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+	// `payment_method_id` charges another saved card of the member
+	// instead of the default. `status` is `succeeded`, `requires_action`
+	// or `failed` with `message`.
+	//
+	// POST /admin/billing/invoices/{id}/retry
+	RetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error)
+	// RetryMyInvoice invokes retryMyInvoice operation.
+	//
+	// Charges the member's saved default card (the subscription's card, or
+	// the customer's default) for `total` minus `amount_paid`, off session.
+	// Checks, in this order, each refusal carrying `details.next_step`:
+	// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+	// void or uncollectible invoice, or one not billed through Stripe);
+	// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+	// balance (nothing charged; `details.outstanding_balance_minor`);
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+	// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+	// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+	// charge's outcome is unknown); then the charge. `status` is
+	// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+	// sent), `requires_action` (with `client_secret` and
+	// `processor_account_id`), `processing`, `failed` (`failure_code`,
+	// `decline_code`, `next_step`) or `paid` with `already_settled` true
+	// when Stripe had it paid meanwhile. 5 per minute per user. An
+	// optional `Idempotency-Key` replays the first answer.
+	//
+	// POST /me/invoices/{id}/retry
+	RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
 	// RotateWebhookSecret invokes rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -1771,6 +1870,20 @@ type Invoker interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SettleAdminInvoiceExternally invokes settleAdminInvoiceExternally operation.
+	//
+	// The member paid the venue directly (`method`: cash, bank_transfer,
+	// other): a payment row of `amount_minor` (an integer above zero, at
+	// most the outstanding balance; the whole balance pays the invoice,
+	// less leaves it `partially_paid`), the pass rolled on when paid, and
+	// the audit entry `payment.settled_externally`. `paid_at` defaults to
+	// now and may not be in the future. The receipt is e-mailed only with
+	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+	// above the balance or `paid_at` in the future.
+	//
+	// POST /admin/billing/invoices/{id}/settle-externally
+	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -5208,6 +5321,115 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	return result, nil
 }
 
+// CompAdminInvoice invokes compAdminInvoice operation.
+//
+// The invoice is marked paid by comp with no payment row (no money
+// moved), the pass rolls on to the end of the period, and the audit
+// entry `payment.comped` records `reason` (required, 1 to 500
+// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+// void invoice.
+//
+// POST /admin/billing/invoices/{id}/comp
+func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendCompAdminInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/comp"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCompAdminInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CompAdminInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCompAdminInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ConfirmCheckout invokes confirmCheckout operation.
 //
 // Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -5298,6 +5520,114 @@ func (c *Client) sendConfirmCheckout(ctx context.Context, request *CheckoutConfi
 	defer body.Close()
 
 	result, err := decodeConfirmCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmMyInvoiceRetry invokes confirmMyInvoiceRetry operation.
+//
+// Reads the invoice from Stripe and applies it: `paid`, `pending`
+// (still processing or waiting), or `failed` with `reason`
+// `not_started` (no charge of this intent for this invoice),
+// `not_completed` or `cancelled`. 5 per minute per user.
+//
+// POST /me/invoices/{id}/retry/confirm
+func (c *Client) ConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error) {
+	res, err := c.sendConfirmMyInvoiceRetry(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (res *InvoiceRetryConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeConfirmMyInvoiceRetryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmMyInvoiceRetryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmMyInvoiceRetryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10511,6 +10841,210 @@ func (c *Client) sendGetMyFeatures(ctx context.Context, params GetMyFeaturesPara
 	return result, nil
 }
 
+// GetMyInvoice invokes getMyInvoice operation.
+//
+// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+//
+// GET /me/invoices/{id}
+func (c *Client) GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendGetMyInvoice(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyInvoiceDocument invokes getMyInvoiceDocument operation.
+//
+// The invoice as a print-ready HTML document.
+//
+// GET /me/invoices/{id}/document
+func (c *Client) GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (GetMyInvoiceDocumentOK, error) {
+	res, err := c.sendGetMyInvoiceDocument(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (res GetMyInvoiceDocumentOK, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/document"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyInvoiceDocumentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyInvoiceDocumentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
 //
 // Bearer only. The ten categories (`class_changes`,
@@ -10592,6 +11126,94 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	defer body.Close()
 
 	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyOutstandingPayments invokes getMyOutstandingPayments operation.
+//
+// Read only. Every unpaid invoice of the member (`kind`
+// `membership_renewal` for a renewal the card declined, `overdue
+// invoice` for another invoice past its due date), with the action that
+// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+// and, when Stripe answered, the member's `cards_on_file` (left out when
+// the cards could not be read). `totals` sums the items per currency.
+//
+// GET /me/outstanding-payments
+func (c *Client) GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error) {
+	res, err := c.sendGetMyOutstandingPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (res *OutstandingPaymentsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/outstanding-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyOutstandingPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyOutstandingPaymentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12488,6 +13110,116 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	return result, nil
 }
 
+// ListAdminFailedPayments invokes listAdminFailedPayments operation.
+//
+// Declined charges of the last `days` days (1 to 365, default 30),
+// of one member with `member_id`, newest first, at most 100. Each
+// names its invoice and whether the invoice is still unpaid
+// (`invoice_status`).
+//
+// GET /admin/billing/failed-payments
+func (c *Client) ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error) {
+	res, err := c.sendListAdminFailedPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (res *AdminFailedPaymentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/failed-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "days" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "days",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Days.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "member_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "member_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.MemberID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminFailedPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminFailedPaymentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminGiftCards invokes listAdminGiftCards operation.
 //
 // Newest first, at most 100. With `code` (any case) the one card of
@@ -13273,6 +14005,89 @@ func (c *Client) sendListBookings(ctx context.Context, params ListBookingsParams
 	return result, nil
 }
 
+// ListMyFailedPayments invokes listMyFailedPayments operation.
+//
+// The member's ten newest declined charges at the venue.
+//
+// GET /me/failed-payments
+func (c *Client) ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (*FailedPaymentListResponse, error) {
+	res, err := c.sendListMyFailedPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (res *FailedPaymentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/failed-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyFailedPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyFailedPaymentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListMyInquiries invokes listMyInquiries operation.
 //
 // Every inquiry the signed-in user filed, at any venue, newest first;
@@ -13379,6 +14194,128 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	defer body.Close()
 
 	result, err := decodeListMyInquiriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyInvoices invokes listMyInvoices operation.
+//
+// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+//
+// GET /me/invoices
+func (c *Client) ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (*InvoiceListResponse, error) {
+	res, err := c.sendListMyInvoices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (res *InvoiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/invoices"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyInvoicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyInvoicesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -16766,6 +17703,251 @@ func (c *Client) sendResendReceipt(ctx context.Context, params ResendReceiptPara
 	return result, nil
 }
 
+// RetryAdminInvoice invokes retryAdminInvoice operation.
+//
+// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+// the same order of checks and one charge however many retries meet
+// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+// `payment_method_id` charges another saved card of the member
+// instead of the default. `status` is `succeeded`, `requires_action`
+// or `failed` with `message`.
+//
+// POST /admin/billing/invoices/{id}/retry
+func (c *Client) RetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error) {
+	res, err := c.sendRetryAdminInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (res *InvoiceRetryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRetryAdminInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RetryAdminInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRetryAdminInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RetryMyInvoice invokes retryMyInvoice operation.
+//
+// Charges the member's saved default card (the subscription's card, or
+// the customer's default) for `total` minus `amount_paid`, off session.
+// Checks, in this order, each refusal carrying `details.next_step`:
+// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+// void or uncollectible invoice, or one not billed through Stripe);
+// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+// balance (nothing charged; `details.outstanding_balance_minor`);
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+// charge's outcome is unknown); then the charge. `status` is
+// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+// sent), `requires_action` (with `client_secret` and
+// `processor_account_id`), `processing`, `failed` (`failure_code`,
+// `decline_code`, `next_step`) or `paid` with `already_settled` true
+// when Stripe had it paid meanwhile. 5 per minute per user. An
+// optional `Idempotency-Key` replays the first answer.
+//
+// POST /me/invoices/{id}/retry
+func (c *Client) RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error) {
+	res, err := c.sendRetryMyInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (res *InvoiceRetryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRetryMyInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RetryMyInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRetryMyInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RotateWebhookSecret invokes rotateWebhookSecret operation.
 //
 // Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -17178,6 +18360,119 @@ func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *Worki
 	defer body.Close()
 
 	result, err := decodeSetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SettleAdminInvoiceExternally invokes settleAdminInvoiceExternally operation.
+//
+// The member paid the venue directly (`method`: cash, bank_transfer,
+// other): a payment row of `amount_minor` (an integer above zero, at
+// most the outstanding balance; the whole balance pays the invoice,
+// less leaves it `partially_paid`), the pass rolled on when paid, and
+// the audit entry `payment.settled_externally`. `paid_at` defaults to
+// now and may not be in the future. The receipt is e-mailed only with
+// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+// above the balance or `paid_at` in the future.
+//
+// POST /admin/billing/invoices/{id}/settle-externally
+func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendSettleAdminInvoiceExternally(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/settle-externally"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSettleAdminInvoiceExternallyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SettleAdminInvoiceExternallyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSettleAdminInvoiceExternallyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

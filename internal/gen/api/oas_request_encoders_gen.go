@@ -366,8 +366,36 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeCompAdminInvoiceRequest(
+	req *AdminInvoiceCompRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeConfirmCheckoutRequest(
 	req *CheckoutConfirmRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeConfirmMyInvoiceRetryRequest(
+	req *InvoiceRetryConfirmRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -750,6 +778,46 @@ func encodeRemoveMyPushTokenRequest(
 	return nil
 }
 
+func encodeRetryAdminInvoiceRequest(
+	req OptAdminInvoiceRetryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRetryMyInvoiceRequest(
+	req OptInvoiceRetryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRotateWebhookSecretRequest(
 	req OptWebhookRotateRequest,
 	r *http.Request,
@@ -786,6 +854,20 @@ func encodeSetActiveOrganizationRequest(
 
 func encodeSetProviderWorkingHoursRequest(
 	req *WorkingHoursRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSettleAdminInvoiceExternallyRequest(
+	req *AdminInvoiceSettleRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

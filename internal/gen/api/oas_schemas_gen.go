@@ -709,6 +709,146 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminFailedPayment
+type AdminFailedPayment struct {
+	AmountMinor   int64     `json:"amount_minor"`
+	Currency      string    `json:"currency"`
+	DeclineCode   NilString `json:"decline_code"`
+	FailedAt      time.Time `json:"failed_at"`
+	FailureCode   NilString `json:"failure_code"`
+	ID            uuid.UUID `json:"id"`
+	InvoiceID     NilUUID   `json:"invoice_id"`
+	InvoiceNumber NilString `json:"invoice_number"`
+	InvoiceStatus NilString `json:"invoice_status"`
+	MemberID      uuid.UUID `json:"member_id"`
+	PassID        NilUUID   `json:"pass_id"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminFailedPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFailedPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *AdminFailedPayment) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *AdminFailedPayment) GetFailedAt() time.Time {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *AdminFailedPayment) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *AdminFailedPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *AdminFailedPayment) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *AdminFailedPayment) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetInvoiceStatus returns the value of InvoiceStatus.
+func (s *AdminFailedPayment) GetInvoiceStatus() NilString {
+	return s.InvoiceStatus
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFailedPayment) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFailedPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminFailedPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFailedPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *AdminFailedPayment) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *AdminFailedPayment) SetFailedAt(val time.Time) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *AdminFailedPayment) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminFailedPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *AdminFailedPayment) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *AdminFailedPayment) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetInvoiceStatus sets the value of InvoiceStatus.
+func (s *AdminFailedPayment) SetInvoiceStatus(val NilString) {
+	s.InvoiceStatus = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFailedPayment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFailedPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/AdminFailedPaymentListResponse
+type AdminFailedPaymentListResponse struct {
+	Data []AdminFailedPayment `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFailedPaymentListResponse) GetData() []AdminFailedPayment {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminFailedPaymentListResponse) SetData(val []AdminFailedPayment) {
+	s.Data = val
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`
@@ -1156,6 +1296,154 @@ func (s *AdminGiftCardStatus) UnmarshalText(data []byte) error {
 		return nil
 	case AdminGiftCardStatusCancelled:
 		*s = AdminGiftCardStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminInvoiceCompRequest
+type AdminInvoiceCompRequest struct {
+	Reason string `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminInvoiceCompRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminInvoiceCompRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminInvoiceRetryRequest
+type AdminInvoiceRetryRequest struct {
+	ExpectedAmountMinor OptInt64  `json:"expected_amount_minor"`
+	PaymentMethodID     OptString `json:"payment_method_id"`
+}
+
+// GetExpectedAmountMinor returns the value of ExpectedAmountMinor.
+func (s *AdminInvoiceRetryRequest) GetExpectedAmountMinor() OptInt64 {
+	return s.ExpectedAmountMinor
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *AdminInvoiceRetryRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetExpectedAmountMinor sets the value of ExpectedAmountMinor.
+func (s *AdminInvoiceRetryRequest) SetExpectedAmountMinor(val OptInt64) {
+	s.ExpectedAmountMinor = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *AdminInvoiceRetryRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// Ref: #/components/schemas/AdminInvoiceSettleRequest
+type AdminInvoiceSettleRequest struct {
+	AmountMinor  int64                           `json:"amount_minor"`
+	Method       AdminInvoiceSettleRequestMethod `json:"method"`
+	Note         OptString                       `json:"note"`
+	NotifyClient OptBool                         `json:"notify_client"`
+	PaidAt       OptDateTime                     `json:"paid_at"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminInvoiceSettleRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetMethod returns the value of Method.
+func (s *AdminInvoiceSettleRequest) GetMethod() AdminInvoiceSettleRequestMethod {
+	return s.Method
+}
+
+// GetNote returns the value of Note.
+func (s *AdminInvoiceSettleRequest) GetNote() OptString {
+	return s.Note
+}
+
+// GetNotifyClient returns the value of NotifyClient.
+func (s *AdminInvoiceSettleRequest) GetNotifyClient() OptBool {
+	return s.NotifyClient
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *AdminInvoiceSettleRequest) GetPaidAt() OptDateTime {
+	return s.PaidAt
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminInvoiceSettleRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetMethod sets the value of Method.
+func (s *AdminInvoiceSettleRequest) SetMethod(val AdminInvoiceSettleRequestMethod) {
+	s.Method = val
+}
+
+// SetNote sets the value of Note.
+func (s *AdminInvoiceSettleRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+// SetNotifyClient sets the value of NotifyClient.
+func (s *AdminInvoiceSettleRequest) SetNotifyClient(val OptBool) {
+	s.NotifyClient = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *AdminInvoiceSettleRequest) SetPaidAt(val OptDateTime) {
+	s.PaidAt = val
+}
+
+type AdminInvoiceSettleRequestMethod string
+
+const (
+	AdminInvoiceSettleRequestMethodCash         AdminInvoiceSettleRequestMethod = "cash"
+	AdminInvoiceSettleRequestMethodBankTransfer AdminInvoiceSettleRequestMethod = "bank_transfer"
+	AdminInvoiceSettleRequestMethodOther        AdminInvoiceSettleRequestMethod = "other"
+)
+
+// AllValues returns all AdminInvoiceSettleRequestMethod values.
+func (AdminInvoiceSettleRequestMethod) AllValues() []AdminInvoiceSettleRequestMethod {
+	return []AdminInvoiceSettleRequestMethod{
+		AdminInvoiceSettleRequestMethodCash,
+		AdminInvoiceSettleRequestMethodBankTransfer,
+		AdminInvoiceSettleRequestMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminInvoiceSettleRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminInvoiceSettleRequestMethodCash:
+		return []byte(s), nil
+	case AdminInvoiceSettleRequestMethodBankTransfer:
+		return []byte(s), nil
+	case AdminInvoiceSettleRequestMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminInvoiceSettleRequestMethod) UnmarshalText(data []byte) error {
+	switch AdminInvoiceSettleRequestMethod(data) {
+	case AdminInvoiceSettleRequestMethodCash:
+		*s = AdminInvoiceSettleRequestMethodCash
+		return nil
+	case AdminInvoiceSettleRequestMethodBankTransfer:
+		*s = AdminInvoiceSettleRequestMethodBankTransfer
+		return nil
+	case AdminInvoiceSettleRequestMethodOther:
+		*s = AdminInvoiceSettleRequestMethodOther
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -12657,6 +12945,195 @@ func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
 }
 
+// Ref: #/components/schemas/FailedPayment
+type FailedPayment struct {
+	Amount      float64   `json:"amount"`
+	AmountMinor int64     `json:"amount_minor"`
+	Currency    string    `json:"currency"`
+	DeclineCode NilString `json:"decline_code"`
+	FailedAt    time.Time `json:"failed_at"`
+	FailureCode NilString `json:"failure_code"`
+	// The declined charge's payment row.
+	ID            uuid.UUID                `json:"id"`
+	InvoiceID     NilUUID                  `json:"invoice_id"`
+	InvoiceNumber NilString                `json:"invoice_number"`
+	NextStep      NilFailedPaymentNextStep `json:"next_step"`
+	PassID        NilUUID                  `json:"pass_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *FailedPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *FailedPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FailedPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *FailedPayment) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *FailedPayment) GetFailedAt() time.Time {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *FailedPayment) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *FailedPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *FailedPayment) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *FailedPayment) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *FailedPayment) GetNextStep() NilFailedPaymentNextStep {
+	return s.NextStep
+}
+
+// GetPassID returns the value of PassID.
+func (s *FailedPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// SetAmount sets the value of Amount.
+func (s *FailedPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *FailedPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FailedPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *FailedPayment) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *FailedPayment) SetFailedAt(val time.Time) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *FailedPayment) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *FailedPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *FailedPayment) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *FailedPayment) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *FailedPayment) SetNextStep(val NilFailedPaymentNextStep) {
+	s.NextStep = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FailedPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/FailedPaymentListResponse
+type FailedPaymentListResponse struct {
+	Data []FailedPayment `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *FailedPaymentListResponse) GetData() []FailedPayment {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *FailedPaymentListResponse) SetData(val []FailedPayment) {
+	s.Data = val
+}
+
+type FailedPaymentNextStep string
+
+const (
+	FailedPaymentNextStepUpdateCard   FailedPaymentNextStep = "update_card"
+	FailedPaymentNextStepRefresh      FailedPaymentNextStep = "refresh"
+	FailedPaymentNextStepContactVenue FailedPaymentNextStep = "contact_venue"
+)
+
+// AllValues returns all FailedPaymentNextStep values.
+func (FailedPaymentNextStep) AllValues() []FailedPaymentNextStep {
+	return []FailedPaymentNextStep{
+		FailedPaymentNextStepUpdateCard,
+		FailedPaymentNextStepRefresh,
+		FailedPaymentNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FailedPaymentNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case FailedPaymentNextStepUpdateCard:
+		return []byte(s), nil
+	case FailedPaymentNextStepRefresh:
+		return []byte(s), nil
+	case FailedPaymentNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FailedPaymentNextStep) UnmarshalText(data []byte) error {
+	switch FailedPaymentNextStep(data) {
+	case FailedPaymentNextStepUpdateCard:
+		*s = FailedPaymentNextStepUpdateCard
+		return nil
+	case FailedPaymentNextStepRefresh:
+		*s = FailedPaymentNextStepRefresh
+		return nil
+	case FailedPaymentNextStepContactVenue:
+		*s = FailedPaymentNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/FavoriteVenue
 type FavoriteVenue struct {
 	Favorite       bool      `json:"favorite"`
@@ -13218,6 +13695,20 @@ func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+type GetMyInvoiceDocumentOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetMyInvoiceDocumentOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
 }
 
 type GetReceiptPdfOK struct {
@@ -15364,6 +15855,1243 @@ func (s *InstructorListResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *InstructorListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
+}
+
+// Merged schema.
+// Ref: #/components/schemas/InvoiceDetail
+type InvoiceDetail struct {
+	AmountPaid      float64   `json:"amount_paid"`
+	AmountPaidMinor int64     `json:"amount_paid_minor"`
+	CanPayNow       bool      `json:"can_pay_now"`
+	CreatedAt       time.Time `json:"created_at"`
+	Currency        string    `json:"currency"`
+	DocumentPath    string    `json:"document_path"`
+	DueDate         time.Time `json:"due_date"`
+	ID              uuid.UUID `json:"id"`
+	// Gapless per venue and year: YYYY-NNNNNN.
+	InvoiceNumber           string                                  `json:"invoice_number"`
+	IssuedAt                time.Time                               `json:"issued_at"`
+	OutstandingBalance      float64                                 `json:"outstanding_balance"`
+	OutstandingBalanceMinor int64                                   `json:"outstanding_balance_minor"`
+	PaidAt                  NilDateTime                             `json:"paid_at"`
+	PayNowUnavailableReason NilInvoiceDetailPayNowUnavailableReason `json:"pay_now_unavailable_reason"`
+	// Always null: the document is HTML, at document_path.
+	PdfURL NilString           `json:"pdf_url"`
+	Status InvoiceDetailStatus `json:"status"`
+	// Major units.
+	Total      float64       `json:"total"`
+	TotalMinor int64         `json:"total_minor"`
+	Lines      []InvoiceLine `json:"lines"`
+	Totals     InvoiceTotals `json:"totals"`
+}
+
+// GetAmountPaid returns the value of AmountPaid.
+func (s *InvoiceDetail) GetAmountPaid() float64 {
+	return s.AmountPaid
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceDetail) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetCanPayNow returns the value of CanPayNow.
+func (s *InvoiceDetail) GetCanPayNow() bool {
+	return s.CanPayNow
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *InvoiceDetail) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *InvoiceDetail) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDocumentPath returns the value of DocumentPath.
+func (s *InvoiceDetail) GetDocumentPath() string {
+	return s.DocumentPath
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *InvoiceDetail) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetID returns the value of ID.
+func (s *InvoiceDetail) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *InvoiceDetail) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *InvoiceDetail) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOutstandingBalance returns the value of OutstandingBalance.
+func (s *InvoiceDetail) GetOutstandingBalance() float64 {
+	return s.OutstandingBalance
+}
+
+// GetOutstandingBalanceMinor returns the value of OutstandingBalanceMinor.
+func (s *InvoiceDetail) GetOutstandingBalanceMinor() int64 {
+	return s.OutstandingBalanceMinor
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *InvoiceDetail) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPayNowUnavailableReason returns the value of PayNowUnavailableReason.
+func (s *InvoiceDetail) GetPayNowUnavailableReason() NilInvoiceDetailPayNowUnavailableReason {
+	return s.PayNowUnavailableReason
+}
+
+// GetPdfURL returns the value of PdfURL.
+func (s *InvoiceDetail) GetPdfURL() NilString {
+	return s.PdfURL
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceDetail) GetStatus() InvoiceDetailStatus {
+	return s.Status
+}
+
+// GetTotal returns the value of Total.
+func (s *InvoiceDetail) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceDetail) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetLines returns the value of Lines.
+func (s *InvoiceDetail) GetLines() []InvoiceLine {
+	return s.Lines
+}
+
+// GetTotals returns the value of Totals.
+func (s *InvoiceDetail) GetTotals() InvoiceTotals {
+	return s.Totals
+}
+
+// SetAmountPaid sets the value of AmountPaid.
+func (s *InvoiceDetail) SetAmountPaid(val float64) {
+	s.AmountPaid = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceDetail) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetCanPayNow sets the value of CanPayNow.
+func (s *InvoiceDetail) SetCanPayNow(val bool) {
+	s.CanPayNow = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *InvoiceDetail) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *InvoiceDetail) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDocumentPath sets the value of DocumentPath.
+func (s *InvoiceDetail) SetDocumentPath(val string) {
+	s.DocumentPath = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *InvoiceDetail) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetID sets the value of ID.
+func (s *InvoiceDetail) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *InvoiceDetail) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *InvoiceDetail) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOutstandingBalance sets the value of OutstandingBalance.
+func (s *InvoiceDetail) SetOutstandingBalance(val float64) {
+	s.OutstandingBalance = val
+}
+
+// SetOutstandingBalanceMinor sets the value of OutstandingBalanceMinor.
+func (s *InvoiceDetail) SetOutstandingBalanceMinor(val int64) {
+	s.OutstandingBalanceMinor = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *InvoiceDetail) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPayNowUnavailableReason sets the value of PayNowUnavailableReason.
+func (s *InvoiceDetail) SetPayNowUnavailableReason(val NilInvoiceDetailPayNowUnavailableReason) {
+	s.PayNowUnavailableReason = val
+}
+
+// SetPdfURL sets the value of PdfURL.
+func (s *InvoiceDetail) SetPdfURL(val NilString) {
+	s.PdfURL = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceDetail) SetStatus(val InvoiceDetailStatus) {
+	s.Status = val
+}
+
+// SetTotal sets the value of Total.
+func (s *InvoiceDetail) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceDetail) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetLines sets the value of Lines.
+func (s *InvoiceDetail) SetLines(val []InvoiceLine) {
+	s.Lines = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *InvoiceDetail) SetTotals(val InvoiceTotals) {
+	s.Totals = val
+}
+
+type InvoiceDetailPayNowUnavailableReason string
+
+const (
+	InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable InvoiceDetailPayNowUnavailableReason = "card_payments_unavailable"
+)
+
+// AllValues returns all InvoiceDetailPayNowUnavailableReason values.
+func (InvoiceDetailPayNowUnavailableReason) AllValues() []InvoiceDetailPayNowUnavailableReason {
+	return []InvoiceDetailPayNowUnavailableReason{
+		InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceDetailPayNowUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceDetailPayNowUnavailableReason) UnmarshalText(data []byte) error {
+	switch InvoiceDetailPayNowUnavailableReason(data) {
+	case InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable:
+		*s = InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceDetailResponse
+type InvoiceDetailResponse struct {
+	Data InvoiceDetail `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceDetailResponse) GetData() InvoiceDetail {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceDetailResponse) SetData(val InvoiceDetail) {
+	s.Data = val
+}
+
+type InvoiceDetailStatus string
+
+const (
+	InvoiceDetailStatusSent          InvoiceDetailStatus = "sent"
+	InvoiceDetailStatusViewed        InvoiceDetailStatus = "viewed"
+	InvoiceDetailStatusOverdue       InvoiceDetailStatus = "overdue"
+	InvoiceDetailStatusPartiallyPaid InvoiceDetailStatus = "partially_paid"
+	InvoiceDetailStatusPaid          InvoiceDetailStatus = "paid"
+)
+
+// AllValues returns all InvoiceDetailStatus values.
+func (InvoiceDetailStatus) AllValues() []InvoiceDetailStatus {
+	return []InvoiceDetailStatus{
+		InvoiceDetailStatusSent,
+		InvoiceDetailStatusViewed,
+		InvoiceDetailStatusOverdue,
+		InvoiceDetailStatusPartiallyPaid,
+		InvoiceDetailStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceDetailStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceDetailStatusSent:
+		return []byte(s), nil
+	case InvoiceDetailStatusViewed:
+		return []byte(s), nil
+	case InvoiceDetailStatusOverdue:
+		return []byte(s), nil
+	case InvoiceDetailStatusPartiallyPaid:
+		return []byte(s), nil
+	case InvoiceDetailStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceDetailStatus) UnmarshalText(data []byte) error {
+	switch InvoiceDetailStatus(data) {
+	case InvoiceDetailStatusSent:
+		*s = InvoiceDetailStatusSent
+		return nil
+	case InvoiceDetailStatusViewed:
+		*s = InvoiceDetailStatusViewed
+		return nil
+	case InvoiceDetailStatusOverdue:
+		*s = InvoiceDetailStatusOverdue
+		return nil
+	case InvoiceDetailStatusPartiallyPaid:
+		*s = InvoiceDetailStatusPartiallyPaid
+		return nil
+	case InvoiceDetailStatusPaid:
+		*s = InvoiceDetailStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceLine
+type InvoiceLine struct {
+	AmountMinor int64     `json:"amount_minor"`
+	Description string    `json:"description"`
+	PeriodEnd   NilString `json:"period_end"`
+	PeriodStart NilString `json:"period_start"`
+	Quantity    int64     `json:"quantity"`
+	VatMinor    int64     `json:"vat_minor"`
+	VatRateBp   int       `json:"vat_rate_bp"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *InvoiceLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetDescription returns the value of Description.
+func (s *InvoiceLine) GetDescription() string {
+	return s.Description
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *InvoiceLine) GetPeriodEnd() NilString {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *InvoiceLine) GetPeriodStart() NilString {
+	return s.PeriodStart
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *InvoiceLine) GetQuantity() int64 {
+	return s.Quantity
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *InvoiceLine) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *InvoiceLine) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *InvoiceLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetDescription sets the value of Description.
+func (s *InvoiceLine) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *InvoiceLine) SetPeriodEnd(val NilString) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *InvoiceLine) SetPeriodStart(val NilString) {
+	s.PeriodStart = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *InvoiceLine) SetQuantity(val int64) {
+	s.Quantity = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *InvoiceLine) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *InvoiceLine) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// Ref: #/components/schemas/InvoiceListMeta
+type InvoiceListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *InvoiceListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *InvoiceListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *InvoiceListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *InvoiceListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *InvoiceListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *InvoiceListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/InvoiceListResponse
+type InvoiceListResponse struct {
+	Data []InvoiceRow    `json:"data"`
+	Meta InvoiceListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceListResponse) GetData() []InvoiceRow {
+	return s.Data
+}
+
+// GetMeta returns the value of Meta.
+func (s *InvoiceListResponse) GetMeta() InvoiceListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceListResponse) SetData(val []InvoiceRow) {
+	s.Data = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *InvoiceListResponse) SetMeta(val InvoiceListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryConfirmRequest
+type InvoiceRetryConfirmRequest struct {
+	PaymentIntentID string `json:"payment_intent_id"`
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *InvoiceRetryConfirmRequest) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *InvoiceRetryConfirmRequest) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryConfirmResponse
+type InvoiceRetryConfirmResponse struct {
+	Data InvoiceRetryConfirmResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceRetryConfirmResponse) GetData() InvoiceRetryConfirmResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceRetryConfirmResponse) SetData(val InvoiceRetryConfirmResponseData) {
+	s.Data = val
+}
+
+type InvoiceRetryConfirmResponseData struct {
+	Reason NilInvoiceRetryConfirmResponseDataReason `json:"reason"`
+	Status InvoiceRetryConfirmResponseDataStatus    `json:"status"`
+}
+
+// GetReason returns the value of Reason.
+func (s *InvoiceRetryConfirmResponseData) GetReason() NilInvoiceRetryConfirmResponseDataReason {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRetryConfirmResponseData) GetStatus() InvoiceRetryConfirmResponseDataStatus {
+	return s.Status
+}
+
+// SetReason sets the value of Reason.
+func (s *InvoiceRetryConfirmResponseData) SetReason(val NilInvoiceRetryConfirmResponseDataReason) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRetryConfirmResponseData) SetStatus(val InvoiceRetryConfirmResponseDataStatus) {
+	s.Status = val
+}
+
+type InvoiceRetryConfirmResponseDataReason string
+
+const (
+	InvoiceRetryConfirmResponseDataReasonNotStarted   InvoiceRetryConfirmResponseDataReason = "not_started"
+	InvoiceRetryConfirmResponseDataReasonNotCompleted InvoiceRetryConfirmResponseDataReason = "not_completed"
+	InvoiceRetryConfirmResponseDataReasonCancelled    InvoiceRetryConfirmResponseDataReason = "cancelled"
+)
+
+// AllValues returns all InvoiceRetryConfirmResponseDataReason values.
+func (InvoiceRetryConfirmResponseDataReason) AllValues() []InvoiceRetryConfirmResponseDataReason {
+	return []InvoiceRetryConfirmResponseDataReason{
+		InvoiceRetryConfirmResponseDataReasonNotStarted,
+		InvoiceRetryConfirmResponseDataReasonNotCompleted,
+		InvoiceRetryConfirmResponseDataReasonCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryConfirmResponseDataReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryConfirmResponseDataReasonNotStarted:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataReasonNotCompleted:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataReasonCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryConfirmResponseDataReason) UnmarshalText(data []byte) error {
+	switch InvoiceRetryConfirmResponseDataReason(data) {
+	case InvoiceRetryConfirmResponseDataReasonNotStarted:
+		*s = InvoiceRetryConfirmResponseDataReasonNotStarted
+		return nil
+	case InvoiceRetryConfirmResponseDataReasonNotCompleted:
+		*s = InvoiceRetryConfirmResponseDataReasonNotCompleted
+		return nil
+	case InvoiceRetryConfirmResponseDataReasonCancelled:
+		*s = InvoiceRetryConfirmResponseDataReasonCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRetryConfirmResponseDataStatus string
+
+const (
+	InvoiceRetryConfirmResponseDataStatusPaid    InvoiceRetryConfirmResponseDataStatus = "paid"
+	InvoiceRetryConfirmResponseDataStatusPending InvoiceRetryConfirmResponseDataStatus = "pending"
+	InvoiceRetryConfirmResponseDataStatusFailed  InvoiceRetryConfirmResponseDataStatus = "failed"
+)
+
+// AllValues returns all InvoiceRetryConfirmResponseDataStatus values.
+func (InvoiceRetryConfirmResponseDataStatus) AllValues() []InvoiceRetryConfirmResponseDataStatus {
+	return []InvoiceRetryConfirmResponseDataStatus{
+		InvoiceRetryConfirmResponseDataStatusPaid,
+		InvoiceRetryConfirmResponseDataStatusPending,
+		InvoiceRetryConfirmResponseDataStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryConfirmResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryConfirmResponseDataStatusPaid:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataStatusPending:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryConfirmResponseDataStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRetryConfirmResponseDataStatus(data) {
+	case InvoiceRetryConfirmResponseDataStatusPaid:
+		*s = InvoiceRetryConfirmResponseDataStatusPaid
+		return nil
+	case InvoiceRetryConfirmResponseDataStatusPending:
+		*s = InvoiceRetryConfirmResponseDataStatusPending
+		return nil
+	case InvoiceRetryConfirmResponseDataStatusFailed:
+		*s = InvoiceRetryConfirmResponseDataStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceRetryRequest
+type InvoiceRetryRequest struct {
+	ExpectedAmountMinor OptInt64 `json:"expected_amount_minor"`
+}
+
+// GetExpectedAmountMinor returns the value of ExpectedAmountMinor.
+func (s *InvoiceRetryRequest) GetExpectedAmountMinor() OptInt64 {
+	return s.ExpectedAmountMinor
+}
+
+// SetExpectedAmountMinor sets the value of ExpectedAmountMinor.
+func (s *InvoiceRetryRequest) SetExpectedAmountMinor(val OptInt64) {
+	s.ExpectedAmountMinor = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryResponse
+type InvoiceRetryResponse struct {
+	Data InvoiceRetryResult `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceRetryResponse) GetData() InvoiceRetryResult {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceRetryResponse) SetData(val InvoiceRetryResult) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryResult
+type InvoiceRetryResult struct {
+	AlreadySettled     bool                             `json:"already_settled"`
+	ClientSecret       OptNilString                     `json:"client_secret"`
+	DeclineCode        OptNilString                     `json:"decline_code"`
+	FailureCode        OptNilString                     `json:"failure_code"`
+	InvoiceID          uuid.UUID                        `json:"invoice_id"`
+	NextStep           OptNilInvoiceRetryResultNextStep `json:"next_step"`
+	PaymentIntentID    OptNilString                     `json:"payment_intent_id"`
+	ProcessorAccountID OptNilString                     `json:"processor_account_id"`
+	Status             InvoiceRetryResultStatus         `json:"status"`
+}
+
+// GetAlreadySettled returns the value of AlreadySettled.
+func (s *InvoiceRetryResult) GetAlreadySettled() bool {
+	return s.AlreadySettled
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *InvoiceRetryResult) GetClientSecret() OptNilString {
+	return s.ClientSecret
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *InvoiceRetryResult) GetDeclineCode() OptNilString {
+	return s.DeclineCode
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *InvoiceRetryResult) GetFailureCode() OptNilString {
+	return s.FailureCode
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *InvoiceRetryResult) GetInvoiceID() uuid.UUID {
+	return s.InvoiceID
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *InvoiceRetryResult) GetNextStep() OptNilInvoiceRetryResultNextStep {
+	return s.NextStep
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *InvoiceRetryResult) GetPaymentIntentID() OptNilString {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *InvoiceRetryResult) GetProcessorAccountID() OptNilString {
+	return s.ProcessorAccountID
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRetryResult) GetStatus() InvoiceRetryResultStatus {
+	return s.Status
+}
+
+// SetAlreadySettled sets the value of AlreadySettled.
+func (s *InvoiceRetryResult) SetAlreadySettled(val bool) {
+	s.AlreadySettled = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *InvoiceRetryResult) SetClientSecret(val OptNilString) {
+	s.ClientSecret = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *InvoiceRetryResult) SetDeclineCode(val OptNilString) {
+	s.DeclineCode = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *InvoiceRetryResult) SetFailureCode(val OptNilString) {
+	s.FailureCode = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *InvoiceRetryResult) SetInvoiceID(val uuid.UUID) {
+	s.InvoiceID = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *InvoiceRetryResult) SetNextStep(val OptNilInvoiceRetryResultNextStep) {
+	s.NextStep = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *InvoiceRetryResult) SetPaymentIntentID(val OptNilString) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *InvoiceRetryResult) SetProcessorAccountID(val OptNilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRetryResult) SetStatus(val InvoiceRetryResultStatus) {
+	s.Status = val
+}
+
+type InvoiceRetryResultNextStep string
+
+const (
+	InvoiceRetryResultNextStepUpdateCard   InvoiceRetryResultNextStep = "update_card"
+	InvoiceRetryResultNextStepRefresh      InvoiceRetryResultNextStep = "refresh"
+	InvoiceRetryResultNextStepContactVenue InvoiceRetryResultNextStep = "contact_venue"
+)
+
+// AllValues returns all InvoiceRetryResultNextStep values.
+func (InvoiceRetryResultNextStep) AllValues() []InvoiceRetryResultNextStep {
+	return []InvoiceRetryResultNextStep{
+		InvoiceRetryResultNextStepUpdateCard,
+		InvoiceRetryResultNextStepRefresh,
+		InvoiceRetryResultNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryResultNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryResultNextStepUpdateCard:
+		return []byte(s), nil
+	case InvoiceRetryResultNextStepRefresh:
+		return []byte(s), nil
+	case InvoiceRetryResultNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryResultNextStep) UnmarshalText(data []byte) error {
+	switch InvoiceRetryResultNextStep(data) {
+	case InvoiceRetryResultNextStepUpdateCard:
+		*s = InvoiceRetryResultNextStepUpdateCard
+		return nil
+	case InvoiceRetryResultNextStepRefresh:
+		*s = InvoiceRetryResultNextStepRefresh
+		return nil
+	case InvoiceRetryResultNextStepContactVenue:
+		*s = InvoiceRetryResultNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRetryResultStatus string
+
+const (
+	InvoiceRetryResultStatusSucceeded      InvoiceRetryResultStatus = "succeeded"
+	InvoiceRetryResultStatusProcessing     InvoiceRetryResultStatus = "processing"
+	InvoiceRetryResultStatusRequiresAction InvoiceRetryResultStatus = "requires_action"
+	InvoiceRetryResultStatusFailed         InvoiceRetryResultStatus = "failed"
+	InvoiceRetryResultStatusPaid           InvoiceRetryResultStatus = "paid"
+)
+
+// AllValues returns all InvoiceRetryResultStatus values.
+func (InvoiceRetryResultStatus) AllValues() []InvoiceRetryResultStatus {
+	return []InvoiceRetryResultStatus{
+		InvoiceRetryResultStatusSucceeded,
+		InvoiceRetryResultStatusProcessing,
+		InvoiceRetryResultStatusRequiresAction,
+		InvoiceRetryResultStatusFailed,
+		InvoiceRetryResultStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryResultStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryResultStatusSucceeded:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusProcessing:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusRequiresAction:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusFailed:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryResultStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRetryResultStatus(data) {
+	case InvoiceRetryResultStatusSucceeded:
+		*s = InvoiceRetryResultStatusSucceeded
+		return nil
+	case InvoiceRetryResultStatusProcessing:
+		*s = InvoiceRetryResultStatusProcessing
+		return nil
+	case InvoiceRetryResultStatusRequiresAction:
+		*s = InvoiceRetryResultStatusRequiresAction
+		return nil
+	case InvoiceRetryResultStatusFailed:
+		*s = InvoiceRetryResultStatusFailed
+		return nil
+	case InvoiceRetryResultStatusPaid:
+		*s = InvoiceRetryResultStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceRow
+type InvoiceRow struct {
+	AmountPaid      float64   `json:"amount_paid"`
+	AmountPaidMinor int64     `json:"amount_paid_minor"`
+	CanPayNow       bool      `json:"can_pay_now"`
+	CreatedAt       time.Time `json:"created_at"`
+	Currency        string    `json:"currency"`
+	DocumentPath    string    `json:"document_path"`
+	DueDate         time.Time `json:"due_date"`
+	ID              uuid.UUID `json:"id"`
+	// Gapless per venue and year: YYYY-NNNNNN.
+	InvoiceNumber           string                               `json:"invoice_number"`
+	IssuedAt                time.Time                            `json:"issued_at"`
+	OutstandingBalance      float64                              `json:"outstanding_balance"`
+	OutstandingBalanceMinor int64                                `json:"outstanding_balance_minor"`
+	PaidAt                  NilDateTime                          `json:"paid_at"`
+	PayNowUnavailableReason NilInvoiceRowPayNowUnavailableReason `json:"pay_now_unavailable_reason"`
+	// Always null: the document is HTML, at document_path.
+	PdfURL NilString        `json:"pdf_url"`
+	Status InvoiceRowStatus `json:"status"`
+	// Major units.
+	Total      float64 `json:"total"`
+	TotalMinor int64   `json:"total_minor"`
+}
+
+// GetAmountPaid returns the value of AmountPaid.
+func (s *InvoiceRow) GetAmountPaid() float64 {
+	return s.AmountPaid
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceRow) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetCanPayNow returns the value of CanPayNow.
+func (s *InvoiceRow) GetCanPayNow() bool {
+	return s.CanPayNow
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *InvoiceRow) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *InvoiceRow) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDocumentPath returns the value of DocumentPath.
+func (s *InvoiceRow) GetDocumentPath() string {
+	return s.DocumentPath
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *InvoiceRow) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetID returns the value of ID.
+func (s *InvoiceRow) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *InvoiceRow) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *InvoiceRow) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOutstandingBalance returns the value of OutstandingBalance.
+func (s *InvoiceRow) GetOutstandingBalance() float64 {
+	return s.OutstandingBalance
+}
+
+// GetOutstandingBalanceMinor returns the value of OutstandingBalanceMinor.
+func (s *InvoiceRow) GetOutstandingBalanceMinor() int64 {
+	return s.OutstandingBalanceMinor
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *InvoiceRow) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPayNowUnavailableReason returns the value of PayNowUnavailableReason.
+func (s *InvoiceRow) GetPayNowUnavailableReason() NilInvoiceRowPayNowUnavailableReason {
+	return s.PayNowUnavailableReason
+}
+
+// GetPdfURL returns the value of PdfURL.
+func (s *InvoiceRow) GetPdfURL() NilString {
+	return s.PdfURL
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRow) GetStatus() InvoiceRowStatus {
+	return s.Status
+}
+
+// GetTotal returns the value of Total.
+func (s *InvoiceRow) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceRow) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetAmountPaid sets the value of AmountPaid.
+func (s *InvoiceRow) SetAmountPaid(val float64) {
+	s.AmountPaid = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceRow) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetCanPayNow sets the value of CanPayNow.
+func (s *InvoiceRow) SetCanPayNow(val bool) {
+	s.CanPayNow = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *InvoiceRow) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *InvoiceRow) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDocumentPath sets the value of DocumentPath.
+func (s *InvoiceRow) SetDocumentPath(val string) {
+	s.DocumentPath = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *InvoiceRow) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetID sets the value of ID.
+func (s *InvoiceRow) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *InvoiceRow) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *InvoiceRow) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOutstandingBalance sets the value of OutstandingBalance.
+func (s *InvoiceRow) SetOutstandingBalance(val float64) {
+	s.OutstandingBalance = val
+}
+
+// SetOutstandingBalanceMinor sets the value of OutstandingBalanceMinor.
+func (s *InvoiceRow) SetOutstandingBalanceMinor(val int64) {
+	s.OutstandingBalanceMinor = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *InvoiceRow) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPayNowUnavailableReason sets the value of PayNowUnavailableReason.
+func (s *InvoiceRow) SetPayNowUnavailableReason(val NilInvoiceRowPayNowUnavailableReason) {
+	s.PayNowUnavailableReason = val
+}
+
+// SetPdfURL sets the value of PdfURL.
+func (s *InvoiceRow) SetPdfURL(val NilString) {
+	s.PdfURL = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRow) SetStatus(val InvoiceRowStatus) {
+	s.Status = val
+}
+
+// SetTotal sets the value of Total.
+func (s *InvoiceRow) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceRow) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+type InvoiceRowPayNowUnavailableReason string
+
+const (
+	InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable InvoiceRowPayNowUnavailableReason = "card_payments_unavailable"
+)
+
+// AllValues returns all InvoiceRowPayNowUnavailableReason values.
+func (InvoiceRowPayNowUnavailableReason) AllValues() []InvoiceRowPayNowUnavailableReason {
+	return []InvoiceRowPayNowUnavailableReason{
+		InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRowPayNowUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRowPayNowUnavailableReason) UnmarshalText(data []byte) error {
+	switch InvoiceRowPayNowUnavailableReason(data) {
+	case InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable:
+		*s = InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRowStatus string
+
+const (
+	InvoiceRowStatusSent          InvoiceRowStatus = "sent"
+	InvoiceRowStatusViewed        InvoiceRowStatus = "viewed"
+	InvoiceRowStatusOverdue       InvoiceRowStatus = "overdue"
+	InvoiceRowStatusPartiallyPaid InvoiceRowStatus = "partially_paid"
+	InvoiceRowStatusPaid          InvoiceRowStatus = "paid"
+)
+
+// AllValues returns all InvoiceRowStatus values.
+func (InvoiceRowStatus) AllValues() []InvoiceRowStatus {
+	return []InvoiceRowStatus{
+		InvoiceRowStatusSent,
+		InvoiceRowStatusViewed,
+		InvoiceRowStatusOverdue,
+		InvoiceRowStatusPartiallyPaid,
+		InvoiceRowStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRowStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRowStatusSent:
+		return []byte(s), nil
+	case InvoiceRowStatusViewed:
+		return []byte(s), nil
+	case InvoiceRowStatusOverdue:
+		return []byte(s), nil
+	case InvoiceRowStatusPartiallyPaid:
+		return []byte(s), nil
+	case InvoiceRowStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRowStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRowStatus(data) {
+	case InvoiceRowStatusSent:
+		*s = InvoiceRowStatusSent
+		return nil
+	case InvoiceRowStatusViewed:
+		*s = InvoiceRowStatusViewed
+		return nil
+	case InvoiceRowStatusOverdue:
+		*s = InvoiceRowStatusOverdue
+		return nil
+	case InvoiceRowStatusPartiallyPaid:
+		*s = InvoiceRowStatusPartiallyPaid
+		return nil
+	case InvoiceRowStatusPaid:
+		*s = InvoiceRowStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceTotals
+type InvoiceTotals struct {
+	AmountPaidMinor int64 `json:"amount_paid_minor"`
+	DiscountMinor   int64 `json:"discount_minor"`
+	SubtotalMinor   int64 `json:"subtotal_minor"`
+	TotalMinor      int64 `json:"total_minor"`
+	VatMinor        int64 `json:"vat_minor"`
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceTotals) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *InvoiceTotals) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetSubtotalMinor returns the value of SubtotalMinor.
+func (s *InvoiceTotals) GetSubtotalMinor() int64 {
+	return s.SubtotalMinor
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceTotals) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *InvoiceTotals) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceTotals) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *InvoiceTotals) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetSubtotalMinor sets the value of SubtotalMinor.
+func (s *InvoiceTotals) SetSubtotalMinor(val int64) {
+	s.SubtotalMinor = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceTotals) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *InvoiceTotals) SetVatMinor(val int64) {
+	s.VatMinor = val
 }
 
 // Ref: #/components/schemas/Join
@@ -18250,6 +19978,51 @@ func (o NilDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewNilFailedPaymentNextStep returns new NilFailedPaymentNextStep with value set to v.
+func NewNilFailedPaymentNextStep(v FailedPaymentNextStep) NilFailedPaymentNextStep {
+	return NilFailedPaymentNextStep{
+		Value: v,
+	}
+}
+
+// NilFailedPaymentNextStep is nullable FailedPaymentNextStep.
+type NilFailedPaymentNextStep struct {
+	Value FailedPaymentNextStep
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFailedPaymentNextStep) SetTo(v FailedPaymentNextStep) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFailedPaymentNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFailedPaymentNextStep) SetToNull() {
+	o.Null = true
+	var v FailedPaymentNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFailedPaymentNextStep) Get() (v FailedPaymentNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFailedPaymentNextStep) Or(d FailedPaymentNextStep) FailedPaymentNextStep {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilFlexiblePricingConfig returns new NilFlexiblePricingConfig with value set to v.
 func NewNilFlexiblePricingConfig(v FlexiblePricingConfig) NilFlexiblePricingConfig {
 	return NilFlexiblePricingConfig{
@@ -18430,6 +20203,141 @@ func (o NilInt64) Or(d int64) int64 {
 	return d
 }
 
+// NewNilInvoiceDetailPayNowUnavailableReason returns new NilInvoiceDetailPayNowUnavailableReason with value set to v.
+func NewNilInvoiceDetailPayNowUnavailableReason(v InvoiceDetailPayNowUnavailableReason) NilInvoiceDetailPayNowUnavailableReason {
+	return NilInvoiceDetailPayNowUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceDetailPayNowUnavailableReason is nullable InvoiceDetailPayNowUnavailableReason.
+type NilInvoiceDetailPayNowUnavailableReason struct {
+	Value InvoiceDetailPayNowUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceDetailPayNowUnavailableReason) SetTo(v InvoiceDetailPayNowUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceDetailPayNowUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceDetailPayNowUnavailableReason) SetToNull() {
+	o.Null = true
+	var v InvoiceDetailPayNowUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceDetailPayNowUnavailableReason) Get() (v InvoiceDetailPayNowUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceDetailPayNowUnavailableReason) Or(d InvoiceDetailPayNowUnavailableReason) InvoiceDetailPayNowUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilInvoiceRetryConfirmResponseDataReason returns new NilInvoiceRetryConfirmResponseDataReason with value set to v.
+func NewNilInvoiceRetryConfirmResponseDataReason(v InvoiceRetryConfirmResponseDataReason) NilInvoiceRetryConfirmResponseDataReason {
+	return NilInvoiceRetryConfirmResponseDataReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceRetryConfirmResponseDataReason is nullable InvoiceRetryConfirmResponseDataReason.
+type NilInvoiceRetryConfirmResponseDataReason struct {
+	Value InvoiceRetryConfirmResponseDataReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceRetryConfirmResponseDataReason) SetTo(v InvoiceRetryConfirmResponseDataReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceRetryConfirmResponseDataReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceRetryConfirmResponseDataReason) SetToNull() {
+	o.Null = true
+	var v InvoiceRetryConfirmResponseDataReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceRetryConfirmResponseDataReason) Get() (v InvoiceRetryConfirmResponseDataReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceRetryConfirmResponseDataReason) Or(d InvoiceRetryConfirmResponseDataReason) InvoiceRetryConfirmResponseDataReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilInvoiceRowPayNowUnavailableReason returns new NilInvoiceRowPayNowUnavailableReason with value set to v.
+func NewNilInvoiceRowPayNowUnavailableReason(v InvoiceRowPayNowUnavailableReason) NilInvoiceRowPayNowUnavailableReason {
+	return NilInvoiceRowPayNowUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceRowPayNowUnavailableReason is nullable InvoiceRowPayNowUnavailableReason.
+type NilInvoiceRowPayNowUnavailableReason struct {
+	Value InvoiceRowPayNowUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceRowPayNowUnavailableReason) SetTo(v InvoiceRowPayNowUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceRowPayNowUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceRowPayNowUnavailableReason) SetToNull() {
+	o.Null = true
+	var v InvoiceRowPayNowUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceRowPayNowUnavailableReason) Get() (v InvoiceRowPayNowUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceRowPayNowUnavailableReason) Or(d InvoiceRowPayNowUnavailableReason) InvoiceRowPayNowUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilNamedRef returns new NilNamedRef with value set to v.
 func NewNilNamedRef(v NamedRef) NilNamedRef {
 	return NilNamedRef{
@@ -18469,6 +20377,51 @@ func (o NilNamedRef) Get() (v NamedRef, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilNamedRef) Or(d NamedRef) NamedRef {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilOutstandingItemNextStep returns new NilOutstandingItemNextStep with value set to v.
+func NewNilOutstandingItemNextStep(v OutstandingItemNextStep) NilOutstandingItemNextStep {
+	return NilOutstandingItemNextStep{
+		Value: v,
+	}
+}
+
+// NilOutstandingItemNextStep is nullable OutstandingItemNextStep.
+type NilOutstandingItemNextStep struct {
+	Value OutstandingItemNextStep
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilOutstandingItemNextStep) SetTo(v OutstandingItemNextStep) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilOutstandingItemNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilOutstandingItemNextStep) SetToNull() {
+	o.Null = true
+	var v OutstandingItemNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilOutstandingItemNextStep) Get() (v OutstandingItemNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilOutstandingItemNextStep) Or(d OutstandingItemNextStep) OutstandingItemNextStep {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -19138,6 +21091,52 @@ func (o OptAdminGiftCardIssueRequestGiftType) Get() (v AdminGiftCardIssueRequest
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAdminGiftCardIssueRequestGiftType) Or(d AdminGiftCardIssueRequestGiftType) AdminGiftCardIssueRequestGiftType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminInvoiceRetryRequest returns new OptAdminInvoiceRetryRequest with value set to v.
+func NewOptAdminInvoiceRetryRequest(v AdminInvoiceRetryRequest) OptAdminInvoiceRetryRequest {
+	return OptAdminInvoiceRetryRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminInvoiceRetryRequest is optional AdminInvoiceRetryRequest.
+type OptAdminInvoiceRetryRequest struct {
+	Value AdminInvoiceRetryRequest
+	Set   bool
+}
+
+// IsSet returns true if OptAdminInvoiceRetryRequest was set.
+func (o OptAdminInvoiceRetryRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminInvoiceRetryRequest) Reset() {
+	var v AdminInvoiceRetryRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminInvoiceRetryRequest) SetTo(v AdminInvoiceRetryRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminInvoiceRetryRequest) Get() (v AdminInvoiceRetryRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminInvoiceRetryRequest) Or(d AdminInvoiceRetryRequest) AdminInvoiceRetryRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -20800,6 +22799,52 @@ func (o OptInt64) Or(d int64) int64 {
 	return d
 }
 
+// NewOptInvoiceRetryRequest returns new OptInvoiceRetryRequest with value set to v.
+func NewOptInvoiceRetryRequest(v InvoiceRetryRequest) OptInvoiceRetryRequest {
+	return OptInvoiceRetryRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptInvoiceRetryRequest is optional InvoiceRetryRequest.
+type OptInvoiceRetryRequest struct {
+	Value InvoiceRetryRequest
+	Set   bool
+}
+
+// IsSet returns true if OptInvoiceRetryRequest was set.
+func (o OptInvoiceRetryRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptInvoiceRetryRequest) Reset() {
+	var v InvoiceRetryRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptInvoiceRetryRequest) SetTo(v InvoiceRetryRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptInvoiceRetryRequest) Get() (v InvoiceRetryRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptInvoiceRetryRequest) Or(d InvoiceRetryRequest) InvoiceRetryRequest {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptJoinStateReason returns new OptJoinStateReason with value set to v.
 func NewOptJoinStateReason(v JoinStateReason) OptJoinStateReason {
 	return OptJoinStateReason{
@@ -21351,6 +23396,69 @@ func (o OptNilInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilInvoiceRetryResultNextStep returns new OptNilInvoiceRetryResultNextStep with value set to v.
+func NewOptNilInvoiceRetryResultNextStep(v InvoiceRetryResultNextStep) OptNilInvoiceRetryResultNextStep {
+	return OptNilInvoiceRetryResultNextStep{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilInvoiceRetryResultNextStep is optional nullable InvoiceRetryResultNextStep.
+type OptNilInvoiceRetryResultNextStep struct {
+	Value InvoiceRetryResultNextStep
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilInvoiceRetryResultNextStep was set.
+func (o OptNilInvoiceRetryResultNextStep) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilInvoiceRetryResultNextStep) Reset() {
+	var v InvoiceRetryResultNextStep
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilInvoiceRetryResultNextStep) SetTo(v InvoiceRetryResultNextStep) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilInvoiceRetryResultNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilInvoiceRetryResultNextStep) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v InvoiceRetryResultNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilInvoiceRetryResultNextStep) Get() (v InvoiceRetryResultNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilInvoiceRetryResultNextStep) Or(d InvoiceRetryResultNextStep) InvoiceRetryResultNextStep {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -22038,6 +24146,646 @@ func (s *OtpRequestResponse) SetData(val OtpRequestAccepted) {
 // SetError sets the value of Error.
 func (s *OtpRequestResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/OutstandingAction
+type OutstandingAction struct {
+	AcceptsPaymentMethodID bool                  `json:"accepts_payment_method_id"`
+	ConfirmPath            NilString             `json:"confirm_path"`
+	Method                 string                `json:"method"`
+	Path                   string                `json:"path"`
+	PaymentMethodsPath     string                `json:"payment_methods_path"`
+	Type                   OutstandingActionType `json:"type"`
+}
+
+// GetAcceptsPaymentMethodID returns the value of AcceptsPaymentMethodID.
+func (s *OutstandingAction) GetAcceptsPaymentMethodID() bool {
+	return s.AcceptsPaymentMethodID
+}
+
+// GetConfirmPath returns the value of ConfirmPath.
+func (s *OutstandingAction) GetConfirmPath() NilString {
+	return s.ConfirmPath
+}
+
+// GetMethod returns the value of Method.
+func (s *OutstandingAction) GetMethod() string {
+	return s.Method
+}
+
+// GetPath returns the value of Path.
+func (s *OutstandingAction) GetPath() string {
+	return s.Path
+}
+
+// GetPaymentMethodsPath returns the value of PaymentMethodsPath.
+func (s *OutstandingAction) GetPaymentMethodsPath() string {
+	return s.PaymentMethodsPath
+}
+
+// GetType returns the value of Type.
+func (s *OutstandingAction) GetType() OutstandingActionType {
+	return s.Type
+}
+
+// SetAcceptsPaymentMethodID sets the value of AcceptsPaymentMethodID.
+func (s *OutstandingAction) SetAcceptsPaymentMethodID(val bool) {
+	s.AcceptsPaymentMethodID = val
+}
+
+// SetConfirmPath sets the value of ConfirmPath.
+func (s *OutstandingAction) SetConfirmPath(val NilString) {
+	s.ConfirmPath = val
+}
+
+// SetMethod sets the value of Method.
+func (s *OutstandingAction) SetMethod(val string) {
+	s.Method = val
+}
+
+// SetPath sets the value of Path.
+func (s *OutstandingAction) SetPath(val string) {
+	s.Path = val
+}
+
+// SetPaymentMethodsPath sets the value of PaymentMethodsPath.
+func (s *OutstandingAction) SetPaymentMethodsPath(val string) {
+	s.PaymentMethodsPath = val
+}
+
+// SetType sets the value of Type.
+func (s *OutstandingAction) SetType(val OutstandingActionType) {
+	s.Type = val
+}
+
+type OutstandingActionType string
+
+const (
+	OutstandingActionTypePayRenewal          OutstandingActionType = "pay_renewal"
+	OutstandingActionTypeRetryInvoice        OutstandingActionType = "retry_invoice"
+	OutstandingActionTypeUpdatePaymentMethod OutstandingActionType = "update_payment_method"
+)
+
+// AllValues returns all OutstandingActionType values.
+func (OutstandingActionType) AllValues() []OutstandingActionType {
+	return []OutstandingActionType{
+		OutstandingActionTypePayRenewal,
+		OutstandingActionTypeRetryInvoice,
+		OutstandingActionTypeUpdatePaymentMethod,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingActionType) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingActionTypePayRenewal:
+		return []byte(s), nil
+	case OutstandingActionTypeRetryInvoice:
+		return []byte(s), nil
+	case OutstandingActionTypeUpdatePaymentMethod:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingActionType) UnmarshalText(data []byte) error {
+	switch OutstandingActionType(data) {
+	case OutstandingActionTypePayRenewal:
+		*s = OutstandingActionTypePayRenewal
+		return nil
+	case OutstandingActionTypeRetryInvoice:
+		*s = OutstandingActionTypeRetryInvoice
+		return nil
+	case OutstandingActionTypeUpdatePaymentMethod:
+		*s = OutstandingActionTypeUpdatePaymentMethod
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OutstandingCard
+type OutstandingCard struct {
+	Brand              string `json:"brand"`
+	ExpMonth           int    `json:"exp_month"`
+	ExpYear            int    `json:"exp_year"`
+	ID                 string `json:"id"`
+	IsDefault          bool   `json:"is_default"`
+	IsSubscriptionCard bool   `json:"is_subscription_card"`
+	Last4              string `json:"last4"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *OutstandingCard) GetBrand() string {
+	return s.Brand
+}
+
+// GetExpMonth returns the value of ExpMonth.
+func (s *OutstandingCard) GetExpMonth() int {
+	return s.ExpMonth
+}
+
+// GetExpYear returns the value of ExpYear.
+func (s *OutstandingCard) GetExpYear() int {
+	return s.ExpYear
+}
+
+// GetID returns the value of ID.
+func (s *OutstandingCard) GetID() string {
+	return s.ID
+}
+
+// GetIsDefault returns the value of IsDefault.
+func (s *OutstandingCard) GetIsDefault() bool {
+	return s.IsDefault
+}
+
+// GetIsSubscriptionCard returns the value of IsSubscriptionCard.
+func (s *OutstandingCard) GetIsSubscriptionCard() bool {
+	return s.IsSubscriptionCard
+}
+
+// GetLast4 returns the value of Last4.
+func (s *OutstandingCard) GetLast4() string {
+	return s.Last4
+}
+
+// SetBrand sets the value of Brand.
+func (s *OutstandingCard) SetBrand(val string) {
+	s.Brand = val
+}
+
+// SetExpMonth sets the value of ExpMonth.
+func (s *OutstandingCard) SetExpMonth(val int) {
+	s.ExpMonth = val
+}
+
+// SetExpYear sets the value of ExpYear.
+func (s *OutstandingCard) SetExpYear(val int) {
+	s.ExpYear = val
+}
+
+// SetID sets the value of ID.
+func (s *OutstandingCard) SetID(val string) {
+	s.ID = val
+}
+
+// SetIsDefault sets the value of IsDefault.
+func (s *OutstandingCard) SetIsDefault(val bool) {
+	s.IsDefault = val
+}
+
+// SetIsSubscriptionCard sets the value of IsSubscriptionCard.
+func (s *OutstandingCard) SetIsSubscriptionCard(val bool) {
+	s.IsSubscriptionCard = val
+}
+
+// SetLast4 sets the value of Last4.
+func (s *OutstandingCard) SetLast4(val string) {
+	s.Last4 = val
+}
+
+// Ref: #/components/schemas/OutstandingItem
+type OutstandingItem struct {
+	Action          OutstandingAction          `json:"action"`
+	Amount          float64                    `json:"amount"`
+	AmountMinor     int64                      `json:"amount_minor"`
+	CardsOnFile     []OutstandingCard          `json:"cards_on_file"`
+	Currency        string                     `json:"currency"`
+	DaysOverdue     int                        `json:"days_overdue"`
+	DeclineCode     NilString                  `json:"decline_code"`
+	DueDate         time.Time                  `json:"due_date"`
+	FailedAt        NilDateTime                `json:"failed_at"`
+	FailureCode     NilString                  `json:"failure_code"`
+	FailureMessage  NilString                  `json:"failure_message"`
+	ID              uuid.UUID                  `json:"id"`
+	InvoiceNumber   NilString                  `json:"invoice_number"`
+	Kind            OutstandingItemKind        `json:"kind"`
+	LateFeeAmount   NilFloat64                 `json:"late_fee_amount"`
+	NextBillingDate NilDate                    `json:"next_billing_date"`
+	NextStep        NilOutstandingItemNextStep `json:"next_step"`
+	OrganizationID  uuid.UUID                  `json:"organization_id"`
+	PaymentID       NilUUID                    `json:"payment_id"`
+	StateKey        string                     `json:"state_key"`
+	Status          string                     `json:"status"`
+	Title           string                     `json:"title"`
+}
+
+// GetAction returns the value of Action.
+func (s *OutstandingItem) GetAction() OutstandingAction {
+	return s.Action
+}
+
+// GetAmount returns the value of Amount.
+func (s *OutstandingItem) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *OutstandingItem) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCardsOnFile returns the value of CardsOnFile.
+func (s *OutstandingItem) GetCardsOnFile() []OutstandingCard {
+	return s.CardsOnFile
+}
+
+// GetCurrency returns the value of Currency.
+func (s *OutstandingItem) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDaysOverdue returns the value of DaysOverdue.
+func (s *OutstandingItem) GetDaysOverdue() int {
+	return s.DaysOverdue
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *OutstandingItem) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *OutstandingItem) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *OutstandingItem) GetFailedAt() NilDateTime {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *OutstandingItem) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetFailureMessage returns the value of FailureMessage.
+func (s *OutstandingItem) GetFailureMessage() NilString {
+	return s.FailureMessage
+}
+
+// GetID returns the value of ID.
+func (s *OutstandingItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *OutstandingItem) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetKind returns the value of Kind.
+func (s *OutstandingItem) GetKind() OutstandingItemKind {
+	return s.Kind
+}
+
+// GetLateFeeAmount returns the value of LateFeeAmount.
+func (s *OutstandingItem) GetLateFeeAmount() NilFloat64 {
+	return s.LateFeeAmount
+}
+
+// GetNextBillingDate returns the value of NextBillingDate.
+func (s *OutstandingItem) GetNextBillingDate() NilDate {
+	return s.NextBillingDate
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *OutstandingItem) GetNextStep() NilOutstandingItemNextStep {
+	return s.NextStep
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *OutstandingItem) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *OutstandingItem) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// GetStateKey returns the value of StateKey.
+func (s *OutstandingItem) GetStateKey() string {
+	return s.StateKey
+}
+
+// GetStatus returns the value of Status.
+func (s *OutstandingItem) GetStatus() string {
+	return s.Status
+}
+
+// GetTitle returns the value of Title.
+func (s *OutstandingItem) GetTitle() string {
+	return s.Title
+}
+
+// SetAction sets the value of Action.
+func (s *OutstandingItem) SetAction(val OutstandingAction) {
+	s.Action = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *OutstandingItem) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *OutstandingItem) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCardsOnFile sets the value of CardsOnFile.
+func (s *OutstandingItem) SetCardsOnFile(val []OutstandingCard) {
+	s.CardsOnFile = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *OutstandingItem) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDaysOverdue sets the value of DaysOverdue.
+func (s *OutstandingItem) SetDaysOverdue(val int) {
+	s.DaysOverdue = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *OutstandingItem) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *OutstandingItem) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *OutstandingItem) SetFailedAt(val NilDateTime) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *OutstandingItem) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetFailureMessage sets the value of FailureMessage.
+func (s *OutstandingItem) SetFailureMessage(val NilString) {
+	s.FailureMessage = val
+}
+
+// SetID sets the value of ID.
+func (s *OutstandingItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *OutstandingItem) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetKind sets the value of Kind.
+func (s *OutstandingItem) SetKind(val OutstandingItemKind) {
+	s.Kind = val
+}
+
+// SetLateFeeAmount sets the value of LateFeeAmount.
+func (s *OutstandingItem) SetLateFeeAmount(val NilFloat64) {
+	s.LateFeeAmount = val
+}
+
+// SetNextBillingDate sets the value of NextBillingDate.
+func (s *OutstandingItem) SetNextBillingDate(val NilDate) {
+	s.NextBillingDate = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *OutstandingItem) SetNextStep(val NilOutstandingItemNextStep) {
+	s.NextStep = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *OutstandingItem) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *OutstandingItem) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+// SetStateKey sets the value of StateKey.
+func (s *OutstandingItem) SetStateKey(val string) {
+	s.StateKey = val
+}
+
+// SetStatus sets the value of Status.
+func (s *OutstandingItem) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetTitle sets the value of Title.
+func (s *OutstandingItem) SetTitle(val string) {
+	s.Title = val
+}
+
+type OutstandingItemKind string
+
+const (
+	OutstandingItemKindMembershipRenewal    OutstandingItemKind = "membership_renewal"
+	OutstandingItemKindOverdueInvoice       OutstandingItemKind = "overdue invoice"
+	OutstandingItemKindDeclinedOneOffCharge OutstandingItemKind = "declined one-off charge"
+)
+
+// AllValues returns all OutstandingItemKind values.
+func (OutstandingItemKind) AllValues() []OutstandingItemKind {
+	return []OutstandingItemKind{
+		OutstandingItemKindMembershipRenewal,
+		OutstandingItemKindOverdueInvoice,
+		OutstandingItemKindDeclinedOneOffCharge,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingItemKind) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingItemKindMembershipRenewal:
+		return []byte(s), nil
+	case OutstandingItemKindOverdueInvoice:
+		return []byte(s), nil
+	case OutstandingItemKindDeclinedOneOffCharge:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingItemKind) UnmarshalText(data []byte) error {
+	switch OutstandingItemKind(data) {
+	case OutstandingItemKindMembershipRenewal:
+		*s = OutstandingItemKindMembershipRenewal
+		return nil
+	case OutstandingItemKindOverdueInvoice:
+		*s = OutstandingItemKindOverdueInvoice
+		return nil
+	case OutstandingItemKindDeclinedOneOffCharge:
+		*s = OutstandingItemKindDeclinedOneOffCharge
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type OutstandingItemNextStep string
+
+const (
+	OutstandingItemNextStepUpdateCard   OutstandingItemNextStep = "update_card"
+	OutstandingItemNextStepRefresh      OutstandingItemNextStep = "refresh"
+	OutstandingItemNextStepContactVenue OutstandingItemNextStep = "contact_venue"
+)
+
+// AllValues returns all OutstandingItemNextStep values.
+func (OutstandingItemNextStep) AllValues() []OutstandingItemNextStep {
+	return []OutstandingItemNextStep{
+		OutstandingItemNextStepUpdateCard,
+		OutstandingItemNextStepRefresh,
+		OutstandingItemNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingItemNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingItemNextStepUpdateCard:
+		return []byte(s), nil
+	case OutstandingItemNextStepRefresh:
+		return []byte(s), nil
+	case OutstandingItemNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingItemNextStep) UnmarshalText(data []byte) error {
+	switch OutstandingItemNextStep(data) {
+	case OutstandingItemNextStepUpdateCard:
+		*s = OutstandingItemNextStepUpdateCard
+		return nil
+	case OutstandingItemNextStepRefresh:
+		*s = OutstandingItemNextStepRefresh
+		return nil
+	case OutstandingItemNextStepContactVenue:
+		*s = OutstandingItemNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OutstandingPaymentsResponse
+type OutstandingPaymentsResponse struct {
+	Data OutstandingPaymentsResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *OutstandingPaymentsResponse) GetData() OutstandingPaymentsResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *OutstandingPaymentsResponse) SetData(val OutstandingPaymentsResponseData) {
+	s.Data = val
+}
+
+type OutstandingPaymentsResponseData struct {
+	Count  int                `json:"count"`
+	Items  []OutstandingItem  `json:"items"`
+	Totals []OutstandingTotal `json:"totals"`
+}
+
+// GetCount returns the value of Count.
+func (s *OutstandingPaymentsResponseData) GetCount() int {
+	return s.Count
+}
+
+// GetItems returns the value of Items.
+func (s *OutstandingPaymentsResponseData) GetItems() []OutstandingItem {
+	return s.Items
+}
+
+// GetTotals returns the value of Totals.
+func (s *OutstandingPaymentsResponseData) GetTotals() []OutstandingTotal {
+	return s.Totals
+}
+
+// SetCount sets the value of Count.
+func (s *OutstandingPaymentsResponseData) SetCount(val int) {
+	s.Count = val
+}
+
+// SetItems sets the value of Items.
+func (s *OutstandingPaymentsResponseData) SetItems(val []OutstandingItem) {
+	s.Items = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *OutstandingPaymentsResponseData) SetTotals(val []OutstandingTotal) {
+	s.Totals = val
+}
+
+// Ref: #/components/schemas/OutstandingTotal
+type OutstandingTotal struct {
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	Count       int     `json:"count"`
+	Currency    string  `json:"currency"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *OutstandingTotal) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *OutstandingTotal) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCount returns the value of Count.
+func (s *OutstandingTotal) GetCount() int {
+	return s.Count
+}
+
+// GetCurrency returns the value of Currency.
+func (s *OutstandingTotal) GetCurrency() string {
+	return s.Currency
+}
+
+// SetAmount sets the value of Amount.
+func (s *OutstandingTotal) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *OutstandingTotal) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCount sets the value of Count.
+func (s *OutstandingTotal) SetCount(val int) {
+	s.Count = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *OutstandingTotal) SetCurrency(val string) {
+	s.Currency = val
 }
 
 // Ref: #/components/schemas/PageMeta

@@ -463,6 +463,16 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// CompAdminInvoice implements compAdminInvoice operation.
+	//
+	// The invoice is marked paid by comp with no payment row (no money
+	// moved), the pass rolls on to the end of the period, and the audit
+	// entry `payment.comped` records `reason` (required, 1 to 500
+	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+	// void invoice.
+	//
+	// POST /admin/billing/invoices/{id}/comp
+	CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
 	// ConfirmCheckout implements confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -480,6 +490,15 @@ type Handler interface {
 	//
 	// POST /me/checkout/confirm
 	ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmMyInvoiceRetry implements confirmMyInvoiceRetry operation.
+	//
+	// Reads the invoice from Stripe and applies it: `paid`, `pending`
+	// (still processing or waiting), or `failed` with `reason`
+	// `not_started` (no charge of this intent for this invoice),
+	// `not_completed` or `cancelled`. 5 per minute per user.
+	//
+	// POST /me/invoices/{id}/retry/confirm
+	ConfirmMyInvoiceRetry(ctx context.Context, req *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error)
 	// ConfirmTip implements confirmTip operation.
 	//
 	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -1091,6 +1110,19 @@ type Handler interface {
 	//
 	// GET /me/features
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
+	// GetMyInvoice implements getMyInvoice operation.
+	//
+	// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+	// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+	//
+	// GET /me/invoices/{id}
+	GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (*InvoiceDetailResponse, error)
+	// GetMyInvoiceDocument implements getMyInvoiceDocument operation.
+	//
+	// The invoice as a print-ready HTML document.
+	//
+	// GET /me/invoices/{id}/document
+	GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (GetMyInvoiceDocumentOK, error)
 	// GetMyNotificationPreferences implements getMyNotificationPreferences operation.
 	//
 	// Bearer only. The ten categories (`class_changes`,
@@ -1115,6 +1147,17 @@ type Handler interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetMyOutstandingPayments implements getMyOutstandingPayments operation.
+	//
+	// Read only. Every unpaid invoice of the member (`kind`
+	// `membership_renewal` for a renewal the card declined, `overdue
+	// invoice` for another invoice past its due date), with the action that
+	// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+	// and, when Stripe answered, the member's `cards_on_file` (left out when
+	// the cards could not be read). `totals` sums the items per currency.
+	//
+	// GET /me/outstanding-payments
+	GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error)
 	// GetPaymentsConnect implements getPaymentsConnect operation.
 	//
 	// The connected account the venue takes card payments on, as last
@@ -1284,6 +1327,15 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminFailedPayments implements listAdminFailedPayments operation.
+	//
+	// Declined charges of the last `days` days (1 to 365, default 30),
+	// of one member with `member_id`, newest first, at most 100. Each
+	// names its invoice and whether the invoice is still unpaid
+	// (`invoice_status`).
+	//
+	// GET /admin/billing/failed-payments
+	ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error)
 	// ListAdminGiftCards implements listAdminGiftCards operation.
 	//
 	// Newest first, at most 100. With `code` (any case) the one card of
@@ -1357,6 +1409,12 @@ type Handler interface {
 	//
 	// GET /bookings
 	ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error)
+	// ListMyFailedPayments implements listMyFailedPayments operation.
+	//
+	// The member's ten newest declined charges at the venue.
+	//
+	// GET /me/failed-payments
+	ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (*FailedPaymentListResponse, error)
 	// ListMyInquiries implements listMyInquiries operation.
 	//
 	// Every inquiry the signed-in user filed, at any venue, newest first;
@@ -1369,6 +1427,14 @@ type Handler interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyInvoices implements listMyInvoices operation.
+	//
+	// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+	// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	//
+	// GET /me/invoices
+	ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (*InvoiceListResponse, error)
 	// ListMyPaymentHistory implements listMyPaymentHistory operation.
 	//
 	// The archived payment snapshots of the member at the venue: every
@@ -1717,6 +1783,39 @@ type Handler interface {
 	//
 	// POST /me/receipts/{paymentId}/resend
 	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
+	// RetryAdminInvoice implements retryAdminInvoice operation.
+	//
+	// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+	// the same order of checks and one charge however many retries meet
+	// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+	// `payment_method_id` charges another saved card of the member
+	// instead of the default. `status` is `succeeded`, `requires_action`
+	// or `failed` with `message`.
+	//
+	// POST /admin/billing/invoices/{id}/retry
+	RetryAdminInvoice(ctx context.Context, req OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error)
+	// RetryMyInvoice implements retryMyInvoice operation.
+	//
+	// Charges the member's saved default card (the subscription's card, or
+	// the customer's default) for `total` minus `amount_paid`, off session.
+	// Checks, in this order, each refusal carrying `details.next_step`:
+	// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+	// void or uncollectible invoice, or one not billed through Stripe);
+	// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+	// balance (nothing charged; `details.outstanding_balance_minor`);
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+	// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+	// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+	// charge's outcome is unknown); then the charge. `status` is
+	// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+	// sent), `requires_action` (with `client_secret` and
+	// `processor_account_id`), `processing`, `failed` (`failure_code`,
+	// `decline_code`, `next_step`) or `paid` with `already_settled` true
+	// when Stripe had it paid meanwhile. 5 per minute per user. An
+	// optional `Idempotency-Key` replays the first answer.
+	//
+	// POST /me/invoices/{id}/retry
+	RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -1758,6 +1857,20 @@ type Handler interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SettleAdminInvoiceExternally implements settleAdminInvoiceExternally operation.
+	//
+	// The member paid the venue directly (`method`: cash, bank_transfer,
+	// other): a payment row of `amount_minor` (an integer above zero, at
+	// most the outstanding balance; the whole balance pays the invoice,
+	// less leaves it `partially_paid`), the pass rolled on when paid, and
+	// the audit entry `payment.settled_externally`. `paid_at` defaults to
+	// now and may not be in the future. The receipt is e-mailed only with
+	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+	// above the balance or `paid_at` in the future.
+	//
+	// POST /admin/billing/invoices/{id}/settle-externally
+	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already

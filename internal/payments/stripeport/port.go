@@ -33,6 +33,8 @@ type Port interface {
 	CreateAccountLink(ctx context.Context, account, refreshURL, returnURL string) (*AccountLink, error)
 	// Cards keeps members' saved cards.
 	Cards
+	// Billing renews memberships (subscriptions and their invoices).
+	Billing
 }
 
 // IntentParams are a payment intent to create.
