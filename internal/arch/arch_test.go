@@ -93,6 +93,7 @@ var table = map[string]layer{
 	"internal/webhooks/store":  domain,
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 	"internal/appointments":    domain,
+	"internal/billing":         domain, // renewals: Stripe Billing subscriptions, invoices, failed payments, the billing desk
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,
