@@ -35,9 +35,9 @@ func (s *Service) sendReceipt(ctx context.Context, tx *ent.Tx, row *ent.Invoice,
 	amount := money.Format(pay.AmountMinor, pay.Currency)
 	_, err = notify.EnqueueEmail(ctx, tx.Client(), notify.DirectEmail{
 		To: to, MemberID: row.MemberID, ToMember: true, Kind: "receipt",
-		Subject: "Receipt for invoice " + row.Number,
-		Body:    fmt.Sprintf("Thank you. We received %s for invoice %s; your membership continues.", amount, row.Number),
-		Data:    map[string]any{"invoice_id": row.ID.String(), "payment_id": pay.ID.String()},
+		Subject:       "Receipt for invoice " + row.Number,
+		Body:          fmt.Sprintf("Thank you. We received %s for invoice %s; your membership continues.", amount, row.Number),
+		Data:          map[string]any{"invoice_id": row.ID.String(), "payment_id": pay.ID.String()},
 		CorrelationID: "receipt:" + pay.ID.String(),
 	})
 	return err

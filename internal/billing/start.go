@@ -152,4 +152,6 @@ func deref(p *string) string {
 }
 
 // dateOf is t's calendar day as a date value (midnight UTC).
-func dateOf(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
+func dateOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}

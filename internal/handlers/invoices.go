@@ -330,7 +330,6 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 	return &api.OutstandingPaymentsResponse{Data: data}, nil
 }
 
-
 func overdueDays(due, now time.Time) int {
 	d := int(now.Sub(due).Hours() / 24)
 	if d < 0 {

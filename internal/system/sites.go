@@ -233,7 +233,7 @@ var registry = map[string]SiteInfo{
 		"Appointment"),
 	"appointments.own": bypass("listing and reading the signed-in user's own appointments across the venues they are related to (bound to the user's member ids)",
 		"Appointment", "Member", "Service"),
-	"billing.job_venue": elevation("a renewal's inbound event or job holds only ids; it acts as an operator of the venue the subscription's metadata names, whose row it then locks"),
+	"billing.job_venue":    elevation("a renewal's inbound event or job holds only ids; it acts as an operator of the venue the subscription's metadata names, whose row it then locks"),
 	"billing.member_email": bypass("reading a member's own account e-mail to send them their renewal receipt or the notice of a declined renewal", "Member", "User"),
 }
 

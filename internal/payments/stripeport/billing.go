@@ -2,9 +2,9 @@ package stripeport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"encoding/json"
 	"strings"
 	"time"
 
