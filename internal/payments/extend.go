@@ -11,7 +11,9 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/internal/payments/stripeport"
+	"github.com/venueplatform/venue/internal/system"
 )
 
 // What other money packages (the renewals of memberships) hang on the
@@ -115,4 +117,13 @@ func (s *Service) Chargeable(ctx context.Context) (*ent.VenuePayments, error) {
 // create makes it when the member has none (else nil, nil).
 func (s *Service) Customer(ctx context.Context, vp *ent.VenuePayments, memberID uuid.UUID, create bool) (*ent.PaymentCustomer, error) {
 	return s.customer(ctx, vp, memberID, create)
+}
+
+// EventID is the id of the recorded inbound event whose Stripe id is
+// stripeID (what ProcessEvent takes); tools that deliver events themselves
+// (the billing clock of the tests) use it.
+func (s *Service) EventID(ctx context.Context, stripeID string) (uuid.UUID, error) {
+	// System call site: the event row is global; the caller delivered it.
+	return s.client.ProcessorEvent.Query().Where(processorevent.EventID(stripeID)).
+		OnlyID(system.Allow(ctx, "payments.event_job"))
 }
