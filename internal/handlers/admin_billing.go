@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/billing"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
@@ -90,4 +91,38 @@ func (h *Handler) CompAdminInvoice(ctx context.Context, req *api.AdminInvoiceCom
 		return nil, err
 	}
 	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row)}, nil
+}
+
+func passStatusResponse(p *ent.Pass) *api.AdminPassStatusResponse {
+	out := api.AdminPassStatusResponseData{ID: p.ID, Status: api.AdminPassStatusResponseDataStatus(p.Status), MemberID: p.MemberID}
+	if p.ValidTo != nil {
+		out.ValidTo = api.NewNilDate(*p.ValidTo)
+	} else {
+		out.ValidTo.SetToNull()
+	}
+	return &api.AdminPassStatusResponse{Data: out}
+}
+
+// SuspendAdminPass implements api.Handler.
+func (h *Handler) SuspendAdminPass(ctx context.Context, req api.OptAdminPassStatusRequest, p api.SuspendAdminPassParams) (*api.AdminPassStatusResponse, error) {
+	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
+		return nil, err
+	}
+	ps, err := h.billing().Suspend(ctx, p.ID, req.Value.Reason.Value)
+	if err != nil {
+		return nil, err
+	}
+	return passStatusResponse(ps), nil
+}
+
+// UnsuspendAdminPass implements api.Handler.
+func (h *Handler) UnsuspendAdminPass(ctx context.Context, req api.OptAdminPassStatusRequest, p api.UnsuspendAdminPassParams) (*api.AdminPassStatusResponse, error) {
+	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
+		return nil, err
+	}
+	ps, err := h.billing().Unsuspend(ctx, p.ID, req.Value.Reason.Value)
+	if err != nil {
+		return nil, err
+	}
+	return passStatusResponse(ps), nil
 }

@@ -276,3 +276,35 @@ func TestStaffBillingDesk(t *testing.T) {
 	require.NoError(t, e.pool.QueryRow(e.ctx, `SELECT count(*) FROM audit_logs WHERE organization_id = $1 AND action IN ('payment.settled_externally', 'payment.comped')`, e.venue.ID).Scan(&audits))
 	require.Equal(t, 2, audits)
 }
+
+// TestSuspendPass: staff suspend an active pass and lift it; the wrong
+// state, a missing permission, an unknown pass or another venue's change
+// nothing.
+func TestSuspendPass(t *testing.T) {
+	e := newBillEnv(t)
+	_ = e.renew(t, false)
+	_, err := e.viewer.SuspendAdminPass(e.ctx, api.OptAdminPassStatusRequest{}, api.SuspendAdminPassParams{ID: e.pass, IdempotencyKey: "p-0"})
+	st, _, _ := apiCode(t, err)
+	require.Equal(t, http.StatusForbidden, st)
+	_, err = e.staff.UnsuspendAdminPass(e.ctx, api.OptAdminPassStatusRequest{}, api.UnsuspendAdminPassParams{ID: e.pass, IdempotencyKey: "p-1"})
+	_, code, _ := apiCode(t, err)
+	require.Equal(t, billing.CodeNotSuspended, code)
+	_, err = e.staff.SuspendAdminPass(e.ctx, api.OptAdminPassStatusRequest{}, api.SuspendAdminPassParams{ID: uuid.New(), IdempotencyKey: "p-2"})
+	st, _, _ = apiCode(t, err)
+	require.Equal(t, http.StatusNotFound, st)
+	require.Equal(t, "active", string(e.db().Pass.GetX(e.op, e.pass).Status))
+
+	res, err := e.staff.SuspendAdminPass(e.ctx, api.NewOptAdminPassStatusRequest(api.AdminPassStatusRequest{Reason: api.NewOptString("unpaid locker")}),
+		api.SuspendAdminPassParams{ID: e.pass, IdempotencyKey: "p-3"})
+	require.NoError(t, err)
+	require.Equal(t, api.AdminPassStatusResponseDataStatusSuspended, res.Data.Status)
+	_, err = e.staff.SuspendAdminPass(e.ctx, api.OptAdminPassStatusRequest{}, api.SuspendAdminPassParams{ID: e.pass, IdempotencyKey: "p-4"})
+	_, code, _ = apiCode(t, err)
+	require.Equal(t, billing.CodePassNotEligible, code)
+	// A renewal paid while suspended leaves it suspended.
+	_ = e.renew(t, false)
+	require.Equal(t, "suspended", string(e.db().Pass.GetX(e.op, e.pass).Status))
+	res, err = e.staff.UnsuspendAdminPass(e.ctx, api.OptAdminPassStatusRequest{}, api.UnsuspendAdminPassParams{ID: e.pass, IdempotencyKey: "p-5"})
+	require.NoError(t, err)
+	require.Equal(t, api.AdminPassStatusResponseDataStatusActive, res.Data.Status)
+}

@@ -22,3 +22,9 @@ func init() {
 	operationLimits["retryMyInvoice"] = limits.Rule{PerKey: &invoiceRetryPerUser}
 	operationLimits["confirmMyInvoiceRetry"] = limits.Rule{PerKey: &invoiceRetryPerUser}
 }
+
+func init() {
+	for _, op := range []string{"suspendAdminPass", "unsuspendAdminPass"} {
+		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
+	}
+}

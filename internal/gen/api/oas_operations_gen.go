@@ -166,6 +166,8 @@ const (
 	SetProviderWorkingHoursOperation               OperationName = "SetProviderWorkingHours"
 	SettleAdminInvoiceExternallyOperation          OperationName = "SettleAdminInvoiceExternally"
 	SubstituteAdminScheduleInstructorOperation     OperationName = "SubstituteAdminScheduleInstructor"
+	SuspendAdminPassOperation                      OperationName = "SuspendAdminPass"
+	UnsuspendAdminPassOperation                    OperationName = "UnsuspendAdminPass"
 	UpdateAdminLocationOperation                   OperationName = "UpdateAdminLocation"
 	UpdateAdminRoomOperation                       OperationName = "UpdateAdminRoom"
 	UpdateAdminScheduleItemOperation               OperationName = "UpdateAdminScheduleItem"

@@ -2568,6 +2568,9 @@ type ConfirmMyInvoiceRetryParams struct {
 	ID uuid.UUID
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackConfirmMyInvoiceRetryParams(packed middleware.Parameters) (params ConfirmMyInvoiceRetryParams) {
@@ -2584,6 +2587,15 @@ func unpackConfirmMyInvoiceRetryParams(packed middleware.Parameters) (params Con
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -2665,6 +2677,72 @@ func decodeConfirmMyInvoiceRetryParams(args [1]string, argsEscaped bool, r *http
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -8520,6 +8598,9 @@ type GetMyInvoiceParams struct {
 	ID uuid.UUID
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackGetMyInvoiceParams(packed middleware.Parameters) (params GetMyInvoiceParams) {
@@ -8536,6 +8617,15 @@ func unpackGetMyInvoiceParams(packed middleware.Parameters) (params GetMyInvoice
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -8621,6 +8711,72 @@ func decodeGetMyInvoiceParams(args [1]string, argsEscaped bool, r *http.Request)
 			Err:  err,
 		}
 	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
+			In:   "header",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -8630,6 +8786,9 @@ type GetMyInvoiceDocumentParams struct {
 	ID uuid.UUID
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackGetMyInvoiceDocumentParams(packed middleware.Parameters) (params GetMyInvoiceDocumentParams) {
@@ -8646,6 +8805,15 @@ func unpackGetMyInvoiceDocumentParams(packed middleware.Parameters) (params GetM
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -8731,6 +8899,72 @@ func decodeGetMyInvoiceDocumentParams(args [1]string, argsEscaped bool, r *http.
 			Err:  err,
 		}
 	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
+			In:   "header",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -8738,6 +8972,9 @@ func decodeGetMyInvoiceDocumentParams(args [1]string, argsEscaped bool, r *http.
 type GetMyOutstandingPaymentsParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackGetMyOutstandingPaymentsParams(packed middleware.Parameters) (params GetMyOutstandingPaymentsParams) {
@@ -8747,6 +8984,15 @@ func unpackGetMyOutstandingPaymentsParams(packed middleware.Parameters) (params 
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -8783,6 +9029,72 @@ func decodeGetMyOutstandingPaymentsParams(args [0]string, argsEscaped bool, r *h
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -12630,6 +12942,9 @@ func decodeListBookingsParams(args [0]string, argsEscaped bool, r *http.Request)
 type ListMyFailedPaymentsParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 }
 
 func unpackListMyFailedPaymentsParams(packed middleware.Parameters) (params ListMyFailedPaymentsParams) {
@@ -12639,6 +12954,15 @@ func unpackListMyFailedPaymentsParams(packed middleware.Parameters) (params List
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	return params
 }
@@ -12675,6 +12999,72 @@ func decodeListMyFailedPaymentsParams(args [0]string, argsEscaped bool, r *http.
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -12858,8 +13248,11 @@ func decodeListMyInquiriesParams(args [0]string, argsEscaped bool, r *http.Reque
 type ListMyInvoicesParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
-	Limit           OptInt    `json:",omitempty,omitzero"`
-	After           OptString `json:",omitempty,omitzero"`
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
+	Limit             OptInt    `json:",omitempty,omitzero"`
+	After             OptString `json:",omitempty,omitzero"`
 }
 
 func unpackListMyInvoicesParams(packed middleware.Parameters) (params ListMyInvoicesParams) {
@@ -12869,6 +13262,15 @@ func unpackListMyInvoicesParams(packed middleware.Parameters) (params ListMyInvo
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	{
 		key := middleware.ParameterKey{
@@ -12924,6 +13326,72 @@ func decodeListMyInvoicesParams(args [0]string, argsEscaped bool, r *http.Reques
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -17603,6 +18071,9 @@ type RetryMyInvoiceParams struct {
 	ID uuid.UUID
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 	// Optional retry key (1 to 200 visible ASCII characters).
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
 }
@@ -17621,6 +18092,15 @@ func unpackRetryMyInvoiceParams(packed middleware.Parameters) (params RetryMyInv
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	{
 		key := middleware.ParameterKey{
@@ -17711,6 +18191,72 @@ func decodeRetryMyInvoiceParams(args [1]string, argsEscaped bool, r *http.Reques
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -18535,6 +19081,272 @@ func decodeSubstituteAdminScheduleInstructorParams(args [1]string, argsEscaped b
 			}(); err != nil {
 				return err
 			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// SuspendAdminPassParams is parameters of suspendAdminPass operation.
+type SuspendAdminPassParams struct {
+	// The pass's id.
+	ID uuid.UUID
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackSuspendAdminPassParams(packed middleware.Parameters) (params SuspendAdminPassParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "id",
+			In:   "path",
+		}
+		params.ID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeSuspendAdminPassParams(args [1]string, argsEscaped bool, r *http.Request) (params SuspendAdminPassParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode path: id.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "id",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.ID = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "id",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// UnsuspendAdminPassParams is parameters of unsuspendAdminPass operation.
+type UnsuspendAdminPassParams struct {
+	// The pass's id.
+	ID uuid.UUID
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackUnsuspendAdminPassParams(packed middleware.Parameters) (params UnsuspendAdminPassParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "id",
+			In:   "path",
+		}
+		params.ID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeUnsuspendAdminPassParams(args [1]string, argsEscaped bool, r *http.Request) (params UnsuspendAdminPassParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode path: id.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "id",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.ID = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "id",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
 		}
 		return nil
 	}(); err != nil {

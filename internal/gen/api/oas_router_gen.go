@@ -81,6 +81,12 @@ var (
 		"GET":   "Authorization",
 		"PATCH": "Authorization,Content-Type,Idempotency-Key",
 	}
+	rn229AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key",
+	}
+	rn231AllowedHeaders = map[string]string{
+		"POST": "Authorization,Content-Type,Idempotency-Key",
+	}
 	rn152AllowedHeaders = map[string]string{
 		"GET": "Authorization",
 	}
@@ -318,7 +324,7 @@ var (
 		"GET": "Authorization",
 	}
 	rn176AllowedHeaders = map[string]string{
-		"GET": "Authorization,X-Organization-Id",
+		"GET": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn8AllowedHeaders = map[string]string{
 		"DELETE": "Authorization",
@@ -337,19 +343,19 @@ var (
 		"GET": "Authorization",
 	}
 	rn179AllowedHeaders = map[string]string{
-		"GET": "Authorization,X-Organization-Id",
+		"GET": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn78AllowedHeaders = map[string]string{
-		"GET": "Authorization,X-Organization-Id",
+		"GET": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn149AllowedHeaders = map[string]string{
-		"GET": "Authorization,X-Organization-Id",
+		"GET": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn220AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id",
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id,X-Organization-Slug",
 	}
 	rn79AllowedHeaders = map[string]string{
-		"POST": "Authorization,Content-Type,X-Organization-Id",
+		"POST": "Authorization,Content-Type,X-Organization-Id,X-Organization-Slug",
 	}
 	rn141AllowedHeaders = map[string]string{
 		"GET": "Authorization",
@@ -359,7 +365,7 @@ var (
 		"PATCH": "Authorization,Content-Type,Idempotency-Key",
 	}
 	rn151AllowedHeaders = map[string]string{
-		"GET": "Authorization,X-Organization-Id",
+		"GET": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn94AllowedHeaders = map[string]string{
 		"GET":  "Authorization,X-Organization-Id",
@@ -1294,53 +1300,158 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 							break
 						}
 						switch elem[0] {
-						case 'a': // Prefix: "ayments/connect"
+						case 'a': // Prefix: "a"
 
-							if l := len("ayments/connect"); len(elem) >= l && elem[0:l] == "ayments/connect" {
+							if l := len("a"); len(elem) >= l && elem[0:l] == "a" {
 								elem = elem[l:]
 							} else {
 								break
 							}
 
 							if len(elem) == 0 {
-								switch r.Method {
-								case "GET":
-									s.handleGetPaymentsConnectRequest([0]string{}, elemIsEscaped, w, r)
-								default:
-									s.notAllowed(w, r, notAllowedParams{
-										allowedMethods: "GET",
-										allowedHeaders: rn152AllowedHeaders,
-										acceptPost:     "",
-										acceptPatch:    "",
-									})
-								}
-
-								return
+								break
 							}
 							switch elem[0] {
-							case '/': // Prefix: "/account-link"
+							case 's': // Prefix: "sses/"
 
-								if l := len("/account-link"); len(elem) >= l && elem[0:l] == "/account-link" {
+								if l := len("sses/"); len(elem) >= l && elem[0:l] == "sses/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "id"
+								// Match until "/"
+								idx := strings.IndexByte(elem, '/')
+								if idx < 0 {
+									idx = len(elem)
+								}
+								args[0] = elem[:idx]
+								elem = elem[idx:]
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case '/': // Prefix: "/"
+
+									if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										break
+									}
+									switch elem[0] {
+									case 's': // Prefix: "suspend"
+
+										if l := len("suspend"); len(elem) >= l && elem[0:l] == "suspend" {
+											elem = elem[l:]
+										} else {
+											break
+										}
+
+										if len(elem) == 0 {
+											// Leaf node.
+											switch r.Method {
+											case "POST":
+												s.handleSuspendAdminPassRequest([1]string{
+													args[0],
+												}, elemIsEscaped, w, r)
+											default:
+												s.notAllowed(w, r, notAllowedParams{
+													allowedMethods: "POST",
+													allowedHeaders: rn229AllowedHeaders,
+													acceptPost:     "application/json",
+													acceptPatch:    "",
+												})
+											}
+
+											return
+										}
+
+									case 'u': // Prefix: "unsuspend"
+
+										if l := len("unsuspend"); len(elem) >= l && elem[0:l] == "unsuspend" {
+											elem = elem[l:]
+										} else {
+											break
+										}
+
+										if len(elem) == 0 {
+											// Leaf node.
+											switch r.Method {
+											case "POST":
+												s.handleUnsuspendAdminPassRequest([1]string{
+													args[0],
+												}, elemIsEscaped, w, r)
+											default:
+												s.notAllowed(w, r, notAllowedParams{
+													allowedMethods: "POST",
+													allowedHeaders: rn231AllowedHeaders,
+													acceptPost:     "application/json",
+													acceptPatch:    "",
+												})
+											}
+
+											return
+										}
+
+									}
+
+								}
+
+							case 'y': // Prefix: "yments/connect"
+
+								if l := len("yments/connect"); len(elem) >= l && elem[0:l] == "yments/connect" {
 									elem = elem[l:]
 								} else {
 									break
 								}
 
 								if len(elem) == 0 {
-									// Leaf node.
 									switch r.Method {
-									case "POST":
-										s.handleCreatePaymentsAccountLinkRequest([0]string{}, elemIsEscaped, w, r)
+									case "GET":
+										s.handleGetPaymentsConnectRequest([0]string{}, elemIsEscaped, w, r)
 									default:
 										s.notAllowed(w, r, notAllowedParams{
-											allowedMethods: "POST",
-											allowedHeaders: rn96AllowedHeaders,
-											acceptPost:     "application/json",
+											allowedMethods: "GET",
+											allowedHeaders: rn152AllowedHeaders,
+											acceptPost:     "",
 											acceptPatch:    "",
 										})
 									}
 
 									return
+								}
+								switch elem[0] {
+								case '/': // Prefix: "/account-link"
+
+									if l := len("/account-link"); len(elem) >= l && elem[0:l] == "/account-link" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch r.Method {
+										case "POST":
+											s.handleCreatePaymentsAccountLinkRequest([0]string{}, elemIsEscaped, w, r)
+										default:
+											s.notAllowed(w, r, notAllowedParams{
+												allowedMethods: "POST",
+												allowedHeaders: rn96AllowedHeaders,
+												acceptPost:     "application/json",
+												acceptPatch:    "",
+											})
+										}
+
+										return
+									}
+
 								}
 
 							}
@@ -6248,53 +6359,154 @@ func (s *Server) FindPath(method string, u *url.URL) (r Route, _ bool) {
 							break
 						}
 						switch elem[0] {
-						case 'a': // Prefix: "ayments/connect"
+						case 'a': // Prefix: "a"
 
-							if l := len("ayments/connect"); len(elem) >= l && elem[0:l] == "ayments/connect" {
+							if l := len("a"); len(elem) >= l && elem[0:l] == "a" {
 								elem = elem[l:]
 							} else {
 								break
 							}
 
 							if len(elem) == 0 {
-								switch method {
-								case "GET":
-									r.name = GetPaymentsConnectOperation
-									r.summary = "The venue's Stripe connected account"
-									r.operationID = "getPaymentsConnect"
-									r.operationGroup = ""
-									r.pathPattern = "/admin/payments/connect"
-									r.args = args
-									r.count = 0
-									return r, true
-								default:
-									return
-								}
+								break
 							}
 							switch elem[0] {
-							case '/': // Prefix: "/account-link"
+							case 's': // Prefix: "sses/"
 
-								if l := len("/account-link"); len(elem) >= l && elem[0:l] == "/account-link" {
+								if l := len("sses/"); len(elem) >= l && elem[0:l] == "sses/" {
+									elem = elem[l:]
+								} else {
+									break
+								}
+
+								// Param: "id"
+								// Match until "/"
+								idx := strings.IndexByte(elem, '/')
+								if idx < 0 {
+									idx = len(elem)
+								}
+								args[0] = elem[:idx]
+								elem = elem[idx:]
+
+								if len(elem) == 0 {
+									break
+								}
+								switch elem[0] {
+								case '/': // Prefix: "/"
+
+									if l := len("/"); len(elem) >= l && elem[0:l] == "/" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										break
+									}
+									switch elem[0] {
+									case 's': // Prefix: "suspend"
+
+										if l := len("suspend"); len(elem) >= l && elem[0:l] == "suspend" {
+											elem = elem[l:]
+										} else {
+											break
+										}
+
+										if len(elem) == 0 {
+											// Leaf node.
+											switch method {
+											case "POST":
+												r.name = SuspendAdminPassOperation
+												r.summary = "Suspend an active pass (venue-imposed)"
+												r.operationID = "suspendAdminPass"
+												r.operationGroup = ""
+												r.pathPattern = "/admin/passes/{id}/suspend"
+												r.args = args
+												r.count = 1
+												return r, true
+											default:
+												return
+											}
+										}
+
+									case 'u': // Prefix: "unsuspend"
+
+										if l := len("unsuspend"); len(elem) >= l && elem[0:l] == "unsuspend" {
+											elem = elem[l:]
+										} else {
+											break
+										}
+
+										if len(elem) == 0 {
+											// Leaf node.
+											switch method {
+											case "POST":
+												r.name = UnsuspendAdminPassOperation
+												r.summary = "Lift a pass's suspension"
+												r.operationID = "unsuspendAdminPass"
+												r.operationGroup = ""
+												r.pathPattern = "/admin/passes/{id}/unsuspend"
+												r.args = args
+												r.count = 1
+												return r, true
+											default:
+												return
+											}
+										}
+
+									}
+
+								}
+
+							case 'y': // Prefix: "yments/connect"
+
+								if l := len("yments/connect"); len(elem) >= l && elem[0:l] == "yments/connect" {
 									elem = elem[l:]
 								} else {
 									break
 								}
 
 								if len(elem) == 0 {
-									// Leaf node.
 									switch method {
-									case "POST":
-										r.name = CreatePaymentsAccountLinkOperation
-										r.summary = "Start or continue the venue's Stripe onboarding"
-										r.operationID = "createPaymentsAccountLink"
+									case "GET":
+										r.name = GetPaymentsConnectOperation
+										r.summary = "The venue's Stripe connected account"
+										r.operationID = "getPaymentsConnect"
 										r.operationGroup = ""
-										r.pathPattern = "/admin/payments/connect/account-link"
+										r.pathPattern = "/admin/payments/connect"
 										r.args = args
 										r.count = 0
 										return r, true
 									default:
 										return
 									}
+								}
+								switch elem[0] {
+								case '/': // Prefix: "/account-link"
+
+									if l := len("/account-link"); len(elem) >= l && elem[0:l] == "/account-link" {
+										elem = elem[l:]
+									} else {
+										break
+									}
+
+									if len(elem) == 0 {
+										// Leaf node.
+										switch method {
+										case "POST":
+											r.name = CreatePaymentsAccountLinkOperation
+											r.summary = "Start or continue the venue's Stripe onboarding"
+											r.operationID = "createPaymentsAccountLink"
+											r.operationGroup = ""
+											r.pathPattern = "/admin/payments/connect/account-link"
+											r.args = args
+											r.count = 0
+											return r, true
+										default:
+											return
+										}
+									}
+
 								}
 
 							}

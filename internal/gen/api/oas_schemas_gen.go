@@ -1754,6 +1754,159 @@ func (s *AdminOpeningHoursInput) SetWeekday(val int) {
 	s.Weekday = val
 }
 
+// Ref: #/components/schemas/AdminPassStatusRequest
+type AdminPassStatusRequest struct {
+	Reason OptString `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPassStatusRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPassStatusRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminPassStatusResponse
+type AdminPassStatusResponse struct {
+	Data AdminPassStatusResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassStatusResponse) GetData() AdminPassStatusResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassStatusResponse) SetData(val AdminPassStatusResponseData) {
+	s.Data = val
+}
+
+type AdminPassStatusResponseData struct {
+	ID       uuid.UUID                         `json:"id"`
+	MemberID uuid.UUID                         `json:"member_id"`
+	Status   AdminPassStatusResponseDataStatus `json:"status"`
+	ValidTo  NilDate                           `json:"valid_to"`
+}
+
+// GetID returns the value of ID.
+func (s *AdminPassStatusResponseData) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminPassStatusResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPassStatusResponseData) GetStatus() AdminPassStatusResponseDataStatus {
+	return s.Status
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *AdminPassStatusResponseData) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetID sets the value of ID.
+func (s *AdminPassStatusResponseData) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminPassStatusResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPassStatusResponseData) SetStatus(val AdminPassStatusResponseDataStatus) {
+	s.Status = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *AdminPassStatusResponseData) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+type AdminPassStatusResponseDataStatus string
+
+const (
+	AdminPassStatusResponseDataStatusPending           AdminPassStatusResponseDataStatus = "pending"
+	AdminPassStatusResponseDataStatusActive            AdminPassStatusResponseDataStatus = "active"
+	AdminPassStatusResponseDataStatusPastDue           AdminPassStatusResponseDataStatus = "past_due"
+	AdminPassStatusResponseDataStatusSuspended         AdminPassStatusResponseDataStatus = "suspended"
+	AdminPassStatusResponseDataStatusExpired           AdminPassStatusResponseDataStatus = "expired"
+	AdminPassStatusResponseDataStatusCancelled         AdminPassStatusResponseDataStatus = "cancelled"
+	AdminPassStatusResponseDataStatusPendingActivation AdminPassStatusResponseDataStatus = "pending_activation"
+)
+
+// AllValues returns all AdminPassStatusResponseDataStatus values.
+func (AdminPassStatusResponseDataStatus) AllValues() []AdminPassStatusResponseDataStatus {
+	return []AdminPassStatusResponseDataStatus{
+		AdminPassStatusResponseDataStatusPending,
+		AdminPassStatusResponseDataStatusActive,
+		AdminPassStatusResponseDataStatusPastDue,
+		AdminPassStatusResponseDataStatusSuspended,
+		AdminPassStatusResponseDataStatusExpired,
+		AdminPassStatusResponseDataStatusCancelled,
+		AdminPassStatusResponseDataStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPassStatusResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPassStatusResponseDataStatusPending:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusActive:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusPastDue:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusSuspended:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusExpired:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusCancelled:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPassStatusResponseDataStatus) UnmarshalText(data []byte) error {
+	switch AdminPassStatusResponseDataStatus(data) {
+	case AdminPassStatusResponseDataStatusPending:
+		*s = AdminPassStatusResponseDataStatusPending
+		return nil
+	case AdminPassStatusResponseDataStatusActive:
+		*s = AdminPassStatusResponseDataStatusActive
+		return nil
+	case AdminPassStatusResponseDataStatusPastDue:
+		*s = AdminPassStatusResponseDataStatusPastDue
+		return nil
+	case AdminPassStatusResponseDataStatusSuspended:
+		*s = AdminPassStatusResponseDataStatusSuspended
+		return nil
+	case AdminPassStatusResponseDataStatusExpired:
+		*s = AdminPassStatusResponseDataStatusExpired
+		return nil
+	case AdminPassStatusResponseDataStatusCancelled:
+		*s = AdminPassStatusResponseDataStatusCancelled
+		return nil
+	case AdminPassStatusResponseDataStatusPendingActivation:
+		*s = AdminPassStatusResponseDataStatusPendingActivation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Merged schema.
 // Ref: #/components/schemas/AdminRoom
 type AdminRoom struct {
@@ -21137,6 +21290,52 @@ func (o OptAdminInvoiceRetryRequest) Get() (v AdminInvoiceRetryRequest, ok bool)
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAdminInvoiceRetryRequest) Or(d AdminInvoiceRetryRequest) AdminInvoiceRetryRequest {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminPassStatusRequest returns new OptAdminPassStatusRequest with value set to v.
+func NewOptAdminPassStatusRequest(v AdminPassStatusRequest) OptAdminPassStatusRequest {
+	return OptAdminPassStatusRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminPassStatusRequest is optional AdminPassStatusRequest.
+type OptAdminPassStatusRequest struct {
+	Value AdminPassStatusRequest
+	Set   bool
+}
+
+// IsSet returns true if OptAdminPassStatusRequest was set.
+func (o OptAdminPassStatusRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminPassStatusRequest) Reset() {
+	var v AdminPassStatusRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminPassStatusRequest) SetTo(v AdminPassStatusRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminPassStatusRequest) Get() (v AdminPassStatusRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminPassStatusRequest) Or(d AdminPassStatusRequest) AdminPassStatusRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -286,6 +286,8 @@ var operationRolesBearerAuth = map[string][]string{
 	SetProviderWorkingHoursOperation:               []string{},
 	SettleAdminInvoiceExternallyOperation:          []string{},
 	SubstituteAdminScheduleInstructorOperation:     []string{},
+	SuspendAdminPassOperation:                      []string{},
+	UnsuspendAdminPassOperation:                    []string{},
 	UpdateAdminLocationOperation:                   []string{},
 	UpdateAdminRoomOperation:                       []string{},
 	UpdateAdminScheduleItemOperation:               []string{},

@@ -1881,6 +1881,23 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// SuspendAdminPass implements suspendAdminPass operation.
+	//
+	// An `active` pass becomes `suspended`: it books nothing until
+	// unsuspended. A pass in another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+	// with `details.status`. Renewals are not paused: a suspended
+	// membership's renewal is still billed and, once paid, leaves the pass
+	// suspended. The member is not contacted. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/suspend
+	SuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params SuspendAdminPassParams) (*AdminPassStatusResponse, error)
+	// UnsuspendAdminPass implements unsuspendAdminPass operation.
+	//
+	// A `suspended` pass becomes `active` again; any other state is 422
+	// `NOT_SUSPENDED`. The member is not contacted. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/unsuspend
+	UnsuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (*AdminPassStatusResponse, error)
 	// UpdateAdminLocation implements updateAdminLocation operation.
 	//
 	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null

@@ -2366,6 +2366,29 @@ func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Contex
 	return r, ht.ErrNotImplemented
 }
 
+// SuspendAdminPass implements suspendAdminPass operation.
+//
+// An `active` pass becomes `suspended`: it books nothing until
+// unsuspended. A pass in another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+// with `details.status`. Renewals are not paused: a suspended
+// membership's renewal is still billed and, once paid, leaves the pass
+// suspended. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/suspend
+func (UnimplementedHandler) SuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params SuspendAdminPassParams) (r *AdminPassStatusResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UnsuspendAdminPass implements unsuspendAdminPass operation.
+//
+// A `suspended` pass becomes `active` again; any other state is 422
+// `NOT_SUSPENDED`. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/unsuspend
+func (UnimplementedHandler) UnsuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (r *AdminPassStatusResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // UpdateAdminLocation implements updateAdminLocation operation.
 //
 // [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
