@@ -53,6 +53,7 @@ var table = map[string]layer{
 	"internal/crashrig":             faces, // what the crash checks share: build, database, server process
 	"internal/payments/stripetest":  faces, // the fake Stripe of the tests and of the crash test
 	"internal/billing/billingclock": faces, // the billing clock of the tests and the bench, over the fake Stripe
+	"internal/billing/crashtest":    faces, // a program the renewals crash test runs
 	"internal/gen/api":              faces, // the ogen server and client: REST's own types
 	"internal/gen/apient":           faces, // ent rows into gen/api types
 	"internal/gen/bundle":           faces, // generator programs

@@ -36,6 +36,7 @@
 //	             internal/mcp internal/payments/crashtest
 //	             internal/payments/stripetest internal/server
 //	             internal/webhooks/crashtest internal/billing/billingclock
+//	             internal/billing/crashtest
 //	conventions  internal/auth internal/gen/mcpschema/toolschema
 //	             internal/gen/openapi internal/httpx internal/idempotency
 //	             internal/limits internal/mcptools internal/ratelimit

@@ -411,3 +411,24 @@ func SortEvents(evs []SignedEvent) {
 		return len(evs[i].ID) < len(evs[j].ID) || (len(evs[i].ID) == len(evs[j].ID) && evs[i].ID < evs[j].ID)
 	})
 }
+
+// PaidInvoices counts the invoices paid at the fake (by a charge or out of
+// band) and sums their amounts: what the venue's books must hold.
+func (f *Fake) PaidInvoices() (n int, total int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, inv := range f.billing().invoices {
+		if inv.obj["status"] == "paid" {
+			n++
+			total += inv.obj["amount_due"].(int64)
+		}
+	}
+	return n, total
+}
+
+// Invoices counts the invoices the fake made.
+func (f *Fake) Invoices() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.billing().invoices)
+}
