@@ -140,7 +140,7 @@ func advanceBilling(ctx context.Context, client *ent.Client, org uuid.UUID, mont
 		}
 		return ""
 	})
-	start := time.Now().UTC().Truncate(24 * time.Hour).AddDate(0, 0, 1)
+	start := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 1)
 	clock := &billingclock.Clock{Fake: fake, Now: time.Now()}
 	pay := payments.New(client, payments.Config{
 		Port: stripeport.New(stripeport.Config{SecretKey: "sk_test_billing_clock", APIBase: fake.URL}),

@@ -242,11 +242,40 @@ func TestEventsInAnyOrder(t *testing.T) {
 	require.Empty(t, l.gaps)
 	require.Equal(t, l.paid, l.succeeded)
 	require.Equal(t, l.paidTotal, l.paymentTotal)
-	require.Equal(t, e.fake.InvoiceCharges()-l.paid, l.failed+lateFailures(t, e))
+	require.Equal(t, e.fake.InvoiceCharges()-l.paid, l.failed, "every declined charge recorded once")
+}
+
+// TestDeclineAfterPaid: the events of a recovered renewal delivered
+// backwards (the retry's invoice.paid first, then invoice.created and the
+// first charge's payment_failed): the invoice stays paid, the pass active,
+// the declined charge is recorded once.
+func TestDeclineAfterPaid(t *testing.T) {
+	e := newEnv(t, 1)
+	e.fake.DeclineRenewals(func(_ string, _, attempt int) string {
+		if attempt == 1 {
+			return "insufficient_funds"
+		}
+		return ""
+	})
+	first := e.fake.Advance(e.start.Add(time.Hour))
+	second := e.fake.Advance(e.start.Add(stripetest.RetryAfter + time.Hour))
+	ctx := context.Background()
+	e.clock.Now = e.start.Add(stripetest.RetryAfter + time.Hour)
+	_, err := e.clock.Post(ctx, second)
+	require.NoError(t, err)
+	_, err = e.clock.Post(ctx, first)
+	require.NoError(t, err)
+	inv := e.client.Invoice.Query().OnlyX(e.op)
+	require.Equal(t, "paid", string(inv.Status))
+	require.Equal(t, "2026-000001", inv.Number)
+	require.Equal(t, "active", string(e.client.Pass.GetX(e.op, e.passes[0]).Status))
+	require.Equal(t, 1, e.failedCount(t))
+	require.Equal(t, 1, lateFailures(t, e))
+	require.Equal(t, 1, e.client.Payment.Query().CountX(e.op)-e.failedCount(t))
 }
 
 // lateFailures counts declines whose event arrived after their invoice was
-// paid (shuffled delivery): they are ignored, the invoice stays paid.
+// paid (shuffled delivery): the invoice stays paid.
 func lateFailures(t testing.TB, e *env) int {
 	t.Helper()
 	var n int

@@ -287,12 +287,14 @@ func (s *Service) rollPass(ctx context.Context, tx *ent.Tx, sub *ent.Subscriptio
 	return end.Format(time.DateOnly), nil
 }
 
-// fail records a declined renewal charge: the invoice overdue with the
-// failure, a failed payment row for the declined charge (once per intent),
-// the pass past due, the member told and the outbound event. Nothing
-// changes for an invoice paid meanwhile (a late event).
+// fail records a declined renewal charge: a failed payment row for the
+// declined charge (once per intent), the invoice overdue with the failure,
+// the pass past due, the member told and the outbound event. For an invoice
+// paid meanwhile (a late event) only the declined charge's row is written;
+// it reports whether the invoice changed.
 func (s *Service) fail(ctx context.Context, tx *ent.Tx, sub *ent.Subscription, row *ent.Invoice, in *stripeport.Invoice) (bool, error) {
-	if row.Status == invoice.StatusPaid || row.Status == invoice.StatusVoid {
+	late := row.Status == invoice.StatusPaid || row.Status == invoice.StatusVoid
+	if late && in.PaymentIntent == "" {
 		return false, nil
 	}
 	if in.PaymentIntent != "" {
@@ -326,6 +328,12 @@ func (s *Service) fail(ctx context.Context, tx *ent.Tx, sub *ent.Subscription, r
 	}
 	if err := pc.Exec(ctx); err != nil {
 		return false, err
+	}
+	if late {
+		// The decline's event came after the invoice was paid (events
+		// arrive in any order): the declined charge is recorded, and
+		// nothing else changes.
+		return false, nil
 	}
 	attempts := int(in.AttemptCount)
 	if attempts < row.AttemptCount+1 {
