@@ -308,3 +308,21 @@ func TestSuspendPass(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, api.AdminPassStatusResponseDataStatusActive, res.Data.Status)
 }
+
+// TestInvoiceRetryLimit: retry and confirm share 5 requests per minute per
+// user; the sixth is 429 and charges nothing.
+func TestInvoiceRetryLimit(t *testing.T) {
+	e := newBillEnv(t)
+	inv := e.renew(t, true)
+	charges := e.fake.InvoiceCharges()
+	wrong := api.NewOptInvoiceRetryRequest(api.InvoiceRetryRequest{ExpectedAmountMinor: api.NewOptInt64(1)})
+	for i := 0; i < 5; i++ {
+		_, err := e.member.RetryMyInvoice(e.ctx, wrong, api.RetryMyInvoiceParams{ID: inv.ID, XOrganizationID: e.venue.ID})
+		_, code, _ := apiCode(t, err)
+		require.Equal(t, billing.CodeBalanceChanged, code)
+	}
+	_, err := e.member.RetryMyInvoice(e.ctx, api.OptInvoiceRetryRequest{}, api.RetryMyInvoiceParams{ID: inv.ID, XOrganizationID: e.venue.ID})
+	st, _, _ := apiCode(t, err)
+	require.Equal(t, http.StatusTooManyRequests, st)
+	require.Equal(t, charges, e.fake.InvoiceCharges())
+}
