@@ -255,3 +255,30 @@ func TestPaymentsConnect(t *testing.T) {
 	c.env = nil // no Stripe key: card payments are off
 	require.Contains(t, c.fail("payments", "connect", "--venue", "hot-yoga", "--account", "acct_live1"), "not available")
 }
+
+// TestBillingAdvance: the billing clock renews a venue's memberships month
+// by month against the fake Stripe: every invoice paid or overdue, numbers
+// in order, and a venue with a real connected account refused.
+func TestBillingAdvance(t *testing.T) {
+	c := newCLI(t)
+	var created map[string]any
+	c.json(&created, "venue", "create", "--name", "Clock Yoga", "--slug", "clock-yoga")
+	var months []billingMonthJSON
+	c.json(&months, "billing", "advance", "--venue", "clock-yoga", "--months", "3", "--members", "10", "--decline-percent", "30", "--hard-decline-percent", "50")
+	require.Len(t, months, 3)
+	for _, m := range months {
+		require.Equal(t, 10, m.Invoices, m.Month)
+		require.Equal(t, m.Invoices, m.Paid+m.Overdue, m.Month)
+		require.Equal(t, m.Declined, m.Recovered+m.Overdue, m.Month)
+	}
+	require.Equal(t, months[0].First[:5]+"000001", months[0].First, "the venue's first invoice of the year")
+	fake := stripetest.New()
+	t.Cleanup(fake.Close)
+	fake.AddAccount("acct_real", true)
+	c.env = map[string]string{"VENUE_STRIPE_SECRET_KEY": "sk_test_x", "VENUE_STRIPE_API_BASE": fake.URL}
+	c.json(&created, "venue", "create", "--name", "Real Yoga", "--slug", "real-yoga")
+	var st map[string]any
+	c.json(&st, "payments", "connect", "--venue", "real-yoga", "--account", "acct_real")
+	require.Contains(t, c.fail("billing", "advance", "--venue", "real-yoga"), "connected account of its own")
+	require.Contains(t, c.fail("billing", "advance", "--venue", "clock-yoga", "--months", "0"), "--months")
+}

@@ -61,6 +61,7 @@ func newRootCmd(a *app, getenv func(string) string) *cobra.Command {
 		newAuditCmd(a),
 		newOpenAPICmd(a),
 		newPaymentsCmd(a),
+		newBillingCmd(a),
 	)
 	return root
 }

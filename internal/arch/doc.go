@@ -35,7 +35,8 @@
 //	             internal/gen/migrate internal/handlers internal/jobs
 //	             internal/mcp internal/payments/crashtest
 //	             internal/payments/stripetest internal/server
-//	             internal/webhooks/crashtest
+//	             internal/webhooks/crashtest internal/billing/billingclock
+//	             internal/billing/crashtest
 //	conventions  internal/auth internal/gen/mcpschema/toolschema
 //	             internal/gen/openapi internal/httpx internal/idempotency
 //	             internal/limits internal/mcptools internal/ratelimit
@@ -48,7 +49,7 @@
 //	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
 //	             internal/webhooks/store internal/refunds internal/fees
-//	             internal/pos internal/reports
+//	             internal/pos internal/reports internal/billing
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver
 //	             internal/webhooks/dispatch internal/webhooks/retry

@@ -75,6 +75,14 @@ const (
 	// PosSaleCompleted: the front desk sold products, a pass or a gift card (data:
 	// sale_id, payment_id, kind, method, total_minor, vat_minor, currency, member_id).
 	PosSaleCompleted = "pos.sale.completed"
+	// MembershipRenewed: a membership's renewal invoice was paid and its pass rolled on
+	// to the next period (data: pass_id, member_id, invoice_id, invoice_number, payment_id,
+	// amount_minor, currency, valid_to, settlement).
+	MembershipRenewed = "membership.renewed"
+	// MembershipRenewalFailed: a membership's renewal charge was declined; the pass is
+	// past due (data: pass_id, member_id, invoice_id, invoice_number, amount_minor,
+	// currency, failure_code, decline_code, attempt_count).
+	MembershipRenewalFailed = "membership.renewal_failed"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -87,6 +95,7 @@ var Types = []string{
 	RefundSucceeded, RefundFailed,
 	FeeSettled, FeeWaived,
 	PosSaleCompleted,
+	MembershipRenewed, MembershipRenewalFailed,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

@@ -191,6 +191,11 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	}); err != nil {
 		return nil, err
 	}
+	if pt.IsRecurring && co.AmountMinor > 0 {
+		if err := runRecurringHooks(ctx, tx, p, co); err != nil {
+			return nil, err
+		}
+	}
 	return co, nil
 }
 

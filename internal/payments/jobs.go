@@ -52,7 +52,10 @@ func (s *Service) Register(w *river.Workers) error {
 	if err := river.AddWorkerSafely(w, river.WorkFunc(s.workEvent)); err != nil {
 		return err
 	}
-	return river.AddWorkerSafely(w, river.WorkFunc(s.workReconcile))
+	if err := river.AddWorkerSafely(w, river.WorkFunc(s.workReconcile)); err != nil {
+		return err
+	}
+	return registerExtraWorkers(w, s)
 }
 
 // inVenue is the context of a job's work in one venue, as its operator.
@@ -234,6 +237,9 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 			return "malformed", nil
 		}
 		return s.onAccount(ctx, a)
+	}
+	if h := eventHandlerOf(ev.Type); h != nil { // registered by other money packages (extend.go)
+		return h(ctx, s, verified)
 	}
 	return "ignored", nil
 }

@@ -237,6 +237,8 @@ var registry = map[string]SiteInfo{
 		"Appointment", "Member", "Service"),
 	"reports.sales_refresh": rawSQL("GET /admin/sales-snapshot?refresh=1 recomputes the viewer's venue's daily sales rollup for a date range with the database's own function (venue_sales_daily_refresh, the trigger's arithmetic), bound to the viewer's organization id; it reads and writes only that venue's payments and sales_dailies rows"),
 	"reports.class_counts":  rawSQL("the attendance report and brand analytics count a venue's bookings and classes by venue-local date and action, and by class type brand, grouped in the database (ent cannot group by an expression); every table read is bound to the viewer's organization id"),
+	"billing.job_venue":     elevation("a renewal's inbound event or job holds only ids; it acts as an operator of the venue the subscription's metadata names, whose row it then locks"),
+	"billing.member_email":  bypass("reading a member's own account e-mail to send them their renewal receipt or the notice of a declined renewal", "Member", "User"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -3,6 +3,14 @@
 package api
 
 // setDefaults set default value of fields.
+func (s *AdminInvoiceSettleRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.NotifyClient.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *AdminOpeningHoursInput) setDefaults() {
 	{
 		val := bool(false)

@@ -35,6 +35,8 @@ type Port interface {
 	Cards
 	// Refunds gives money back on a payment.
 	Refunds
+	// Billing renews memberships (subscriptions and their invoices).
+	Billing
 }
 
 // IntentParams are a payment intent to create.

@@ -190,6 +190,6 @@ func classify(err error) error {
 	case se.HTTPStatusCode == http.StatusNotFound:
 		return fmt.Errorf("%w: %s", ErrNotFound, se.Code)
 	default:
-		return fmt.Errorf("%w: %d %s", ErrRefused, se.HTTPStatusCode, se.Code)
+		return &refusalError{status: se.HTTPStatusCode, code: string(se.Code)}
 	}
 }

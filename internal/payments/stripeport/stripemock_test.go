@@ -131,3 +131,31 @@ func TestVerifyEvent(t *testing.T) {
 	_, err = stripeport.VerifyEvent(body, stripeport.SignedTestPayload(body, "whsec_platform", now))
 	require.ErrorIs(t, err, stripeport.ErrBadSignature, "no secret configured")
 }
+
+// TestBillingAgainstStripeMock: the Billing calls are requests Stripe's API
+// description accepts (a product and a subscription with inline price data,
+// its update, an invoice read, paid by card and out of band).
+func TestBillingAgainstStripeMock(t *testing.T) {
+	base := startStripeMock(t)
+	p := stripeport.New(stripeport.Config{SecretKey: "sk_test_123", APIBase: base})
+	ctx := context.Background()
+	sub, err := p.CreateSubscription(ctx, stripeport.SubscriptionParams{
+		Account: "acct_123", IdempotencyKey: "v1:subscription_create:a1:create", Customer: "cus_123",
+		PaymentMethod: "pm_123", ProductName: "Monthly", AmountMinor: 49900, Currency: "DKK",
+		Interval: "month", IntervalCount: 1, FirstChargeAt: time.Now().Add(30 * 24 * time.Hour),
+		Metadata: map[string]string{"subscription_id": "s1", "organization_id": "o1"}})
+	require.NoError(t, err)
+	require.NotEmpty(t, sub.ID)
+	require.NotEmpty(t, sub.Product)
+	_, err = p.UpdateSubscription(ctx, stripeport.SubscriptionUpdate{Account: "acct_123", IdempotencyKey: "k2", ID: sub.ID,
+		NextChargeAt: time.Now().Add(40 * 24 * time.Hour), AmountMinor: 39900, Currency: "DKK", Interval: "month",
+		IntervalCount: 1, Product: sub.Product})
+	require.NoError(t, err)
+	inv, err := p.GetInvoice(ctx, "acct_123", "in_123")
+	require.NoError(t, err)
+	require.NotEmpty(t, inv.ID)
+	_, err = p.PayInvoice(ctx, "acct_123", "k3", "in_123", "pm_123")
+	require.NoError(t, err)
+	_, err = p.PayInvoiceOutOfBand(ctx, "acct_123", "k4", "in_123")
+	require.NoError(t, err)
+}

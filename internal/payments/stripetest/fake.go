@@ -70,6 +70,9 @@ type Fake struct {
 	seq     int
 	// refunds is the refunds' state (refunds.go).
 	refunds refundState
+	// bill is Stripe Billing (billing.go); pending its events not yet taken.
+	bill    *billingState
+	pending []SignedEvent
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -152,6 +155,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, Request{Method: r.Method, Path: r.URL.Path, IdempotencyKey: key,
 		StripeAccount: r.Header.Get("Stripe-Account")})
 	f.mu.Unlock()
+	if f.serveBilling(w, r, key) {
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/payment_intents":
 		f.createIntent(w, r, key)
