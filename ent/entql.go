@@ -447,6 +447,11 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldSetupIntentID:       {Type: field.TypeString, Column: checkout.FieldSetupIntentID},
 			checkout.FieldPassID:              {Type: field.TypeUUID, Column: checkout.FieldPassID},
 			checkout.FieldActivatedAt:         {Type: field.TypeTime, Column: checkout.FieldActivatedAt},
+			checkout.FieldFlashSaleID:         {Type: field.TypeUUID, Column: checkout.FieldFlashSaleID},
+			checkout.FieldIntroThrough:        {Type: field.TypeTime, Column: checkout.FieldIntroThrough},
+			checkout.FieldBindingMonths:       {Type: field.TypeInt, Column: checkout.FieldBindingMonths},
+			checkout.FieldVatExempt:           {Type: field.TypeBool, Column: checkout.FieldVatExempt},
+			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
 		},
 	}
 	graph.Nodes[14] = &sqlgraph.Node{
@@ -911,6 +916,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldClientDisplayID: {Type: field.TypeString, Column: member.FieldClientDisplayID},
 			member.FieldPermissions:     {Type: field.TypeJSON, Column: member.FieldPermissions},
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
+			member.FieldBirthDate:       {Type: field.TypeTime, Column: member.FieldBirthDate},
 			member.FieldSearchFirst:     {Type: field.TypeString, Column: member.FieldSearchFirst},
 			member.FieldSearchLast:      {Type: field.TypeString, Column: member.FieldSearchLast},
 			member.FieldSearchEmail:     {Type: field.TypeString, Column: member.FieldSearchEmail},
@@ -937,6 +943,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldCurrency:       {Type: field.TypeString, Column: membercredit.FieldCurrency},
 			membercredit.FieldSource:         {Type: field.TypeEnum, Column: membercredit.FieldSource},
 			membercredit.FieldGiftCardID:     {Type: field.TypeUUID, Column: membercredit.FieldGiftCardID},
+			membercredit.FieldCheckoutID:     {Type: field.TypeUUID, Column: membercredit.FieldCheckoutID},
 		},
 	}
 	graph.Nodes[35] = &sqlgraph.Node{
@@ -1142,6 +1149,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldPricingMode:            {Type: field.TypeEnum, Column: passtype.FieldPricingMode},
 			passtype.FieldActivePricingVersionID: {Type: field.TypeUUID, Column: passtype.FieldActivePricingVersionID},
 			passtype.FieldFlexiblePricingConfig:  {Type: field.TypeJSON, Column: passtype.FieldFlexiblePricingConfig},
+			passtype.FieldBindingTiers:           {Type: field.TypeJSON, Column: passtype.FieldBindingTiers},
 			passtype.FieldClips:                  {Type: field.TypeInt, Column: passtype.FieldClips},
 			passtype.FieldValidityDays:           {Type: field.TypeInt, Column: passtype.FieldValidityDays},
 			passtype.FieldGrantsInPerson:         {Type: field.TypeBool, Column: passtype.FieldGrantsInPerson},
@@ -5430,6 +5438,31 @@ func (f *CheckoutFilter) WhereActivatedAt(p entql.TimeP) {
 	f.Where(p.Field(checkout.FieldActivatedAt))
 }
 
+// WhereFlashSaleID applies the entql [16]byte predicate on the flash_sale_id field.
+func (f *CheckoutFilter) WhereFlashSaleID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldFlashSaleID))
+}
+
+// WhereIntroThrough applies the entql time.Time predicate on the intro_through field.
+func (f *CheckoutFilter) WhereIntroThrough(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldIntroThrough))
+}
+
+// WhereBindingMonths applies the entql int predicate on the binding_months field.
+func (f *CheckoutFilter) WhereBindingMonths(p entql.IntP) {
+	f.Where(p.Field(checkout.FieldBindingMonths))
+}
+
+// WhereVatExempt applies the entql bool predicate on the vat_exempt field.
+func (f *CheckoutFilter) WhereVatExempt(p entql.BoolP) {
+	f.Where(p.Field(checkout.FieldVatExempt))
+}
+
+// WhereCreditAppliedMinor applies the entql int64 predicate on the credit_applied_minor field.
+func (f *CheckoutFilter) WhereCreditAppliedMinor(p entql.Int64P) {
+	f.Where(p.Field(checkout.FieldCreditAppliedMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *CheckoutFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -7768,6 +7801,11 @@ func (f *MemberFilter) WhereJoinedAt(p entql.TimeP) {
 	f.Where(p.Field(member.FieldJoinedAt))
 }
 
+// WhereBirthDate applies the entql time.Time predicate on the birth_date field.
+func (f *MemberFilter) WhereBirthDate(p entql.TimeP) {
+	f.Where(p.Field(member.FieldBirthDate))
+}
+
 // WhereSearchFirst applies the entql string predicate on the search_first field.
 func (f *MemberFilter) WhereSearchFirst(p entql.StringP) {
 	f.Where(p.Field(member.FieldSearchFirst))
@@ -7941,6 +7979,11 @@ func (f *MemberCreditFilter) WhereSource(p entql.StringP) {
 // WhereGiftCardID applies the entql [16]byte predicate on the gift_card_id field.
 func (f *MemberCreditFilter) WhereGiftCardID(p entql.ValueP) {
 	f.Where(p.Field(membercredit.FieldGiftCardID))
+}
+
+// WhereCheckoutID applies the entql [16]byte predicate on the checkout_id field.
+func (f *MemberCreditFilter) WhereCheckoutID(p entql.ValueP) {
+	f.Where(p.Field(membercredit.FieldCheckoutID))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -8976,6 +9019,11 @@ func (f *PassTypeFilter) WhereActivePricingVersionID(p entql.ValueP) {
 // WhereFlexiblePricingConfig applies the entql json.RawMessage predicate on the flexible_pricing_config field.
 func (f *PassTypeFilter) WhereFlexiblePricingConfig(p entql.BytesP) {
 	f.Where(p.Field(passtype.FieldFlexiblePricingConfig))
+}
+
+// WhereBindingTiers applies the entql json.RawMessage predicate on the binding_tiers field.
+func (f *PassTypeFilter) WhereBindingTiers(p entql.BytesP) {
+	f.Where(p.Field(passtype.FieldBindingTiers))
 }
 
 // WhereClips applies the entql int predicate on the clips field.

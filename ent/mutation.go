@@ -16753,6 +16753,13 @@ type CheckoutMutation struct {
 	setup_intent_id          *string
 	pass_id                  *uuid.UUID
 	activated_at             *time.Time
+	flash_sale_id            *uuid.UUID
+	intro_through            *time.Time
+	binding_months           *int
+	addbinding_months        *int
+	vat_exempt               *bool
+	credit_applied_minor     *int64
+	addcredit_applied_minor  *int64
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -17662,6 +17669,266 @@ func (m *CheckoutMutation) ResetActivatedAt() {
 	delete(m.clearedFields, checkout.FieldActivatedAt)
 }
 
+// SetFlashSaleID sets the "flash_sale_id" field.
+func (m *CheckoutMutation) SetFlashSaleID(u uuid.UUID) {
+	m.flash_sale_id = &u
+}
+
+// FlashSaleID returns the value of the "flash_sale_id" field in the mutation.
+func (m *CheckoutMutation) FlashSaleID() (r uuid.UUID, exists bool) {
+	v := m.flash_sale_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlashSaleID returns the old "flash_sale_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlashSaleID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlashSaleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlashSaleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlashSaleID: %w", err)
+	}
+	return oldValue.FlashSaleID, nil
+}
+
+// ClearFlashSaleID clears the value of the "flash_sale_id" field.
+func (m *CheckoutMutation) ClearFlashSaleID() {
+	m.flash_sale_id = nil
+	m.clearedFields[checkout.FieldFlashSaleID] = struct{}{}
+}
+
+// FlashSaleIDCleared returns if the "flash_sale_id" field was cleared in this mutation.
+func (m *CheckoutMutation) FlashSaleIDCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlashSaleID]
+	return ok
+}
+
+// ResetFlashSaleID resets all changes to the "flash_sale_id" field.
+func (m *CheckoutMutation) ResetFlashSaleID() {
+	m.flash_sale_id = nil
+	delete(m.clearedFields, checkout.FieldFlashSaleID)
+}
+
+// SetIntroThrough sets the "intro_through" field.
+func (m *CheckoutMutation) SetIntroThrough(t time.Time) {
+	m.intro_through = &t
+}
+
+// IntroThrough returns the value of the "intro_through" field in the mutation.
+func (m *CheckoutMutation) IntroThrough() (r time.Time, exists bool) {
+	v := m.intro_through
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntroThrough returns the old "intro_through" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldIntroThrough(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntroThrough is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntroThrough requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntroThrough: %w", err)
+	}
+	return oldValue.IntroThrough, nil
+}
+
+// ClearIntroThrough clears the value of the "intro_through" field.
+func (m *CheckoutMutation) ClearIntroThrough() {
+	m.intro_through = nil
+	m.clearedFields[checkout.FieldIntroThrough] = struct{}{}
+}
+
+// IntroThroughCleared returns if the "intro_through" field was cleared in this mutation.
+func (m *CheckoutMutation) IntroThroughCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldIntroThrough]
+	return ok
+}
+
+// ResetIntroThrough resets all changes to the "intro_through" field.
+func (m *CheckoutMutation) ResetIntroThrough() {
+	m.intro_through = nil
+	delete(m.clearedFields, checkout.FieldIntroThrough)
+}
+
+// SetBindingMonths sets the "binding_months" field.
+func (m *CheckoutMutation) SetBindingMonths(i int) {
+	m.binding_months = &i
+	m.addbinding_months = nil
+}
+
+// BindingMonths returns the value of the "binding_months" field in the mutation.
+func (m *CheckoutMutation) BindingMonths() (r int, exists bool) {
+	v := m.binding_months
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBindingMonths returns the old "binding_months" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldBindingMonths(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBindingMonths is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBindingMonths requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBindingMonths: %w", err)
+	}
+	return oldValue.BindingMonths, nil
+}
+
+// AddBindingMonths adds i to the "binding_months" field.
+func (m *CheckoutMutation) AddBindingMonths(i int) {
+	if m.addbinding_months != nil {
+		*m.addbinding_months += i
+	} else {
+		m.addbinding_months = &i
+	}
+}
+
+// AddedBindingMonths returns the value that was added to the "binding_months" field in this mutation.
+func (m *CheckoutMutation) AddedBindingMonths() (r int, exists bool) {
+	v := m.addbinding_months
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBindingMonths clears the value of the "binding_months" field.
+func (m *CheckoutMutation) ClearBindingMonths() {
+	m.binding_months = nil
+	m.addbinding_months = nil
+	m.clearedFields[checkout.FieldBindingMonths] = struct{}{}
+}
+
+// BindingMonthsCleared returns if the "binding_months" field was cleared in this mutation.
+func (m *CheckoutMutation) BindingMonthsCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldBindingMonths]
+	return ok
+}
+
+// ResetBindingMonths resets all changes to the "binding_months" field.
+func (m *CheckoutMutation) ResetBindingMonths() {
+	m.binding_months = nil
+	m.addbinding_months = nil
+	delete(m.clearedFields, checkout.FieldBindingMonths)
+}
+
+// SetVatExempt sets the "vat_exempt" field.
+func (m *CheckoutMutation) SetVatExempt(b bool) {
+	m.vat_exempt = &b
+}
+
+// VatExempt returns the value of the "vat_exempt" field in the mutation.
+func (m *CheckoutMutation) VatExempt() (r bool, exists bool) {
+	v := m.vat_exempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatExempt returns the old "vat_exempt" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldVatExempt(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatExempt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatExempt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatExempt: %w", err)
+	}
+	return oldValue.VatExempt, nil
+}
+
+// ResetVatExempt resets all changes to the "vat_exempt" field.
+func (m *CheckoutMutation) ResetVatExempt() {
+	m.vat_exempt = nil
+}
+
+// SetCreditAppliedMinor sets the "credit_applied_minor" field.
+func (m *CheckoutMutation) SetCreditAppliedMinor(i int64) {
+	m.credit_applied_minor = &i
+	m.addcredit_applied_minor = nil
+}
+
+// CreditAppliedMinor returns the value of the "credit_applied_minor" field in the mutation.
+func (m *CheckoutMutation) CreditAppliedMinor() (r int64, exists bool) {
+	v := m.credit_applied_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreditAppliedMinor returns the old "credit_applied_minor" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldCreditAppliedMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreditAppliedMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreditAppliedMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreditAppliedMinor: %w", err)
+	}
+	return oldValue.CreditAppliedMinor, nil
+}
+
+// AddCreditAppliedMinor adds i to the "credit_applied_minor" field.
+func (m *CheckoutMutation) AddCreditAppliedMinor(i int64) {
+	if m.addcredit_applied_minor != nil {
+		*m.addcredit_applied_minor += i
+	} else {
+		m.addcredit_applied_minor = &i
+	}
+}
+
+// AddedCreditAppliedMinor returns the value that was added to the "credit_applied_minor" field in this mutation.
+func (m *CheckoutMutation) AddedCreditAppliedMinor() (r int64, exists bool) {
+	v := m.addcredit_applied_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreditAppliedMinor resets all changes to the "credit_applied_minor" field.
+func (m *CheckoutMutation) ResetCreditAppliedMinor() {
+	m.credit_applied_minor = nil
+	m.addcredit_applied_minor = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *CheckoutMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -17777,7 +18044,7 @@ func (m *CheckoutMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CheckoutMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 23)
 	if m.created_at != nil {
 		fields = append(fields, checkout.FieldCreatedAt)
 	}
@@ -17832,6 +18099,21 @@ func (m *CheckoutMutation) Fields() []string {
 	if m.activated_at != nil {
 		fields = append(fields, checkout.FieldActivatedAt)
 	}
+	if m.flash_sale_id != nil {
+		fields = append(fields, checkout.FieldFlashSaleID)
+	}
+	if m.intro_through != nil {
+		fields = append(fields, checkout.FieldIntroThrough)
+	}
+	if m.binding_months != nil {
+		fields = append(fields, checkout.FieldBindingMonths)
+	}
+	if m.vat_exempt != nil {
+		fields = append(fields, checkout.FieldVatExempt)
+	}
+	if m.credit_applied_minor != nil {
+		fields = append(fields, checkout.FieldCreditAppliedMinor)
+	}
 	return fields
 }
 
@@ -17876,6 +18158,16 @@ func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
 		return m.PassID()
 	case checkout.FieldActivatedAt:
 		return m.ActivatedAt()
+	case checkout.FieldFlashSaleID:
+		return m.FlashSaleID()
+	case checkout.FieldIntroThrough:
+		return m.IntroThrough()
+	case checkout.FieldBindingMonths:
+		return m.BindingMonths()
+	case checkout.FieldVatExempt:
+		return m.VatExempt()
+	case checkout.FieldCreditAppliedMinor:
+		return m.CreditAppliedMinor()
 	}
 	return nil, false
 }
@@ -17921,6 +18213,16 @@ func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldPassID(ctx)
 	case checkout.FieldActivatedAt:
 		return m.OldActivatedAt(ctx)
+	case checkout.FieldFlashSaleID:
+		return m.OldFlashSaleID(ctx)
+	case checkout.FieldIntroThrough:
+		return m.OldIntroThrough(ctx)
+	case checkout.FieldBindingMonths:
+		return m.OldBindingMonths(ctx)
+	case checkout.FieldVatExempt:
+		return m.OldVatExempt(ctx)
+	case checkout.FieldCreditAppliedMinor:
+		return m.OldCreditAppliedMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -18056,6 +18358,41 @@ func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActivatedAt(v)
 		return nil
+	case checkout.FieldFlashSaleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlashSaleID(v)
+		return nil
+	case checkout.FieldIntroThrough:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntroThrough(v)
+		return nil
+	case checkout.FieldBindingMonths:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBindingMonths(v)
+		return nil
+	case checkout.FieldVatExempt:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatExempt(v)
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreditAppliedMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -18076,6 +18413,12 @@ func (m *CheckoutMutation) AddedFields() []string {
 	if m.addapplication_fee_minor != nil {
 		fields = append(fields, checkout.FieldApplicationFeeMinor)
 	}
+	if m.addbinding_months != nil {
+		fields = append(fields, checkout.FieldBindingMonths)
+	}
+	if m.addcredit_applied_minor != nil {
+		fields = append(fields, checkout.FieldCreditAppliedMinor)
+	}
 	return fields
 }
 
@@ -18092,6 +18435,10 @@ func (m *CheckoutMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedVatRateBp()
 	case checkout.FieldApplicationFeeMinor:
 		return m.AddedApplicationFeeMinor()
+	case checkout.FieldBindingMonths:
+		return m.AddedBindingMonths()
+	case checkout.FieldCreditAppliedMinor:
+		return m.AddedCreditAppliedMinor()
 	}
 	return nil, false
 }
@@ -18129,6 +18476,20 @@ func (m *CheckoutMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddApplicationFeeMinor(v)
 		return nil
+	case checkout.FieldBindingMonths:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBindingMonths(v)
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreditAppliedMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout numeric field %s", name)
 }
@@ -18151,6 +18512,15 @@ func (m *CheckoutMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(checkout.FieldActivatedAt) {
 		fields = append(fields, checkout.FieldActivatedAt)
+	}
+	if m.FieldCleared(checkout.FieldFlashSaleID) {
+		fields = append(fields, checkout.FieldFlashSaleID)
+	}
+	if m.FieldCleared(checkout.FieldIntroThrough) {
+		fields = append(fields, checkout.FieldIntroThrough)
+	}
+	if m.FieldCleared(checkout.FieldBindingMonths) {
+		fields = append(fields, checkout.FieldBindingMonths)
 	}
 	return fields
 }
@@ -18180,6 +18550,15 @@ func (m *CheckoutMutation) ClearField(name string) error {
 		return nil
 	case checkout.FieldActivatedAt:
 		m.ClearActivatedAt()
+		return nil
+	case checkout.FieldFlashSaleID:
+		m.ClearFlashSaleID()
+		return nil
+	case checkout.FieldIntroThrough:
+		m.ClearIntroThrough()
+		return nil
+	case checkout.FieldBindingMonths:
+		m.ClearBindingMonths()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout nullable field %s", name)
@@ -18242,6 +18621,21 @@ func (m *CheckoutMutation) ResetField(name string) error {
 		return nil
 	case checkout.FieldActivatedAt:
 		m.ResetActivatedAt()
+		return nil
+	case checkout.FieldFlashSaleID:
+		m.ResetFlashSaleID()
+		return nil
+	case checkout.FieldIntroThrough:
+		m.ResetIntroThrough()
+		return nil
+	case checkout.FieldBindingMonths:
+		m.ResetBindingMonths()
+		return nil
+	case checkout.FieldVatExempt:
+		m.ResetVatExempt()
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		m.ResetCreditAppliedMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
@@ -38129,6 +38523,7 @@ type MemberMutation struct {
 	permissions         *[]string
 	appendpermissions   []string
 	joined_at           *time.Time
+	birth_date          *time.Time
 	search_first        *string
 	search_last         *string
 	search_email        *string
@@ -38685,6 +39080,55 @@ func (m *MemberMutation) ResetJoinedAt() {
 	delete(m.clearedFields, member.FieldJoinedAt)
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (m *MemberMutation) SetBirthDate(t time.Time) {
+	m.birth_date = &t
+}
+
+// BirthDate returns the value of the "birth_date" field in the mutation.
+func (m *MemberMutation) BirthDate() (r time.Time, exists bool) {
+	v := m.birth_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBirthDate returns the old "birth_date" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldBirthDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBirthDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBirthDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBirthDate: %w", err)
+	}
+	return oldValue.BirthDate, nil
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (m *MemberMutation) ClearBirthDate() {
+	m.birth_date = nil
+	m.clearedFields[member.FieldBirthDate] = struct{}{}
+}
+
+// BirthDateCleared returns if the "birth_date" field was cleared in this mutation.
+func (m *MemberMutation) BirthDateCleared() bool {
+	_, ok := m.clearedFields[member.FieldBirthDate]
+	return ok
+}
+
+// ResetBirthDate resets all changes to the "birth_date" field.
+func (m *MemberMutation) ResetBirthDate() {
+	m.birth_date = nil
+	delete(m.clearedFields, member.FieldBirthDate)
+}
+
 // SetSearchFirst sets the "search_first" field.
 func (m *MemberMutation) SetSearchFirst(s string) {
 	m.search_first = &s
@@ -39180,7 +39624,7 @@ func (m *MemberMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, member.FieldCreatedAt)
 	}
@@ -39210,6 +39654,9 @@ func (m *MemberMutation) Fields() []string {
 	}
 	if m.joined_at != nil {
 		fields = append(fields, member.FieldJoinedAt)
+	}
+	if m.birth_date != nil {
+		fields = append(fields, member.FieldBirthDate)
 	}
 	if m.search_first != nil {
 		fields = append(fields, member.FieldSearchFirst)
@@ -39254,6 +39701,8 @@ func (m *MemberMutation) Field(name string) (ent.Value, bool) {
 		return m.Permissions()
 	case member.FieldJoinedAt:
 		return m.JoinedAt()
+	case member.FieldBirthDate:
+		return m.BirthDate()
 	case member.FieldSearchFirst:
 		return m.SearchFirst()
 	case member.FieldSearchLast:
@@ -39293,6 +39742,8 @@ func (m *MemberMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldPermissions(ctx)
 	case member.FieldJoinedAt:
 		return m.OldJoinedAt(ctx)
+	case member.FieldBirthDate:
+		return m.OldBirthDate(ctx)
 	case member.FieldSearchFirst:
 		return m.OldSearchFirst(ctx)
 	case member.FieldSearchLast:
@@ -39382,6 +39833,13 @@ func (m *MemberMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetJoinedAt(v)
 		return nil
+	case member.FieldBirthDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBirthDate(v)
+		return nil
 	case member.FieldSearchFirst:
 		v, ok := value.(string)
 		if !ok {
@@ -39459,6 +39917,9 @@ func (m *MemberMutation) ClearedFields() []string {
 	if m.FieldCleared(member.FieldJoinedAt) {
 		fields = append(fields, member.FieldJoinedAt)
 	}
+	if m.FieldCleared(member.FieldBirthDate) {
+		fields = append(fields, member.FieldBirthDate)
+	}
 	if m.FieldCleared(member.FieldSearchFirst) {
 		fields = append(fields, member.FieldSearchFirst)
 	}
@@ -39499,6 +39960,9 @@ func (m *MemberMutation) ClearField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ClearJoinedAt()
+		return nil
+	case member.FieldBirthDate:
+		m.ClearBirthDate()
 		return nil
 	case member.FieldSearchFirst:
 		m.ClearSearchFirst()
@@ -39552,6 +40016,9 @@ func (m *MemberMutation) ResetField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ResetJoinedAt()
+		return nil
+	case member.FieldBirthDate:
+		m.ResetBirthDate()
 		return nil
 	case member.FieldSearchFirst:
 		m.ResetSearchFirst()
@@ -39757,6 +40224,7 @@ type MemberCreditMutation struct {
 	currency            *string
 	source              *membercredit.Source
 	gift_card_id        *uuid.UUID
+	checkout_id         *uuid.UUID
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -40192,6 +40660,55 @@ func (m *MemberCreditMutation) ResetGiftCardID() {
 	delete(m.clearedFields, membercredit.FieldGiftCardID)
 }
 
+// SetCheckoutID sets the "checkout_id" field.
+func (m *MemberCreditMutation) SetCheckoutID(u uuid.UUID) {
+	m.checkout_id = &u
+}
+
+// CheckoutID returns the value of the "checkout_id" field in the mutation.
+func (m *MemberCreditMutation) CheckoutID() (r uuid.UUID, exists bool) {
+	v := m.checkout_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutID returns the old "checkout_id" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldCheckoutID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutID: %w", err)
+	}
+	return oldValue.CheckoutID, nil
+}
+
+// ClearCheckoutID clears the value of the "checkout_id" field.
+func (m *MemberCreditMutation) ClearCheckoutID() {
+	m.checkout_id = nil
+	m.clearedFields[membercredit.FieldCheckoutID] = struct{}{}
+}
+
+// CheckoutIDCleared returns if the "checkout_id" field was cleared in this mutation.
+func (m *MemberCreditMutation) CheckoutIDCleared() bool {
+	_, ok := m.clearedFields[membercredit.FieldCheckoutID]
+	return ok
+}
+
+// ResetCheckoutID resets all changes to the "checkout_id" field.
+func (m *MemberCreditMutation) ResetCheckoutID() {
+	m.checkout_id = nil
+	delete(m.clearedFields, membercredit.FieldCheckoutID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *MemberCreditMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -40280,7 +40797,7 @@ func (m *MemberCreditMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberCreditMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, membercredit.FieldCreatedAt)
 	}
@@ -40304,6 +40821,9 @@ func (m *MemberCreditMutation) Fields() []string {
 	}
 	if m.gift_card_id != nil {
 		fields = append(fields, membercredit.FieldGiftCardID)
+	}
+	if m.checkout_id != nil {
+		fields = append(fields, membercredit.FieldCheckoutID)
 	}
 	return fields
 }
@@ -40329,6 +40849,8 @@ func (m *MemberCreditMutation) Field(name string) (ent.Value, bool) {
 		return m.Source()
 	case membercredit.FieldGiftCardID:
 		return m.GiftCardID()
+	case membercredit.FieldCheckoutID:
+		return m.CheckoutID()
 	}
 	return nil, false
 }
@@ -40354,6 +40876,8 @@ func (m *MemberCreditMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldSource(ctx)
 	case membercredit.FieldGiftCardID:
 		return m.OldGiftCardID(ctx)
+	case membercredit.FieldCheckoutID:
+		return m.OldCheckoutID(ctx)
 	}
 	return nil, fmt.Errorf("unknown MemberCredit field %s", name)
 }
@@ -40419,6 +40943,13 @@ func (m *MemberCreditMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetGiftCardID(v)
 		return nil
+	case membercredit.FieldCheckoutID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit field %s", name)
 }
@@ -40467,6 +40998,9 @@ func (m *MemberCreditMutation) ClearedFields() []string {
 	if m.FieldCleared(membercredit.FieldGiftCardID) {
 		fields = append(fields, membercredit.FieldGiftCardID)
 	}
+	if m.FieldCleared(membercredit.FieldCheckoutID) {
+		fields = append(fields, membercredit.FieldCheckoutID)
+	}
 	return fields
 }
 
@@ -40483,6 +41017,9 @@ func (m *MemberCreditMutation) ClearField(name string) error {
 	switch name {
 	case membercredit.FieldGiftCardID:
 		m.ClearGiftCardID()
+		return nil
+	case membercredit.FieldCheckoutID:
+		m.ClearCheckoutID()
 		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit nullable field %s", name)
@@ -40515,6 +41052,9 @@ func (m *MemberCreditMutation) ResetField(name string) error {
 		return nil
 	case membercredit.FieldGiftCardID:
 		m.ResetGiftCardID()
+		return nil
+	case membercredit.FieldCheckoutID:
+		m.ResetCheckoutID()
 		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit field %s", name)
@@ -48772,6 +49312,8 @@ type PassTypeMutation struct {
 	pricing_mode               *passtype.PricingMode
 	active_pricing_version_id  *uuid.UUID
 	flexible_pricing_config    **model.FlexiblePricingConfig
+	binding_tiers              *[]model.BindingTier
+	appendbinding_tiers        []model.BindingTier
 	clips                      *int
 	addclips                   *int
 	validity_days              *int
@@ -49604,6 +50146,71 @@ func (m *PassTypeMutation) ResetFlexiblePricingConfig() {
 	delete(m.clearedFields, passtype.FieldFlexiblePricingConfig)
 }
 
+// SetBindingTiers sets the "binding_tiers" field.
+func (m *PassTypeMutation) SetBindingTiers(mt []model.BindingTier) {
+	m.binding_tiers = &mt
+	m.appendbinding_tiers = nil
+}
+
+// BindingTiers returns the value of the "binding_tiers" field in the mutation.
+func (m *PassTypeMutation) BindingTiers() (r []model.BindingTier, exists bool) {
+	v := m.binding_tiers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBindingTiers returns the old "binding_tiers" field's value of the PassType entity.
+// If the PassType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassTypeMutation) OldBindingTiers(ctx context.Context) (v []model.BindingTier, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBindingTiers is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBindingTiers requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBindingTiers: %w", err)
+	}
+	return oldValue.BindingTiers, nil
+}
+
+// AppendBindingTiers adds mt to the "binding_tiers" field.
+func (m *PassTypeMutation) AppendBindingTiers(mt []model.BindingTier) {
+	m.appendbinding_tiers = append(m.appendbinding_tiers, mt...)
+}
+
+// AppendedBindingTiers returns the list of values that were appended to the "binding_tiers" field in this mutation.
+func (m *PassTypeMutation) AppendedBindingTiers() ([]model.BindingTier, bool) {
+	if len(m.appendbinding_tiers) == 0 {
+		return nil, false
+	}
+	return m.appendbinding_tiers, true
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (m *PassTypeMutation) ClearBindingTiers() {
+	m.binding_tiers = nil
+	m.appendbinding_tiers = nil
+	m.clearedFields[passtype.FieldBindingTiers] = struct{}{}
+}
+
+// BindingTiersCleared returns if the "binding_tiers" field was cleared in this mutation.
+func (m *PassTypeMutation) BindingTiersCleared() bool {
+	_, ok := m.clearedFields[passtype.FieldBindingTiers]
+	return ok
+}
+
+// ResetBindingTiers resets all changes to the "binding_tiers" field.
+func (m *PassTypeMutation) ResetBindingTiers() {
+	m.binding_tiers = nil
+	m.appendbinding_tiers = nil
+	delete(m.clearedFields, passtype.FieldBindingTiers)
+}
+
 // SetClips sets the "clips" field.
 func (m *PassTypeMutation) SetClips(i int) {
 	m.clips = &i
@@ -50275,7 +50882,7 @@ func (m *PassTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassTypeMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.created_at != nil {
 		fields = append(fields, passtype.FieldCreatedAt)
 	}
@@ -50323,6 +50930,9 @@ func (m *PassTypeMutation) Fields() []string {
 	}
 	if m.flexible_pricing_config != nil {
 		fields = append(fields, passtype.FieldFlexiblePricingConfig)
+	}
+	if m.binding_tiers != nil {
+		fields = append(fields, passtype.FieldBindingTiers)
 	}
 	if m.clips != nil {
 		fields = append(fields, passtype.FieldClips)
@@ -50385,6 +50995,8 @@ func (m *PassTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.ActivePricingVersionID()
 	case passtype.FieldFlexiblePricingConfig:
 		return m.FlexiblePricingConfig()
+	case passtype.FieldBindingTiers:
+		return m.BindingTiers()
 	case passtype.FieldClips:
 		return m.Clips()
 	case passtype.FieldValidityDays:
@@ -50440,6 +51052,8 @@ func (m *PassTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldActivePricingVersionID(ctx)
 	case passtype.FieldFlexiblePricingConfig:
 		return m.OldFlexiblePricingConfig(ctx)
+	case passtype.FieldBindingTiers:
+		return m.OldBindingTiers(ctx)
 	case passtype.FieldClips:
 		return m.OldClips(ctx)
 	case passtype.FieldValidityDays:
@@ -50574,6 +51188,13 @@ func (m *PassTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetFlexiblePricingConfig(v)
+		return nil
+	case passtype.FieldBindingTiers:
+		v, ok := value.([]model.BindingTier)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBindingTiers(v)
 		return nil
 	case passtype.FieldClips:
 		v, ok := value.(int)
@@ -50735,6 +51356,9 @@ func (m *PassTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(passtype.FieldFlexiblePricingConfig) {
 		fields = append(fields, passtype.FieldFlexiblePricingConfig)
 	}
+	if m.FieldCleared(passtype.FieldBindingTiers) {
+		fields = append(fields, passtype.FieldBindingTiers)
+	}
 	if m.FieldCleared(passtype.FieldClips) {
 		fields = append(fields, passtype.FieldClips)
 	}
@@ -50772,6 +51396,9 @@ func (m *PassTypeMutation) ClearField(name string) error {
 		return nil
 	case passtype.FieldFlexiblePricingConfig:
 		m.ClearFlexiblePricingConfig()
+		return nil
+	case passtype.FieldBindingTiers:
+		m.ClearBindingTiers()
 		return nil
 	case passtype.FieldClips:
 		m.ClearClips()
@@ -50834,6 +51461,9 @@ func (m *PassTypeMutation) ResetField(name string) error {
 		return nil
 	case passtype.FieldFlexiblePricingConfig:
 		m.ResetFlexiblePricingConfig()
+		return nil
+	case passtype.FieldBindingTiers:
+		m.ResetBindingTiers()
 		return nil
 	case passtype.FieldClips:
 		m.ResetClips()

@@ -53,6 +53,16 @@ const (
 	FieldPassID = "pass_id"
 	// FieldActivatedAt holds the string denoting the activated_at field in the database.
 	FieldActivatedAt = "activated_at"
+	// FieldFlashSaleID holds the string denoting the flash_sale_id field in the database.
+	FieldFlashSaleID = "flash_sale_id"
+	// FieldIntroThrough holds the string denoting the intro_through field in the database.
+	FieldIntroThrough = "intro_through"
+	// FieldBindingMonths holds the string denoting the binding_months field in the database.
+	FieldBindingMonths = "binding_months"
+	// FieldVatExempt holds the string denoting the vat_exempt field in the database.
+	FieldVatExempt = "vat_exempt"
+	// FieldCreditAppliedMinor holds the string denoting the credit_applied_minor field in the database.
+	FieldCreditAppliedMinor = "credit_applied_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -105,6 +115,11 @@ var Columns = []string{
 	FieldSetupIntentID,
 	FieldPassID,
 	FieldActivatedAt,
+	FieldFlashSaleID,
+	FieldIntroThrough,
+	FieldBindingMonths,
+	FieldVatExempt,
+	FieldCreditAppliedMinor,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -151,6 +166,14 @@ var (
 	PaymentIntentIDValidator func(string) error
 	// SetupIntentIDValidator is a validator for the "setup_intent_id" field. It is called by the builders before save.
 	SetupIntentIDValidator func(string) error
+	// BindingMonthsValidator is a validator for the "binding_months" field. It is called by the builders before save.
+	BindingMonthsValidator func(int) error
+	// DefaultVatExempt holds the default value on creation for the "vat_exempt" field.
+	DefaultVatExempt bool
+	// DefaultCreditAppliedMinor holds the default value on creation for the "credit_applied_minor" field.
+	DefaultCreditAppliedMinor int64
+	// CreditAppliedMinorValidator is a validator for the "credit_applied_minor" field. It is called by the builders before save.
+	CreditAppliedMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -279,6 +302,31 @@ func ByPassID(opts ...sql.OrderTermOption) OrderOption {
 // ByActivatedAt orders the results by the activated_at field.
 func ByActivatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldActivatedAt, opts...).ToFunc()
+}
+
+// ByFlashSaleID orders the results by the flash_sale_id field.
+func ByFlashSaleID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlashSaleID, opts...).ToFunc()
+}
+
+// ByIntroThrough orders the results by the intro_through field.
+func ByIntroThrough(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIntroThrough, opts...).ToFunc()
+}
+
+// ByBindingMonths orders the results by the binding_months field.
+func ByBindingMonths(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBindingMonths, opts...).ToFunc()
+}
+
+// ByVatExempt orders the results by the vat_exempt field.
+func ByVatExempt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVatExempt, opts...).ToFunc()
+}
+
+// ByCreditAppliedMinor orders the results by the credit_applied_minor field.
+func ByCreditAppliedMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCreditAppliedMinor, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

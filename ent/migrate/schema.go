@@ -747,6 +747,11 @@ var (
 		{Name: "setup_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "activated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "flash_sale_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "intro_through", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "binding_months", Type: field.TypeInt, Nullable: true},
+		{Name: "vat_exempt", Type: field.TypeBool, Default: false},
+		{Name: "credit_applied_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -759,19 +764,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "checkouts_organizations_organization",
-				Columns:    []*schema.Column{CheckoutsColumns[16]},
+				Columns:    []*schema.Column{CheckoutsColumns[21]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_members_member",
-				Columns:    []*schema.Column{CheckoutsColumns[17]},
+				Columns:    []*schema.Column{CheckoutsColumns[22]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_pass_types_pass_type",
-				Columns:    []*schema.Column{CheckoutsColumns[18]},
+				Columns:    []*schema.Column{CheckoutsColumns[23]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -780,17 +785,17 @@ var (
 			{
 				Name:    "checkout_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[16]},
+				Columns: []*schema.Column{CheckoutsColumns[21]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[1]},
+				Columns: []*schema.Column{CheckoutsColumns[21], CheckoutsColumns[22], CheckoutsColumns[1]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[9]},
+				Columns: []*schema.Column{CheckoutsColumns[21], CheckoutsColumns[22], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",
@@ -1548,6 +1553,7 @@ var (
 		{Name: "client_display_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "permissions", Type: field.TypeJSON, Nullable: true},
 		{Name: "joined_at", Type: field.TypeTime, Nullable: true},
+		{Name: "birth_date", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "search_first", Type: field.TypeString, Nullable: true},
 		{Name: "search_last", Type: field.TypeString, Nullable: true},
 		{Name: "search_email", Type: field.TypeString, Nullable: true},
@@ -1564,13 +1570,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "members_organizations_organization",
-				Columns:    []*schema.Column{MembersColumns[14]},
+				Columns:    []*schema.Column{MembersColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "members_users_members",
-				Columns:    []*schema.Column{MembersColumns[15]},
+				Columns:    []*schema.Column{MembersColumns[16]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1579,22 +1585,22 @@ var (
 			{
 				Name:    "member_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14]},
+				Columns: []*schema.Column{MembersColumns[15]},
 			},
 			{
 				Name:    "member_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[3]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[3]},
 			},
 			{
 				Name:    "member_organization_id_user_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[15]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[16]},
 			},
 			{
 				Name:    "member_organization_id_client_display_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[6]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[6]},
 			},
 			{
 				Name:    "member_client_display_id",
@@ -1608,17 +1614,7 @@ var (
 			{
 				Name:    "member_search_first",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[9], MembersColumns[0]},
-				Annotation: &entsql.IndexAnnotation{
-					OpClassColumns: map[string]string{
-						MembersColumns[9].Name: "text_pattern_ops",
-					},
-				},
-			},
-			{
-				Name:    "member_search_last",
-				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[10], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[10], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[10].Name: "text_pattern_ops",
@@ -1626,9 +1622,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_email",
+				Name:    "member_search_last",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[11], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[11], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[11].Name: "text_pattern_ops",
@@ -1636,9 +1632,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_phone",
+				Name:    "member_search_email",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[12], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[12], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[12].Name: "text_pattern_ops",
@@ -1646,9 +1642,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_client",
+				Name:    "member_search_phone",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[13], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[13], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[13].Name: "text_pattern_ops",
@@ -1656,9 +1652,19 @@ var (
 				},
 			},
 			{
+				Name:    "member_search_client",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[14], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[14].Name: "text_pattern_ops",
+					},
+				},
+			},
+			{
 				Name:    "member_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[15]},
+				Columns: []*schema.Column{MembersColumns[16]},
 			},
 		},
 	}
@@ -1669,8 +1675,9 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
-		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption"}},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption", "checkout"}},
 		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "checkout_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 	}
@@ -1682,13 +1689,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "member_credits_organizations_organization",
-				Columns:    []*schema.Column{MemberCreditsColumns[7]},
+				Columns:    []*schema.Column{MemberCreditsColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "member_credits_members_member",
-				Columns:    []*schema.Column{MemberCreditsColumns[8]},
+				Columns:    []*schema.Column{MemberCreditsColumns[9]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1697,12 +1704,12 @@ var (
 			{
 				Name:    "membercredit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MemberCreditsColumns[7]},
+				Columns: []*schema.Column{MemberCreditsColumns[8]},
 			},
 			{
 				Name:    "membercredit_organization_id_member_id_currency",
 				Unique:  false,
-				Columns: []*schema.Column{MemberCreditsColumns[7], MemberCreditsColumns[8], MemberCreditsColumns[4]},
+				Columns: []*schema.Column{MemberCreditsColumns[8], MemberCreditsColumns[9], MemberCreditsColumns[4]},
 			},
 		},
 	}
@@ -2069,6 +2076,7 @@ var (
 		{Name: "pricing_mode", Type: field.TypeEnum, Enums: []string{"fixed", "flexible_quantity"}, Default: "fixed"},
 		{Name: "active_pricing_version_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "flexible_pricing_config", Type: field.TypeJSON, Nullable: true},
+		{Name: "binding_tiers", Type: field.TypeJSON, Nullable: true},
 		{Name: "clips", Type: field.TypeInt, Nullable: true},
 		{Name: "validity_days", Type: field.TypeInt, Nullable: true},
 		{Name: "grants_in_person", Type: field.TypeBool, Default: true},
@@ -2086,7 +2094,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "pass_types_organizations_organization",
-				Columns:    []*schema.Column{PassTypesColumns[23]},
+				Columns:    []*schema.Column{PassTypesColumns[24]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2095,17 +2103,17 @@ var (
 			{
 				Name:    "passtype_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassTypesColumns[23]},
+				Columns: []*schema.Column{PassTypesColumns[24]},
 			},
 			{
 				Name:    "passtype_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[23], PassTypesColumns[3]},
+				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[3]},
 			},
 			{
 				Name:    "passtype_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[23], PassTypesColumns[5]},
+				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[5]},
 			},
 		},
 	}

@@ -41,6 +41,8 @@ func (PassType) Fields() []ent.Field {
 		field.UUID("active_pricing_version_id", uuidType).Optional().Nillable(),
 		field.JSON("flexible_pricing_config", &model.FlexiblePricingConfig{}).Optional().
 			Annotations(jsonObject("Configuration of a flexible-quantity membership.")),
+		field.JSON("binding_tiers", []model.BindingTier{}).Optional().
+			Annotations(entoas.Schema(ogen.NewSchema().SetType("array").SetDescription("Binding tiers of a recurring membership: months bound and the price per billing period."))),
 		field.Int("clips").Optional().Nillable().Positive(),
 		field.Int("validity_days").Optional().Nillable().Positive(),
 		field.Bool("grants_in_person").Default(true),

@@ -69,3 +69,11 @@ type Presentation struct {
 	ShowRemainingCapacity bool   `json:"showRemainingCapacity"`
 	ShowTimeToEnd         bool   `json:"showTimeToEnd"`
 }
+
+// BindingTier is one binding tier of a recurring membership: the member is
+// bound for Months and pays PriceMinor (the pass type's currency) each
+// billing period instead of the pass type's price.
+type BindingTier struct {
+	Months     int   `json:"months"`
+	PriceMinor int64 `json:"price_minor"`
+}
