@@ -24586,12 +24586,30 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 		e.Int64(s.ChargedTodayMinor)
 	}
 	{
+		if s.CreditAppliedMinor.Set {
+			e.FieldStart("credit_applied_minor")
+			s.CreditAppliedMinor.Encode(e)
+		}
+	}
+	{
+		if s.CreditBalanceMinor.Set {
+			e.FieldStart("credit_balance_minor")
+			s.CreditBalanceMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("currency")
 		e.Str(s.Currency)
 	}
 	{
 		e.FieldStart("currency_exponent")
 		e.Int(s.CurrencyExponent)
+	}
+	{
+		if s.DirectOffer.Set {
+			e.FieldStart("direct_offer")
+			s.DirectOffer.Encode(e)
+		}
 	}
 	{
 		if s.DirectPurchaseQuote.Set {
@@ -24608,6 +24626,12 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 		s.PurchaseObligation.Encode(e)
 	}
 	{
+		if s.VatExempt.Set {
+			e.FieldStart("vat_exempt")
+			s.VatExempt.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("vat_minor")
 		e.Int64(s.VatMinor)
 	}
@@ -24617,17 +24641,21 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCheckoutPreview = [10]string{
-	0: "card_payments",
-	1: "charged_today",
-	2: "charged_today_minor",
-	3: "currency",
-	4: "currency_exponent",
-	5: "direct_purchase_quote",
-	6: "pass_type",
-	7: "purchase_obligation",
-	8: "vat_minor",
-	9: "vat_rate_bp",
+var jsonFieldsNameOfCheckoutPreview = [14]string{
+	0:  "card_payments",
+	1:  "charged_today",
+	2:  "charged_today_minor",
+	3:  "credit_applied_minor",
+	4:  "credit_balance_minor",
+	5:  "currency",
+	6:  "currency_exponent",
+	7:  "direct_offer",
+	8:  "direct_purchase_quote",
+	9:  "pass_type",
+	10: "purchase_obligation",
+	11: "vat_exempt",
+	12: "vat_minor",
+	13: "vat_rate_bp",
 }
 
 // Decode decodes CheckoutPreview from json.
@@ -24673,8 +24701,28 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"charged_today_minor\"")
 			}
+		case "credit_applied_minor":
+			if err := func() error {
+				s.CreditAppliedMinor.Reset()
+				if err := s.CreditAppliedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"credit_applied_minor\"")
+			}
+		case "credit_balance_minor":
+			if err := func() error {
+				s.CreditBalanceMinor.Reset()
+				if err := s.CreditBalanceMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"credit_balance_minor\"")
+			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -24686,7 +24734,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "currency_exponent":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.CurrencyExponent = int(v)
@@ -24696,6 +24744,16 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency_exponent\"")
+			}
+		case "direct_offer":
+			if err := func() error {
+				s.DirectOffer.Reset()
+				if err := s.DirectOffer.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"direct_offer\"")
 			}
 		case "direct_purchase_quote":
 			if err := func() error {
@@ -24708,7 +24766,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"direct_purchase_quote\"")
 			}
 		case "pass_type":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.PassType.Decode(d); err != nil {
 					return err
@@ -24718,7 +24776,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type\"")
 			}
 		case "purchase_obligation":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.PurchaseObligation.Decode(d); err != nil {
 					return err
@@ -24727,8 +24785,18 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"purchase_obligation\"")
 			}
+		case "vat_exempt":
+			if err := func() error {
+				s.VatExempt.Reset()
+				if err := s.VatExempt.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"vat_exempt\"")
+			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -24740,7 +24808,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -24761,8 +24829,8 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11011111,
-		0b00000011,
+		0b01100111,
+		0b00110110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -24818,6 +24886,12 @@ func (s *CheckoutPreviewRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 	{
+		if s.BindingMonths.Set {
+			e.FieldStart("binding_months")
+			s.BindingMonths.Encode(e)
+		}
+	}
+	{
 		if s.BrandID.Set {
 			e.FieldStart("brand_id")
 			s.BrandID.Encode(e)
@@ -24841,11 +24915,12 @@ func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCheckoutPreviewRequest = [4]string{
-	0: "brand_id",
-	1: "flash_sale_id",
-	2: "locale",
-	3: "pass_type_slug",
+var jsonFieldsNameOfCheckoutPreviewRequest = [5]string{
+	0: "binding_months",
+	1: "brand_id",
+	2: "flash_sale_id",
+	3: "locale",
+	4: "pass_type_slug",
 }
 
 // Decode decodes CheckoutPreviewRequest from json.
@@ -24857,6 +24932,16 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "binding_months":
+			if err := func() error {
+				s.BindingMonths.Reset()
+				if err := s.BindingMonths.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"binding_months\"")
+			}
 		case "brand_id":
 			if err := func() error {
 				s.BrandID.Reset()
@@ -24888,7 +24973,7 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"locale\"")
 			}
 		case "pass_type_slug":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.PassTypeSlug = string(v)
@@ -24909,7 +24994,7 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00001000,
+		0b00010000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -28647,6 +28732,153 @@ func (s *DeviceTokenRequest) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *DirectOffer) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *DirectOffer) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("flash_sale_id")
+		json.EncodeUUID(e, s.FlashSaleID)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("normal_amount")
+		e.Int64(s.NormalAmount)
+	}
+	{
+		e.FieldStart("offer_amount")
+		e.Int64(s.OfferAmount)
+	}
+}
+
+var jsonFieldsNameOfDirectOffer = [4]string{
+	0: "flash_sale_id",
+	1: "name",
+	2: "normal_amount",
+	3: "offer_amount",
+}
+
+// Decode decodes DirectOffer from json.
+func (s *DirectOffer) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode DirectOffer to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "flash_sale_id":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.FlashSaleID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
+		case "name":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "normal_amount":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int64()
+				s.NormalAmount = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"normal_amount\"")
+			}
+		case "offer_amount":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int64()
+				s.OfferAmount = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"offer_amount\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode DirectOffer")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfDirectOffer) {
+					name = jsonFieldsNameOfDirectOffer[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *DirectOffer) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *DirectOffer) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *DirectPurchaseQuote) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -28658,6 +28890,12 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("authority_fingerprint")
 		e.Str(s.AuthorityFingerprint)
+	}
+	{
+		if s.BindingMonths.Set {
+			e.FieldStart("binding_months")
+			s.BindingMonths.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("credit_applied_minor")
@@ -28707,19 +28945,20 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfDirectPurchaseQuote = [12]string{
+var jsonFieldsNameOfDirectPurchaseQuote = [13]string{
 	0:  "authority_fingerprint",
-	1:  "credit_applied_minor",
-	2:  "currency",
-	3:  "expires_at",
-	4:  "fingerprint",
-	5:  "flash_sale_id",
-	6:  "issued_at",
-	7:  "organization_id",
-	8:  "pass_type_id",
-	9:  "payable_minor",
-	10: "user_id",
-	11: "version",
+	1:  "binding_months",
+	2:  "credit_applied_minor",
+	3:  "currency",
+	4:  "expires_at",
+	5:  "fingerprint",
+	6:  "flash_sale_id",
+	7:  "issued_at",
+	8:  "organization_id",
+	9:  "pass_type_id",
+	10: "payable_minor",
+	11: "user_id",
+	12: "version",
 }
 
 // Decode decodes DirectPurchaseQuote from json.
@@ -28743,8 +28982,18 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"authority_fingerprint\"")
 			}
+		case "binding_months":
+			if err := func() error {
+				s.BindingMonths.Reset()
+				if err := s.BindingMonths.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"binding_months\"")
+			}
 		case "credit_applied_minor":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.CreditAppliedMinor = int64(v)
@@ -28756,7 +29005,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"credit_applied_minor\"")
 			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -28768,7 +29017,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "expires_at":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.ExpiresAt = v
@@ -28780,7 +29029,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"expires_at\"")
 			}
 		case "fingerprint":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.Fingerprint = string(v)
@@ -28802,7 +29051,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flash_sale_id\"")
 			}
 		case "issued_at":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.IssuedAt = v
@@ -28814,7 +29063,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"issued_at\"")
 			}
 		case "organization_id":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.OrganizationID = v
@@ -28826,7 +29075,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
 		case "pass_type_id":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -28838,7 +29087,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type_id\"")
 			}
 		case "payable_minor":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.PayableMinor = int64(v)
@@ -28850,7 +29099,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"payable_minor\"")
 			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -28862,7 +29111,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "version":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -28881,8 +29130,8 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11011111,
-		0b00001111,
+		0b10111101,
+		0b00011111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -32351,12 +32600,42 @@ func (s *FrozenCheckout) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *FrozenCheckout) encodeFields(e *jx.Encoder) {
 	{
+		if s.BindingMonths.Set {
+			e.FieldStart("binding_months")
+			s.BindingMonths.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("charged_today_minor")
 		e.Int64(s.ChargedTodayMinor)
 	}
 	{
+		if s.CreditAppliedMinor.Set {
+			e.FieldStart("credit_applied_minor")
+			s.CreditAppliedMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("currency")
 		e.Str(s.Currency)
+	}
+	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
+		if s.IntroThroughDate.Set {
+			e.FieldStart("intro_through_date")
+			s.IntroThroughDate.Encode(e, json.EncodeDate)
+		}
+	}
+	{
+		if s.VatExempt.Set {
+			e.FieldStart("vat_exempt")
+			s.VatExempt.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("vat_minor")
@@ -32368,11 +32647,16 @@ func (s *FrozenCheckout) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFrozenCheckout = [4]string{
-	0: "charged_today_minor",
-	1: "currency",
-	2: "vat_minor",
-	3: "vat_rate_bp",
+var jsonFieldsNameOfFrozenCheckout = [9]string{
+	0: "binding_months",
+	1: "charged_today_minor",
+	2: "credit_applied_minor",
+	3: "currency",
+	4: "flash_sale_id",
+	5: "intro_through_date",
+	6: "vat_exempt",
+	7: "vat_minor",
+	8: "vat_rate_bp",
 }
 
 // Decode decodes FrozenCheckout from json.
@@ -32380,12 +32664,22 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode FrozenCheckout to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "binding_months":
+			if err := func() error {
+				s.BindingMonths.Reset()
+				if err := s.BindingMonths.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"binding_months\"")
+			}
 		case "charged_today_minor":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int64()
 				s.ChargedTodayMinor = int64(v)
@@ -32396,8 +32690,18 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"charged_today_minor\"")
 			}
+		case "credit_applied_minor":
+			if err := func() error {
+				s.CreditAppliedMinor.Reset()
+				if err := s.CreditAppliedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"credit_applied_minor\"")
+			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -32408,8 +32712,38 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
+		case "intro_through_date":
+			if err := func() error {
+				s.IntroThroughDate.Reset()
+				if err := s.IntroThroughDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"intro_through_date\"")
+			}
+		case "vat_exempt":
+			if err := func() error {
+				s.VatExempt.Reset()
+				if err := s.VatExempt.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"vat_exempt\"")
+			}
 		case "vat_minor":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -32421,7 +32755,7 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -32441,8 +32775,9 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00001111,
+	for i, mask := range [2]uint8{
+		0b10001010,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -44029,6 +44364,50 @@ func (s *NilNamedRef) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes ObligationCancellationRequestMethod as json.
+func (o NilObligationCancellationRequestMethod) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes ObligationCancellationRequestMethod from json.
+func (o *NilObligationCancellationRequestMethod) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilObligationCancellationRequestMethod to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v ObligationCancellationRequestMethod
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilObligationCancellationRequestMethod) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilObligationCancellationRequestMethod) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes PricedPassTypeBillingInterval as json.
 func (o NilPricedPassTypeBillingInterval) Encode(e *jx.Encoder) {
 	if o.Null {
@@ -44205,6 +44584,404 @@ func (s NilWorkshopEntryTarget) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *NilWorkshopEntryTarget) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ObligationCancellation) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ObligationCancellation) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("condition")
+		s.Condition.Encode(e)
+	}
+	{
+		e.FieldStart("earliest_possible_end_on")
+		s.EarliestPossibleEndOn.Encode(e, json.EncodeDate)
+	}
+	{
+		e.FieldStart("kind")
+		s.Kind.Encode(e)
+	}
+	{
+		e.FieldStart("request_method")
+		s.RequestMethod.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfObligationCancellation = [4]string{
+	0: "condition",
+	1: "earliest_possible_end_on",
+	2: "kind",
+	3: "request_method",
+}
+
+// Decode decodes ObligationCancellation from json.
+func (s *ObligationCancellation) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ObligationCancellation to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "condition":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Condition.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"condition\"")
+			}
+		case "earliest_possible_end_on":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.EarliestPossibleEndOn.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"earliest_possible_end_on\"")
+			}
+		case "kind":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Kind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"kind\"")
+			}
+		case "request_method":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.RequestMethod.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"request_method\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ObligationCancellation")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfObligationCancellation) {
+					name = jsonFieldsNameOfObligationCancellation[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ObligationCancellation) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ObligationCancellation) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ObligationCancellationKind as json.
+func (s ObligationCancellationKind) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes ObligationCancellationKind from json.
+func (s *ObligationCancellationKind) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ObligationCancellationKind to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch ObligationCancellationKind(v) {
+	case ObligationCancellationKindNone:
+		*s = ObligationCancellationKindNone
+	case ObligationCancellationKindEndOfPeriod:
+		*s = ObligationCancellationKindEndOfPeriod
+	case ObligationCancellationKindAfterCommitment:
+		*s = ObligationCancellationKindAfterCommitment
+	default:
+		*s = ObligationCancellationKind(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s ObligationCancellationKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ObligationCancellationKind) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ObligationCancellationRequestMethod as json.
+func (s ObligationCancellationRequestMethod) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes ObligationCancellationRequestMethod from json.
+func (s *ObligationCancellationRequestMethod) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ObligationCancellationRequestMethod to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch ObligationCancellationRequestMethod(v) {
+	case ObligationCancellationRequestMethodContactVenue:
+		*s = ObligationCancellationRequestMethodContactVenue
+	default:
+		*s = ObligationCancellationRequestMethod(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s ObligationCancellationRequestMethod) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ObligationCancellationRequestMethod) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ObligationCommitment) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ObligationCommitment) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("commitment_ends_on")
+		json.EncodeDate(e, s.CommitmentEndsOn)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("first_full_price_date")
+		json.EncodeDate(e, s.FirstFullPriceDate)
+	}
+	{
+		e.FieldStart("full_price_amount_minor")
+		e.Int64(s.FullPriceAmountMinor)
+	}
+	{
+		e.FieldStart("intro_through_date")
+		s.IntroThroughDate.Encode(e, json.EncodeDate)
+	}
+	{
+		e.FieldStart("minimum_full_price_cycles")
+		e.Int(s.MinimumFullPriceCycles)
+	}
+}
+
+var jsonFieldsNameOfObligationCommitment = [6]string{
+	0: "commitment_ends_on",
+	1: "currency",
+	2: "first_full_price_date",
+	3: "full_price_amount_minor",
+	4: "intro_through_date",
+	5: "minimum_full_price_cycles",
+}
+
+// Decode decodes ObligationCommitment from json.
+func (s *ObligationCommitment) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ObligationCommitment to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "commitment_ends_on":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeDate(d)
+				s.CommitmentEndsOn = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"commitment_ends_on\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "first_full_price_date":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeDate(d)
+				s.FirstFullPriceDate = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"first_full_price_date\"")
+			}
+		case "full_price_amount_minor":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int64()
+				s.FullPriceAmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"full_price_amount_minor\"")
+			}
+		case "intro_through_date":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.IntroThroughDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"intro_through_date\"")
+			}
+		case "minimum_full_price_cycles":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int()
+				s.MinimumFullPriceCycles = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"minimum_full_price_cycles\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ObligationCommitment")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfObligationCommitment) {
+					name = jsonFieldsNameOfObligationCommitment[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ObligationCommitment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ObligationCommitment) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -46393,6 +47170,39 @@ func (s *OptDateTime) UnmarshalJSON(data []byte) error {
 	return s.Decode(d, json.DecodeDateTime)
 }
 
+// Encode encodes DirectOffer as json.
+func (o OptDirectOffer) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes DirectOffer from json.
+func (o *OptDirectOffer) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptDirectOffer to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptDirectOffer) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptDirectOffer) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes DirectPurchaseQuote as json.
 func (o OptDirectPurchaseQuote) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -46746,6 +47556,57 @@ func (s *OptNilCheckoutCardPaymentsReason) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes time.Time as json.
+func (o OptNilDate) Encode(e *jx.Encoder, format func(*jx.Encoder, time.Time)) {
+	if !o.Set {
+		return
+	}
+	if o.Null {
+		e.Null()
+		return
+	}
+	format(e, o.Value)
+}
+
+// Decode decodes time.Time from json.
+func (o *OptNilDate) Decode(d *jx.Decoder, format func(*jx.Decoder) (time.Time, error)) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptNilDate to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v time.Time
+		o.Value = v
+		o.Set = true
+		o.Null = true
+		return nil
+	}
+	o.Set = true
+	o.Null = false
+	v, err := format(d)
+	if err != nil {
+		return err
+	}
+	o.Value = v
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptNilDate) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e, json.EncodeDate)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptNilDate) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d, json.DecodeDate)
+}
+
 // Encode encodes float64 as json.
 func (o OptNilFloat64) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -46844,6 +47705,55 @@ func (s OptNilInt) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptNilInt) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ObligationCommitment as json.
+func (o OptNilObligationCommitment) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes ObligationCommitment from json.
+func (o *OptNilObligationCommitment) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptNilObligationCommitment to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v ObligationCommitment
+		o.Value = v
+		o.Set = true
+		o.Null = true
+		return nil
+	}
+	o.Set = true
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptNilObligationCommitment) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptNilObligationCommitment) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -47030,6 +47940,39 @@ func (s OptNull) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptNull) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ObligationCancellation as json.
+func (o OptObligationCancellation) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes ObligationCancellation from json.
+func (o *OptObligationCancellation) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptObligationCancellation to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptObligationCancellation) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptObligationCancellation) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -51448,9 +52391,33 @@ func (s *PurchaseObligation) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PurchaseObligation) encodeFields(e *jx.Encoder) {
 	{
+		if s.Cancellation.Set {
+			e.FieldStart("cancellation")
+			s.Cancellation.Encode(e)
+		}
+	}
+	{
+		if s.Commitment.Set {
+			e.FieldStart("commitment")
+			s.Commitment.Encode(e)
+		}
+	}
+	{
+		if s.IntroThroughDate.Set {
+			e.FieldStart("intro_through_date")
+			s.IntroThroughDate.Encode(e, json.EncodeDate)
+		}
+	}
+	{
 		if s.Message.Set {
 			e.FieldStart("message")
 			s.Message.Encode(e)
+		}
+	}
+	{
+		if s.MinimumTotalPayable.Set {
+			e.FieldStart("minimum_total_payable")
+			s.MinimumTotalPayable.Encode(e)
 		}
 	}
 	{
@@ -51465,10 +52432,14 @@ func (s *PurchaseObligation) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPurchaseObligation = [3]string{
-	0: "message",
-	1: "reason_code",
-	2: "status",
+var jsonFieldsNameOfPurchaseObligation = [7]string{
+	0: "cancellation",
+	1: "commitment",
+	2: "intro_through_date",
+	3: "message",
+	4: "minimum_total_payable",
+	5: "reason_code",
+	6: "status",
 }
 
 // Decode decodes PurchaseObligation from json.
@@ -51480,6 +52451,36 @@ func (s *PurchaseObligation) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "cancellation":
+			if err := func() error {
+				s.Cancellation.Reset()
+				if err := s.Cancellation.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"cancellation\"")
+			}
+		case "commitment":
+			if err := func() error {
+				s.Commitment.Reset()
+				if err := s.Commitment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"commitment\"")
+			}
+		case "intro_through_date":
+			if err := func() error {
+				s.IntroThroughDate.Reset()
+				if err := s.IntroThroughDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"intro_through_date\"")
+			}
 		case "message":
 			if err := func() error {
 				s.Message.Reset()
@@ -51489,6 +52490,16 @@ func (s *PurchaseObligation) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"message\"")
+			}
+		case "minimum_total_payable":
+			if err := func() error {
+				s.MinimumTotalPayable.Reset()
+				if err := s.MinimumTotalPayable.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"minimum_total_payable\"")
 			}
 		case "reason_code":
 			if err := func() error {
@@ -51501,7 +52512,7 @@ func (s *PurchaseObligation) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"reason_code\"")
 			}
 		case "status":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -51520,7 +52531,7 @@ func (s *PurchaseObligation) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000100,
+		0b01000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -6700,6 +6700,7 @@ type GetCheckoutPreviewParams struct {
 	PassTypeSlug    string
 	BrandID         OptUUID                     `json:",omitempty,omitzero"`
 	FlashSaleID     OptUUID                     `json:",omitempty,omitzero"`
+	BindingMonths   OptInt                      `json:",omitempty,omitzero"`
 	Locale          OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
 }
 
@@ -6734,6 +6735,15 @@ func unpackGetCheckoutPreviewParams(packed middleware.Parameters) (params GetChe
 		}
 		if v, ok := packed[key]; ok {
 			params.FlashSaleID = v.(OptUUID)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "binding_months",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.BindingMonths = v.(OptInt)
 		}
 	}
 	{
@@ -6919,6 +6929,72 @@ func decodeGetCheckoutPreviewParams(args [0]string, argsEscaped bool, r *http.Re
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "flash_sale_id",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: binding_months.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "binding_months",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotBindingMonthsVal int
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToInt(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotBindingMonthsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.BindingMonths.SetTo(paramsDotBindingMonthsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.BindingMonths.Get(); ok {
+					if err := func() error {
+						if err := (validate.Int{
+							MinSet:        true,
+							Min:           1,
+							MaxSet:        true,
+							Max:           120,
+							MinExclusive:  false,
+							MaxExclusive:  false,
+							MultipleOfSet: false,
+							MultipleOf:    0,
+							Pattern:       nil,
+						}).Validate(int64(value)); err != nil {
+							return errors.Wrap(err, "int")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "binding_months",
 			In:   "query",
 			Err:  err,
 		}

@@ -10013,15 +10013,22 @@ func (s *CheckoutPassType) SetValidityDays(val OptNilInt) {
 type CheckoutPreview struct {
 	CardPayments CheckoutCardPayments `json:"card_payments"`
 	// Major units.
-	ChargedToday        float64                `json:"charged_today"`
-	ChargedTodayMinor   int64                  `json:"charged_today_minor"`
+	ChargedToday      float64 `json:"charged_today"`
+	ChargedTodayMinor int64   `json:"charged_today_minor"`
+	// Credit spent on this purchase; the card pays the rest.
+	CreditAppliedMinor OptInt64 `json:"credit_applied_minor"`
+	// The member's credit in the currency before this purchase.
+	CreditBalanceMinor  OptInt64               `json:"credit_balance_minor"`
 	Currency            string                 `json:"currency"`
 	CurrencyExponent    int                    `json:"currency_exponent"`
+	DirectOffer         OptDirectOffer         `json:"direct_offer"`
 	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
 	PassType            CheckoutPassType       `json:"pass_type"`
 	PurchaseObligation  PurchaseObligation     `json:"purchase_obligation"`
-	VatMinor            int64                  `json:"vat_minor"`
-	VatRateBp           int                    `json:"vat_rate_bp"`
+	// The member is under the venue's VAT age threshold on the sale date.
+	VatExempt OptBool `json:"vat_exempt"`
+	VatMinor  int64   `json:"vat_minor"`
+	VatRateBp int     `json:"vat_rate_bp"`
 }
 
 // GetCardPayments returns the value of CardPayments.
@@ -10039,6 +10046,16 @@ func (s *CheckoutPreview) GetChargedTodayMinor() int64 {
 	return s.ChargedTodayMinor
 }
 
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *CheckoutPreview) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCreditBalanceMinor returns the value of CreditBalanceMinor.
+func (s *CheckoutPreview) GetCreditBalanceMinor() OptInt64 {
+	return s.CreditBalanceMinor
+}
+
 // GetCurrency returns the value of Currency.
 func (s *CheckoutPreview) GetCurrency() string {
 	return s.Currency
@@ -10047,6 +10064,11 @@ func (s *CheckoutPreview) GetCurrency() string {
 // GetCurrencyExponent returns the value of CurrencyExponent.
 func (s *CheckoutPreview) GetCurrencyExponent() int {
 	return s.CurrencyExponent
+}
+
+// GetDirectOffer returns the value of DirectOffer.
+func (s *CheckoutPreview) GetDirectOffer() OptDirectOffer {
+	return s.DirectOffer
 }
 
 // GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
@@ -10062,6 +10084,11 @@ func (s *CheckoutPreview) GetPassType() CheckoutPassType {
 // GetPurchaseObligation returns the value of PurchaseObligation.
 func (s *CheckoutPreview) GetPurchaseObligation() PurchaseObligation {
 	return s.PurchaseObligation
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *CheckoutPreview) GetVatExempt() OptBool {
+	return s.VatExempt
 }
 
 // GetVatMinor returns the value of VatMinor.
@@ -10089,6 +10116,16 @@ func (s *CheckoutPreview) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
 }
 
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *CheckoutPreview) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCreditBalanceMinor sets the value of CreditBalanceMinor.
+func (s *CheckoutPreview) SetCreditBalanceMinor(val OptInt64) {
+	s.CreditBalanceMinor = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *CheckoutPreview) SetCurrency(val string) {
 	s.Currency = val
@@ -10097,6 +10134,11 @@ func (s *CheckoutPreview) SetCurrency(val string) {
 // SetCurrencyExponent sets the value of CurrencyExponent.
 func (s *CheckoutPreview) SetCurrencyExponent(val int) {
 	s.CurrencyExponent = val
+}
+
+// SetDirectOffer sets the value of DirectOffer.
+func (s *CheckoutPreview) SetDirectOffer(val OptDirectOffer) {
+	s.DirectOffer = val
 }
 
 // SetDirectPurchaseQuote sets the value of DirectPurchaseQuote.
@@ -10114,6 +10156,11 @@ func (s *CheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
 	s.PurchaseObligation = val
 }
 
+// SetVatExempt sets the value of VatExempt.
+func (s *CheckoutPreview) SetVatExempt(val OptBool) {
+	s.VatExempt = val
+}
+
 // SetVatMinor sets the value of VatMinor.
 func (s *CheckoutPreview) SetVatMinor(val int64) {
 	s.VatMinor = val
@@ -10126,10 +10173,16 @@ func (s *CheckoutPreview) SetVatRateBp(val int) {
 
 // Ref: #/components/schemas/CheckoutPreviewRequest
 type CheckoutPreviewRequest struct {
-	BrandID      OptUUID                         `json:"brand_id"`
-	FlashSaleID  OptUUID                         `json:"flash_sale_id"`
-	Locale       OptCheckoutPreviewRequestLocale `json:"locale"`
-	PassTypeSlug string                          `json:"pass_type_slug"`
+	BindingMonths OptInt                          `json:"binding_months"`
+	BrandID       OptUUID                         `json:"brand_id"`
+	FlashSaleID   OptUUID                         `json:"flash_sale_id"`
+	Locale        OptCheckoutPreviewRequestLocale `json:"locale"`
+	PassTypeSlug  string                          `json:"pass_type_slug"`
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *CheckoutPreviewRequest) GetBindingMonths() OptInt {
+	return s.BindingMonths
 }
 
 // GetBrandID returns the value of BrandID.
@@ -10150,6 +10203,11 @@ func (s *CheckoutPreviewRequest) GetLocale() OptCheckoutPreviewRequestLocale {
 // GetPassTypeSlug returns the value of PassTypeSlug.
 func (s *CheckoutPreviewRequest) GetPassTypeSlug() string {
 	return s.PassTypeSlug
+}
+
+// SetBindingMonths sets the value of BindingMonths.
+func (s *CheckoutPreviewRequest) SetBindingMonths(val OptInt) {
+	s.BindingMonths = val
 }
 
 // SetBrandID sets the value of BrandID.
@@ -11662,12 +11720,63 @@ func (s *DeviceTokenRequest) SetDeviceCode(val string) {
 	s.DeviceCode = val
 }
 
+// Display only (minor units); the payable authority is charged_today.
+// Ref: #/components/schemas/DirectOffer
+type DirectOffer struct {
+	FlashSaleID  uuid.UUID `json:"flash_sale_id"`
+	Name         string    `json:"name"`
+	NormalAmount int64     `json:"normal_amount"`
+	OfferAmount  int64     `json:"offer_amount"`
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *DirectOffer) GetFlashSaleID() uuid.UUID {
+	return s.FlashSaleID
+}
+
+// GetName returns the value of Name.
+func (s *DirectOffer) GetName() string {
+	return s.Name
+}
+
+// GetNormalAmount returns the value of NormalAmount.
+func (s *DirectOffer) GetNormalAmount() int64 {
+	return s.NormalAmount
+}
+
+// GetOfferAmount returns the value of OfferAmount.
+func (s *DirectOffer) GetOfferAmount() int64 {
+	return s.OfferAmount
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *DirectOffer) SetFlashSaleID(val uuid.UUID) {
+	s.FlashSaleID = val
+}
+
+// SetName sets the value of Name.
+func (s *DirectOffer) SetName(val string) {
+	s.Name = val
+}
+
+// SetNormalAmount sets the value of NormalAmount.
+func (s *DirectOffer) SetNormalAmount(val int64) {
+	s.NormalAmount = val
+}
+
+// SetOfferAmount sets the value of OfferAmount.
+func (s *DirectOffer) SetOfferAmount(val int64) {
+	s.OfferAmount = val
+}
+
 // A quote for a fixed direct purchase, signed by `fingerprint`: send it
 // unchanged. `currency` is an addition to the contract's fields (the
-// quote is charged in it). `flash_sale_id` is always null for now.
+// quote is charged in it), and so is `binding_months` (the binding tier
+// priced; null or absent without one). `flash_sale_id` is the offer priced.
 // Ref: #/components/schemas/DirectPurchaseQuote
 type DirectPurchaseQuote struct {
 	AuthorityFingerprint string                     `json:"authority_fingerprint"`
+	BindingMonths        OptNilInt                  `json:"binding_months"`
 	CreditAppliedMinor   int64                      `json:"credit_applied_minor"`
 	Currency             string                     `json:"currency"`
 	ExpiresAt            time.Time                  `json:"expires_at"`
@@ -11684,6 +11793,11 @@ type DirectPurchaseQuote struct {
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
 func (s *DirectPurchaseQuote) GetAuthorityFingerprint() string {
 	return s.AuthorityFingerprint
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *DirectPurchaseQuote) GetBindingMonths() OptNilInt {
+	return s.BindingMonths
 }
 
 // GetCreditAppliedMinor returns the value of CreditAppliedMinor.
@@ -11744,6 +11858,11 @@ func (s *DirectPurchaseQuote) GetVersion() DirectPurchaseQuoteVersion {
 // SetAuthorityFingerprint sets the value of AuthorityFingerprint.
 func (s *DirectPurchaseQuote) SetAuthorityFingerprint(val string) {
 	s.AuthorityFingerprint = val
+}
+
+// SetBindingMonths sets the value of BindingMonths.
+func (s *DirectPurchaseQuote) SetBindingMonths(val OptNilInt) {
+	s.BindingMonths = val
 }
 
 // SetCreditAppliedMinor sets the value of CreditAppliedMinor.
@@ -12952,10 +13071,20 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 
 // Ref: #/components/schemas/FrozenCheckout
 type FrozenCheckout struct {
-	ChargedTodayMinor int64  `json:"charged_today_minor"`
-	Currency          string `json:"currency"`
-	VatMinor          int64  `json:"vat_minor"`
-	VatRateBp         int    `json:"vat_rate_bp"`
+	BindingMonths      OptNilInt  `json:"binding_months"`
+	ChargedTodayMinor  int64      `json:"charged_today_minor"`
+	CreditAppliedMinor OptInt64   `json:"credit_applied_minor"`
+	Currency           string     `json:"currency"`
+	FlashSaleID        OptNilUUID `json:"flash_sale_id"`
+	IntroThroughDate   OptNilDate `json:"intro_through_date"`
+	VatExempt          OptBool    `json:"vat_exempt"`
+	VatMinor           int64      `json:"vat_minor"`
+	VatRateBp          int        `json:"vat_rate_bp"`
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *FrozenCheckout) GetBindingMonths() OptNilInt {
+	return s.BindingMonths
 }
 
 // GetChargedTodayMinor returns the value of ChargedTodayMinor.
@@ -12963,9 +13092,29 @@ func (s *FrozenCheckout) GetChargedTodayMinor() int64 {
 	return s.ChargedTodayMinor
 }
 
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FrozenCheckout) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
 // GetCurrency returns the value of Currency.
 func (s *FrozenCheckout) GetCurrency() string {
 	return s.Currency
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *FrozenCheckout) GetFlashSaleID() OptNilUUID {
+	return s.FlashSaleID
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *FrozenCheckout) GetIntroThroughDate() OptNilDate {
+	return s.IntroThroughDate
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *FrozenCheckout) GetVatExempt() OptBool {
+	return s.VatExempt
 }
 
 // GetVatMinor returns the value of VatMinor.
@@ -12978,14 +13127,39 @@ func (s *FrozenCheckout) GetVatRateBp() int {
 	return s.VatRateBp
 }
 
+// SetBindingMonths sets the value of BindingMonths.
+func (s *FrozenCheckout) SetBindingMonths(val OptNilInt) {
+	s.BindingMonths = val
+}
+
 // SetChargedTodayMinor sets the value of ChargedTodayMinor.
 func (s *FrozenCheckout) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
 }
 
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FrozenCheckout) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *FrozenCheckout) SetCurrency(val string) {
 	s.Currency = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *FrozenCheckout) SetFlashSaleID(val OptNilUUID) {
+	s.FlashSaleID = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *FrozenCheckout) SetIntroThroughDate(val OptNilDate) {
+	s.IntroThroughDate = val
+}
+
+// SetVatExempt sets the value of VatExempt.
+func (s *FrozenCheckout) SetVatExempt(val OptBool) {
+	s.VatExempt = val
 }
 
 // SetVatMinor sets the value of VatMinor.
@@ -18475,6 +18649,51 @@ func (o NilNamedRef) Or(d NamedRef) NamedRef {
 	return d
 }
 
+// NewNilObligationCancellationRequestMethod returns new NilObligationCancellationRequestMethod with value set to v.
+func NewNilObligationCancellationRequestMethod(v ObligationCancellationRequestMethod) NilObligationCancellationRequestMethod {
+	return NilObligationCancellationRequestMethod{
+		Value: v,
+	}
+}
+
+// NilObligationCancellationRequestMethod is nullable ObligationCancellationRequestMethod.
+type NilObligationCancellationRequestMethod struct {
+	Value ObligationCancellationRequestMethod
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilObligationCancellationRequestMethod) SetTo(v ObligationCancellationRequestMethod) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilObligationCancellationRequestMethod) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilObligationCancellationRequestMethod) SetToNull() {
+	o.Null = true
+	var v ObligationCancellationRequestMethod
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilObligationCancellationRequestMethod) Get() (v ObligationCancellationRequestMethod, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilObligationCancellationRequestMethod) Or(d ObligationCancellationRequestMethod) ObligationCancellationRequestMethod {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilPricedPassTypeBillingInterval returns new NilPricedPassTypeBillingInterval with value set to v.
 func NewNilPricedPassTypeBillingInterval(v PricedPassTypeBillingInterval) NilPricedPassTypeBillingInterval {
 	return NilPricedPassTypeBillingInterval{
@@ -18653,6 +18872,206 @@ func (o NilWorkshopEntryTarget) Or(d WorkshopEntryTarget) WorkshopEntryTarget {
 		return v
 	}
 	return d
+}
+
+// Ref: #/components/schemas/ObligationCancellation
+type ObligationCancellation struct {
+	Condition             NilString                              `json:"condition"`
+	EarliestPossibleEndOn NilDate                                `json:"earliest_possible_end_on"`
+	Kind                  ObligationCancellationKind             `json:"kind"`
+	RequestMethod         NilObligationCancellationRequestMethod `json:"request_method"`
+}
+
+// GetCondition returns the value of Condition.
+func (s *ObligationCancellation) GetCondition() NilString {
+	return s.Condition
+}
+
+// GetEarliestPossibleEndOn returns the value of EarliestPossibleEndOn.
+func (s *ObligationCancellation) GetEarliestPossibleEndOn() NilDate {
+	return s.EarliestPossibleEndOn
+}
+
+// GetKind returns the value of Kind.
+func (s *ObligationCancellation) GetKind() ObligationCancellationKind {
+	return s.Kind
+}
+
+// GetRequestMethod returns the value of RequestMethod.
+func (s *ObligationCancellation) GetRequestMethod() NilObligationCancellationRequestMethod {
+	return s.RequestMethod
+}
+
+// SetCondition sets the value of Condition.
+func (s *ObligationCancellation) SetCondition(val NilString) {
+	s.Condition = val
+}
+
+// SetEarliestPossibleEndOn sets the value of EarliestPossibleEndOn.
+func (s *ObligationCancellation) SetEarliestPossibleEndOn(val NilDate) {
+	s.EarliestPossibleEndOn = val
+}
+
+// SetKind sets the value of Kind.
+func (s *ObligationCancellation) SetKind(val ObligationCancellationKind) {
+	s.Kind = val
+}
+
+// SetRequestMethod sets the value of RequestMethod.
+func (s *ObligationCancellation) SetRequestMethod(val NilObligationCancellationRequestMethod) {
+	s.RequestMethod = val
+}
+
+type ObligationCancellationKind string
+
+const (
+	ObligationCancellationKindNone            ObligationCancellationKind = "none"
+	ObligationCancellationKindEndOfPeriod     ObligationCancellationKind = "end_of_period"
+	ObligationCancellationKindAfterCommitment ObligationCancellationKind = "after_commitment"
+)
+
+// AllValues returns all ObligationCancellationKind values.
+func (ObligationCancellationKind) AllValues() []ObligationCancellationKind {
+	return []ObligationCancellationKind{
+		ObligationCancellationKindNone,
+		ObligationCancellationKindEndOfPeriod,
+		ObligationCancellationKindAfterCommitment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ObligationCancellationKind) MarshalText() ([]byte, error) {
+	switch s {
+	case ObligationCancellationKindNone:
+		return []byte(s), nil
+	case ObligationCancellationKindEndOfPeriod:
+		return []byte(s), nil
+	case ObligationCancellationKindAfterCommitment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ObligationCancellationKind) UnmarshalText(data []byte) error {
+	switch ObligationCancellationKind(data) {
+	case ObligationCancellationKindNone:
+		*s = ObligationCancellationKindNone
+		return nil
+	case ObligationCancellationKindEndOfPeriod:
+		*s = ObligationCancellationKindEndOfPeriod
+		return nil
+	case ObligationCancellationKindAfterCommitment:
+		*s = ObligationCancellationKindAfterCommitment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ObligationCancellationRequestMethod string
+
+const (
+	ObligationCancellationRequestMethodContactVenue ObligationCancellationRequestMethod = "contact_venue"
+)
+
+// AllValues returns all ObligationCancellationRequestMethod values.
+func (ObligationCancellationRequestMethod) AllValues() []ObligationCancellationRequestMethod {
+	return []ObligationCancellationRequestMethod{
+		ObligationCancellationRequestMethodContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ObligationCancellationRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case ObligationCancellationRequestMethodContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ObligationCancellationRequestMethod) UnmarshalText(data []byte) error {
+	switch ObligationCancellationRequestMethod(data) {
+	case ObligationCancellationRequestMethodContactVenue:
+		*s = ObligationCancellationRequestMethodContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ObligationCommitment
+type ObligationCommitment struct {
+	CommitmentEndsOn       time.Time `json:"commitment_ends_on"`
+	Currency               string    `json:"currency"`
+	FirstFullPriceDate     time.Time `json:"first_full_price_date"`
+	FullPriceAmountMinor   int64     `json:"full_price_amount_minor"`
+	IntroThroughDate       NilDate   `json:"intro_through_date"`
+	MinimumFullPriceCycles int       `json:"minimum_full_price_cycles"`
+}
+
+// GetCommitmentEndsOn returns the value of CommitmentEndsOn.
+func (s *ObligationCommitment) GetCommitmentEndsOn() time.Time {
+	return s.CommitmentEndsOn
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ObligationCommitment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFirstFullPriceDate returns the value of FirstFullPriceDate.
+func (s *ObligationCommitment) GetFirstFullPriceDate() time.Time {
+	return s.FirstFullPriceDate
+}
+
+// GetFullPriceAmountMinor returns the value of FullPriceAmountMinor.
+func (s *ObligationCommitment) GetFullPriceAmountMinor() int64 {
+	return s.FullPriceAmountMinor
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *ObligationCommitment) GetIntroThroughDate() NilDate {
+	return s.IntroThroughDate
+}
+
+// GetMinimumFullPriceCycles returns the value of MinimumFullPriceCycles.
+func (s *ObligationCommitment) GetMinimumFullPriceCycles() int {
+	return s.MinimumFullPriceCycles
+}
+
+// SetCommitmentEndsOn sets the value of CommitmentEndsOn.
+func (s *ObligationCommitment) SetCommitmentEndsOn(val time.Time) {
+	s.CommitmentEndsOn = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ObligationCommitment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFirstFullPriceDate sets the value of FirstFullPriceDate.
+func (s *ObligationCommitment) SetFirstFullPriceDate(val time.Time) {
+	s.FirstFullPriceDate = val
+}
+
+// SetFullPriceAmountMinor sets the value of FullPriceAmountMinor.
+func (s *ObligationCommitment) SetFullPriceAmountMinor(val int64) {
+	s.FullPriceAmountMinor = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *ObligationCommitment) SetIntroThroughDate(val NilDate) {
+	s.IntroThroughDate = val
+}
+
+// SetMinimumFullPriceCycles sets the value of MinimumFullPriceCycles.
+func (s *ObligationCommitment) SetMinimumFullPriceCycles(val int) {
+	s.MinimumFullPriceCycles = val
 }
 
 // Ref: #/components/schemas/Offer
@@ -20432,6 +20851,52 @@ func (o OptDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewOptDirectOffer returns new OptDirectOffer with value set to v.
+func NewOptDirectOffer(v DirectOffer) OptDirectOffer {
+	return OptDirectOffer{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptDirectOffer is optional DirectOffer.
+type OptDirectOffer struct {
+	Value DirectOffer
+	Set   bool
+}
+
+// IsSet returns true if OptDirectOffer was set.
+func (o OptDirectOffer) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptDirectOffer) Reset() {
+	var v DirectOffer
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptDirectOffer) SetTo(v DirectOffer) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptDirectOffer) Get() (v DirectOffer, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptDirectOffer) Or(d DirectOffer) DirectOffer {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDirectPurchaseQuote returns new OptDirectPurchaseQuote with value set to v.
 func NewOptDirectPurchaseQuote(v DirectPurchaseQuote) OptDirectPurchaseQuote {
 	return OptDirectPurchaseQuote{
@@ -21231,6 +21696,69 @@ func (o OptNilCheckoutCardPaymentsReason) Or(d CheckoutCardPaymentsReason) Check
 	return d
 }
 
+// NewOptNilDate returns new OptNilDate with value set to v.
+func NewOptNilDate(v time.Time) OptNilDate {
+	return OptNilDate{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilDate is optional nullable time.Time.
+type OptNilDate struct {
+	Value time.Time
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilDate was set.
+func (o OptNilDate) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilDate) Reset() {
+	var v time.Time
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilDate) SetTo(v time.Time) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilDate) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilDate) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v time.Time
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilDate) Get() (v time.Time, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilDate) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilFloat64 returns new OptNilFloat64 with value set to v.
 func NewOptNilFloat64(v float64) OptNilFloat64 {
 	return OptNilFloat64{
@@ -21351,6 +21879,69 @@ func (o OptNilInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilObligationCommitment returns new OptNilObligationCommitment with value set to v.
+func NewOptNilObligationCommitment(v ObligationCommitment) OptNilObligationCommitment {
+	return OptNilObligationCommitment{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilObligationCommitment is optional nullable ObligationCommitment.
+type OptNilObligationCommitment struct {
+	Value ObligationCommitment
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilObligationCommitment was set.
+func (o OptNilObligationCommitment) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilObligationCommitment) Reset() {
+	var v ObligationCommitment
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilObligationCommitment) SetTo(v ObligationCommitment) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilObligationCommitment) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilObligationCommitment) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v ObligationCommitment
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilObligationCommitment) Get() (v ObligationCommitment, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilObligationCommitment) Or(d ObligationCommitment) ObligationCommitment {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -21586,6 +22177,52 @@ func (o OptNull) Get() (v struct{}, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNull) Or(d struct{}) struct{} {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptObligationCancellation returns new OptObligationCancellation with value set to v.
+func NewOptObligationCancellation(v ObligationCancellation) OptObligationCancellation {
+	return OptObligationCancellation{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptObligationCancellation is optional ObligationCancellation.
+type OptObligationCancellation struct {
+	Value ObligationCancellation
+	Set   bool
+}
+
+// IsSet returns true if OptObligationCancellation was set.
+func (o OptObligationCancellation) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptObligationCancellation) Reset() {
+	var v ObligationCancellation
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptObligationCancellation) SetTo(v ObligationCancellation) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptObligationCancellation) Get() (v ObligationCancellation, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptObligationCancellation) Or(d ObligationCancellation) ObligationCancellation {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -23523,16 +24160,45 @@ func (s *PurchaseConfirmation) SetPassTypeID(val uuid.UUID) {
 	s.PassTypeID = val
 }
 
+// What buying binds the member to. `available`: `minimum_total_payable`
+// (minor units: today's price plus the full-price periods a binding
+// tier commits to), `intro_through_date` (an offer's last intro day, or
+// null), `cancellation` and, for memberships, `commitment`. `unavailable`:
+// `reason_code` and `message`, and no quote.
 // Ref: #/components/schemas/PurchaseObligation
 type PurchaseObligation struct {
-	Message    OptString                `json:"message"`
-	ReasonCode OptString                `json:"reason_code"`
-	Status     PurchaseObligationStatus `json:"status"`
+	Cancellation        OptObligationCancellation  `json:"cancellation"`
+	Commitment          OptNilObligationCommitment `json:"commitment"`
+	IntroThroughDate    OptNilDate                 `json:"intro_through_date"`
+	Message             OptString                  `json:"message"`
+	MinimumTotalPayable OptInt64                   `json:"minimum_total_payable"`
+	ReasonCode          OptString                  `json:"reason_code"`
+	Status              PurchaseObligationStatus   `json:"status"`
+}
+
+// GetCancellation returns the value of Cancellation.
+func (s *PurchaseObligation) GetCancellation() OptObligationCancellation {
+	return s.Cancellation
+}
+
+// GetCommitment returns the value of Commitment.
+func (s *PurchaseObligation) GetCommitment() OptNilObligationCommitment {
+	return s.Commitment
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *PurchaseObligation) GetIntroThroughDate() OptNilDate {
+	return s.IntroThroughDate
 }
 
 // GetMessage returns the value of Message.
 func (s *PurchaseObligation) GetMessage() OptString {
 	return s.Message
+}
+
+// GetMinimumTotalPayable returns the value of MinimumTotalPayable.
+func (s *PurchaseObligation) GetMinimumTotalPayable() OptInt64 {
+	return s.MinimumTotalPayable
 }
 
 // GetReasonCode returns the value of ReasonCode.
@@ -23545,9 +24211,29 @@ func (s *PurchaseObligation) GetStatus() PurchaseObligationStatus {
 	return s.Status
 }
 
+// SetCancellation sets the value of Cancellation.
+func (s *PurchaseObligation) SetCancellation(val OptObligationCancellation) {
+	s.Cancellation = val
+}
+
+// SetCommitment sets the value of Commitment.
+func (s *PurchaseObligation) SetCommitment(val OptNilObligationCommitment) {
+	s.Commitment = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *PurchaseObligation) SetIntroThroughDate(val OptNilDate) {
+	s.IntroThroughDate = val
+}
+
 // SetMessage sets the value of Message.
 func (s *PurchaseObligation) SetMessage(val OptString) {
 	s.Message = val
+}
+
+// SetMinimumTotalPayable sets the value of MinimumTotalPayable.
+func (s *PurchaseObligation) SetMinimumTotalPayable(val OptInt64) {
+	s.MinimumTotalPayable = val
 }
 
 // SetReasonCode sets the value of ReasonCode.

@@ -1178,9 +1178,21 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // when it can be bought online now, a `direct_purchase_quote` valid five
 // minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
 // inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
-// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
-// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
-// through direct checkout yet; never a fallback to the normal price).
+// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`.
+// A `flash_sale_id` prices the offer's introductory price (`direct_offer`
+// shows the normal and the offer amount; a recurring offer's first
+// payment pays through `purchase_obligation.intro_through_date`); an
+// offer that is cancelled, not started, ended, sold out, not for this
+// pass type or in another currency is 422 `FLASH_SALE_UNAVAILABLE`
+// (`details.reason`), never a fallback to the normal price.
+// `binding_months` sells a binding tier of a recurring membership (its
+// period price, bound for that many months; `purchase_obligation.commitment`);
+// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+// (`details.reason` `binding_tier_unavailable`).
+// The member's credit (redeemed gift cards) is spent first: the card is
+// charged `charged_today_minor` = the price less `credit_applied_minor`.
+// A member younger than the venue's `vat_exempt_age_threshold` on the
+// venue-local sale date buys without VAT (`vat_exempt`, `vat_minor` 0).
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
