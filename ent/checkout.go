@@ -65,6 +65,10 @@ type Checkout struct {
 	BindingMonths *int `json:"binding_months,omitempty"`
 	// Whether the sale was VAT-exempt by the member's age on the venue-local sale date (vat_minor 0, vat_rate_bp 0).
 	VatExempt bool `json:"vat_exempt,omitempty"`
+	// The flexible membership's selection bought (flexible quotes).
+	FlexibleKind *checkout.FlexibleKind `json:"flexible_kind,omitempty"`
+	// FlexibleQuantity holds the value of the "flexible_quantity" field.
+	FlexibleQuantity *int `json:"flexible_quantity,omitempty"`
 	// Member credit the quote applied; spent from the credit ledger when the checkout was made.
 	CreditAppliedMinor int64 `json:"credit_applied_minor,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -128,9 +132,9 @@ func (*Checkout) scanValues(columns []string) ([]any, error) {
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case checkout.FieldVatExempt:
 			values[i] = new(sql.NullBool)
-		case checkout.FieldAmountMinor, checkout.FieldVatMinor, checkout.FieldVatRateBp, checkout.FieldApplicationFeeMinor, checkout.FieldBindingMonths, checkout.FieldCreditAppliedMinor:
+		case checkout.FieldAmountMinor, checkout.FieldVatMinor, checkout.FieldVatRateBp, checkout.FieldApplicationFeeMinor, checkout.FieldBindingMonths, checkout.FieldFlexibleQuantity, checkout.FieldCreditAppliedMinor:
 			values[i] = new(sql.NullInt64)
-		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID:
+		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID, checkout.FieldFlexibleKind:
 			values[i] = new(sql.NullString)
 		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough:
 			values[i] = new(sql.NullTime)
@@ -297,6 +301,20 @@ func (_m *Checkout) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.VatExempt = value.Bool
 			}
+		case checkout.FieldFlexibleKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_kind", values[i])
+			} else if value.Valid {
+				_m.FlexibleKind = new(checkout.FlexibleKind)
+				*_m.FlexibleKind = checkout.FlexibleKind(value.String)
+			}
+		case checkout.FieldFlexibleQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_quantity", values[i])
+			} else if value.Valid {
+				_m.FlexibleQuantity = new(int)
+				*_m.FlexibleQuantity = int(value.Int64)
+			}
 		case checkout.FieldCreditAppliedMinor:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field credit_applied_minor", values[i])
@@ -435,6 +453,16 @@ func (_m *Checkout) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("vat_exempt=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VatExempt))
+	builder.WriteString(", ")
+	if v := _m.FlexibleKind; v != nil {
+		builder.WriteString("flexible_kind=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.FlexibleQuantity; v != nil {
+		builder.WriteString("flexible_quantity=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("credit_applied_minor=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CreditAppliedMinor))

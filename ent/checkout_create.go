@@ -263,6 +263,34 @@ func (_c *CheckoutCreate) SetNillableVatExempt(v *bool) *CheckoutCreate {
 	return _c
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (_c *CheckoutCreate) SetFlexibleKind(v checkout.FlexibleKind) *CheckoutCreate {
+	_c.mutation.SetFlexibleKind(v)
+	return _c
+}
+
+// SetNillableFlexibleKind sets the "flexible_kind" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableFlexibleKind(v *checkout.FlexibleKind) *CheckoutCreate {
+	if v != nil {
+		_c.SetFlexibleKind(*v)
+	}
+	return _c
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (_c *CheckoutCreate) SetFlexibleQuantity(v int) *CheckoutCreate {
+	_c.mutation.SetFlexibleQuantity(v)
+	return _c
+}
+
+// SetNillableFlexibleQuantity sets the "flexible_quantity" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableFlexibleQuantity(v *int) *CheckoutCreate {
+	if v != nil {
+		_c.SetFlexibleQuantity(*v)
+	}
+	return _c
+}
+
 // SetCreditAppliedMinor sets the "credit_applied_minor" field.
 func (_c *CheckoutCreate) SetCreditAppliedMinor(v int64) *CheckoutCreate {
 	_c.mutation.SetCreditAppliedMinor(v)
@@ -482,6 +510,16 @@ func (_c *CheckoutCreate) check() error {
 	if _, ok := _c.mutation.VatExempt(); !ok {
 		return &ValidationError{Name: "vat_exempt", err: errors.New(`ent: missing required field "Checkout.vat_exempt"`)}
 	}
+	if v, ok := _c.mutation.FlexibleKind(); ok {
+		if err := checkout.FlexibleKindValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_kind", err: fmt.Errorf(`ent: validator failed for field "Checkout.flexible_kind": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.FlexibleQuantity(); ok {
+		if err := checkout.FlexibleQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_quantity", err: fmt.Errorf(`ent: validator failed for field "Checkout.flexible_quantity": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.CreditAppliedMinor(); !ok {
 		return &ValidationError{Name: "credit_applied_minor", err: errors.New(`ent: missing required field "Checkout.credit_applied_minor"`)}
 	}
@@ -610,6 +648,14 @@ func (_c *CheckoutCreate) createSpec() (*Checkout, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.VatExempt(); ok {
 		_spec.SetField(checkout.FieldVatExempt, field.TypeBool, value)
 		_node.VatExempt = value
+	}
+	if value, ok := _c.mutation.FlexibleKind(); ok {
+		_spec.SetField(checkout.FieldFlexibleKind, field.TypeEnum, value)
+		_node.FlexibleKind = &value
+	}
+	if value, ok := _c.mutation.FlexibleQuantity(); ok {
+		_spec.SetField(checkout.FieldFlexibleQuantity, field.TypeInt, value)
+		_node.FlexibleQuantity = &value
 	}
 	if value, ok := _c.mutation.CreditAppliedMinor(); ok {
 		_spec.SetField(checkout.FieldCreditAppliedMinor, field.TypeInt64, value)
@@ -893,6 +939,12 @@ func (u *CheckoutUpsertOne) UpdateNewValues() *CheckoutUpsertOne {
 		}
 		if _, exists := u.create.mutation.VatExempt(); exists {
 			s.SetIgnore(checkout.FieldVatExempt)
+		}
+		if _, exists := u.create.mutation.FlexibleKind(); exists {
+			s.SetIgnore(checkout.FieldFlexibleKind)
+		}
+		if _, exists := u.create.mutation.FlexibleQuantity(); exists {
+			s.SetIgnore(checkout.FieldFlexibleQuantity)
 		}
 		if _, exists := u.create.mutation.CreditAppliedMinor(); exists {
 			s.SetIgnore(checkout.FieldCreditAppliedMinor)
@@ -1288,6 +1340,12 @@ func (u *CheckoutUpsertBulk) UpdateNewValues() *CheckoutUpsertBulk {
 			}
 			if _, exists := b.mutation.VatExempt(); exists {
 				s.SetIgnore(checkout.FieldVatExempt)
+			}
+			if _, exists := b.mutation.FlexibleKind(); exists {
+				s.SetIgnore(checkout.FieldFlexibleKind)
+			}
+			if _, exists := b.mutation.FlexibleQuantity(); exists {
+				s.SetIgnore(checkout.FieldFlexibleQuantity)
 			}
 			if _, exists := b.mutation.CreditAppliedMinor(); exists {
 				s.SetIgnore(checkout.FieldCreditAppliedMinor)

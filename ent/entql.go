@@ -451,6 +451,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldIntroThrough:        {Type: field.TypeTime, Column: checkout.FieldIntroThrough},
 			checkout.FieldBindingMonths:       {Type: field.TypeInt, Column: checkout.FieldBindingMonths},
 			checkout.FieldVatExempt:           {Type: field.TypeBool, Column: checkout.FieldVatExempt},
+			checkout.FieldFlexibleKind:        {Type: field.TypeEnum, Column: checkout.FieldFlexibleKind},
+			checkout.FieldFlexibleQuantity:    {Type: field.TypeInt, Column: checkout.FieldFlexibleQuantity},
 			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
 		},
 	}
@@ -1110,16 +1112,19 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Pass",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			pass.FieldCreatedAt:      {Type: field.TypeTime, Column: pass.FieldCreatedAt},
-			pass.FieldUpdatedAt:      {Type: field.TypeTime, Column: pass.FieldUpdatedAt},
-			pass.FieldOrganizationID: {Type: field.TypeUUID, Column: pass.FieldOrganizationID},
-			pass.FieldImportRef:      {Type: field.TypeString, Column: pass.FieldImportRef},
-			pass.FieldMemberID:       {Type: field.TypeUUID, Column: pass.FieldMemberID},
-			pass.FieldPassTypeID:     {Type: field.TypeUUID, Column: pass.FieldPassTypeID},
-			pass.FieldStatus:         {Type: field.TypeEnum, Column: pass.FieldStatus},
-			pass.FieldValidFrom:      {Type: field.TypeTime, Column: pass.FieldValidFrom},
-			pass.FieldValidTo:        {Type: field.TypeTime, Column: pass.FieldValidTo},
-			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
+			pass.FieldCreatedAt:        {Type: field.TypeTime, Column: pass.FieldCreatedAt},
+			pass.FieldUpdatedAt:        {Type: field.TypeTime, Column: pass.FieldUpdatedAt},
+			pass.FieldOrganizationID:   {Type: field.TypeUUID, Column: pass.FieldOrganizationID},
+			pass.FieldImportRef:        {Type: field.TypeString, Column: pass.FieldImportRef},
+			pass.FieldMemberID:         {Type: field.TypeUUID, Column: pass.FieldMemberID},
+			pass.FieldPassTypeID:       {Type: field.TypeUUID, Column: pass.FieldPassTypeID},
+			pass.FieldStatus:           {Type: field.TypeEnum, Column: pass.FieldStatus},
+			pass.FieldValidFrom:        {Type: field.TypeTime, Column: pass.FieldValidFrom},
+			pass.FieldValidTo:          {Type: field.TypeTime, Column: pass.FieldValidTo},
+			pass.FieldClipsRemaining:   {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
+			pass.FieldFlexibleKind:     {Type: field.TypeEnum, Column: pass.FieldFlexibleKind},
+			pass.FieldFlexibleQuantity: {Type: field.TypeInt, Column: pass.FieldFlexibleQuantity},
+			pass.FieldFlexibleChange:   {Type: field.TypeJSON, Column: pass.FieldFlexibleChange},
 		},
 	}
 	graph.Nodes[42] = &sqlgraph.Node{
@@ -5458,6 +5463,16 @@ func (f *CheckoutFilter) WhereVatExempt(p entql.BoolP) {
 	f.Where(p.Field(checkout.FieldVatExempt))
 }
 
+// WhereFlexibleKind applies the entql string predicate on the flexible_kind field.
+func (f *CheckoutFilter) WhereFlexibleKind(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldFlexibleKind))
+}
+
+// WhereFlexibleQuantity applies the entql int predicate on the flexible_quantity field.
+func (f *CheckoutFilter) WhereFlexibleQuantity(p entql.IntP) {
+	f.Where(p.Field(checkout.FieldFlexibleQuantity))
+}
+
 // WhereCreditAppliedMinor applies the entql int64 predicate on the credit_applied_minor field.
 func (f *CheckoutFilter) WhereCreditAppliedMinor(p entql.Int64P) {
 	f.Where(p.Field(checkout.FieldCreditAppliedMinor))
@@ -8829,6 +8844,21 @@ func (f *PassFilter) WhereValidTo(p entql.TimeP) {
 // WhereClipsRemaining applies the entql int predicate on the clips_remaining field.
 func (f *PassFilter) WhereClipsRemaining(p entql.IntP) {
 	f.Where(p.Field(pass.FieldClipsRemaining))
+}
+
+// WhereFlexibleKind applies the entql string predicate on the flexible_kind field.
+func (f *PassFilter) WhereFlexibleKind(p entql.StringP) {
+	f.Where(p.Field(pass.FieldFlexibleKind))
+}
+
+// WhereFlexibleQuantity applies the entql int predicate on the flexible_quantity field.
+func (f *PassFilter) WhereFlexibleQuantity(p entql.IntP) {
+	f.Where(p.Field(pass.FieldFlexibleQuantity))
+}
+
+// WhereFlexibleChange applies the entql json.RawMessage predicate on the flexible_change field.
+func (f *PassFilter) WhereFlexibleChange(p entql.BytesP) {
+	f.Where(p.Field(pass.FieldFlexibleChange))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -16758,6 +16758,9 @@ type CheckoutMutation struct {
 	binding_months           *int
 	addbinding_months        *int
 	vat_exempt               *bool
+	flexible_kind            *checkout.FlexibleKind
+	flexible_quantity        *int
+	addflexible_quantity     *int
 	credit_applied_minor     *int64
 	addcredit_applied_minor  *int64
 	clearedFields            map[string]struct{}
@@ -17873,6 +17876,125 @@ func (m *CheckoutMutation) ResetVatExempt() {
 	m.vat_exempt = nil
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (m *CheckoutMutation) SetFlexibleKind(ck checkout.FlexibleKind) {
+	m.flexible_kind = &ck
+}
+
+// FlexibleKind returns the value of the "flexible_kind" field in the mutation.
+func (m *CheckoutMutation) FlexibleKind() (r checkout.FlexibleKind, exists bool) {
+	v := m.flexible_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleKind returns the old "flexible_kind" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlexibleKind(ctx context.Context) (v *checkout.FlexibleKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleKind: %w", err)
+	}
+	return oldValue.FlexibleKind, nil
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (m *CheckoutMutation) ClearFlexibleKind() {
+	m.flexible_kind = nil
+	m.clearedFields[checkout.FieldFlexibleKind] = struct{}{}
+}
+
+// FlexibleKindCleared returns if the "flexible_kind" field was cleared in this mutation.
+func (m *CheckoutMutation) FlexibleKindCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlexibleKind]
+	return ok
+}
+
+// ResetFlexibleKind resets all changes to the "flexible_kind" field.
+func (m *CheckoutMutation) ResetFlexibleKind() {
+	m.flexible_kind = nil
+	delete(m.clearedFields, checkout.FieldFlexibleKind)
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (m *CheckoutMutation) SetFlexibleQuantity(i int) {
+	m.flexible_quantity = &i
+	m.addflexible_quantity = nil
+}
+
+// FlexibleQuantity returns the value of the "flexible_quantity" field in the mutation.
+func (m *CheckoutMutation) FlexibleQuantity() (r int, exists bool) {
+	v := m.flexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleQuantity returns the old "flexible_quantity" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlexibleQuantity(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleQuantity: %w", err)
+	}
+	return oldValue.FlexibleQuantity, nil
+}
+
+// AddFlexibleQuantity adds i to the "flexible_quantity" field.
+func (m *CheckoutMutation) AddFlexibleQuantity(i int) {
+	if m.addflexible_quantity != nil {
+		*m.addflexible_quantity += i
+	} else {
+		m.addflexible_quantity = &i
+	}
+}
+
+// AddedFlexibleQuantity returns the value that was added to the "flexible_quantity" field in this mutation.
+func (m *CheckoutMutation) AddedFlexibleQuantity() (r int, exists bool) {
+	v := m.addflexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (m *CheckoutMutation) ClearFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	m.clearedFields[checkout.FieldFlexibleQuantity] = struct{}{}
+}
+
+// FlexibleQuantityCleared returns if the "flexible_quantity" field was cleared in this mutation.
+func (m *CheckoutMutation) FlexibleQuantityCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlexibleQuantity]
+	return ok
+}
+
+// ResetFlexibleQuantity resets all changes to the "flexible_quantity" field.
+func (m *CheckoutMutation) ResetFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	delete(m.clearedFields, checkout.FieldFlexibleQuantity)
+}
+
 // SetCreditAppliedMinor sets the "credit_applied_minor" field.
 func (m *CheckoutMutation) SetCreditAppliedMinor(i int64) {
 	m.credit_applied_minor = &i
@@ -18044,7 +18166,7 @@ func (m *CheckoutMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CheckoutMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 25)
 	if m.created_at != nil {
 		fields = append(fields, checkout.FieldCreatedAt)
 	}
@@ -18111,6 +18233,12 @@ func (m *CheckoutMutation) Fields() []string {
 	if m.vat_exempt != nil {
 		fields = append(fields, checkout.FieldVatExempt)
 	}
+	if m.flexible_kind != nil {
+		fields = append(fields, checkout.FieldFlexibleKind)
+	}
+	if m.flexible_quantity != nil {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
+	}
 	if m.credit_applied_minor != nil {
 		fields = append(fields, checkout.FieldCreditAppliedMinor)
 	}
@@ -18166,6 +18294,10 @@ func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
 		return m.BindingMonths()
 	case checkout.FieldVatExempt:
 		return m.VatExempt()
+	case checkout.FieldFlexibleKind:
+		return m.FlexibleKind()
+	case checkout.FieldFlexibleQuantity:
+		return m.FlexibleQuantity()
 	case checkout.FieldCreditAppliedMinor:
 		return m.CreditAppliedMinor()
 	}
@@ -18221,6 +18353,10 @@ func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldBindingMonths(ctx)
 	case checkout.FieldVatExempt:
 		return m.OldVatExempt(ctx)
+	case checkout.FieldFlexibleKind:
+		return m.OldFlexibleKind(ctx)
+	case checkout.FieldFlexibleQuantity:
+		return m.OldFlexibleQuantity(ctx)
 	case checkout.FieldCreditAppliedMinor:
 		return m.OldCreditAppliedMinor(ctx)
 	}
@@ -18386,6 +18522,20 @@ func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVatExempt(v)
 		return nil
+	case checkout.FieldFlexibleKind:
+		v, ok := value.(checkout.FlexibleKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleKind(v)
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleQuantity(v)
+		return nil
 	case checkout.FieldCreditAppliedMinor:
 		v, ok := value.(int64)
 		if !ok {
@@ -18416,6 +18566,9 @@ func (m *CheckoutMutation) AddedFields() []string {
 	if m.addbinding_months != nil {
 		fields = append(fields, checkout.FieldBindingMonths)
 	}
+	if m.addflexible_quantity != nil {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
+	}
 	if m.addcredit_applied_minor != nil {
 		fields = append(fields, checkout.FieldCreditAppliedMinor)
 	}
@@ -18437,6 +18590,8 @@ func (m *CheckoutMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedApplicationFeeMinor()
 	case checkout.FieldBindingMonths:
 		return m.AddedBindingMonths()
+	case checkout.FieldFlexibleQuantity:
+		return m.AddedFlexibleQuantity()
 	case checkout.FieldCreditAppliedMinor:
 		return m.AddedCreditAppliedMinor()
 	}
@@ -18483,6 +18638,13 @@ func (m *CheckoutMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddBindingMonths(v)
 		return nil
+	case checkout.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFlexibleQuantity(v)
+		return nil
 	case checkout.FieldCreditAppliedMinor:
 		v, ok := value.(int64)
 		if !ok {
@@ -18522,6 +18684,12 @@ func (m *CheckoutMutation) ClearedFields() []string {
 	if m.FieldCleared(checkout.FieldBindingMonths) {
 		fields = append(fields, checkout.FieldBindingMonths)
 	}
+	if m.FieldCleared(checkout.FieldFlexibleKind) {
+		fields = append(fields, checkout.FieldFlexibleKind)
+	}
+	if m.FieldCleared(checkout.FieldFlexibleQuantity) {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
+	}
 	return fields
 }
 
@@ -18559,6 +18727,12 @@ func (m *CheckoutMutation) ClearField(name string) error {
 		return nil
 	case checkout.FieldBindingMonths:
 		m.ClearBindingMonths()
+		return nil
+	case checkout.FieldFlexibleKind:
+		m.ClearFlexibleKind()
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		m.ClearFlexibleQuantity()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout nullable field %s", name)
@@ -18633,6 +18807,12 @@ func (m *CheckoutMutation) ResetField(name string) error {
 		return nil
 	case checkout.FieldVatExempt:
 		m.ResetVatExempt()
+		return nil
+	case checkout.FieldFlexibleKind:
+		m.ResetFlexibleKind()
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		m.ResetFlexibleQuantity()
 		return nil
 	case checkout.FieldCreditAppliedMinor:
 		m.ResetCreditAppliedMinor()
@@ -48063,33 +48243,37 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 // PassMutation represents an operation that mutates the Pass nodes in the graph.
 type PassMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *uuid.UUID
-	created_at          *time.Time
-	updated_at          *time.Time
-	import_ref          *string
-	status              *pass.Status
-	valid_from          *time.Time
-	valid_to            *time.Time
-	clips_remaining     *int
-	addclips_remaining  *int
-	clearedFields       map[string]struct{}
-	organization        *uuid.UUID
-	clearedorganization bool
-	member              *uuid.UUID
-	clearedmember       bool
-	pass_type           *uuid.UUID
-	clearedpass_type    bool
-	bookings            map[uuid.UUID]struct{}
-	removedbookings     map[uuid.UUID]struct{}
-	clearedbookings     bool
-	payments            map[uuid.UUID]struct{}
-	removedpayments     map[uuid.UUID]struct{}
-	clearedpayments     bool
-	done                bool
-	oldValue            func(context.Context) (*Pass, error)
-	predicates          []predicate.Pass
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	import_ref           *string
+	status               *pass.Status
+	valid_from           *time.Time
+	valid_to             *time.Time
+	clips_remaining      *int
+	addclips_remaining   *int
+	flexible_kind        *pass.FlexibleKind
+	flexible_quantity    *int
+	addflexible_quantity *int
+	flexible_change      **model.FlexibleChange
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	member               *uuid.UUID
+	clearedmember        bool
+	pass_type            *uuid.UUID
+	clearedpass_type     bool
+	bookings             map[uuid.UUID]struct{}
+	removedbookings      map[uuid.UUID]struct{}
+	clearedbookings      bool
+	payments             map[uuid.UUID]struct{}
+	removedpayments      map[uuid.UUID]struct{}
+	clearedpayments      bool
+	done                 bool
+	oldValue             func(context.Context) (*Pass, error)
+	predicates           []predicate.Pass
 }
 
 var _ ent.Mutation = (*PassMutation)(nil)
@@ -48616,6 +48800,174 @@ func (m *PassMutation) ResetClipsRemaining() {
 	delete(m.clearedFields, pass.FieldClipsRemaining)
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (m *PassMutation) SetFlexibleKind(pk pass.FlexibleKind) {
+	m.flexible_kind = &pk
+}
+
+// FlexibleKind returns the value of the "flexible_kind" field in the mutation.
+func (m *PassMutation) FlexibleKind() (r pass.FlexibleKind, exists bool) {
+	v := m.flexible_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleKind returns the old "flexible_kind" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleKind(ctx context.Context) (v *pass.FlexibleKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleKind: %w", err)
+	}
+	return oldValue.FlexibleKind, nil
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (m *PassMutation) ClearFlexibleKind() {
+	m.flexible_kind = nil
+	m.clearedFields[pass.FieldFlexibleKind] = struct{}{}
+}
+
+// FlexibleKindCleared returns if the "flexible_kind" field was cleared in this mutation.
+func (m *PassMutation) FlexibleKindCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleKind]
+	return ok
+}
+
+// ResetFlexibleKind resets all changes to the "flexible_kind" field.
+func (m *PassMutation) ResetFlexibleKind() {
+	m.flexible_kind = nil
+	delete(m.clearedFields, pass.FieldFlexibleKind)
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (m *PassMutation) SetFlexibleQuantity(i int) {
+	m.flexible_quantity = &i
+	m.addflexible_quantity = nil
+}
+
+// FlexibleQuantity returns the value of the "flexible_quantity" field in the mutation.
+func (m *PassMutation) FlexibleQuantity() (r int, exists bool) {
+	v := m.flexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleQuantity returns the old "flexible_quantity" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleQuantity(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleQuantity: %w", err)
+	}
+	return oldValue.FlexibleQuantity, nil
+}
+
+// AddFlexibleQuantity adds i to the "flexible_quantity" field.
+func (m *PassMutation) AddFlexibleQuantity(i int) {
+	if m.addflexible_quantity != nil {
+		*m.addflexible_quantity += i
+	} else {
+		m.addflexible_quantity = &i
+	}
+}
+
+// AddedFlexibleQuantity returns the value that was added to the "flexible_quantity" field in this mutation.
+func (m *PassMutation) AddedFlexibleQuantity() (r int, exists bool) {
+	v := m.addflexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (m *PassMutation) ClearFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	m.clearedFields[pass.FieldFlexibleQuantity] = struct{}{}
+}
+
+// FlexibleQuantityCleared returns if the "flexible_quantity" field was cleared in this mutation.
+func (m *PassMutation) FlexibleQuantityCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleQuantity]
+	return ok
+}
+
+// ResetFlexibleQuantity resets all changes to the "flexible_quantity" field.
+func (m *PassMutation) ResetFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	delete(m.clearedFields, pass.FieldFlexibleQuantity)
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (m *PassMutation) SetFlexibleChange(mc *model.FlexibleChange) {
+	m.flexible_change = &mc
+}
+
+// FlexibleChange returns the value of the "flexible_change" field in the mutation.
+func (m *PassMutation) FlexibleChange() (r *model.FlexibleChange, exists bool) {
+	v := m.flexible_change
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleChange returns the old "flexible_change" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleChange(ctx context.Context) (v *model.FlexibleChange, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleChange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleChange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleChange: %w", err)
+	}
+	return oldValue.FlexibleChange, nil
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (m *PassMutation) ClearFlexibleChange() {
+	m.flexible_change = nil
+	m.clearedFields[pass.FieldFlexibleChange] = struct{}{}
+}
+
+// FlexibleChangeCleared returns if the "flexible_change" field was cleared in this mutation.
+func (m *PassMutation) FlexibleChangeCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleChange]
+	return ok
+}
+
+// ResetFlexibleChange resets all changes to the "flexible_change" field.
+func (m *PassMutation) ResetFlexibleChange() {
+	m.flexible_change = nil
+	delete(m.clearedFields, pass.FieldFlexibleChange)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PassMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -48839,7 +49191,7 @@ func (m *PassMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, pass.FieldCreatedAt)
 	}
@@ -48870,6 +49222,15 @@ func (m *PassMutation) Fields() []string {
 	if m.clips_remaining != nil {
 		fields = append(fields, pass.FieldClipsRemaining)
 	}
+	if m.flexible_kind != nil {
+		fields = append(fields, pass.FieldFlexibleKind)
+	}
+	if m.flexible_quantity != nil {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
+	if m.flexible_change != nil {
+		fields = append(fields, pass.FieldFlexibleChange)
+	}
 	return fields
 }
 
@@ -48898,6 +49259,12 @@ func (m *PassMutation) Field(name string) (ent.Value, bool) {
 		return m.ValidTo()
 	case pass.FieldClipsRemaining:
 		return m.ClipsRemaining()
+	case pass.FieldFlexibleKind:
+		return m.FlexibleKind()
+	case pass.FieldFlexibleQuantity:
+		return m.FlexibleQuantity()
+	case pass.FieldFlexibleChange:
+		return m.FlexibleChange()
 	}
 	return nil, false
 }
@@ -48927,6 +49294,12 @@ func (m *PassMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldValidTo(ctx)
 	case pass.FieldClipsRemaining:
 		return m.OldClipsRemaining(ctx)
+	case pass.FieldFlexibleKind:
+		return m.OldFlexibleKind(ctx)
+	case pass.FieldFlexibleQuantity:
+		return m.OldFlexibleQuantity(ctx)
+	case pass.FieldFlexibleChange:
+		return m.OldFlexibleChange(ctx)
 	}
 	return nil, fmt.Errorf("unknown Pass field %s", name)
 }
@@ -49006,6 +49379,27 @@ func (m *PassMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetClipsRemaining(v)
 		return nil
+	case pass.FieldFlexibleKind:
+		v, ok := value.(pass.FlexibleKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleKind(v)
+		return nil
+	case pass.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleQuantity(v)
+		return nil
+	case pass.FieldFlexibleChange:
+		v, ok := value.(*model.FlexibleChange)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleChange(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Pass field %s", name)
 }
@@ -49017,6 +49411,9 @@ func (m *PassMutation) AddedFields() []string {
 	if m.addclips_remaining != nil {
 		fields = append(fields, pass.FieldClipsRemaining)
 	}
+	if m.addflexible_quantity != nil {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
 	return fields
 }
 
@@ -49027,6 +49424,8 @@ func (m *PassMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case pass.FieldClipsRemaining:
 		return m.AddedClipsRemaining()
+	case pass.FieldFlexibleQuantity:
+		return m.AddedFlexibleQuantity()
 	}
 	return nil, false
 }
@@ -49042,6 +49441,13 @@ func (m *PassMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddClipsRemaining(v)
+		return nil
+	case pass.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFlexibleQuantity(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Pass numeric field %s", name)
@@ -49059,6 +49465,15 @@ func (m *PassMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(pass.FieldClipsRemaining) {
 		fields = append(fields, pass.FieldClipsRemaining)
+	}
+	if m.FieldCleared(pass.FieldFlexibleKind) {
+		fields = append(fields, pass.FieldFlexibleKind)
+	}
+	if m.FieldCleared(pass.FieldFlexibleQuantity) {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
+	if m.FieldCleared(pass.FieldFlexibleChange) {
+		fields = append(fields, pass.FieldFlexibleChange)
 	}
 	return fields
 }
@@ -49082,6 +49497,15 @@ func (m *PassMutation) ClearField(name string) error {
 		return nil
 	case pass.FieldClipsRemaining:
 		m.ClearClipsRemaining()
+		return nil
+	case pass.FieldFlexibleKind:
+		m.ClearFlexibleKind()
+		return nil
+	case pass.FieldFlexibleQuantity:
+		m.ClearFlexibleQuantity()
+		return nil
+	case pass.FieldFlexibleChange:
+		m.ClearFlexibleChange()
 		return nil
 	}
 	return fmt.Errorf("unknown Pass nullable field %s", name)
@@ -49120,6 +49544,15 @@ func (m *PassMutation) ResetField(name string) error {
 		return nil
 	case pass.FieldClipsRemaining:
 		m.ResetClipsRemaining()
+		return nil
+	case pass.FieldFlexibleKind:
+		m.ResetFlexibleKind()
+		return nil
+	case pass.FieldFlexibleQuantity:
+		m.ResetFlexibleQuantity()
+		return nil
+	case pass.FieldFlexibleChange:
+		m.ResetFlexibleChange()
 		return nil
 	}
 	return fmt.Errorf("unknown Pass field %s", name)

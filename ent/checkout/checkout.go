@@ -61,6 +61,10 @@ const (
 	FieldBindingMonths = "binding_months"
 	// FieldVatExempt holds the string denoting the vat_exempt field in the database.
 	FieldVatExempt = "vat_exempt"
+	// FieldFlexibleKind holds the string denoting the flexible_kind field in the database.
+	FieldFlexibleKind = "flexible_kind"
+	// FieldFlexibleQuantity holds the string denoting the flexible_quantity field in the database.
+	FieldFlexibleQuantity = "flexible_quantity"
 	// FieldCreditAppliedMinor holds the string denoting the credit_applied_minor field in the database.
 	FieldCreditAppliedMinor = "credit_applied_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -119,6 +123,8 @@ var Columns = []string{
 	FieldIntroThrough,
 	FieldBindingMonths,
 	FieldVatExempt,
+	FieldFlexibleKind,
+	FieldFlexibleQuantity,
 	FieldCreditAppliedMinor,
 }
 
@@ -170,6 +176,8 @@ var (
 	BindingMonthsValidator func(int) error
 	// DefaultVatExempt holds the default value on creation for the "vat_exempt" field.
 	DefaultVatExempt bool
+	// FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	FlexibleQuantityValidator func(int) error
 	// DefaultCreditAppliedMinor holds the default value on creation for the "credit_applied_minor" field.
 	DefaultCreditAppliedMinor int64
 	// CreditAppliedMinorValidator is a validator for the "credit_applied_minor" field. It is called by the builders before save.
@@ -203,6 +211,29 @@ func StatusValidator(s Status) error {
 		return nil
 	default:
 		return fmt.Errorf("checkout: invalid enum value for status field: %q", s)
+	}
+}
+
+// FlexibleKind defines the type for the "flexible_kind" enum field.
+type FlexibleKind string
+
+// FlexibleKind values.
+const (
+	FlexibleKindQuantity  FlexibleKind = "quantity"
+	FlexibleKindUnlimited FlexibleKind = "unlimited"
+)
+
+func (fk FlexibleKind) String() string {
+	return string(fk)
+}
+
+// FlexibleKindValidator is a validator for the "flexible_kind" field enum values. It is called by the builders before save.
+func FlexibleKindValidator(fk FlexibleKind) error {
+	switch fk {
+	case FlexibleKindQuantity, FlexibleKindUnlimited:
+		return nil
+	default:
+		return fmt.Errorf("checkout: invalid enum value for flexible_kind field: %q", fk)
 	}
 }
 
@@ -322,6 +353,16 @@ func ByBindingMonths(opts ...sql.OrderTermOption) OrderOption {
 // ByVatExempt orders the results by the vat_exempt field.
 func ByVatExempt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVatExempt, opts...).ToFunc()
+}
+
+// ByFlexibleKind orders the results by the flexible_kind field.
+func ByFlexibleKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleKind, opts...).ToFunc()
+}
+
+// ByFlexibleQuantity orders the results by the flexible_quantity field.
+func ByFlexibleQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleQuantity, opts...).ToFunc()
 }
 
 // ByCreditAppliedMinor orders the results by the credit_applied_minor field.

@@ -161,6 +161,11 @@ func VatExempt(v bool) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldVatExempt, v))
 }
 
+// FlexibleQuantity applies equality check predicate on the "flexible_quantity" field. It's identical to FlexibleQuantityEQ.
+func FlexibleQuantity(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
 // CreditAppliedMinor applies equality check predicate on the "credit_applied_minor" field. It's identical to CreditAppliedMinorEQ.
 func CreditAppliedMinor(v int64) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldCreditAppliedMinor, v))
@@ -1139,6 +1144,86 @@ func VatExemptEQ(v bool) predicate.Checkout {
 // VatExemptNEQ applies the NEQ predicate on the "vat_exempt" field.
 func VatExemptNEQ(v bool) predicate.Checkout {
 	return predicate.Checkout(sql.FieldNEQ(FieldVatExempt, v))
+}
+
+// FlexibleKindEQ applies the EQ predicate on the "flexible_kind" field.
+func FlexibleKindEQ(v FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindNEQ applies the NEQ predicate on the "flexible_kind" field.
+func FlexibleKindNEQ(v FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindIn applies the In predicate on the "flexible_kind" field.
+func FlexibleKindIn(vs ...FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindNotIn applies the NotIn predicate on the "flexible_kind" field.
+func FlexibleKindNotIn(vs ...FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindIsNil applies the IsNil predicate on the "flexible_kind" field.
+func FlexibleKindIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldFlexibleKind))
+}
+
+// FlexibleKindNotNil applies the NotNil predicate on the "flexible_kind" field.
+func FlexibleKindNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldFlexibleKind))
+}
+
+// FlexibleQuantityEQ applies the EQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityNEQ applies the NEQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityNEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIn applies the In predicate on the "flexible_quantity" field.
+func FlexibleQuantityIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityNotIn applies the NotIn predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityGT applies the GT predicate on the "flexible_quantity" field.
+func FlexibleQuantityGT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityGTE applies the GTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityGTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLT applies the LT predicate on the "flexible_quantity" field.
+func FlexibleQuantityLT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLTE applies the LTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityLTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIsNil applies the IsNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldFlexibleQuantity))
+}
+
+// FlexibleQuantityNotNil applies the NotNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldFlexibleQuantity))
 }
 
 // CreditAppliedMinorEQ applies the EQ predicate on the "credit_applied_minor" field.

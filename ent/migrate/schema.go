@@ -751,6 +751,8 @@ var (
 		{Name: "intro_through", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "binding_months", Type: field.TypeInt, Nullable: true},
 		{Name: "vat_exempt", Type: field.TypeBool, Default: false},
+		{Name: "flexible_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"quantity", "unlimited"}},
+		{Name: "flexible_quantity", Type: field.TypeInt, Nullable: true},
 		{Name: "credit_applied_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
@@ -764,19 +766,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "checkouts_organizations_organization",
-				Columns:    []*schema.Column{CheckoutsColumns[21]},
+				Columns:    []*schema.Column{CheckoutsColumns[23]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_members_member",
-				Columns:    []*schema.Column{CheckoutsColumns[22]},
+				Columns:    []*schema.Column{CheckoutsColumns[24]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_pass_types_pass_type",
-				Columns:    []*schema.Column{CheckoutsColumns[23]},
+				Columns:    []*schema.Column{CheckoutsColumns[25]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -785,17 +787,17 @@ var (
 			{
 				Name:    "checkout_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[21]},
+				Columns: []*schema.Column{CheckoutsColumns[23]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[21], CheckoutsColumns[22], CheckoutsColumns[1]},
+				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[1]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[21], CheckoutsColumns[22], CheckoutsColumns[9]},
+				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",
@@ -2011,6 +2013,9 @@ var (
 		{Name: "valid_from", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "valid_to", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "clips_remaining", Type: field.TypeInt, Nullable: true},
+		{Name: "flexible_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"quantity", "unlimited"}},
+		{Name: "flexible_quantity", Type: field.TypeInt, Nullable: true},
+		{Name: "flexible_change", Type: field.TypeJSON, Nullable: true},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -2023,19 +2028,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "passes_members_passes",
-				Columns:    []*schema.Column{PassesColumns[8]},
+				Columns:    []*schema.Column{PassesColumns[11]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "passes_organizations_organization",
-				Columns:    []*schema.Column{PassesColumns[9]},
+				Columns:    []*schema.Column{PassesColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "passes_pass_types_passes",
-				Columns:    []*schema.Column{PassesColumns[10]},
+				Columns:    []*schema.Column{PassesColumns[13]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2044,17 +2049,17 @@ var (
 			{
 				Name:    "pass_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassesColumns[9]},
+				Columns: []*schema.Column{PassesColumns[12]},
 			},
 			{
 				Name:    "pass_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassesColumns[9], PassesColumns[3]},
+				Columns: []*schema.Column{PassesColumns[12], PassesColumns[3]},
 			},
 			{
 				Name:    "pass_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassesColumns[9], PassesColumns[8]},
+				Columns: []*schema.Column{PassesColumns[12], PassesColumns[11]},
 			},
 		},
 	}

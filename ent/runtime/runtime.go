@@ -985,8 +985,12 @@ func init() {
 	checkoutDescVatExempt := checkoutFields[18].Descriptor()
 	// checkout.DefaultVatExempt holds the default value on creation for the vat_exempt field.
 	checkout.DefaultVatExempt = checkoutDescVatExempt.Default.(bool)
+	// checkoutDescFlexibleQuantity is the schema descriptor for flexible_quantity field.
+	checkoutDescFlexibleQuantity := checkoutFields[20].Descriptor()
+	// checkout.FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	checkout.FlexibleQuantityValidator = checkoutDescFlexibleQuantity.Validators[0].(func(int) error)
 	// checkoutDescCreditAppliedMinor is the schema descriptor for credit_applied_minor field.
-	checkoutDescCreditAppliedMinor := checkoutFields[19].Descriptor()
+	checkoutDescCreditAppliedMinor := checkoutFields[21].Descriptor()
 	// checkout.DefaultCreditAppliedMinor holds the default value on creation for the credit_applied_minor field.
 	checkout.DefaultCreditAppliedMinor = checkoutDescCreditAppliedMinor.Default.(int64)
 	// checkout.CreditAppliedMinorValidator is a validator for the "credit_applied_minor" field. It is called by the builders before save.
@@ -2607,6 +2611,10 @@ func init() {
 	passDescClipsRemaining := passFields[5].Descriptor()
 	// pass.ClipsRemainingValidator is a validator for the "clips_remaining" field. It is called by the builders before save.
 	pass.ClipsRemainingValidator = passDescClipsRemaining.Validators[0].(func(int) error)
+	// passDescFlexibleQuantity is the schema descriptor for flexible_quantity field.
+	passDescFlexibleQuantity := passFields[7].Descriptor()
+	// pass.FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	pass.FlexibleQuantityValidator = passDescFlexibleQuantity.Validators[0].(func(int) error)
 	// passDescID is the schema descriptor for id field.
 	passDescID := passMixinFields0[0].Descriptor()
 	// pass.DefaultID holds the default value on creation for the id field.

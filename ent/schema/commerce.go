@@ -86,6 +86,12 @@ func (Pass) Fields() []ent.Field {
 		field.Time("valid_from").SchemaType(dateType),
 		field.Time("valid_to").Optional().Nillable().SchemaType(dateType),
 		field.Int("clips_remaining").Optional().Nillable().NonNegative(),
+		field.Enum("flexible_kind").Values("quantity", "unlimited").Optional().Nillable().
+			Comment("A flexible-quantity membership's selection: a number of classes per period, or unlimited."),
+		field.Int("flexible_quantity").Optional().Nillable().Positive().
+			Comment("Classes per period of a quantity selection."),
+		field.JSON("flexible_change", &model.FlexibleChange{}).Optional().
+			Annotations(jsonObject("The member's scheduled change of a flexible membership's selection, from a renewal on.")),
 	}
 }
 

@@ -75,6 +75,9 @@ func (Checkout) Fields() []ent.Field {
 			Comment("The binding tier bought: months the member is bound for."),
 		field.Bool("vat_exempt").Default(false).Immutable().
 			Comment("Whether the sale was VAT-exempt by the member's age on the venue-local sale date (vat_minor 0, vat_rate_bp 0)."),
+		field.Enum("flexible_kind").Values("quantity", "unlimited").Optional().Nillable().Immutable().
+			Comment("The flexible membership's selection bought (flexible quotes)."),
+		field.Int("flexible_quantity").Optional().Nillable().Positive().Immutable(),
 		field.Int64("credit_applied_minor").NonNegative().Default(0).Immutable().
 			Comment("Member credit the quote applied; spent from the credit ledger when the checkout was made."),
 	}

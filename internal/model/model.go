@@ -77,3 +77,16 @@ type BindingTier struct {
 	Months     int   `json:"months"`
 	PriceMinor int64 `json:"price_minor"`
 }
+
+// FlexibleChange is a scheduled change of a flexible membership's selection:
+// from the Renewal-th renewal (1 is the next), on EffectiveOn, the member has
+// Kind (quantity or unlimited) with Quantity classes, at PriceMinor a period.
+type FlexibleChange struct {
+	Kind        string `json:"kind"`
+	Quantity    int    `json:"quantity,omitempty"`
+	Renewal     int    `json:"renewal"`
+	EffectiveOn string `json:"effective_on"`
+	PriceMinor  int64  `json:"price_minor"`
+	Currency    string `json:"currency"`
+	ScheduledAt string `json:"scheduled_at"`
+}

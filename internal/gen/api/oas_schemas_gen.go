@@ -12902,6 +12902,429 @@ func (s *FeaturesResponseData) init() FeaturesResponseData {
 	return m
 }
 
+// Ref: #/components/schemas/FlexibleChange
+type FlexibleChange struct {
+	Currency string `json:"currency"`
+	// To less from.
+	DifferenceMinor int64             `json:"difference_minor"`
+	EffectiveOn     time.Time         `json:"effective_on"`
+	From            FlexibleSelection `json:"from"`
+	FromPriceMinor  int64             `json:"from_price_minor"`
+	PassID          uuid.UUID         `json:"pass_id"`
+	Renewal         int               `json:"renewal"`
+	// When the change was scheduled; null in a preview.
+	ScheduledAt  NilDateTime       `json:"scheduled_at"`
+	To           FlexibleSelection `json:"to"`
+	ToPriceMinor int64             `json:"to_price_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleChange) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDifferenceMinor returns the value of DifferenceMinor.
+func (s *FlexibleChange) GetDifferenceMinor() int64 {
+	return s.DifferenceMinor
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *FlexibleChange) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetFrom returns the value of From.
+func (s *FlexibleChange) GetFrom() FlexibleSelection {
+	return s.From
+}
+
+// GetFromPriceMinor returns the value of FromPriceMinor.
+func (s *FlexibleChange) GetFromPriceMinor() int64 {
+	return s.FromPriceMinor
+}
+
+// GetPassID returns the value of PassID.
+func (s *FlexibleChange) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleChange) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetScheduledAt returns the value of ScheduledAt.
+func (s *FlexibleChange) GetScheduledAt() NilDateTime {
+	return s.ScheduledAt
+}
+
+// GetTo returns the value of To.
+func (s *FlexibleChange) GetTo() FlexibleSelection {
+	return s.To
+}
+
+// GetToPriceMinor returns the value of ToPriceMinor.
+func (s *FlexibleChange) GetToPriceMinor() int64 {
+	return s.ToPriceMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleChange) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDifferenceMinor sets the value of DifferenceMinor.
+func (s *FlexibleChange) SetDifferenceMinor(val int64) {
+	s.DifferenceMinor = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *FlexibleChange) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetFrom sets the value of From.
+func (s *FlexibleChange) SetFrom(val FlexibleSelection) {
+	s.From = val
+}
+
+// SetFromPriceMinor sets the value of FromPriceMinor.
+func (s *FlexibleChange) SetFromPriceMinor(val int64) {
+	s.FromPriceMinor = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FlexibleChange) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleChange) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetScheduledAt sets the value of ScheduledAt.
+func (s *FlexibleChange) SetScheduledAt(val NilDateTime) {
+	s.ScheduledAt = val
+}
+
+// SetTo sets the value of To.
+func (s *FlexibleChange) SetTo(val FlexibleSelection) {
+	s.To = val
+}
+
+// SetToPriceMinor sets the value of ToPriceMinor.
+func (s *FlexibleChange) SetToPriceMinor(val int64) {
+	s.ToPriceMinor = val
+}
+
+// Ref: #/components/schemas/FlexibleChangePolicy
+type FlexibleChangePolicy struct {
+	AllowedCycleOffsets  []int `json:"allowed_cycle_offsets"`
+	DefaultCycleOffset   int   `json:"default_cycle_offset"`
+	MemberChangesEnabled bool  `json:"member_changes_enabled"`
+}
+
+// GetAllowedCycleOffsets returns the value of AllowedCycleOffsets.
+func (s *FlexibleChangePolicy) GetAllowedCycleOffsets() []int {
+	return s.AllowedCycleOffsets
+}
+
+// GetDefaultCycleOffset returns the value of DefaultCycleOffset.
+func (s *FlexibleChangePolicy) GetDefaultCycleOffset() int {
+	return s.DefaultCycleOffset
+}
+
+// GetMemberChangesEnabled returns the value of MemberChangesEnabled.
+func (s *FlexibleChangePolicy) GetMemberChangesEnabled() bool {
+	return s.MemberChangesEnabled
+}
+
+// SetAllowedCycleOffsets sets the value of AllowedCycleOffsets.
+func (s *FlexibleChangePolicy) SetAllowedCycleOffsets(val []int) {
+	s.AllowedCycleOffsets = val
+}
+
+// SetDefaultCycleOffset sets the value of DefaultCycleOffset.
+func (s *FlexibleChangePolicy) SetDefaultCycleOffset(val int) {
+	s.DefaultCycleOffset = val
+}
+
+// SetMemberChangesEnabled sets the value of MemberChangesEnabled.
+func (s *FlexibleChangePolicy) SetMemberChangesEnabled(val bool) {
+	s.MemberChangesEnabled = val
+}
+
+// Ref: #/components/schemas/FlexibleChangeRequest
+type FlexibleChangeRequest struct {
+	Kind     FlexibleChangeRequestKind `json:"kind"`
+	Quantity OptInt                    `json:"quantity"`
+	Renewal  OptInt                    `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleChangeRequest) GetKind() FlexibleChangeRequestKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleChangeRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleChangeRequest) GetRenewal() OptInt {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleChangeRequest) SetKind(val FlexibleChangeRequestKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleChangeRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleChangeRequest) SetRenewal(val OptInt) {
+	s.Renewal = val
+}
+
+type FlexibleChangeRequestKind string
+
+const (
+	FlexibleChangeRequestKindQuantity  FlexibleChangeRequestKind = "quantity"
+	FlexibleChangeRequestKindUnlimited FlexibleChangeRequestKind = "unlimited"
+)
+
+// AllValues returns all FlexibleChangeRequestKind values.
+func (FlexibleChangeRequestKind) AllValues() []FlexibleChangeRequestKind {
+	return []FlexibleChangeRequestKind{
+		FlexibleChangeRequestKindQuantity,
+		FlexibleChangeRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleChangeRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleChangeRequestKindQuantity:
+		return []byte(s), nil
+	case FlexibleChangeRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleChangeRequestKind) UnmarshalText(data []byte) error {
+	switch FlexibleChangeRequestKind(data) {
+	case FlexibleChangeRequestKindQuantity:
+		*s = FlexibleChangeRequestKindQuantity
+		return nil
+	case FlexibleChangeRequestKindUnlimited:
+		*s = FlexibleChangeRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/FlexibleChangeResponse
+type FlexibleChangeResponse struct {
+	Data  FlexibleChange `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleChangeResponse) GetData() FlexibleChange {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleChangeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleChangeResponse) SetData(val FlexibleChange) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleChangeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleChoices
+type FlexibleChoices struct {
+	ChangePolicy      FlexibleChangePolicy `json:"change_policy"`
+	Currency          string               `json:"currency"`
+	CurrencyExponent  int                  `json:"currency_exponent"`
+	Current           FlexibleSelection    `json:"current"`
+	CurrentPriceMinor int64                `json:"current_price_minor"`
+	Options           []FlexibleOption     `json:"options"`
+	PassID            uuid.UUID            `json:"pass_id"`
+	PassTypeID        uuid.UUID            `json:"pass_type_id"`
+	Renewals          []FlexibleRenewal    `json:"renewals"`
+	ScheduledChange   NilFlexibleScheduled `json:"scheduled_change"`
+}
+
+// GetChangePolicy returns the value of ChangePolicy.
+func (s *FlexibleChoices) GetChangePolicy() FlexibleChangePolicy {
+	return s.ChangePolicy
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleChoices) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *FlexibleChoices) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetCurrent returns the value of Current.
+func (s *FlexibleChoices) GetCurrent() FlexibleSelection {
+	return s.Current
+}
+
+// GetCurrentPriceMinor returns the value of CurrentPriceMinor.
+func (s *FlexibleChoices) GetCurrentPriceMinor() int64 {
+	return s.CurrentPriceMinor
+}
+
+// GetOptions returns the value of Options.
+func (s *FlexibleChoices) GetOptions() []FlexibleOption {
+	return s.Options
+}
+
+// GetPassID returns the value of PassID.
+func (s *FlexibleChoices) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *FlexibleChoices) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetRenewals returns the value of Renewals.
+func (s *FlexibleChoices) GetRenewals() []FlexibleRenewal {
+	return s.Renewals
+}
+
+// GetScheduledChange returns the value of ScheduledChange.
+func (s *FlexibleChoices) GetScheduledChange() NilFlexibleScheduled {
+	return s.ScheduledChange
+}
+
+// SetChangePolicy sets the value of ChangePolicy.
+func (s *FlexibleChoices) SetChangePolicy(val FlexibleChangePolicy) {
+	s.ChangePolicy = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleChoices) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *FlexibleChoices) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetCurrent sets the value of Current.
+func (s *FlexibleChoices) SetCurrent(val FlexibleSelection) {
+	s.Current = val
+}
+
+// SetCurrentPriceMinor sets the value of CurrentPriceMinor.
+func (s *FlexibleChoices) SetCurrentPriceMinor(val int64) {
+	s.CurrentPriceMinor = val
+}
+
+// SetOptions sets the value of Options.
+func (s *FlexibleChoices) SetOptions(val []FlexibleOption) {
+	s.Options = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FlexibleChoices) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *FlexibleChoices) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetRenewals sets the value of Renewals.
+func (s *FlexibleChoices) SetRenewals(val []FlexibleRenewal) {
+	s.Renewals = val
+}
+
+// SetScheduledChange sets the value of ScheduledChange.
+func (s *FlexibleChoices) SetScheduledChange(val NilFlexibleScheduled) {
+	s.ScheduledChange = val
+}
+
+// Ref: #/components/schemas/FlexibleChoicesResponse
+type FlexibleChoicesResponse struct {
+	Data  FlexibleChoices `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleChoicesResponse) GetData() FlexibleChoices {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleChoicesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleChoicesResponse) SetData(val FlexibleChoices) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleChoicesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleOption
+type FlexibleOption struct {
+	PriceMinor int64             `json:"price_minor"`
+	Selection  FlexibleSelection `json:"selection"`
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *FlexibleOption) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleOption) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *FlexibleOption) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleOption) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
 // Ref: #/components/schemas/FlexiblePricingConfig
 type FlexiblePricingConfig struct {
 	ChangePolicy    FlexiblePricingConfigChangePolicy `json:"change_policy"`
@@ -13067,6 +13490,192 @@ func (s *FlexiblePricingConfigUnlimited) SetEnabled(val bool) {
 // SetPrice sets the value of Price.
 func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
+}
+
+// Ref: #/components/schemas/FlexibleRenewal
+type FlexibleRenewal struct {
+	Date    time.Time `json:"date"`
+	Renewal int       `json:"renewal"`
+}
+
+// GetDate returns the value of Date.
+func (s *FlexibleRenewal) GetDate() time.Time {
+	return s.Date
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleRenewal) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetDate sets the value of Date.
+func (s *FlexibleRenewal) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleRenewal) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// Ref: #/components/schemas/FlexibleScheduled
+type FlexibleScheduled struct {
+	Currency    string            `json:"currency"`
+	EffectiveOn time.Time         `json:"effective_on"`
+	PriceMinor  int64             `json:"price_minor"`
+	Renewal     int               `json:"renewal"`
+	ScheduledAt time.Time         `json:"scheduled_at"`
+	Selection   FlexibleSelection `json:"selection"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleScheduled) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *FlexibleScheduled) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *FlexibleScheduled) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleScheduled) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetScheduledAt returns the value of ScheduledAt.
+func (s *FlexibleScheduled) GetScheduledAt() time.Time {
+	return s.ScheduledAt
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleScheduled) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleScheduled) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *FlexibleScheduled) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *FlexibleScheduled) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleScheduled) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetScheduledAt sets the value of ScheduledAt.
+func (s *FlexibleScheduled) SetScheduledAt(val time.Time) {
+	s.ScheduledAt = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleScheduled) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// Ref: #/components/schemas/FlexibleSelection
+type FlexibleSelection struct {
+	AllowanceLabel string `json:"allowance_label"`
+	// Classes a period; null for unlimited.
+	ClassAllowance NilInt                `json:"class_allowance"`
+	Kind           FlexibleSelectionKind `json:"kind"`
+	Quantity       NilInt                `json:"quantity"`
+}
+
+// GetAllowanceLabel returns the value of AllowanceLabel.
+func (s *FlexibleSelection) GetAllowanceLabel() string {
+	return s.AllowanceLabel
+}
+
+// GetClassAllowance returns the value of ClassAllowance.
+func (s *FlexibleSelection) GetClassAllowance() NilInt {
+	return s.ClassAllowance
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleSelection) GetKind() FlexibleSelectionKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleSelection) GetQuantity() NilInt {
+	return s.Quantity
+}
+
+// SetAllowanceLabel sets the value of AllowanceLabel.
+func (s *FlexibleSelection) SetAllowanceLabel(val string) {
+	s.AllowanceLabel = val
+}
+
+// SetClassAllowance sets the value of ClassAllowance.
+func (s *FlexibleSelection) SetClassAllowance(val NilInt) {
+	s.ClassAllowance = val
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleSelection) SetKind(val FlexibleSelectionKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleSelection) SetQuantity(val NilInt) {
+	s.Quantity = val
+}
+
+type FlexibleSelectionKind string
+
+const (
+	FlexibleSelectionKindQuantity  FlexibleSelectionKind = "quantity"
+	FlexibleSelectionKindUnlimited FlexibleSelectionKind = "unlimited"
+)
+
+// AllValues returns all FlexibleSelectionKind values.
+func (FlexibleSelectionKind) AllValues() []FlexibleSelectionKind {
+	return []FlexibleSelectionKind{
+		FlexibleSelectionKindQuantity,
+		FlexibleSelectionKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleSelectionKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleSelectionKindQuantity:
+		return []byte(s), nil
+	case FlexibleSelectionKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleSelectionKind) UnmarshalText(data []byte) error {
+	switch FlexibleSelectionKind(data) {
+	case FlexibleSelectionKindQuantity:
+		*s = FlexibleSelectionKindQuantity
+		return nil
+	case FlexibleSelectionKindUnlimited:
+		*s = FlexibleSelectionKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/FrozenCheckout
@@ -18469,6 +19078,51 @@ func (o NilFlexiblePricingConfig) Or(d FlexiblePricingConfig) FlexiblePricingCon
 	return d
 }
 
+// NewNilFlexibleScheduled returns new NilFlexibleScheduled with value set to v.
+func NewNilFlexibleScheduled(v FlexibleScheduled) NilFlexibleScheduled {
+	return NilFlexibleScheduled{
+		Value: v,
+	}
+}
+
+// NilFlexibleScheduled is nullable FlexibleScheduled.
+type NilFlexibleScheduled struct {
+	Value FlexibleScheduled
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFlexibleScheduled) SetTo(v FlexibleScheduled) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFlexibleScheduled) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFlexibleScheduled) SetToNull() {
+	o.Null = true
+	var v FlexibleScheduled
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFlexibleScheduled) Get() (v FlexibleScheduled, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFlexibleScheduled) Or(d FlexibleScheduled) FlexibleScheduled {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilFloat64 returns new NilFloat64 with value set to v.
 func NewNilFloat64(v float64) NilFloat64 {
 	return NilFloat64{
@@ -23730,6 +24384,47 @@ func (s *Photo) SetID(val uuid.UUID) {
 // SetURL sets the value of URL.
 func (s *Photo) SetURL(val string) {
 	s.URL = val
+}
+
+type PreviewFlexibleChangeKind string
+
+const (
+	PreviewFlexibleChangeKindQuantity  PreviewFlexibleChangeKind = "quantity"
+	PreviewFlexibleChangeKindUnlimited PreviewFlexibleChangeKind = "unlimited"
+)
+
+// AllValues returns all PreviewFlexibleChangeKind values.
+func (PreviewFlexibleChangeKind) AllValues() []PreviewFlexibleChangeKind {
+	return []PreviewFlexibleChangeKind{
+		PreviewFlexibleChangeKindQuantity,
+		PreviewFlexibleChangeKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewFlexibleChangeKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewFlexibleChangeKindQuantity:
+		return []byte(s), nil
+	case PreviewFlexibleChangeKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewFlexibleChangeKind) UnmarshalText(data []byte) error {
+	switch PreviewFlexibleChangeKind(data) {
+	case PreviewFlexibleChangeKindQuantity:
+		*s = PreviewFlexibleChangeKindQuantity
+		return nil
+	case PreviewFlexibleChangeKindUnlimited:
+		*s = PreviewFlexibleChangeKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/PricedPassType

@@ -989,6 +989,15 @@ type Handler interface {
 	//
 	// GET /discovery/counts
 	GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error)
+	// GetFlexibleChoices implements getFlexibleChoices operation.
+	//
+	// The current selection and its period price, every selection the
+	// membership sells (quantities ascending, unlimited last), the change
+	// policy, the renewals a change may start at (their dates: the first is
+	// the end of the paid period) and the change already scheduled.
+	//
+	// GET /me/passes/{id}/flexible
+	GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (*FlexibleChoicesResponse, error)
 	// GetGeo implements getGeo operation.
 	//
 	// Read from the geo headers of a trusted proxy (configurable with
@@ -1569,6 +1578,18 @@ type Handler interface {
 	//
 	// GET /appointments/{id}/cancel-preview
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
+	// PreviewFlexibleChange implements previewFlexibleChange operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+	// `default_cycle_offset`) is the renewal the change starts at. Refusals
+	// are 422 `VALIDATION_FAILED` with `details.reason`:
+	// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+	// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+	// the bounds, off the step, unlimited not offered).
+	//
+	// GET /me/passes/{id}/flexible/change-preview
+	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// PurchaseCheckout implements purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1740,6 +1761,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
+	//
+	// The same rules as the preview; the change is stored on the membership
+	// (`scheduled_at` set), replacing any change scheduled before.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/passes/{id}/flexible/change
+	ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// SetActiveOrganization implements setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session

@@ -1228,6 +1228,18 @@ func (UnimplementedHandler) GetDiscoveryCounts(ctx context.Context, params GetDi
 	return r, ht.ErrNotImplemented
 }
 
+// GetFlexibleChoices implements getFlexibleChoices operation.
+//
+// The current selection and its period price, every selection the
+// membership sells (quantities ascending, unlimited last), the change
+// policy, the renewals a change may start at (their dates: the first is
+// the end of the paid period) and the change already scheduled.
+//
+// GET /me/passes/{id}/flexible
+func (UnimplementedHandler) GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (r *FlexibleChoicesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetGeo implements getGeo operation.
 //
 // Read from the geo headers of a trusted proxy (configurable with
@@ -1976,6 +1988,21 @@ func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params
 	return r, ht.ErrNotImplemented
 }
 
+// PreviewFlexibleChange implements previewFlexibleChange operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+// `default_cycle_offset`) is the renewal the change starts at. Refusals
+// are 422 `VALIDATION_FAILED` with `details.reason`:
+// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+// the bounds, off the step, unlimited not offered).
+//
+// GET /me/passes/{id}/flexible/change-preview
+func (UnimplementedHandler) PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PurchaseCheckout implements purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -2177,6 +2204,17 @@ func (UnimplementedHandler) ResendReceipt(ctx context.Context, params ResendRece
 //
 // POST /admin/webhooks/{id}/rotate-secret
 func (UnimplementedHandler) RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (r *WebhookSecretResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
+//
+// The same rules as the preview; the change is stored on the membership
+// (`scheduled_at` set), replacing any change scheduled before.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/passes/{id}/flexible/change
+func (UnimplementedHandler) ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
