@@ -52,7 +52,7 @@ func frozenOut(co *ent.Checkout) api.FrozenCheckout {
 	out := api.FrozenCheckout{ChargedTodayMinor: co.AmountMinor, Currency: co.Currency,
 		VatMinor: co.VatMinor, VatRateBp: co.VatRateBp, VatExempt: api.NewOptBool(co.VatExempt),
 		CreditAppliedMinor: api.NewOptInt64(co.CreditAppliedMinor),
-		FlashSaleID: optNilUUID(co.FlashSaleID), IntroThroughDate: optNilDate(co.IntroThrough)}
+		FlashSaleID:        optNilUUID(co.FlashSaleID), IntroThroughDate: optNilDate(co.IntroThrough)}
 	if co.BindingMonths != nil {
 		out.BindingMonths = api.NewOptNilInt(*co.BindingMonths)
 	} else {
