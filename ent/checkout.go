@@ -57,6 +57,20 @@ type Checkout struct {
 	PassID *uuid.UUID `json:"pass_id,omitempty"`
 	// ActivatedAt holds the value of the "activated_at" field.
 	ActivatedAt *time.Time `json:"activated_at,omitempty"`
+	// The flash-sale offer whose price was charged; its place was claimed when the checkout was made.
+	FlashSaleID *uuid.UUID `json:"flash_sale_id,omitempty"`
+	// Last day the introductory price of the offer pays for (recurring offers).
+	IntroThrough *time.Time `json:"intro_through,omitempty"`
+	// The binding tier bought: months the member is bound for.
+	BindingMonths *int `json:"binding_months,omitempty"`
+	// Whether the sale was VAT-exempt by the member's age on the venue-local sale date (vat_minor 0, vat_rate_bp 0).
+	VatExempt bool `json:"vat_exempt,omitempty"`
+	// The flexible membership's selection bought (flexible quotes).
+	FlexibleKind *checkout.FlexibleKind `json:"flexible_kind,omitempty"`
+	// FlexibleQuantity holds the value of the "flexible_quantity" field.
+	FlexibleQuantity *int `json:"flexible_quantity,omitempty"`
+	// Member credit the quote applied; spent from the credit ledger when the checkout was made.
+	CreditAppliedMinor int64 `json:"credit_applied_minor,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CheckoutQuery when eager-loading is set.
 	Edges        CheckoutEdges `json:"edges"`
@@ -114,13 +128,15 @@ func (*Checkout) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case checkout.FieldPassID:
+		case checkout.FieldPassID, checkout.FieldFlashSaleID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
-		case checkout.FieldAmountMinor, checkout.FieldVatMinor, checkout.FieldVatRateBp, checkout.FieldApplicationFeeMinor:
+		case checkout.FieldVatExempt:
+			values[i] = new(sql.NullBool)
+		case checkout.FieldAmountMinor, checkout.FieldVatMinor, checkout.FieldVatRateBp, checkout.FieldApplicationFeeMinor, checkout.FieldBindingMonths, checkout.FieldFlexibleQuantity, checkout.FieldCreditAppliedMinor:
 			values[i] = new(sql.NullInt64)
-		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID:
+		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID, checkout.FieldFlexibleKind:
 			values[i] = new(sql.NullString)
-		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt:
+		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough:
 			values[i] = new(sql.NullTime)
 		case checkout.FieldID, checkout.FieldOrganizationID, checkout.FieldMemberID, checkout.FieldPassTypeID:
 			values[i] = new(uuid.UUID)
@@ -258,6 +274,53 @@ func (_m *Checkout) assignValues(columns []string, values []any) error {
 				_m.ActivatedAt = new(time.Time)
 				*_m.ActivatedAt = value.Time
 			}
+		case checkout.FieldFlashSaleID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field flash_sale_id", values[i])
+			} else if value.Valid {
+				_m.FlashSaleID = new(uuid.UUID)
+				*_m.FlashSaleID = *value.S.(*uuid.UUID)
+			}
+		case checkout.FieldIntroThrough:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field intro_through", values[i])
+			} else if value.Valid {
+				_m.IntroThrough = new(time.Time)
+				*_m.IntroThrough = value.Time
+			}
+		case checkout.FieldBindingMonths:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field binding_months", values[i])
+			} else if value.Valid {
+				_m.BindingMonths = new(int)
+				*_m.BindingMonths = int(value.Int64)
+			}
+		case checkout.FieldVatExempt:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field vat_exempt", values[i])
+			} else if value.Valid {
+				_m.VatExempt = value.Bool
+			}
+		case checkout.FieldFlexibleKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_kind", values[i])
+			} else if value.Valid {
+				_m.FlexibleKind = new(checkout.FlexibleKind)
+				*_m.FlexibleKind = checkout.FlexibleKind(value.String)
+			}
+		case checkout.FieldFlexibleQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_quantity", values[i])
+			} else if value.Valid {
+				_m.FlexibleQuantity = new(int)
+				*_m.FlexibleQuantity = int(value.Int64)
+			}
+		case checkout.FieldCreditAppliedMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field credit_applied_minor", values[i])
+			} else if value.Valid {
+				_m.CreditAppliedMinor = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -372,6 +435,37 @@ func (_m *Checkout) String() string {
 		builder.WriteString("activated_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	if v := _m.FlashSaleID; v != nil {
+		builder.WriteString("flash_sale_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.IntroThrough; v != nil {
+		builder.WriteString("intro_through=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.BindingMonths; v != nil {
+		builder.WriteString("binding_months=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("vat_exempt=")
+	builder.WriteString(fmt.Sprintf("%v", _m.VatExempt))
+	builder.WriteString(", ")
+	if v := _m.FlexibleKind; v != nil {
+		builder.WriteString("flexible_kind=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.FlexibleQuantity; v != nil {
+		builder.WriteString("flexible_quantity=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("credit_applied_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.CreditAppliedMinor))
 	builder.WriteByte(')')
 	return builder.String()
 }

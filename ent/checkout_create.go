@@ -207,6 +207,104 @@ func (_c *CheckoutCreate) SetNillableActivatedAt(v *time.Time) *CheckoutCreate {
 	return _c
 }
 
+// SetFlashSaleID sets the "flash_sale_id" field.
+func (_c *CheckoutCreate) SetFlashSaleID(v uuid.UUID) *CheckoutCreate {
+	_c.mutation.SetFlashSaleID(v)
+	return _c
+}
+
+// SetNillableFlashSaleID sets the "flash_sale_id" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableFlashSaleID(v *uuid.UUID) *CheckoutCreate {
+	if v != nil {
+		_c.SetFlashSaleID(*v)
+	}
+	return _c
+}
+
+// SetIntroThrough sets the "intro_through" field.
+func (_c *CheckoutCreate) SetIntroThrough(v time.Time) *CheckoutCreate {
+	_c.mutation.SetIntroThrough(v)
+	return _c
+}
+
+// SetNillableIntroThrough sets the "intro_through" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableIntroThrough(v *time.Time) *CheckoutCreate {
+	if v != nil {
+		_c.SetIntroThrough(*v)
+	}
+	return _c
+}
+
+// SetBindingMonths sets the "binding_months" field.
+func (_c *CheckoutCreate) SetBindingMonths(v int) *CheckoutCreate {
+	_c.mutation.SetBindingMonths(v)
+	return _c
+}
+
+// SetNillableBindingMonths sets the "binding_months" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableBindingMonths(v *int) *CheckoutCreate {
+	if v != nil {
+		_c.SetBindingMonths(*v)
+	}
+	return _c
+}
+
+// SetVatExempt sets the "vat_exempt" field.
+func (_c *CheckoutCreate) SetVatExempt(v bool) *CheckoutCreate {
+	_c.mutation.SetVatExempt(v)
+	return _c
+}
+
+// SetNillableVatExempt sets the "vat_exempt" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableVatExempt(v *bool) *CheckoutCreate {
+	if v != nil {
+		_c.SetVatExempt(*v)
+	}
+	return _c
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (_c *CheckoutCreate) SetFlexibleKind(v checkout.FlexibleKind) *CheckoutCreate {
+	_c.mutation.SetFlexibleKind(v)
+	return _c
+}
+
+// SetNillableFlexibleKind sets the "flexible_kind" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableFlexibleKind(v *checkout.FlexibleKind) *CheckoutCreate {
+	if v != nil {
+		_c.SetFlexibleKind(*v)
+	}
+	return _c
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (_c *CheckoutCreate) SetFlexibleQuantity(v int) *CheckoutCreate {
+	_c.mutation.SetFlexibleQuantity(v)
+	return _c
+}
+
+// SetNillableFlexibleQuantity sets the "flexible_quantity" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableFlexibleQuantity(v *int) *CheckoutCreate {
+	if v != nil {
+		_c.SetFlexibleQuantity(*v)
+	}
+	return _c
+}
+
+// SetCreditAppliedMinor sets the "credit_applied_minor" field.
+func (_c *CheckoutCreate) SetCreditAppliedMinor(v int64) *CheckoutCreate {
+	_c.mutation.SetCreditAppliedMinor(v)
+	return _c
+}
+
+// SetNillableCreditAppliedMinor sets the "credit_applied_minor" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableCreditAppliedMinor(v *int64) *CheckoutCreate {
+	if v != nil {
+		_c.SetCreditAppliedMinor(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CheckoutCreate) SetID(v uuid.UUID) *CheckoutCreate {
 	_c.mutation.SetID(v)
@@ -294,6 +392,14 @@ func (_c *CheckoutCreate) defaults() error {
 	if _, ok := _c.mutation.ApplicationFeeMinor(); !ok {
 		v := checkout.DefaultApplicationFeeMinor
 		_c.mutation.SetApplicationFeeMinor(v)
+	}
+	if _, ok := _c.mutation.VatExempt(); !ok {
+		v := checkout.DefaultVatExempt
+		_c.mutation.SetVatExempt(v)
+	}
+	if _, ok := _c.mutation.CreditAppliedMinor(); !ok {
+		v := checkout.DefaultCreditAppliedMinor
+		_c.mutation.SetCreditAppliedMinor(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if checkout.DefaultID == nil {
@@ -394,6 +500,32 @@ func (_c *CheckoutCreate) check() error {
 	if v, ok := _c.mutation.SetupIntentID(); ok {
 		if err := checkout.SetupIntentIDValidator(v); err != nil {
 			return &ValidationError{Name: "setup_intent_id", err: fmt.Errorf(`ent: validator failed for field "Checkout.setup_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.BindingMonths(); ok {
+		if err := checkout.BindingMonthsValidator(v); err != nil {
+			return &ValidationError{Name: "binding_months", err: fmt.Errorf(`ent: validator failed for field "Checkout.binding_months": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.VatExempt(); !ok {
+		return &ValidationError{Name: "vat_exempt", err: errors.New(`ent: missing required field "Checkout.vat_exempt"`)}
+	}
+	if v, ok := _c.mutation.FlexibleKind(); ok {
+		if err := checkout.FlexibleKindValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_kind", err: fmt.Errorf(`ent: validator failed for field "Checkout.flexible_kind": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.FlexibleQuantity(); ok {
+		if err := checkout.FlexibleQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_quantity", err: fmt.Errorf(`ent: validator failed for field "Checkout.flexible_quantity": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.CreditAppliedMinor(); !ok {
+		return &ValidationError{Name: "credit_applied_minor", err: errors.New(`ent: missing required field "Checkout.credit_applied_minor"`)}
+	}
+	if v, ok := _c.mutation.CreditAppliedMinor(); ok {
+		if err := checkout.CreditAppliedMinorValidator(v); err != nil {
+			return &ValidationError{Name: "credit_applied_minor", err: fmt.Errorf(`ent: validator failed for field "Checkout.credit_applied_minor": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -500,6 +632,34 @@ func (_c *CheckoutCreate) createSpec() (*Checkout, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ActivatedAt(); ok {
 		_spec.SetField(checkout.FieldActivatedAt, field.TypeTime, value)
 		_node.ActivatedAt = &value
+	}
+	if value, ok := _c.mutation.FlashSaleID(); ok {
+		_spec.SetField(checkout.FieldFlashSaleID, field.TypeUUID, value)
+		_node.FlashSaleID = &value
+	}
+	if value, ok := _c.mutation.IntroThrough(); ok {
+		_spec.SetField(checkout.FieldIntroThrough, field.TypeTime, value)
+		_node.IntroThrough = &value
+	}
+	if value, ok := _c.mutation.BindingMonths(); ok {
+		_spec.SetField(checkout.FieldBindingMonths, field.TypeInt, value)
+		_node.BindingMonths = &value
+	}
+	if value, ok := _c.mutation.VatExempt(); ok {
+		_spec.SetField(checkout.FieldVatExempt, field.TypeBool, value)
+		_node.VatExempt = value
+	}
+	if value, ok := _c.mutation.FlexibleKind(); ok {
+		_spec.SetField(checkout.FieldFlexibleKind, field.TypeEnum, value)
+		_node.FlexibleKind = &value
+	}
+	if value, ok := _c.mutation.FlexibleQuantity(); ok {
+		_spec.SetField(checkout.FieldFlexibleQuantity, field.TypeInt, value)
+		_node.FlexibleQuantity = &value
+	}
+	if value, ok := _c.mutation.CreditAppliedMinor(); ok {
+		_spec.SetField(checkout.FieldCreditAppliedMinor, field.TypeInt64, value)
+		_node.CreditAppliedMinor = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -767,6 +927,27 @@ func (u *CheckoutUpsertOne) UpdateNewValues() *CheckoutUpsertOne {
 		}
 		if _, exists := u.create.mutation.QuoteIssuedAt(); exists {
 			s.SetIgnore(checkout.FieldQuoteIssuedAt)
+		}
+		if _, exists := u.create.mutation.FlashSaleID(); exists {
+			s.SetIgnore(checkout.FieldFlashSaleID)
+		}
+		if _, exists := u.create.mutation.IntroThrough(); exists {
+			s.SetIgnore(checkout.FieldIntroThrough)
+		}
+		if _, exists := u.create.mutation.BindingMonths(); exists {
+			s.SetIgnore(checkout.FieldBindingMonths)
+		}
+		if _, exists := u.create.mutation.VatExempt(); exists {
+			s.SetIgnore(checkout.FieldVatExempt)
+		}
+		if _, exists := u.create.mutation.FlexibleKind(); exists {
+			s.SetIgnore(checkout.FieldFlexibleKind)
+		}
+		if _, exists := u.create.mutation.FlexibleQuantity(); exists {
+			s.SetIgnore(checkout.FieldFlexibleQuantity)
+		}
+		if _, exists := u.create.mutation.CreditAppliedMinor(); exists {
+			s.SetIgnore(checkout.FieldCreditAppliedMinor)
 		}
 	}))
 	return u
@@ -1147,6 +1328,27 @@ func (u *CheckoutUpsertBulk) UpdateNewValues() *CheckoutUpsertBulk {
 			}
 			if _, exists := b.mutation.QuoteIssuedAt(); exists {
 				s.SetIgnore(checkout.FieldQuoteIssuedAt)
+			}
+			if _, exists := b.mutation.FlashSaleID(); exists {
+				s.SetIgnore(checkout.FieldFlashSaleID)
+			}
+			if _, exists := b.mutation.IntroThrough(); exists {
+				s.SetIgnore(checkout.FieldIntroThrough)
+			}
+			if _, exists := b.mutation.BindingMonths(); exists {
+				s.SetIgnore(checkout.FieldBindingMonths)
+			}
+			if _, exists := b.mutation.VatExempt(); exists {
+				s.SetIgnore(checkout.FieldVatExempt)
+			}
+			if _, exists := b.mutation.FlexibleKind(); exists {
+				s.SetIgnore(checkout.FieldFlexibleKind)
+			}
+			if _, exists := b.mutation.FlexibleQuantity(); exists {
+				s.SetIgnore(checkout.FieldFlexibleQuantity)
+			}
+			if _, exists := b.mutation.CreditAppliedMinor(); exists {
+				s.SetIgnore(checkout.FieldCreditAppliedMinor)
 			}
 		}
 	}))

@@ -278,6 +278,21 @@ func (_u *CheckoutUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ActivatedAtCleared() {
 		_spec.ClearField(checkout.FieldActivatedAt, field.TypeTime)
 	}
+	if _u.mutation.FlashSaleIDCleared() {
+		_spec.ClearField(checkout.FieldFlashSaleID, field.TypeUUID)
+	}
+	if _u.mutation.IntroThroughCleared() {
+		_spec.ClearField(checkout.FieldIntroThrough, field.TypeTime)
+	}
+	if _u.mutation.BindingMonthsCleared() {
+		_spec.ClearField(checkout.FieldBindingMonths, field.TypeInt)
+	}
+	if _u.mutation.FlexibleKindCleared() {
+		_spec.ClearField(checkout.FieldFlexibleKind, field.TypeEnum)
+	}
+	if _u.mutation.FlexibleQuantityCleared() {
+		_spec.ClearField(checkout.FieldFlexibleQuantity, field.TypeInt)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{checkout.Label}
@@ -576,6 +591,21 @@ func (_u *CheckoutUpdateOne) sqlSave(ctx context.Context) (_node *Checkout, err 
 	}
 	if _u.mutation.ActivatedAtCleared() {
 		_spec.ClearField(checkout.FieldActivatedAt, field.TypeTime)
+	}
+	if _u.mutation.FlashSaleIDCleared() {
+		_spec.ClearField(checkout.FieldFlashSaleID, field.TypeUUID)
+	}
+	if _u.mutation.IntroThroughCleared() {
+		_spec.ClearField(checkout.FieldIntroThrough, field.TypeTime)
+	}
+	if _u.mutation.BindingMonthsCleared() {
+		_spec.ClearField(checkout.FieldBindingMonths, field.TypeInt)
+	}
+	if _u.mutation.FlexibleKindCleared() {
+		_spec.ClearField(checkout.FieldFlexibleKind, field.TypeEnum)
+	}
+	if _u.mutation.FlexibleQuantityCleared() {
+		_spec.ClearField(checkout.FieldFlexibleQuantity, field.TypeInt)
 	}
 	_node = &Checkout{config: _u.config}
 	_spec.Assign = _node.assignValues

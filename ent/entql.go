@@ -449,6 +449,13 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldSetupIntentID:       {Type: field.TypeString, Column: checkout.FieldSetupIntentID},
 			checkout.FieldPassID:              {Type: field.TypeUUID, Column: checkout.FieldPassID},
 			checkout.FieldActivatedAt:         {Type: field.TypeTime, Column: checkout.FieldActivatedAt},
+			checkout.FieldFlashSaleID:         {Type: field.TypeUUID, Column: checkout.FieldFlashSaleID},
+			checkout.FieldIntroThrough:        {Type: field.TypeTime, Column: checkout.FieldIntroThrough},
+			checkout.FieldBindingMonths:       {Type: field.TypeInt, Column: checkout.FieldBindingMonths},
+			checkout.FieldVatExempt:           {Type: field.TypeBool, Column: checkout.FieldVatExempt},
+			checkout.FieldFlexibleKind:        {Type: field.TypeEnum, Column: checkout.FieldFlexibleKind},
+			checkout.FieldFlexibleQuantity:    {Type: field.TypeInt, Column: checkout.FieldFlexibleQuantity},
+			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
 		},
 	}
 	graph.Nodes[14] = &sqlgraph.Node{
@@ -913,6 +920,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldClientDisplayID: {Type: field.TypeString, Column: member.FieldClientDisplayID},
 			member.FieldPermissions:     {Type: field.TypeJSON, Column: member.FieldPermissions},
 			member.FieldJoinedAt:        {Type: field.TypeTime, Column: member.FieldJoinedAt},
+			member.FieldBirthDate:       {Type: field.TypeTime, Column: member.FieldBirthDate},
 			member.FieldSearchFirst:     {Type: field.TypeString, Column: member.FieldSearchFirst},
 			member.FieldSearchLast:      {Type: field.TypeString, Column: member.FieldSearchLast},
 			member.FieldSearchEmail:     {Type: field.TypeString, Column: member.FieldSearchEmail},
@@ -939,6 +947,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldCurrency:       {Type: field.TypeString, Column: membercredit.FieldCurrency},
 			membercredit.FieldSource:         {Type: field.TypeEnum, Column: membercredit.FieldSource},
 			membercredit.FieldGiftCardID:     {Type: field.TypeUUID, Column: membercredit.FieldGiftCardID},
+			membercredit.FieldCheckoutID:     {Type: field.TypeUUID, Column: membercredit.FieldCheckoutID},
 		},
 	}
 	graph.Nodes[35] = &sqlgraph.Node{
@@ -1105,16 +1114,19 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		Type: "Pass",
 		Fields: map[string]*sqlgraph.FieldSpec{
-			pass.FieldCreatedAt:      {Type: field.TypeTime, Column: pass.FieldCreatedAt},
-			pass.FieldUpdatedAt:      {Type: field.TypeTime, Column: pass.FieldUpdatedAt},
-			pass.FieldOrganizationID: {Type: field.TypeUUID, Column: pass.FieldOrganizationID},
-			pass.FieldImportRef:      {Type: field.TypeString, Column: pass.FieldImportRef},
-			pass.FieldMemberID:       {Type: field.TypeUUID, Column: pass.FieldMemberID},
-			pass.FieldPassTypeID:     {Type: field.TypeUUID, Column: pass.FieldPassTypeID},
-			pass.FieldStatus:         {Type: field.TypeEnum, Column: pass.FieldStatus},
-			pass.FieldValidFrom:      {Type: field.TypeTime, Column: pass.FieldValidFrom},
-			pass.FieldValidTo:        {Type: field.TypeTime, Column: pass.FieldValidTo},
-			pass.FieldClipsRemaining: {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
+			pass.FieldCreatedAt:        {Type: field.TypeTime, Column: pass.FieldCreatedAt},
+			pass.FieldUpdatedAt:        {Type: field.TypeTime, Column: pass.FieldUpdatedAt},
+			pass.FieldOrganizationID:   {Type: field.TypeUUID, Column: pass.FieldOrganizationID},
+			pass.FieldImportRef:        {Type: field.TypeString, Column: pass.FieldImportRef},
+			pass.FieldMemberID:         {Type: field.TypeUUID, Column: pass.FieldMemberID},
+			pass.FieldPassTypeID:       {Type: field.TypeUUID, Column: pass.FieldPassTypeID},
+			pass.FieldStatus:           {Type: field.TypeEnum, Column: pass.FieldStatus},
+			pass.FieldValidFrom:        {Type: field.TypeTime, Column: pass.FieldValidFrom},
+			pass.FieldValidTo:          {Type: field.TypeTime, Column: pass.FieldValidTo},
+			pass.FieldClipsRemaining:   {Type: field.TypeInt, Column: pass.FieldClipsRemaining},
+			pass.FieldFlexibleKind:     {Type: field.TypeEnum, Column: pass.FieldFlexibleKind},
+			pass.FieldFlexibleQuantity: {Type: field.TypeInt, Column: pass.FieldFlexibleQuantity},
+			pass.FieldFlexibleChange:   {Type: field.TypeJSON, Column: pass.FieldFlexibleChange},
 		},
 	}
 	graph.Nodes[42] = &sqlgraph.Node{
@@ -1144,6 +1156,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldPricingMode:            {Type: field.TypeEnum, Column: passtype.FieldPricingMode},
 			passtype.FieldActivePricingVersionID: {Type: field.TypeUUID, Column: passtype.FieldActivePricingVersionID},
 			passtype.FieldFlexiblePricingConfig:  {Type: field.TypeJSON, Column: passtype.FieldFlexiblePricingConfig},
+			passtype.FieldBindingTiers:           {Type: field.TypeJSON, Column: passtype.FieldBindingTiers},
 			passtype.FieldClips:                  {Type: field.TypeInt, Column: passtype.FieldClips},
 			passtype.FieldValidityDays:           {Type: field.TypeInt, Column: passtype.FieldValidityDays},
 			passtype.FieldGrantsInPerson:         {Type: field.TypeBool, Column: passtype.FieldGrantsInPerson},
@@ -5538,6 +5551,41 @@ func (f *CheckoutFilter) WhereActivatedAt(p entql.TimeP) {
 	f.Where(p.Field(checkout.FieldActivatedAt))
 }
 
+// WhereFlashSaleID applies the entql [16]byte predicate on the flash_sale_id field.
+func (f *CheckoutFilter) WhereFlashSaleID(p entql.ValueP) {
+	f.Where(p.Field(checkout.FieldFlashSaleID))
+}
+
+// WhereIntroThrough applies the entql time.Time predicate on the intro_through field.
+func (f *CheckoutFilter) WhereIntroThrough(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldIntroThrough))
+}
+
+// WhereBindingMonths applies the entql int predicate on the binding_months field.
+func (f *CheckoutFilter) WhereBindingMonths(p entql.IntP) {
+	f.Where(p.Field(checkout.FieldBindingMonths))
+}
+
+// WhereVatExempt applies the entql bool predicate on the vat_exempt field.
+func (f *CheckoutFilter) WhereVatExempt(p entql.BoolP) {
+	f.Where(p.Field(checkout.FieldVatExempt))
+}
+
+// WhereFlexibleKind applies the entql string predicate on the flexible_kind field.
+func (f *CheckoutFilter) WhereFlexibleKind(p entql.StringP) {
+	f.Where(p.Field(checkout.FieldFlexibleKind))
+}
+
+// WhereFlexibleQuantity applies the entql int predicate on the flexible_quantity field.
+func (f *CheckoutFilter) WhereFlexibleQuantity(p entql.IntP) {
+	f.Where(p.Field(checkout.FieldFlexibleQuantity))
+}
+
+// WhereCreditAppliedMinor applies the entql int64 predicate on the credit_applied_minor field.
+func (f *CheckoutFilter) WhereCreditAppliedMinor(p entql.Int64P) {
+	f.Where(p.Field(checkout.FieldCreditAppliedMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *CheckoutFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -7876,6 +7924,11 @@ func (f *MemberFilter) WhereJoinedAt(p entql.TimeP) {
 	f.Where(p.Field(member.FieldJoinedAt))
 }
 
+// WhereBirthDate applies the entql time.Time predicate on the birth_date field.
+func (f *MemberFilter) WhereBirthDate(p entql.TimeP) {
+	f.Where(p.Field(member.FieldBirthDate))
+}
+
 // WhereSearchFirst applies the entql string predicate on the search_first field.
 func (f *MemberFilter) WhereSearchFirst(p entql.StringP) {
 	f.Where(p.Field(member.FieldSearchFirst))
@@ -8049,6 +8102,11 @@ func (f *MemberCreditFilter) WhereSource(p entql.StringP) {
 // WhereGiftCardID applies the entql [16]byte predicate on the gift_card_id field.
 func (f *MemberCreditFilter) WhereGiftCardID(p entql.ValueP) {
 	f.Where(p.Field(membercredit.FieldGiftCardID))
+}
+
+// WhereCheckoutID applies the entql [16]byte predicate on the checkout_id field.
+func (f *MemberCreditFilter) WhereCheckoutID(p entql.ValueP) {
+	f.Where(p.Field(membercredit.FieldCheckoutID))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -8896,6 +8954,21 @@ func (f *PassFilter) WhereClipsRemaining(p entql.IntP) {
 	f.Where(p.Field(pass.FieldClipsRemaining))
 }
 
+// WhereFlexibleKind applies the entql string predicate on the flexible_kind field.
+func (f *PassFilter) WhereFlexibleKind(p entql.StringP) {
+	f.Where(p.Field(pass.FieldFlexibleKind))
+}
+
+// WhereFlexibleQuantity applies the entql int predicate on the flexible_quantity field.
+func (f *PassFilter) WhereFlexibleQuantity(p entql.IntP) {
+	f.Where(p.Field(pass.FieldFlexibleQuantity))
+}
+
+// WhereFlexibleChange applies the entql json.RawMessage predicate on the flexible_change field.
+func (f *PassFilter) WhereFlexibleChange(p entql.BytesP) {
+	f.Where(p.Field(pass.FieldFlexibleChange))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *PassFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -9084,6 +9157,11 @@ func (f *PassTypeFilter) WhereActivePricingVersionID(p entql.ValueP) {
 // WhereFlexiblePricingConfig applies the entql json.RawMessage predicate on the flexible_pricing_config field.
 func (f *PassTypeFilter) WhereFlexiblePricingConfig(p entql.BytesP) {
 	f.Where(p.Field(passtype.FieldFlexiblePricingConfig))
+}
+
+// WhereBindingTiers applies the entql json.RawMessage predicate on the binding_tiers field.
+func (f *PassTypeFilter) WhereBindingTiers(p entql.BytesP) {
+	f.Where(p.Field(passtype.FieldBindingTiers))
 }
 
 // WhereClips applies the entql int predicate on the clips field.

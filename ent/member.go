@@ -41,6 +41,8 @@ type Member struct {
 	Permissions []string `json:"permissions,omitempty"`
 	// JoinedAt holds the value of the "joined_at" field.
 	JoinedAt time.Time `json:"joined_at,omitempty"`
+	// The member's date of birth as the venue recorded it; decides the VAT age exemption of a sale.
+	BirthDate *time.Time `json:"birth_date,omitempty"`
 	// SearchFirst holds the value of the "search_first" field.
 	SearchFirst string `json:"search_first,omitempty"`
 	// SearchLast holds the value of the "search_last" field.
@@ -132,7 +134,7 @@ func (*Member) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case member.FieldImportRef, member.FieldRole, member.FieldStatus, member.FieldClientDisplayID, member.FieldSearchFirst, member.FieldSearchLast, member.FieldSearchEmail, member.FieldSearchPhone, member.FieldSearchClient:
 			values[i] = new(sql.NullString)
-		case member.FieldCreatedAt, member.FieldUpdatedAt, member.FieldJoinedAt:
+		case member.FieldCreatedAt, member.FieldUpdatedAt, member.FieldJoinedAt, member.FieldBirthDate:
 			values[i] = new(sql.NullTime)
 		case member.FieldID, member.FieldOrganizationID, member.FieldUserID:
 			values[i] = new(uuid.UUID)
@@ -220,6 +222,13 @@ func (_m *Member) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field joined_at", values[i])
 			} else if value.Valid {
 				_m.JoinedAt = value.Time
+			}
+		case member.FieldBirthDate:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field birth_date", values[i])
+			} else if value.Valid {
+				_m.BirthDate = new(time.Time)
+				*_m.BirthDate = value.Time
 			}
 		case member.FieldSearchFirst:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -345,6 +354,11 @@ func (_m *Member) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("joined_at=")
 	builder.WriteString(_m.JoinedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.BirthDate; v != nil {
+		builder.WriteString("birth_date=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("search_first=")
 	builder.WriteString(_m.SearchFirst)

@@ -145,6 +145,20 @@ func (_c *MemberCreate) SetNillableJoinedAt(v *time.Time) *MemberCreate {
 	return _c
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (_c *MemberCreate) SetBirthDate(v time.Time) *MemberCreate {
+	_c.mutation.SetBirthDate(v)
+	return _c
+}
+
+// SetNillableBirthDate sets the "birth_date" field if the given value is not nil.
+func (_c *MemberCreate) SetNillableBirthDate(v *time.Time) *MemberCreate {
+	if v != nil {
+		_c.SetBirthDate(*v)
+	}
+	return _c
+}
+
 // SetSearchFirst sets the "search_first" field.
 func (_c *MemberCreate) SetSearchFirst(v string) *MemberCreate {
 	_c.mutation.SetSearchFirst(v)
@@ -467,6 +481,10 @@ func (_c *MemberCreate) createSpec() (*Member, *sqlgraph.CreateSpec) {
 		_spec.SetField(member.FieldJoinedAt, field.TypeTime, value)
 		_node.JoinedAt = value
 	}
+	if value, ok := _c.mutation.BirthDate(); ok {
+		_spec.SetField(member.FieldBirthDate, field.TypeTime, value)
+		_node.BirthDate = &value
+	}
 	if value, ok := _c.mutation.SearchFirst(); ok {
 		_spec.SetField(member.FieldSearchFirst, field.TypeString, value)
 		_node.SearchFirst = value
@@ -729,6 +747,24 @@ func (u *MemberUpsert) ClearJoinedAt() *MemberUpsert {
 	return u
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (u *MemberUpsert) SetBirthDate(v time.Time) *MemberUpsert {
+	u.Set(member.FieldBirthDate, v)
+	return u
+}
+
+// UpdateBirthDate sets the "birth_date" field to the value that was provided on create.
+func (u *MemberUpsert) UpdateBirthDate() *MemberUpsert {
+	u.SetExcluded(member.FieldBirthDate)
+	return u
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (u *MemberUpsert) ClearBirthDate() *MemberUpsert {
+	u.SetNull(member.FieldBirthDate)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -924,6 +960,27 @@ func (u *MemberUpsertOne) UpdateJoinedAt() *MemberUpsertOne {
 func (u *MemberUpsertOne) ClearJoinedAt() *MemberUpsertOne {
 	return u.Update(func(s *MemberUpsert) {
 		s.ClearJoinedAt()
+	})
+}
+
+// SetBirthDate sets the "birth_date" field.
+func (u *MemberUpsertOne) SetBirthDate(v time.Time) *MemberUpsertOne {
+	return u.Update(func(s *MemberUpsert) {
+		s.SetBirthDate(v)
+	})
+}
+
+// UpdateBirthDate sets the "birth_date" field to the value that was provided on create.
+func (u *MemberUpsertOne) UpdateBirthDate() *MemberUpsertOne {
+	return u.Update(func(s *MemberUpsert) {
+		s.UpdateBirthDate()
+	})
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (u *MemberUpsertOne) ClearBirthDate() *MemberUpsertOne {
+	return u.Update(func(s *MemberUpsert) {
+		s.ClearBirthDate()
 	})
 }
 
@@ -1289,6 +1346,27 @@ func (u *MemberUpsertBulk) UpdateJoinedAt() *MemberUpsertBulk {
 func (u *MemberUpsertBulk) ClearJoinedAt() *MemberUpsertBulk {
 	return u.Update(func(s *MemberUpsert) {
 		s.ClearJoinedAt()
+	})
+}
+
+// SetBirthDate sets the "birth_date" field.
+func (u *MemberUpsertBulk) SetBirthDate(v time.Time) *MemberUpsertBulk {
+	return u.Update(func(s *MemberUpsert) {
+		s.SetBirthDate(v)
+	})
+}
+
+// UpdateBirthDate sets the "birth_date" field to the value that was provided on create.
+func (u *MemberUpsertBulk) UpdateBirthDate() *MemberUpsertBulk {
+	return u.Update(func(s *MemberUpsert) {
+		s.UpdateBirthDate()
+	})
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (u *MemberUpsertBulk) ClearBirthDate() *MemberUpsertBulk {
+	return u.Update(func(s *MemberUpsert) {
+		s.ClearBirthDate()
 	})
 }
 

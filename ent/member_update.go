@@ -145,6 +145,26 @@ func (_u *MemberUpdate) ClearJoinedAt() *MemberUpdate {
 	return _u
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (_u *MemberUpdate) SetBirthDate(v time.Time) *MemberUpdate {
+	_u.mutation.SetBirthDate(v)
+	return _u
+}
+
+// SetNillableBirthDate sets the "birth_date" field if the given value is not nil.
+func (_u *MemberUpdate) SetNillableBirthDate(v *time.Time) *MemberUpdate {
+	if v != nil {
+		_u.SetBirthDate(*v)
+	}
+	return _u
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (_u *MemberUpdate) ClearBirthDate() *MemberUpdate {
+	_u.mutation.ClearBirthDate()
+	return _u
+}
+
 // AddPassIDs adds the "passes" edge to the Pass entity by IDs.
 func (_u *MemberUpdate) AddPassIDs(ids ...uuid.UUID) *MemberUpdate {
 	_u.mutation.AddPassIDs(ids...)
@@ -380,6 +400,12 @@ func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.BirthDate(); ok {
+		_spec.SetField(member.FieldBirthDate, field.TypeTime, value)
+	}
+	if _u.mutation.BirthDateCleared() {
+		_spec.ClearField(member.FieldBirthDate, field.TypeTime)
 	}
 	if _u.mutation.SearchFirstCleared() {
 		_spec.ClearField(member.FieldSearchFirst, field.TypeString)
@@ -663,6 +689,26 @@ func (_u *MemberUpdateOne) ClearJoinedAt() *MemberUpdateOne {
 	return _u
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (_u *MemberUpdateOne) SetBirthDate(v time.Time) *MemberUpdateOne {
+	_u.mutation.SetBirthDate(v)
+	return _u
+}
+
+// SetNillableBirthDate sets the "birth_date" field if the given value is not nil.
+func (_u *MemberUpdateOne) SetNillableBirthDate(v *time.Time) *MemberUpdateOne {
+	if v != nil {
+		_u.SetBirthDate(*v)
+	}
+	return _u
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (_u *MemberUpdateOne) ClearBirthDate() *MemberUpdateOne {
+	_u.mutation.ClearBirthDate()
+	return _u
+}
+
 // AddPassIDs adds the "passes" edge to the Pass entity by IDs.
 func (_u *MemberUpdateOne) AddPassIDs(ids ...uuid.UUID) *MemberUpdateOne {
 	_u.mutation.AddPassIDs(ids...)
@@ -928,6 +974,12 @@ func (_u *MemberUpdateOne) sqlSave(ctx context.Context) (_node *Member, err erro
 	}
 	if _u.mutation.JoinedAtCleared() {
 		_spec.ClearField(member.FieldJoinedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.BirthDate(); ok {
+		_spec.SetField(member.FieldBirthDate, field.TypeTime, value)
+	}
+	if _u.mutation.BirthDateCleared() {
+		_spec.ClearField(member.FieldBirthDate, field.TypeTime)
 	}
 	if _u.mutation.SearchFirstCleared() {
 		_spec.ClearField(member.FieldSearchFirst, field.TypeString)

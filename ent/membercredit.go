@@ -36,6 +36,8 @@ type MemberCredit struct {
 	Source membercredit.Source `json:"source,omitempty"`
 	// GiftCardID holds the value of the "gift_card_id" field.
 	GiftCardID *uuid.UUID `json:"gift_card_id,omitempty"`
+	// The checkout that spent the credit (source checkout).
+	CheckoutID *uuid.UUID `json:"checkout_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MemberCreditQuery when eager-loading is set.
 	Edges        MemberCreditEdges `json:"edges"`
@@ -80,7 +82,7 @@ func (*MemberCredit) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case membercredit.FieldGiftCardID:
+		case membercredit.FieldGiftCardID, membercredit.FieldCheckoutID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case membercredit.FieldAmountMinor:
 			values[i] = new(sql.NullInt64)
@@ -160,6 +162,13 @@ func (_m *MemberCredit) assignValues(columns []string, values []any) error {
 				_m.GiftCardID = new(uuid.UUID)
 				*_m.GiftCardID = *value.S.(*uuid.UUID)
 			}
+		case membercredit.FieldCheckoutID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field checkout_id", values[i])
+			} else if value.Valid {
+				_m.CheckoutID = new(uuid.UUID)
+				*_m.CheckoutID = *value.S.(*uuid.UUID)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -229,6 +238,11 @@ func (_m *MemberCredit) String() string {
 	builder.WriteString(", ")
 	if v := _m.GiftCardID; v != nil {
 		builder.WriteString("gift_card_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.CheckoutID; v != nil {
+		builder.WriteString("checkout_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

@@ -98,6 +98,20 @@ func (_c *MemberCreditCreate) SetNillableGiftCardID(v *uuid.UUID) *MemberCreditC
 	return _c
 }
 
+// SetCheckoutID sets the "checkout_id" field.
+func (_c *MemberCreditCreate) SetCheckoutID(v uuid.UUID) *MemberCreditCreate {
+	_c.mutation.SetCheckoutID(v)
+	return _c
+}
+
+// SetNillableCheckoutID sets the "checkout_id" field if the given value is not nil.
+func (_c *MemberCreditCreate) SetNillableCheckoutID(v *uuid.UUID) *MemberCreditCreate {
+	if v != nil {
+		_c.SetCheckoutID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MemberCreditCreate) SetID(v uuid.UUID) *MemberCreditCreate {
 	_c.mutation.SetID(v)
@@ -282,6 +296,10 @@ func (_c *MemberCreditCreate) createSpec() (*MemberCredit, *sqlgraph.CreateSpec)
 		_spec.SetField(membercredit.FieldGiftCardID, field.TypeUUID, value)
 		_node.GiftCardID = &value
 	}
+	if value, ok := _c.mutation.CheckoutID(); ok {
+		_spec.SetField(membercredit.FieldCheckoutID, field.TypeUUID, value)
+		_node.CheckoutID = &value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -417,6 +435,9 @@ func (u *MemberCreditUpsertOne) UpdateNewValues() *MemberCreditUpsertOne {
 		}
 		if _, exists := u.create.mutation.GiftCardID(); exists {
 			s.SetIgnore(membercredit.FieldGiftCardID)
+		}
+		if _, exists := u.create.mutation.CheckoutID(); exists {
+			s.SetIgnore(membercredit.FieldCheckoutID)
 		}
 	}))
 	return u
@@ -666,6 +687,9 @@ func (u *MemberCreditUpsertBulk) UpdateNewValues() *MemberCreditUpsertBulk {
 			}
 			if _, exists := b.mutation.GiftCardID(); exists {
 				s.SetIgnore(membercredit.FieldGiftCardID)
+			}
+			if _, exists := b.mutation.CheckoutID(); exists {
+				s.SetIgnore(membercredit.FieldCheckoutID)
 			}
 		}
 	}))

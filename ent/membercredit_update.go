@@ -110,6 +110,9 @@ func (_u *MemberCreditUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if _u.mutation.GiftCardIDCleared() {
 		_spec.ClearField(membercredit.FieldGiftCardID, field.TypeUUID)
 	}
+	if _u.mutation.CheckoutIDCleared() {
+		_spec.ClearField(membercredit.FieldCheckoutID, field.TypeUUID)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{membercredit.Label}
@@ -241,6 +244,9 @@ func (_u *MemberCreditUpdateOne) sqlSave(ctx context.Context) (_node *MemberCred
 	}
 	if _u.mutation.GiftCardIDCleared() {
 		_spec.ClearField(membercredit.FieldGiftCardID, field.TypeUUID)
+	}
+	if _u.mutation.CheckoutIDCleared() {
+		_spec.ClearField(membercredit.FieldCheckoutID, field.TypeUUID)
 	}
 	_node = &MemberCredit{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -17798,6 +17798,16 @@ type CheckoutMutation struct {
 	setup_intent_id          *string
 	pass_id                  *uuid.UUID
 	activated_at             *time.Time
+	flash_sale_id            *uuid.UUID
+	intro_through            *time.Time
+	binding_months           *int
+	addbinding_months        *int
+	vat_exempt               *bool
+	flexible_kind            *checkout.FlexibleKind
+	flexible_quantity        *int
+	addflexible_quantity     *int
+	credit_applied_minor     *int64
+	addcredit_applied_minor  *int64
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -18707,6 +18717,385 @@ func (m *CheckoutMutation) ResetActivatedAt() {
 	delete(m.clearedFields, checkout.FieldActivatedAt)
 }
 
+// SetFlashSaleID sets the "flash_sale_id" field.
+func (m *CheckoutMutation) SetFlashSaleID(u uuid.UUID) {
+	m.flash_sale_id = &u
+}
+
+// FlashSaleID returns the value of the "flash_sale_id" field in the mutation.
+func (m *CheckoutMutation) FlashSaleID() (r uuid.UUID, exists bool) {
+	v := m.flash_sale_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlashSaleID returns the old "flash_sale_id" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlashSaleID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlashSaleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlashSaleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlashSaleID: %w", err)
+	}
+	return oldValue.FlashSaleID, nil
+}
+
+// ClearFlashSaleID clears the value of the "flash_sale_id" field.
+func (m *CheckoutMutation) ClearFlashSaleID() {
+	m.flash_sale_id = nil
+	m.clearedFields[checkout.FieldFlashSaleID] = struct{}{}
+}
+
+// FlashSaleIDCleared returns if the "flash_sale_id" field was cleared in this mutation.
+func (m *CheckoutMutation) FlashSaleIDCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlashSaleID]
+	return ok
+}
+
+// ResetFlashSaleID resets all changes to the "flash_sale_id" field.
+func (m *CheckoutMutation) ResetFlashSaleID() {
+	m.flash_sale_id = nil
+	delete(m.clearedFields, checkout.FieldFlashSaleID)
+}
+
+// SetIntroThrough sets the "intro_through" field.
+func (m *CheckoutMutation) SetIntroThrough(t time.Time) {
+	m.intro_through = &t
+}
+
+// IntroThrough returns the value of the "intro_through" field in the mutation.
+func (m *CheckoutMutation) IntroThrough() (r time.Time, exists bool) {
+	v := m.intro_through
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntroThrough returns the old "intro_through" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldIntroThrough(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntroThrough is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntroThrough requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntroThrough: %w", err)
+	}
+	return oldValue.IntroThrough, nil
+}
+
+// ClearIntroThrough clears the value of the "intro_through" field.
+func (m *CheckoutMutation) ClearIntroThrough() {
+	m.intro_through = nil
+	m.clearedFields[checkout.FieldIntroThrough] = struct{}{}
+}
+
+// IntroThroughCleared returns if the "intro_through" field was cleared in this mutation.
+func (m *CheckoutMutation) IntroThroughCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldIntroThrough]
+	return ok
+}
+
+// ResetIntroThrough resets all changes to the "intro_through" field.
+func (m *CheckoutMutation) ResetIntroThrough() {
+	m.intro_through = nil
+	delete(m.clearedFields, checkout.FieldIntroThrough)
+}
+
+// SetBindingMonths sets the "binding_months" field.
+func (m *CheckoutMutation) SetBindingMonths(i int) {
+	m.binding_months = &i
+	m.addbinding_months = nil
+}
+
+// BindingMonths returns the value of the "binding_months" field in the mutation.
+func (m *CheckoutMutation) BindingMonths() (r int, exists bool) {
+	v := m.binding_months
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBindingMonths returns the old "binding_months" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldBindingMonths(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBindingMonths is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBindingMonths requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBindingMonths: %w", err)
+	}
+	return oldValue.BindingMonths, nil
+}
+
+// AddBindingMonths adds i to the "binding_months" field.
+func (m *CheckoutMutation) AddBindingMonths(i int) {
+	if m.addbinding_months != nil {
+		*m.addbinding_months += i
+	} else {
+		m.addbinding_months = &i
+	}
+}
+
+// AddedBindingMonths returns the value that was added to the "binding_months" field in this mutation.
+func (m *CheckoutMutation) AddedBindingMonths() (r int, exists bool) {
+	v := m.addbinding_months
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBindingMonths clears the value of the "binding_months" field.
+func (m *CheckoutMutation) ClearBindingMonths() {
+	m.binding_months = nil
+	m.addbinding_months = nil
+	m.clearedFields[checkout.FieldBindingMonths] = struct{}{}
+}
+
+// BindingMonthsCleared returns if the "binding_months" field was cleared in this mutation.
+func (m *CheckoutMutation) BindingMonthsCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldBindingMonths]
+	return ok
+}
+
+// ResetBindingMonths resets all changes to the "binding_months" field.
+func (m *CheckoutMutation) ResetBindingMonths() {
+	m.binding_months = nil
+	m.addbinding_months = nil
+	delete(m.clearedFields, checkout.FieldBindingMonths)
+}
+
+// SetVatExempt sets the "vat_exempt" field.
+func (m *CheckoutMutation) SetVatExempt(b bool) {
+	m.vat_exempt = &b
+}
+
+// VatExempt returns the value of the "vat_exempt" field in the mutation.
+func (m *CheckoutMutation) VatExempt() (r bool, exists bool) {
+	v := m.vat_exempt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatExempt returns the old "vat_exempt" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldVatExempt(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatExempt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatExempt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatExempt: %w", err)
+	}
+	return oldValue.VatExempt, nil
+}
+
+// ResetVatExempt resets all changes to the "vat_exempt" field.
+func (m *CheckoutMutation) ResetVatExempt() {
+	m.vat_exempt = nil
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (m *CheckoutMutation) SetFlexibleKind(ck checkout.FlexibleKind) {
+	m.flexible_kind = &ck
+}
+
+// FlexibleKind returns the value of the "flexible_kind" field in the mutation.
+func (m *CheckoutMutation) FlexibleKind() (r checkout.FlexibleKind, exists bool) {
+	v := m.flexible_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleKind returns the old "flexible_kind" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlexibleKind(ctx context.Context) (v *checkout.FlexibleKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleKind: %w", err)
+	}
+	return oldValue.FlexibleKind, nil
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (m *CheckoutMutation) ClearFlexibleKind() {
+	m.flexible_kind = nil
+	m.clearedFields[checkout.FieldFlexibleKind] = struct{}{}
+}
+
+// FlexibleKindCleared returns if the "flexible_kind" field was cleared in this mutation.
+func (m *CheckoutMutation) FlexibleKindCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlexibleKind]
+	return ok
+}
+
+// ResetFlexibleKind resets all changes to the "flexible_kind" field.
+func (m *CheckoutMutation) ResetFlexibleKind() {
+	m.flexible_kind = nil
+	delete(m.clearedFields, checkout.FieldFlexibleKind)
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (m *CheckoutMutation) SetFlexibleQuantity(i int) {
+	m.flexible_quantity = &i
+	m.addflexible_quantity = nil
+}
+
+// FlexibleQuantity returns the value of the "flexible_quantity" field in the mutation.
+func (m *CheckoutMutation) FlexibleQuantity() (r int, exists bool) {
+	v := m.flexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleQuantity returns the old "flexible_quantity" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldFlexibleQuantity(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleQuantity: %w", err)
+	}
+	return oldValue.FlexibleQuantity, nil
+}
+
+// AddFlexibleQuantity adds i to the "flexible_quantity" field.
+func (m *CheckoutMutation) AddFlexibleQuantity(i int) {
+	if m.addflexible_quantity != nil {
+		*m.addflexible_quantity += i
+	} else {
+		m.addflexible_quantity = &i
+	}
+}
+
+// AddedFlexibleQuantity returns the value that was added to the "flexible_quantity" field in this mutation.
+func (m *CheckoutMutation) AddedFlexibleQuantity() (r int, exists bool) {
+	v := m.addflexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (m *CheckoutMutation) ClearFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	m.clearedFields[checkout.FieldFlexibleQuantity] = struct{}{}
+}
+
+// FlexibleQuantityCleared returns if the "flexible_quantity" field was cleared in this mutation.
+func (m *CheckoutMutation) FlexibleQuantityCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldFlexibleQuantity]
+	return ok
+}
+
+// ResetFlexibleQuantity resets all changes to the "flexible_quantity" field.
+func (m *CheckoutMutation) ResetFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	delete(m.clearedFields, checkout.FieldFlexibleQuantity)
+}
+
+// SetCreditAppliedMinor sets the "credit_applied_minor" field.
+func (m *CheckoutMutation) SetCreditAppliedMinor(i int64) {
+	m.credit_applied_minor = &i
+	m.addcredit_applied_minor = nil
+}
+
+// CreditAppliedMinor returns the value of the "credit_applied_minor" field in the mutation.
+func (m *CheckoutMutation) CreditAppliedMinor() (r int64, exists bool) {
+	v := m.credit_applied_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreditAppliedMinor returns the old "credit_applied_minor" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldCreditAppliedMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreditAppliedMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreditAppliedMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreditAppliedMinor: %w", err)
+	}
+	return oldValue.CreditAppliedMinor, nil
+}
+
+// AddCreditAppliedMinor adds i to the "credit_applied_minor" field.
+func (m *CheckoutMutation) AddCreditAppliedMinor(i int64) {
+	if m.addcredit_applied_minor != nil {
+		*m.addcredit_applied_minor += i
+	} else {
+		m.addcredit_applied_minor = &i
+	}
+}
+
+// AddedCreditAppliedMinor returns the value that was added to the "credit_applied_minor" field in this mutation.
+func (m *CheckoutMutation) AddedCreditAppliedMinor() (r int64, exists bool) {
+	v := m.addcredit_applied_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreditAppliedMinor resets all changes to the "credit_applied_minor" field.
+func (m *CheckoutMutation) ResetCreditAppliedMinor() {
+	m.credit_applied_minor = nil
+	m.addcredit_applied_minor = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *CheckoutMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -18822,7 +19211,7 @@ func (m *CheckoutMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CheckoutMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 25)
 	if m.created_at != nil {
 		fields = append(fields, checkout.FieldCreatedAt)
 	}
@@ -18877,6 +19266,27 @@ func (m *CheckoutMutation) Fields() []string {
 	if m.activated_at != nil {
 		fields = append(fields, checkout.FieldActivatedAt)
 	}
+	if m.flash_sale_id != nil {
+		fields = append(fields, checkout.FieldFlashSaleID)
+	}
+	if m.intro_through != nil {
+		fields = append(fields, checkout.FieldIntroThrough)
+	}
+	if m.binding_months != nil {
+		fields = append(fields, checkout.FieldBindingMonths)
+	}
+	if m.vat_exempt != nil {
+		fields = append(fields, checkout.FieldVatExempt)
+	}
+	if m.flexible_kind != nil {
+		fields = append(fields, checkout.FieldFlexibleKind)
+	}
+	if m.flexible_quantity != nil {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
+	}
+	if m.credit_applied_minor != nil {
+		fields = append(fields, checkout.FieldCreditAppliedMinor)
+	}
 	return fields
 }
 
@@ -18921,6 +19331,20 @@ func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
 		return m.PassID()
 	case checkout.FieldActivatedAt:
 		return m.ActivatedAt()
+	case checkout.FieldFlashSaleID:
+		return m.FlashSaleID()
+	case checkout.FieldIntroThrough:
+		return m.IntroThrough()
+	case checkout.FieldBindingMonths:
+		return m.BindingMonths()
+	case checkout.FieldVatExempt:
+		return m.VatExempt()
+	case checkout.FieldFlexibleKind:
+		return m.FlexibleKind()
+	case checkout.FieldFlexibleQuantity:
+		return m.FlexibleQuantity()
+	case checkout.FieldCreditAppliedMinor:
+		return m.CreditAppliedMinor()
 	}
 	return nil, false
 }
@@ -18966,6 +19390,20 @@ func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldPassID(ctx)
 	case checkout.FieldActivatedAt:
 		return m.OldActivatedAt(ctx)
+	case checkout.FieldFlashSaleID:
+		return m.OldFlashSaleID(ctx)
+	case checkout.FieldIntroThrough:
+		return m.OldIntroThrough(ctx)
+	case checkout.FieldBindingMonths:
+		return m.OldBindingMonths(ctx)
+	case checkout.FieldVatExempt:
+		return m.OldVatExempt(ctx)
+	case checkout.FieldFlexibleKind:
+		return m.OldFlexibleKind(ctx)
+	case checkout.FieldFlexibleQuantity:
+		return m.OldFlexibleQuantity(ctx)
+	case checkout.FieldCreditAppliedMinor:
+		return m.OldCreditAppliedMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -19101,6 +19539,55 @@ func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetActivatedAt(v)
 		return nil
+	case checkout.FieldFlashSaleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlashSaleID(v)
+		return nil
+	case checkout.FieldIntroThrough:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntroThrough(v)
+		return nil
+	case checkout.FieldBindingMonths:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBindingMonths(v)
+		return nil
+	case checkout.FieldVatExempt:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatExempt(v)
+		return nil
+	case checkout.FieldFlexibleKind:
+		v, ok := value.(checkout.FlexibleKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleKind(v)
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleQuantity(v)
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreditAppliedMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -19121,6 +19608,15 @@ func (m *CheckoutMutation) AddedFields() []string {
 	if m.addapplication_fee_minor != nil {
 		fields = append(fields, checkout.FieldApplicationFeeMinor)
 	}
+	if m.addbinding_months != nil {
+		fields = append(fields, checkout.FieldBindingMonths)
+	}
+	if m.addflexible_quantity != nil {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
+	}
+	if m.addcredit_applied_minor != nil {
+		fields = append(fields, checkout.FieldCreditAppliedMinor)
+	}
 	return fields
 }
 
@@ -19137,6 +19633,12 @@ func (m *CheckoutMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedVatRateBp()
 	case checkout.FieldApplicationFeeMinor:
 		return m.AddedApplicationFeeMinor()
+	case checkout.FieldBindingMonths:
+		return m.AddedBindingMonths()
+	case checkout.FieldFlexibleQuantity:
+		return m.AddedFlexibleQuantity()
+	case checkout.FieldCreditAppliedMinor:
+		return m.AddedCreditAppliedMinor()
 	}
 	return nil, false
 }
@@ -19174,6 +19676,27 @@ func (m *CheckoutMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddApplicationFeeMinor(v)
 		return nil
+	case checkout.FieldBindingMonths:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBindingMonths(v)
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFlexibleQuantity(v)
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreditAppliedMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout numeric field %s", name)
 }
@@ -19196,6 +19719,21 @@ func (m *CheckoutMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(checkout.FieldActivatedAt) {
 		fields = append(fields, checkout.FieldActivatedAt)
+	}
+	if m.FieldCleared(checkout.FieldFlashSaleID) {
+		fields = append(fields, checkout.FieldFlashSaleID)
+	}
+	if m.FieldCleared(checkout.FieldIntroThrough) {
+		fields = append(fields, checkout.FieldIntroThrough)
+	}
+	if m.FieldCleared(checkout.FieldBindingMonths) {
+		fields = append(fields, checkout.FieldBindingMonths)
+	}
+	if m.FieldCleared(checkout.FieldFlexibleKind) {
+		fields = append(fields, checkout.FieldFlexibleKind)
+	}
+	if m.FieldCleared(checkout.FieldFlexibleQuantity) {
+		fields = append(fields, checkout.FieldFlexibleQuantity)
 	}
 	return fields
 }
@@ -19225,6 +19763,21 @@ func (m *CheckoutMutation) ClearField(name string) error {
 		return nil
 	case checkout.FieldActivatedAt:
 		m.ClearActivatedAt()
+		return nil
+	case checkout.FieldFlashSaleID:
+		m.ClearFlashSaleID()
+		return nil
+	case checkout.FieldIntroThrough:
+		m.ClearIntroThrough()
+		return nil
+	case checkout.FieldBindingMonths:
+		m.ClearBindingMonths()
+		return nil
+	case checkout.FieldFlexibleKind:
+		m.ClearFlexibleKind()
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		m.ClearFlexibleQuantity()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout nullable field %s", name)
@@ -19287,6 +19840,27 @@ func (m *CheckoutMutation) ResetField(name string) error {
 		return nil
 	case checkout.FieldActivatedAt:
 		m.ResetActivatedAt()
+		return nil
+	case checkout.FieldFlashSaleID:
+		m.ResetFlashSaleID()
+		return nil
+	case checkout.FieldIntroThrough:
+		m.ResetIntroThrough()
+		return nil
+	case checkout.FieldBindingMonths:
+		m.ResetBindingMonths()
+		return nil
+	case checkout.FieldVatExempt:
+		m.ResetVatExempt()
+		return nil
+	case checkout.FieldFlexibleKind:
+		m.ResetFlexibleKind()
+		return nil
+	case checkout.FieldFlexibleQuantity:
+		m.ResetFlexibleQuantity()
+		return nil
+	case checkout.FieldCreditAppliedMinor:
+		m.ResetCreditAppliedMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
@@ -39174,6 +39748,7 @@ type MemberMutation struct {
 	permissions         *[]string
 	appendpermissions   []string
 	joined_at           *time.Time
+	birth_date          *time.Time
 	search_first        *string
 	search_last         *string
 	search_email        *string
@@ -39730,6 +40305,55 @@ func (m *MemberMutation) ResetJoinedAt() {
 	delete(m.clearedFields, member.FieldJoinedAt)
 }
 
+// SetBirthDate sets the "birth_date" field.
+func (m *MemberMutation) SetBirthDate(t time.Time) {
+	m.birth_date = &t
+}
+
+// BirthDate returns the value of the "birth_date" field in the mutation.
+func (m *MemberMutation) BirthDate() (r time.Time, exists bool) {
+	v := m.birth_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBirthDate returns the old "birth_date" field's value of the Member entity.
+// If the Member object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberMutation) OldBirthDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBirthDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBirthDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBirthDate: %w", err)
+	}
+	return oldValue.BirthDate, nil
+}
+
+// ClearBirthDate clears the value of the "birth_date" field.
+func (m *MemberMutation) ClearBirthDate() {
+	m.birth_date = nil
+	m.clearedFields[member.FieldBirthDate] = struct{}{}
+}
+
+// BirthDateCleared returns if the "birth_date" field was cleared in this mutation.
+func (m *MemberMutation) BirthDateCleared() bool {
+	_, ok := m.clearedFields[member.FieldBirthDate]
+	return ok
+}
+
+// ResetBirthDate resets all changes to the "birth_date" field.
+func (m *MemberMutation) ResetBirthDate() {
+	m.birth_date = nil
+	delete(m.clearedFields, member.FieldBirthDate)
+}
+
 // SetSearchFirst sets the "search_first" field.
 func (m *MemberMutation) SetSearchFirst(s string) {
 	m.search_first = &s
@@ -40225,7 +40849,7 @@ func (m *MemberMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, member.FieldCreatedAt)
 	}
@@ -40255,6 +40879,9 @@ func (m *MemberMutation) Fields() []string {
 	}
 	if m.joined_at != nil {
 		fields = append(fields, member.FieldJoinedAt)
+	}
+	if m.birth_date != nil {
+		fields = append(fields, member.FieldBirthDate)
 	}
 	if m.search_first != nil {
 		fields = append(fields, member.FieldSearchFirst)
@@ -40299,6 +40926,8 @@ func (m *MemberMutation) Field(name string) (ent.Value, bool) {
 		return m.Permissions()
 	case member.FieldJoinedAt:
 		return m.JoinedAt()
+	case member.FieldBirthDate:
+		return m.BirthDate()
 	case member.FieldSearchFirst:
 		return m.SearchFirst()
 	case member.FieldSearchLast:
@@ -40338,6 +40967,8 @@ func (m *MemberMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldPermissions(ctx)
 	case member.FieldJoinedAt:
 		return m.OldJoinedAt(ctx)
+	case member.FieldBirthDate:
+		return m.OldBirthDate(ctx)
 	case member.FieldSearchFirst:
 		return m.OldSearchFirst(ctx)
 	case member.FieldSearchLast:
@@ -40427,6 +41058,13 @@ func (m *MemberMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetJoinedAt(v)
 		return nil
+	case member.FieldBirthDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBirthDate(v)
+		return nil
 	case member.FieldSearchFirst:
 		v, ok := value.(string)
 		if !ok {
@@ -40504,6 +41142,9 @@ func (m *MemberMutation) ClearedFields() []string {
 	if m.FieldCleared(member.FieldJoinedAt) {
 		fields = append(fields, member.FieldJoinedAt)
 	}
+	if m.FieldCleared(member.FieldBirthDate) {
+		fields = append(fields, member.FieldBirthDate)
+	}
 	if m.FieldCleared(member.FieldSearchFirst) {
 		fields = append(fields, member.FieldSearchFirst)
 	}
@@ -40544,6 +41185,9 @@ func (m *MemberMutation) ClearField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ClearJoinedAt()
+		return nil
+	case member.FieldBirthDate:
+		m.ClearBirthDate()
 		return nil
 	case member.FieldSearchFirst:
 		m.ClearSearchFirst()
@@ -40597,6 +41241,9 @@ func (m *MemberMutation) ResetField(name string) error {
 		return nil
 	case member.FieldJoinedAt:
 		m.ResetJoinedAt()
+		return nil
+	case member.FieldBirthDate:
+		m.ResetBirthDate()
 		return nil
 	case member.FieldSearchFirst:
 		m.ResetSearchFirst()
@@ -40802,6 +41449,7 @@ type MemberCreditMutation struct {
 	currency            *string
 	source              *membercredit.Source
 	gift_card_id        *uuid.UUID
+	checkout_id         *uuid.UUID
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -41237,6 +41885,55 @@ func (m *MemberCreditMutation) ResetGiftCardID() {
 	delete(m.clearedFields, membercredit.FieldGiftCardID)
 }
 
+// SetCheckoutID sets the "checkout_id" field.
+func (m *MemberCreditMutation) SetCheckoutID(u uuid.UUID) {
+	m.checkout_id = &u
+}
+
+// CheckoutID returns the value of the "checkout_id" field in the mutation.
+func (m *MemberCreditMutation) CheckoutID() (r uuid.UUID, exists bool) {
+	v := m.checkout_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutID returns the old "checkout_id" field's value of the MemberCredit entity.
+// If the MemberCredit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MemberCreditMutation) OldCheckoutID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutID: %w", err)
+	}
+	return oldValue.CheckoutID, nil
+}
+
+// ClearCheckoutID clears the value of the "checkout_id" field.
+func (m *MemberCreditMutation) ClearCheckoutID() {
+	m.checkout_id = nil
+	m.clearedFields[membercredit.FieldCheckoutID] = struct{}{}
+}
+
+// CheckoutIDCleared returns if the "checkout_id" field was cleared in this mutation.
+func (m *MemberCreditMutation) CheckoutIDCleared() bool {
+	_, ok := m.clearedFields[membercredit.FieldCheckoutID]
+	return ok
+}
+
+// ResetCheckoutID resets all changes to the "checkout_id" field.
+func (m *MemberCreditMutation) ResetCheckoutID() {
+	m.checkout_id = nil
+	delete(m.clearedFields, membercredit.FieldCheckoutID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *MemberCreditMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -41325,7 +42022,7 @@ func (m *MemberCreditMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MemberCreditMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created_at != nil {
 		fields = append(fields, membercredit.FieldCreatedAt)
 	}
@@ -41349,6 +42046,9 @@ func (m *MemberCreditMutation) Fields() []string {
 	}
 	if m.gift_card_id != nil {
 		fields = append(fields, membercredit.FieldGiftCardID)
+	}
+	if m.checkout_id != nil {
+		fields = append(fields, membercredit.FieldCheckoutID)
 	}
 	return fields
 }
@@ -41374,6 +42074,8 @@ func (m *MemberCreditMutation) Field(name string) (ent.Value, bool) {
 		return m.Source()
 	case membercredit.FieldGiftCardID:
 		return m.GiftCardID()
+	case membercredit.FieldCheckoutID:
+		return m.CheckoutID()
 	}
 	return nil, false
 }
@@ -41399,6 +42101,8 @@ func (m *MemberCreditMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldSource(ctx)
 	case membercredit.FieldGiftCardID:
 		return m.OldGiftCardID(ctx)
+	case membercredit.FieldCheckoutID:
+		return m.OldCheckoutID(ctx)
 	}
 	return nil, fmt.Errorf("unknown MemberCredit field %s", name)
 }
@@ -41464,6 +42168,13 @@ func (m *MemberCreditMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetGiftCardID(v)
 		return nil
+	case membercredit.FieldCheckoutID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit field %s", name)
 }
@@ -41512,6 +42223,9 @@ func (m *MemberCreditMutation) ClearedFields() []string {
 	if m.FieldCleared(membercredit.FieldGiftCardID) {
 		fields = append(fields, membercredit.FieldGiftCardID)
 	}
+	if m.FieldCleared(membercredit.FieldCheckoutID) {
+		fields = append(fields, membercredit.FieldCheckoutID)
+	}
 	return fields
 }
 
@@ -41528,6 +42242,9 @@ func (m *MemberCreditMutation) ClearField(name string) error {
 	switch name {
 	case membercredit.FieldGiftCardID:
 		m.ClearGiftCardID()
+		return nil
+	case membercredit.FieldCheckoutID:
+		m.ClearCheckoutID()
 		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit nullable field %s", name)
@@ -41560,6 +42277,9 @@ func (m *MemberCreditMutation) ResetField(name string) error {
 		return nil
 	case membercredit.FieldGiftCardID:
 		m.ResetGiftCardID()
+		return nil
+	case membercredit.FieldCheckoutID:
+		m.ResetCheckoutID()
 		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit field %s", name)
@@ -48568,33 +49288,37 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 // PassMutation represents an operation that mutates the Pass nodes in the graph.
 type PassMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *uuid.UUID
-	created_at          *time.Time
-	updated_at          *time.Time
-	import_ref          *string
-	status              *pass.Status
-	valid_from          *time.Time
-	valid_to            *time.Time
-	clips_remaining     *int
-	addclips_remaining  *int
-	clearedFields       map[string]struct{}
-	organization        *uuid.UUID
-	clearedorganization bool
-	member              *uuid.UUID
-	clearedmember       bool
-	pass_type           *uuid.UUID
-	clearedpass_type    bool
-	bookings            map[uuid.UUID]struct{}
-	removedbookings     map[uuid.UUID]struct{}
-	clearedbookings     bool
-	payments            map[uuid.UUID]struct{}
-	removedpayments     map[uuid.UUID]struct{}
-	clearedpayments     bool
-	done                bool
-	oldValue            func(context.Context) (*Pass, error)
-	predicates          []predicate.Pass
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	import_ref           *string
+	status               *pass.Status
+	valid_from           *time.Time
+	valid_to             *time.Time
+	clips_remaining      *int
+	addclips_remaining   *int
+	flexible_kind        *pass.FlexibleKind
+	flexible_quantity    *int
+	addflexible_quantity *int
+	flexible_change      **model.FlexibleChange
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	member               *uuid.UUID
+	clearedmember        bool
+	pass_type            *uuid.UUID
+	clearedpass_type     bool
+	bookings             map[uuid.UUID]struct{}
+	removedbookings      map[uuid.UUID]struct{}
+	clearedbookings      bool
+	payments             map[uuid.UUID]struct{}
+	removedpayments      map[uuid.UUID]struct{}
+	clearedpayments      bool
+	done                 bool
+	oldValue             func(context.Context) (*Pass, error)
+	predicates           []predicate.Pass
 }
 
 var _ ent.Mutation = (*PassMutation)(nil)
@@ -49121,6 +49845,174 @@ func (m *PassMutation) ResetClipsRemaining() {
 	delete(m.clearedFields, pass.FieldClipsRemaining)
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (m *PassMutation) SetFlexibleKind(pk pass.FlexibleKind) {
+	m.flexible_kind = &pk
+}
+
+// FlexibleKind returns the value of the "flexible_kind" field in the mutation.
+func (m *PassMutation) FlexibleKind() (r pass.FlexibleKind, exists bool) {
+	v := m.flexible_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleKind returns the old "flexible_kind" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleKind(ctx context.Context) (v *pass.FlexibleKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleKind: %w", err)
+	}
+	return oldValue.FlexibleKind, nil
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (m *PassMutation) ClearFlexibleKind() {
+	m.flexible_kind = nil
+	m.clearedFields[pass.FieldFlexibleKind] = struct{}{}
+}
+
+// FlexibleKindCleared returns if the "flexible_kind" field was cleared in this mutation.
+func (m *PassMutation) FlexibleKindCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleKind]
+	return ok
+}
+
+// ResetFlexibleKind resets all changes to the "flexible_kind" field.
+func (m *PassMutation) ResetFlexibleKind() {
+	m.flexible_kind = nil
+	delete(m.clearedFields, pass.FieldFlexibleKind)
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (m *PassMutation) SetFlexibleQuantity(i int) {
+	m.flexible_quantity = &i
+	m.addflexible_quantity = nil
+}
+
+// FlexibleQuantity returns the value of the "flexible_quantity" field in the mutation.
+func (m *PassMutation) FlexibleQuantity() (r int, exists bool) {
+	v := m.flexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleQuantity returns the old "flexible_quantity" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleQuantity(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleQuantity is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleQuantity requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleQuantity: %w", err)
+	}
+	return oldValue.FlexibleQuantity, nil
+}
+
+// AddFlexibleQuantity adds i to the "flexible_quantity" field.
+func (m *PassMutation) AddFlexibleQuantity(i int) {
+	if m.addflexible_quantity != nil {
+		*m.addflexible_quantity += i
+	} else {
+		m.addflexible_quantity = &i
+	}
+}
+
+// AddedFlexibleQuantity returns the value that was added to the "flexible_quantity" field in this mutation.
+func (m *PassMutation) AddedFlexibleQuantity() (r int, exists bool) {
+	v := m.addflexible_quantity
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (m *PassMutation) ClearFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	m.clearedFields[pass.FieldFlexibleQuantity] = struct{}{}
+}
+
+// FlexibleQuantityCleared returns if the "flexible_quantity" field was cleared in this mutation.
+func (m *PassMutation) FlexibleQuantityCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleQuantity]
+	return ok
+}
+
+// ResetFlexibleQuantity resets all changes to the "flexible_quantity" field.
+func (m *PassMutation) ResetFlexibleQuantity() {
+	m.flexible_quantity = nil
+	m.addflexible_quantity = nil
+	delete(m.clearedFields, pass.FieldFlexibleQuantity)
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (m *PassMutation) SetFlexibleChange(mc *model.FlexibleChange) {
+	m.flexible_change = &mc
+}
+
+// FlexibleChange returns the value of the "flexible_change" field in the mutation.
+func (m *PassMutation) FlexibleChange() (r *model.FlexibleChange, exists bool) {
+	v := m.flexible_change
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFlexibleChange returns the old "flexible_change" field's value of the Pass entity.
+// If the Pass object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassMutation) OldFlexibleChange(ctx context.Context) (v *model.FlexibleChange, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFlexibleChange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFlexibleChange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFlexibleChange: %w", err)
+	}
+	return oldValue.FlexibleChange, nil
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (m *PassMutation) ClearFlexibleChange() {
+	m.flexible_change = nil
+	m.clearedFields[pass.FieldFlexibleChange] = struct{}{}
+}
+
+// FlexibleChangeCleared returns if the "flexible_change" field was cleared in this mutation.
+func (m *PassMutation) FlexibleChangeCleared() bool {
+	_, ok := m.clearedFields[pass.FieldFlexibleChange]
+	return ok
+}
+
+// ResetFlexibleChange resets all changes to the "flexible_change" field.
+func (m *PassMutation) ResetFlexibleChange() {
+	m.flexible_change = nil
+	delete(m.clearedFields, pass.FieldFlexibleChange)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PassMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -49344,7 +50236,7 @@ func (m *PassMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 13)
 	if m.created_at != nil {
 		fields = append(fields, pass.FieldCreatedAt)
 	}
@@ -49375,6 +50267,15 @@ func (m *PassMutation) Fields() []string {
 	if m.clips_remaining != nil {
 		fields = append(fields, pass.FieldClipsRemaining)
 	}
+	if m.flexible_kind != nil {
+		fields = append(fields, pass.FieldFlexibleKind)
+	}
+	if m.flexible_quantity != nil {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
+	if m.flexible_change != nil {
+		fields = append(fields, pass.FieldFlexibleChange)
+	}
 	return fields
 }
 
@@ -49403,6 +50304,12 @@ func (m *PassMutation) Field(name string) (ent.Value, bool) {
 		return m.ValidTo()
 	case pass.FieldClipsRemaining:
 		return m.ClipsRemaining()
+	case pass.FieldFlexibleKind:
+		return m.FlexibleKind()
+	case pass.FieldFlexibleQuantity:
+		return m.FlexibleQuantity()
+	case pass.FieldFlexibleChange:
+		return m.FlexibleChange()
 	}
 	return nil, false
 }
@@ -49432,6 +50339,12 @@ func (m *PassMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldValidTo(ctx)
 	case pass.FieldClipsRemaining:
 		return m.OldClipsRemaining(ctx)
+	case pass.FieldFlexibleKind:
+		return m.OldFlexibleKind(ctx)
+	case pass.FieldFlexibleQuantity:
+		return m.OldFlexibleQuantity(ctx)
+	case pass.FieldFlexibleChange:
+		return m.OldFlexibleChange(ctx)
 	}
 	return nil, fmt.Errorf("unknown Pass field %s", name)
 }
@@ -49511,6 +50424,27 @@ func (m *PassMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetClipsRemaining(v)
 		return nil
+	case pass.FieldFlexibleKind:
+		v, ok := value.(pass.FlexibleKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleKind(v)
+		return nil
+	case pass.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleQuantity(v)
+		return nil
+	case pass.FieldFlexibleChange:
+		v, ok := value.(*model.FlexibleChange)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFlexibleChange(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Pass field %s", name)
 }
@@ -49522,6 +50456,9 @@ func (m *PassMutation) AddedFields() []string {
 	if m.addclips_remaining != nil {
 		fields = append(fields, pass.FieldClipsRemaining)
 	}
+	if m.addflexible_quantity != nil {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
 	return fields
 }
 
@@ -49532,6 +50469,8 @@ func (m *PassMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case pass.FieldClipsRemaining:
 		return m.AddedClipsRemaining()
+	case pass.FieldFlexibleQuantity:
+		return m.AddedFlexibleQuantity()
 	}
 	return nil, false
 }
@@ -49547,6 +50486,13 @@ func (m *PassMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddClipsRemaining(v)
+		return nil
+	case pass.FieldFlexibleQuantity:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFlexibleQuantity(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Pass numeric field %s", name)
@@ -49564,6 +50510,15 @@ func (m *PassMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(pass.FieldClipsRemaining) {
 		fields = append(fields, pass.FieldClipsRemaining)
+	}
+	if m.FieldCleared(pass.FieldFlexibleKind) {
+		fields = append(fields, pass.FieldFlexibleKind)
+	}
+	if m.FieldCleared(pass.FieldFlexibleQuantity) {
+		fields = append(fields, pass.FieldFlexibleQuantity)
+	}
+	if m.FieldCleared(pass.FieldFlexibleChange) {
+		fields = append(fields, pass.FieldFlexibleChange)
 	}
 	return fields
 }
@@ -49587,6 +50542,15 @@ func (m *PassMutation) ClearField(name string) error {
 		return nil
 	case pass.FieldClipsRemaining:
 		m.ClearClipsRemaining()
+		return nil
+	case pass.FieldFlexibleKind:
+		m.ClearFlexibleKind()
+		return nil
+	case pass.FieldFlexibleQuantity:
+		m.ClearFlexibleQuantity()
+		return nil
+	case pass.FieldFlexibleChange:
+		m.ClearFlexibleChange()
 		return nil
 	}
 	return fmt.Errorf("unknown Pass nullable field %s", name)
@@ -49625,6 +50589,15 @@ func (m *PassMutation) ResetField(name string) error {
 		return nil
 	case pass.FieldClipsRemaining:
 		m.ResetClipsRemaining()
+		return nil
+	case pass.FieldFlexibleKind:
+		m.ResetFlexibleKind()
+		return nil
+	case pass.FieldFlexibleQuantity:
+		m.ResetFlexibleQuantity()
+		return nil
+	case pass.FieldFlexibleChange:
+		m.ResetFlexibleChange()
 		return nil
 	}
 	return fmt.Errorf("unknown Pass field %s", name)
@@ -49817,6 +50790,8 @@ type PassTypeMutation struct {
 	pricing_mode               *passtype.PricingMode
 	active_pricing_version_id  *uuid.UUID
 	flexible_pricing_config    **model.FlexiblePricingConfig
+	binding_tiers              *[]model.BindingTier
+	appendbinding_tiers        []model.BindingTier
 	clips                      *int
 	addclips                   *int
 	validity_days              *int
@@ -50649,6 +51624,71 @@ func (m *PassTypeMutation) ResetFlexiblePricingConfig() {
 	delete(m.clearedFields, passtype.FieldFlexiblePricingConfig)
 }
 
+// SetBindingTiers sets the "binding_tiers" field.
+func (m *PassTypeMutation) SetBindingTiers(mt []model.BindingTier) {
+	m.binding_tiers = &mt
+	m.appendbinding_tiers = nil
+}
+
+// BindingTiers returns the value of the "binding_tiers" field in the mutation.
+func (m *PassTypeMutation) BindingTiers() (r []model.BindingTier, exists bool) {
+	v := m.binding_tiers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBindingTiers returns the old "binding_tiers" field's value of the PassType entity.
+// If the PassType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassTypeMutation) OldBindingTiers(ctx context.Context) (v []model.BindingTier, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBindingTiers is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBindingTiers requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBindingTiers: %w", err)
+	}
+	return oldValue.BindingTiers, nil
+}
+
+// AppendBindingTiers adds mt to the "binding_tiers" field.
+func (m *PassTypeMutation) AppendBindingTiers(mt []model.BindingTier) {
+	m.appendbinding_tiers = append(m.appendbinding_tiers, mt...)
+}
+
+// AppendedBindingTiers returns the list of values that were appended to the "binding_tiers" field in this mutation.
+func (m *PassTypeMutation) AppendedBindingTiers() ([]model.BindingTier, bool) {
+	if len(m.appendbinding_tiers) == 0 {
+		return nil, false
+	}
+	return m.appendbinding_tiers, true
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (m *PassTypeMutation) ClearBindingTiers() {
+	m.binding_tiers = nil
+	m.appendbinding_tiers = nil
+	m.clearedFields[passtype.FieldBindingTiers] = struct{}{}
+}
+
+// BindingTiersCleared returns if the "binding_tiers" field was cleared in this mutation.
+func (m *PassTypeMutation) BindingTiersCleared() bool {
+	_, ok := m.clearedFields[passtype.FieldBindingTiers]
+	return ok
+}
+
+// ResetBindingTiers resets all changes to the "binding_tiers" field.
+func (m *PassTypeMutation) ResetBindingTiers() {
+	m.binding_tiers = nil
+	m.appendbinding_tiers = nil
+	delete(m.clearedFields, passtype.FieldBindingTiers)
+}
+
 // SetClips sets the "clips" field.
 func (m *PassTypeMutation) SetClips(i int) {
 	m.clips = &i
@@ -51320,7 +52360,7 @@ func (m *PassTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassTypeMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.created_at != nil {
 		fields = append(fields, passtype.FieldCreatedAt)
 	}
@@ -51368,6 +52408,9 @@ func (m *PassTypeMutation) Fields() []string {
 	}
 	if m.flexible_pricing_config != nil {
 		fields = append(fields, passtype.FieldFlexiblePricingConfig)
+	}
+	if m.binding_tiers != nil {
+		fields = append(fields, passtype.FieldBindingTiers)
 	}
 	if m.clips != nil {
 		fields = append(fields, passtype.FieldClips)
@@ -51430,6 +52473,8 @@ func (m *PassTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.ActivePricingVersionID()
 	case passtype.FieldFlexiblePricingConfig:
 		return m.FlexiblePricingConfig()
+	case passtype.FieldBindingTiers:
+		return m.BindingTiers()
 	case passtype.FieldClips:
 		return m.Clips()
 	case passtype.FieldValidityDays:
@@ -51485,6 +52530,8 @@ func (m *PassTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldActivePricingVersionID(ctx)
 	case passtype.FieldFlexiblePricingConfig:
 		return m.OldFlexiblePricingConfig(ctx)
+	case passtype.FieldBindingTiers:
+		return m.OldBindingTiers(ctx)
 	case passtype.FieldClips:
 		return m.OldClips(ctx)
 	case passtype.FieldValidityDays:
@@ -51619,6 +52666,13 @@ func (m *PassTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetFlexiblePricingConfig(v)
+		return nil
+	case passtype.FieldBindingTiers:
+		v, ok := value.([]model.BindingTier)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBindingTiers(v)
 		return nil
 	case passtype.FieldClips:
 		v, ok := value.(int)
@@ -51780,6 +52834,9 @@ func (m *PassTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(passtype.FieldFlexiblePricingConfig) {
 		fields = append(fields, passtype.FieldFlexiblePricingConfig)
 	}
+	if m.FieldCleared(passtype.FieldBindingTiers) {
+		fields = append(fields, passtype.FieldBindingTiers)
+	}
 	if m.FieldCleared(passtype.FieldClips) {
 		fields = append(fields, passtype.FieldClips)
 	}
@@ -51817,6 +52874,9 @@ func (m *PassTypeMutation) ClearField(name string) error {
 		return nil
 	case passtype.FieldFlexiblePricingConfig:
 		m.ClearFlexiblePricingConfig()
+		return nil
+	case passtype.FieldBindingTiers:
+		m.ClearBindingTiers()
 		return nil
 	case passtype.FieldClips:
 		m.ClearClips()
@@ -51879,6 +52939,9 @@ func (m *PassTypeMutation) ResetField(name string) error {
 		return nil
 	case passtype.FieldFlexiblePricingConfig:
 		m.ResetFlexiblePricingConfig()
+		return nil
+	case passtype.FieldBindingTiers:
+		m.ResetBindingTiers()
 		return nil
 	case passtype.FieldClips:
 		m.ResetClips()

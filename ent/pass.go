@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/internal/model"
 )
 
 // Pass is the model entity for the Pass schema.
@@ -41,6 +43,12 @@ type Pass struct {
 	ValidTo *time.Time `json:"valid_to,omitempty"`
 	// ClipsRemaining holds the value of the "clips_remaining" field.
 	ClipsRemaining *int `json:"clips_remaining,omitempty"`
+	// A flexible-quantity membership's selection: a number of classes per period, or unlimited.
+	FlexibleKind *pass.FlexibleKind `json:"flexible_kind,omitempty"`
+	// Classes per period of a quantity selection.
+	FlexibleQuantity *int `json:"flexible_quantity,omitempty"`
+	// FlexibleChange holds the value of the "flexible_change" field.
+	FlexibleChange *model.FlexibleChange `json:"flexible_change,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PassQuery when eager-loading is set.
 	Edges        PassEdges `json:"edges"`
@@ -120,9 +128,11 @@ func (*Pass) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case pass.FieldClipsRemaining:
+		case pass.FieldFlexibleChange:
+			values[i] = new([]byte)
+		case pass.FieldClipsRemaining, pass.FieldFlexibleQuantity:
 			values[i] = new(sql.NullInt64)
-		case pass.FieldImportRef, pass.FieldStatus:
+		case pass.FieldImportRef, pass.FieldStatus, pass.FieldFlexibleKind:
 			values[i] = new(sql.NullString)
 		case pass.FieldCreatedAt, pass.FieldUpdatedAt, pass.FieldValidFrom, pass.FieldValidTo:
 			values[i] = new(sql.NullTime)
@@ -211,6 +221,28 @@ func (_m *Pass) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ClipsRemaining = new(int)
 				*_m.ClipsRemaining = int(value.Int64)
+			}
+		case pass.FieldFlexibleKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_kind", values[i])
+			} else if value.Valid {
+				_m.FlexibleKind = new(pass.FlexibleKind)
+				*_m.FlexibleKind = pass.FlexibleKind(value.String)
+			}
+		case pass.FieldFlexibleQuantity:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_quantity", values[i])
+			} else if value.Valid {
+				_m.FlexibleQuantity = new(int)
+				*_m.FlexibleQuantity = int(value.Int64)
+			}
+		case pass.FieldFlexibleChange:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field flexible_change", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.FlexibleChange); err != nil {
+					return fmt.Errorf("unmarshal field flexible_change: %w", err)
+				}
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -308,6 +340,19 @@ func (_m *Pass) String() string {
 		builder.WriteString("clips_remaining=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	if v := _m.FlexibleKind; v != nil {
+		builder.WriteString("flexible_kind=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.FlexibleQuantity; v != nil {
+		builder.WriteString("flexible_quantity=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("flexible_change=")
+	builder.WriteString(fmt.Sprintf("%v", _m.FlexibleChange))
 	builder.WriteByte(')')
 	return builder.String()
 }

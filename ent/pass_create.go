@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/internal/model"
 )
 
 // PassCreate is the builder for creating a Pass entity.
@@ -134,6 +135,40 @@ func (_c *PassCreate) SetNillableClipsRemaining(v *int) *PassCreate {
 	if v != nil {
 		_c.SetClipsRemaining(*v)
 	}
+	return _c
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (_c *PassCreate) SetFlexibleKind(v pass.FlexibleKind) *PassCreate {
+	_c.mutation.SetFlexibleKind(v)
+	return _c
+}
+
+// SetNillableFlexibleKind sets the "flexible_kind" field if the given value is not nil.
+func (_c *PassCreate) SetNillableFlexibleKind(v *pass.FlexibleKind) *PassCreate {
+	if v != nil {
+		_c.SetFlexibleKind(*v)
+	}
+	return _c
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (_c *PassCreate) SetFlexibleQuantity(v int) *PassCreate {
+	_c.mutation.SetFlexibleQuantity(v)
+	return _c
+}
+
+// SetNillableFlexibleQuantity sets the "flexible_quantity" field if the given value is not nil.
+func (_c *PassCreate) SetNillableFlexibleQuantity(v *int) *PassCreate {
+	if v != nil {
+		_c.SetFlexibleQuantity(*v)
+	}
+	return _c
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (_c *PassCreate) SetFlexibleChange(v *model.FlexibleChange) *PassCreate {
+	_c.mutation.SetFlexibleChange(v)
 	return _c
 }
 
@@ -299,6 +334,16 @@ func (_c *PassCreate) check() error {
 			return &ValidationError{Name: "clips_remaining", err: fmt.Errorf(`ent: validator failed for field "Pass.clips_remaining": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.FlexibleKind(); ok {
+		if err := pass.FlexibleKindValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_kind", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_kind": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.FlexibleQuantity(); ok {
+		if err := pass.FlexibleQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_quantity", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_quantity": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Pass.organization"`)}
 	}
@@ -371,6 +416,18 @@ func (_c *PassCreate) createSpec() (*Pass, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ClipsRemaining(); ok {
 		_spec.SetField(pass.FieldClipsRemaining, field.TypeInt, value)
 		_node.ClipsRemaining = &value
+	}
+	if value, ok := _c.mutation.FlexibleKind(); ok {
+		_spec.SetField(pass.FieldFlexibleKind, field.TypeEnum, value)
+		_node.FlexibleKind = &value
+	}
+	if value, ok := _c.mutation.FlexibleQuantity(); ok {
+		_spec.SetField(pass.FieldFlexibleQuantity, field.TypeInt, value)
+		_node.FlexibleQuantity = &value
+	}
+	if value, ok := _c.mutation.FlexibleChange(); ok {
+		_spec.SetField(pass.FieldFlexibleChange, field.TypeJSON, value)
+		_node.FlexibleChange = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -627,6 +684,66 @@ func (u *PassUpsert) ClearClipsRemaining() *PassUpsert {
 	return u
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (u *PassUpsert) SetFlexibleKind(v pass.FlexibleKind) *PassUpsert {
+	u.Set(pass.FieldFlexibleKind, v)
+	return u
+}
+
+// UpdateFlexibleKind sets the "flexible_kind" field to the value that was provided on create.
+func (u *PassUpsert) UpdateFlexibleKind() *PassUpsert {
+	u.SetExcluded(pass.FieldFlexibleKind)
+	return u
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (u *PassUpsert) ClearFlexibleKind() *PassUpsert {
+	u.SetNull(pass.FieldFlexibleKind)
+	return u
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (u *PassUpsert) SetFlexibleQuantity(v int) *PassUpsert {
+	u.Set(pass.FieldFlexibleQuantity, v)
+	return u
+}
+
+// UpdateFlexibleQuantity sets the "flexible_quantity" field to the value that was provided on create.
+func (u *PassUpsert) UpdateFlexibleQuantity() *PassUpsert {
+	u.SetExcluded(pass.FieldFlexibleQuantity)
+	return u
+}
+
+// AddFlexibleQuantity adds v to the "flexible_quantity" field.
+func (u *PassUpsert) AddFlexibleQuantity(v int) *PassUpsert {
+	u.Add(pass.FieldFlexibleQuantity, v)
+	return u
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (u *PassUpsert) ClearFlexibleQuantity() *PassUpsert {
+	u.SetNull(pass.FieldFlexibleQuantity)
+	return u
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (u *PassUpsert) SetFlexibleChange(v *model.FlexibleChange) *PassUpsert {
+	u.Set(pass.FieldFlexibleChange, v)
+	return u
+}
+
+// UpdateFlexibleChange sets the "flexible_change" field to the value that was provided on create.
+func (u *PassUpsert) UpdateFlexibleChange() *PassUpsert {
+	u.SetExcluded(pass.FieldFlexibleChange)
+	return u
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (u *PassUpsert) ClearFlexibleChange() *PassUpsert {
+	u.SetNull(pass.FieldFlexibleChange)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -818,6 +935,76 @@ func (u *PassUpsertOne) UpdateClipsRemaining() *PassUpsertOne {
 func (u *PassUpsertOne) ClearClipsRemaining() *PassUpsertOne {
 	return u.Update(func(s *PassUpsert) {
 		s.ClearClipsRemaining()
+	})
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (u *PassUpsertOne) SetFlexibleKind(v pass.FlexibleKind) *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleKind(v)
+	})
+}
+
+// UpdateFlexibleKind sets the "flexible_kind" field to the value that was provided on create.
+func (u *PassUpsertOne) UpdateFlexibleKind() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleKind()
+	})
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (u *PassUpsertOne) ClearFlexibleKind() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleKind()
+	})
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (u *PassUpsertOne) SetFlexibleQuantity(v int) *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleQuantity(v)
+	})
+}
+
+// AddFlexibleQuantity adds v to the "flexible_quantity" field.
+func (u *PassUpsertOne) AddFlexibleQuantity(v int) *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.AddFlexibleQuantity(v)
+	})
+}
+
+// UpdateFlexibleQuantity sets the "flexible_quantity" field to the value that was provided on create.
+func (u *PassUpsertOne) UpdateFlexibleQuantity() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleQuantity()
+	})
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (u *PassUpsertOne) ClearFlexibleQuantity() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleQuantity()
+	})
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (u *PassUpsertOne) SetFlexibleChange(v *model.FlexibleChange) *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleChange(v)
+	})
+}
+
+// UpdateFlexibleChange sets the "flexible_change" field to the value that was provided on create.
+func (u *PassUpsertOne) UpdateFlexibleChange() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleChange()
+	})
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (u *PassUpsertOne) ClearFlexibleChange() *PassUpsertOne {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleChange()
 	})
 }
 
@@ -1179,6 +1366,76 @@ func (u *PassUpsertBulk) UpdateClipsRemaining() *PassUpsertBulk {
 func (u *PassUpsertBulk) ClearClipsRemaining() *PassUpsertBulk {
 	return u.Update(func(s *PassUpsert) {
 		s.ClearClipsRemaining()
+	})
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (u *PassUpsertBulk) SetFlexibleKind(v pass.FlexibleKind) *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleKind(v)
+	})
+}
+
+// UpdateFlexibleKind sets the "flexible_kind" field to the value that was provided on create.
+func (u *PassUpsertBulk) UpdateFlexibleKind() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleKind()
+	})
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (u *PassUpsertBulk) ClearFlexibleKind() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleKind()
+	})
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (u *PassUpsertBulk) SetFlexibleQuantity(v int) *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleQuantity(v)
+	})
+}
+
+// AddFlexibleQuantity adds v to the "flexible_quantity" field.
+func (u *PassUpsertBulk) AddFlexibleQuantity(v int) *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.AddFlexibleQuantity(v)
+	})
+}
+
+// UpdateFlexibleQuantity sets the "flexible_quantity" field to the value that was provided on create.
+func (u *PassUpsertBulk) UpdateFlexibleQuantity() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleQuantity()
+	})
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (u *PassUpsertBulk) ClearFlexibleQuantity() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleQuantity()
+	})
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (u *PassUpsertBulk) SetFlexibleChange(v *model.FlexibleChange) *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.SetFlexibleChange(v)
+	})
+}
+
+// UpdateFlexibleChange sets the "flexible_change" field to the value that was provided on create.
+func (u *PassUpsertBulk) UpdateFlexibleChange() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.UpdateFlexibleChange()
+	})
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (u *PassUpsertBulk) ClearFlexibleChange() *PassUpsertBulk {
+	return u.Update(func(s *PassUpsert) {
+		s.ClearFlexibleChange()
 	})
 }
 

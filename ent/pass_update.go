@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/predicate"
+	"github.com/venueplatform/venue/internal/model"
 )
 
 // PassUpdate is the builder for updating Pass entities.
@@ -159,6 +160,65 @@ func (_u *PassUpdate) AddClipsRemaining(v int) *PassUpdate {
 // ClearClipsRemaining clears the value of the "clips_remaining" field.
 func (_u *PassUpdate) ClearClipsRemaining() *PassUpdate {
 	_u.mutation.ClearClipsRemaining()
+	return _u
+}
+
+// SetFlexibleKind sets the "flexible_kind" field.
+func (_u *PassUpdate) SetFlexibleKind(v pass.FlexibleKind) *PassUpdate {
+	_u.mutation.SetFlexibleKind(v)
+	return _u
+}
+
+// SetNillableFlexibleKind sets the "flexible_kind" field if the given value is not nil.
+func (_u *PassUpdate) SetNillableFlexibleKind(v *pass.FlexibleKind) *PassUpdate {
+	if v != nil {
+		_u.SetFlexibleKind(*v)
+	}
+	return _u
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (_u *PassUpdate) ClearFlexibleKind() *PassUpdate {
+	_u.mutation.ClearFlexibleKind()
+	return _u
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (_u *PassUpdate) SetFlexibleQuantity(v int) *PassUpdate {
+	_u.mutation.ResetFlexibleQuantity()
+	_u.mutation.SetFlexibleQuantity(v)
+	return _u
+}
+
+// SetNillableFlexibleQuantity sets the "flexible_quantity" field if the given value is not nil.
+func (_u *PassUpdate) SetNillableFlexibleQuantity(v *int) *PassUpdate {
+	if v != nil {
+		_u.SetFlexibleQuantity(*v)
+	}
+	return _u
+}
+
+// AddFlexibleQuantity adds value to the "flexible_quantity" field.
+func (_u *PassUpdate) AddFlexibleQuantity(v int) *PassUpdate {
+	_u.mutation.AddFlexibleQuantity(v)
+	return _u
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (_u *PassUpdate) ClearFlexibleQuantity() *PassUpdate {
+	_u.mutation.ClearFlexibleQuantity()
+	return _u
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (_u *PassUpdate) SetFlexibleChange(v *model.FlexibleChange) *PassUpdate {
+	_u.mutation.SetFlexibleChange(v)
+	return _u
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (_u *PassUpdate) ClearFlexibleChange() *PassUpdate {
+	_u.mutation.ClearFlexibleChange()
 	return _u
 }
 
@@ -320,6 +380,16 @@ func (_u *PassUpdate) check() error {
 			return &ValidationError{Name: "clips_remaining", err: fmt.Errorf(`ent: validator failed for field "Pass.clips_remaining": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FlexibleKind(); ok {
+		if err := pass.FlexibleKindValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_kind", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_kind": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FlexibleQuantity(); ok {
+		if err := pass.FlexibleQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_quantity", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_quantity": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Pass.organization"`)
 	}
@@ -373,6 +443,27 @@ func (_u *PassUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ClipsRemainingCleared() {
 		_spec.ClearField(pass.FieldClipsRemaining, field.TypeInt)
+	}
+	if value, ok := _u.mutation.FlexibleKind(); ok {
+		_spec.SetField(pass.FieldFlexibleKind, field.TypeEnum, value)
+	}
+	if _u.mutation.FlexibleKindCleared() {
+		_spec.ClearField(pass.FieldFlexibleKind, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.FlexibleQuantity(); ok {
+		_spec.SetField(pass.FieldFlexibleQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedFlexibleQuantity(); ok {
+		_spec.AddField(pass.FieldFlexibleQuantity, field.TypeInt, value)
+	}
+	if _u.mutation.FlexibleQuantityCleared() {
+		_spec.ClearField(pass.FieldFlexibleQuantity, field.TypeInt)
+	}
+	if value, ok := _u.mutation.FlexibleChange(); ok {
+		_spec.SetField(pass.FieldFlexibleChange, field.TypeJSON, value)
+	}
+	if _u.mutation.FlexibleChangeCleared() {
+		_spec.ClearField(pass.FieldFlexibleChange, field.TypeJSON)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -671,6 +762,65 @@ func (_u *PassUpdateOne) ClearClipsRemaining() *PassUpdateOne {
 	return _u
 }
 
+// SetFlexibleKind sets the "flexible_kind" field.
+func (_u *PassUpdateOne) SetFlexibleKind(v pass.FlexibleKind) *PassUpdateOne {
+	_u.mutation.SetFlexibleKind(v)
+	return _u
+}
+
+// SetNillableFlexibleKind sets the "flexible_kind" field if the given value is not nil.
+func (_u *PassUpdateOne) SetNillableFlexibleKind(v *pass.FlexibleKind) *PassUpdateOne {
+	if v != nil {
+		_u.SetFlexibleKind(*v)
+	}
+	return _u
+}
+
+// ClearFlexibleKind clears the value of the "flexible_kind" field.
+func (_u *PassUpdateOne) ClearFlexibleKind() *PassUpdateOne {
+	_u.mutation.ClearFlexibleKind()
+	return _u
+}
+
+// SetFlexibleQuantity sets the "flexible_quantity" field.
+func (_u *PassUpdateOne) SetFlexibleQuantity(v int) *PassUpdateOne {
+	_u.mutation.ResetFlexibleQuantity()
+	_u.mutation.SetFlexibleQuantity(v)
+	return _u
+}
+
+// SetNillableFlexibleQuantity sets the "flexible_quantity" field if the given value is not nil.
+func (_u *PassUpdateOne) SetNillableFlexibleQuantity(v *int) *PassUpdateOne {
+	if v != nil {
+		_u.SetFlexibleQuantity(*v)
+	}
+	return _u
+}
+
+// AddFlexibleQuantity adds value to the "flexible_quantity" field.
+func (_u *PassUpdateOne) AddFlexibleQuantity(v int) *PassUpdateOne {
+	_u.mutation.AddFlexibleQuantity(v)
+	return _u
+}
+
+// ClearFlexibleQuantity clears the value of the "flexible_quantity" field.
+func (_u *PassUpdateOne) ClearFlexibleQuantity() *PassUpdateOne {
+	_u.mutation.ClearFlexibleQuantity()
+	return _u
+}
+
+// SetFlexibleChange sets the "flexible_change" field.
+func (_u *PassUpdateOne) SetFlexibleChange(v *model.FlexibleChange) *PassUpdateOne {
+	_u.mutation.SetFlexibleChange(v)
+	return _u
+}
+
+// ClearFlexibleChange clears the value of the "flexible_change" field.
+func (_u *PassUpdateOne) ClearFlexibleChange() *PassUpdateOne {
+	_u.mutation.ClearFlexibleChange()
+	return _u
+}
+
 // SetMember sets the "member" edge to the Member entity.
 func (_u *PassUpdateOne) SetMember(v *Member) *PassUpdateOne {
 	return _u.SetMemberID(v.ID)
@@ -842,6 +992,16 @@ func (_u *PassUpdateOne) check() error {
 			return &ValidationError{Name: "clips_remaining", err: fmt.Errorf(`ent: validator failed for field "Pass.clips_remaining": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.FlexibleKind(); ok {
+		if err := pass.FlexibleKindValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_kind", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_kind": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.FlexibleQuantity(); ok {
+		if err := pass.FlexibleQuantityValidator(v); err != nil {
+			return &ValidationError{Name: "flexible_quantity", err: fmt.Errorf(`ent: validator failed for field "Pass.flexible_quantity": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Pass.organization"`)
 	}
@@ -912,6 +1072,27 @@ func (_u *PassUpdateOne) sqlSave(ctx context.Context) (_node *Pass, err error) {
 	}
 	if _u.mutation.ClipsRemainingCleared() {
 		_spec.ClearField(pass.FieldClipsRemaining, field.TypeInt)
+	}
+	if value, ok := _u.mutation.FlexibleKind(); ok {
+		_spec.SetField(pass.FieldFlexibleKind, field.TypeEnum, value)
+	}
+	if _u.mutation.FlexibleKindCleared() {
+		_spec.ClearField(pass.FieldFlexibleKind, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.FlexibleQuantity(); ok {
+		_spec.SetField(pass.FieldFlexibleQuantity, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedFlexibleQuantity(); ok {
+		_spec.AddField(pass.FieldFlexibleQuantity, field.TypeInt, value)
+	}
+	if _u.mutation.FlexibleQuantityCleared() {
+		_spec.ClearField(pass.FieldFlexibleQuantity, field.TypeInt)
+	}
+	if value, ok := _u.mutation.FlexibleChange(); ok {
+		_spec.SetField(pass.FieldFlexibleChange, field.TypeJSON, value)
+	}
+	if _u.mutation.FlexibleChangeCleared() {
+		_spec.ClearField(pass.FieldFlexibleChange, field.TypeJSON)
 	}
 	if _u.mutation.MemberCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -53,6 +53,8 @@ type PassType struct {
 	ActivePricingVersionID *uuid.UUID `json:"active_pricing_version_id,omitempty"`
 	// FlexiblePricingConfig holds the value of the "flexible_pricing_config" field.
 	FlexiblePricingConfig *model.FlexiblePricingConfig `json:"flexible_pricing_config,omitempty"`
+	// BindingTiers holds the value of the "binding_tiers" field.
+	BindingTiers []model.BindingTier `json:"binding_tiers,omitempty"`
 	// Clips holds the value of the "clips" field.
 	Clips *int `json:"clips,omitempty"`
 	// ValidityDays holds the value of the "validity_days" field.
@@ -155,7 +157,7 @@ func (*PassType) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case passtype.FieldActivePricingVersionID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
-		case passtype.FieldFlexiblePricingConfig:
+		case passtype.FieldFlexiblePricingConfig, passtype.FieldBindingTiers:
 			values[i] = new([]byte)
 		case passtype.FieldIsRecurring, passtype.FieldGrantsInPerson, passtype.FieldGrantsOnline, passtype.FieldActive, passtype.FieldListed:
 			values[i] = new(sql.NullBool)
@@ -288,6 +290,14 @@ func (_m *PassType) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.FlexiblePricingConfig); err != nil {
 					return fmt.Errorf("unmarshal field flexible_pricing_config: %w", err)
+				}
+			}
+		case passtype.FieldBindingTiers:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field binding_tiers", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.BindingTiers); err != nil {
+					return fmt.Errorf("unmarshal field binding_tiers: %w", err)
 				}
 			}
 		case passtype.FieldClips:
@@ -455,6 +465,9 @@ func (_m *PassType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("flexible_pricing_config=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FlexiblePricingConfig))
+	builder.WriteString(", ")
+	builder.WriteString("binding_tiers=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BindingTiers))
 	builder.WriteString(", ")
 	if v := _m.Clips; v != nil {
 		builder.WriteString("clips=")

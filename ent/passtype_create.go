@@ -199,6 +199,12 @@ func (_c *PassTypeCreate) SetFlexiblePricingConfig(v *model.FlexiblePricingConfi
 	return _c
 }
 
+// SetBindingTiers sets the "binding_tiers" field.
+func (_c *PassTypeCreate) SetBindingTiers(v []model.BindingTier) *PassTypeCreate {
+	_c.mutation.SetBindingTiers(v)
+	return _c
+}
+
 // SetClips sets the "clips" field.
 func (_c *PassTypeCreate) SetClips(v int) *PassTypeCreate {
 	_c.mutation.SetClips(v)
@@ -681,6 +687,10 @@ func (_c *PassTypeCreate) createSpec() (*PassType, *sqlgraph.CreateSpec) {
 		_spec.SetField(passtype.FieldFlexiblePricingConfig, field.TypeJSON, value)
 		_node.FlexiblePricingConfig = value
 	}
+	if value, ok := _c.mutation.BindingTiers(); ok {
+		_spec.SetField(passtype.FieldBindingTiers, field.TypeJSON, value)
+		_node.BindingTiers = value
+	}
 	if value, ok := _c.mutation.Clips(); ok {
 		_spec.SetField(passtype.FieldClips, field.TypeInt, value)
 		_node.Clips = &value
@@ -1071,6 +1081,24 @@ func (u *PassTypeUpsert) UpdateFlexiblePricingConfig() *PassTypeUpsert {
 // ClearFlexiblePricingConfig clears the value of the "flexible_pricing_config" field.
 func (u *PassTypeUpsert) ClearFlexiblePricingConfig() *PassTypeUpsert {
 	u.SetNull(passtype.FieldFlexiblePricingConfig)
+	return u
+}
+
+// SetBindingTiers sets the "binding_tiers" field.
+func (u *PassTypeUpsert) SetBindingTiers(v []model.BindingTier) *PassTypeUpsert {
+	u.Set(passtype.FieldBindingTiers, v)
+	return u
+}
+
+// UpdateBindingTiers sets the "binding_tiers" field to the value that was provided on create.
+func (u *PassTypeUpsert) UpdateBindingTiers() *PassTypeUpsert {
+	u.SetExcluded(passtype.FieldBindingTiers)
+	return u
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (u *PassTypeUpsert) ClearBindingTiers() *PassTypeUpsert {
+	u.SetNull(passtype.FieldBindingTiers)
 	return u
 }
 
@@ -1491,6 +1519,27 @@ func (u *PassTypeUpsertOne) UpdateFlexiblePricingConfig() *PassTypeUpsertOne {
 func (u *PassTypeUpsertOne) ClearFlexiblePricingConfig() *PassTypeUpsertOne {
 	return u.Update(func(s *PassTypeUpsert) {
 		s.ClearFlexiblePricingConfig()
+	})
+}
+
+// SetBindingTiers sets the "binding_tiers" field.
+func (u *PassTypeUpsertOne) SetBindingTiers(v []model.BindingTier) *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.SetBindingTiers(v)
+	})
+}
+
+// UpdateBindingTiers sets the "binding_tiers" field to the value that was provided on create.
+func (u *PassTypeUpsertOne) UpdateBindingTiers() *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.UpdateBindingTiers()
+	})
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (u *PassTypeUpsertOne) ClearBindingTiers() *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.ClearBindingTiers()
 	})
 }
 
@@ -2097,6 +2146,27 @@ func (u *PassTypeUpsertBulk) UpdateFlexiblePricingConfig() *PassTypeUpsertBulk {
 func (u *PassTypeUpsertBulk) ClearFlexiblePricingConfig() *PassTypeUpsertBulk {
 	return u.Update(func(s *PassTypeUpsert) {
 		s.ClearFlexiblePricingConfig()
+	})
+}
+
+// SetBindingTiers sets the "binding_tiers" field.
+func (u *PassTypeUpsertBulk) SetBindingTiers(v []model.BindingTier) *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.SetBindingTiers(v)
+	})
+}
+
+// UpdateBindingTiers sets the "binding_tiers" field to the value that was provided on create.
+func (u *PassTypeUpsertBulk) UpdateBindingTiers() *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.UpdateBindingTiers()
+	})
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (u *PassTypeUpsertBulk) ClearBindingTiers() *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.ClearBindingTiers()
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/brand"
@@ -262,6 +263,24 @@ func (_u *PassTypeUpdate) SetFlexiblePricingConfig(v *model.FlexiblePricingConfi
 // ClearFlexiblePricingConfig clears the value of the "flexible_pricing_config" field.
 func (_u *PassTypeUpdate) ClearFlexiblePricingConfig() *PassTypeUpdate {
 	_u.mutation.ClearFlexiblePricingConfig()
+	return _u
+}
+
+// SetBindingTiers sets the "binding_tiers" field.
+func (_u *PassTypeUpdate) SetBindingTiers(v []model.BindingTier) *PassTypeUpdate {
+	_u.mutation.SetBindingTiers(v)
+	return _u
+}
+
+// AppendBindingTiers appends value to the "binding_tiers" field.
+func (_u *PassTypeUpdate) AppendBindingTiers(v []model.BindingTier) *PassTypeUpdate {
+	_u.mutation.AppendBindingTiers(v)
+	return _u
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (_u *PassTypeUpdate) ClearBindingTiers() *PassTypeUpdate {
+	_u.mutation.ClearBindingTiers()
 	return _u
 }
 
@@ -763,6 +782,17 @@ func (_u *PassTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.FlexiblePricingConfigCleared() {
 		_spec.ClearField(passtype.FieldFlexiblePricingConfig, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BindingTiers(); ok {
+		_spec.SetField(passtype.FieldBindingTiers, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBindingTiers(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, passtype.FieldBindingTiers, value)
+		})
+	}
+	if _u.mutation.BindingTiersCleared() {
+		_spec.ClearField(passtype.FieldBindingTiers, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Clips(); ok {
 		_spec.SetField(passtype.FieldClips, field.TypeInt, value)
@@ -1272,6 +1302,24 @@ func (_u *PassTypeUpdateOne) SetFlexiblePricingConfig(v *model.FlexiblePricingCo
 // ClearFlexiblePricingConfig clears the value of the "flexible_pricing_config" field.
 func (_u *PassTypeUpdateOne) ClearFlexiblePricingConfig() *PassTypeUpdateOne {
 	_u.mutation.ClearFlexiblePricingConfig()
+	return _u
+}
+
+// SetBindingTiers sets the "binding_tiers" field.
+func (_u *PassTypeUpdateOne) SetBindingTiers(v []model.BindingTier) *PassTypeUpdateOne {
+	_u.mutation.SetBindingTiers(v)
+	return _u
+}
+
+// AppendBindingTiers appends value to the "binding_tiers" field.
+func (_u *PassTypeUpdateOne) AppendBindingTiers(v []model.BindingTier) *PassTypeUpdateOne {
+	_u.mutation.AppendBindingTiers(v)
+	return _u
+}
+
+// ClearBindingTiers clears the value of the "binding_tiers" field.
+func (_u *PassTypeUpdateOne) ClearBindingTiers() *PassTypeUpdateOne {
+	_u.mutation.ClearBindingTiers()
 	return _u
 }
 
@@ -1803,6 +1851,17 @@ func (_u *PassTypeUpdateOne) sqlSave(ctx context.Context) (_node *PassType, err 
 	}
 	if _u.mutation.FlexiblePricingConfigCleared() {
 		_spec.ClearField(passtype.FieldFlexiblePricingConfig, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.BindingTiers(); ok {
+		_spec.SetField(passtype.FieldBindingTiers, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBindingTiers(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, passtype.FieldBindingTiers, value)
+		})
+	}
+	if _u.mutation.BindingTiersCleared() {
+		_spec.ClearField(passtype.FieldBindingTiers, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Clips(); ok {
 		_spec.SetField(passtype.FieldClips, field.TypeInt, value)

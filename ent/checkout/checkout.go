@@ -53,6 +53,20 @@ const (
 	FieldPassID = "pass_id"
 	// FieldActivatedAt holds the string denoting the activated_at field in the database.
 	FieldActivatedAt = "activated_at"
+	// FieldFlashSaleID holds the string denoting the flash_sale_id field in the database.
+	FieldFlashSaleID = "flash_sale_id"
+	// FieldIntroThrough holds the string denoting the intro_through field in the database.
+	FieldIntroThrough = "intro_through"
+	// FieldBindingMonths holds the string denoting the binding_months field in the database.
+	FieldBindingMonths = "binding_months"
+	// FieldVatExempt holds the string denoting the vat_exempt field in the database.
+	FieldVatExempt = "vat_exempt"
+	// FieldFlexibleKind holds the string denoting the flexible_kind field in the database.
+	FieldFlexibleKind = "flexible_kind"
+	// FieldFlexibleQuantity holds the string denoting the flexible_quantity field in the database.
+	FieldFlexibleQuantity = "flexible_quantity"
+	// FieldCreditAppliedMinor holds the string denoting the credit_applied_minor field in the database.
+	FieldCreditAppliedMinor = "credit_applied_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -105,6 +119,13 @@ var Columns = []string{
 	FieldSetupIntentID,
 	FieldPassID,
 	FieldActivatedAt,
+	FieldFlashSaleID,
+	FieldIntroThrough,
+	FieldBindingMonths,
+	FieldVatExempt,
+	FieldFlexibleKind,
+	FieldFlexibleQuantity,
+	FieldCreditAppliedMinor,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -151,6 +172,16 @@ var (
 	PaymentIntentIDValidator func(string) error
 	// SetupIntentIDValidator is a validator for the "setup_intent_id" field. It is called by the builders before save.
 	SetupIntentIDValidator func(string) error
+	// BindingMonthsValidator is a validator for the "binding_months" field. It is called by the builders before save.
+	BindingMonthsValidator func(int) error
+	// DefaultVatExempt holds the default value on creation for the "vat_exempt" field.
+	DefaultVatExempt bool
+	// FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	FlexibleQuantityValidator func(int) error
+	// DefaultCreditAppliedMinor holds the default value on creation for the "credit_applied_minor" field.
+	DefaultCreditAppliedMinor int64
+	// CreditAppliedMinorValidator is a validator for the "credit_applied_minor" field. It is called by the builders before save.
+	CreditAppliedMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -180,6 +211,29 @@ func StatusValidator(s Status) error {
 		return nil
 	default:
 		return fmt.Errorf("checkout: invalid enum value for status field: %q", s)
+	}
+}
+
+// FlexibleKind defines the type for the "flexible_kind" enum field.
+type FlexibleKind string
+
+// FlexibleKind values.
+const (
+	FlexibleKindQuantity  FlexibleKind = "quantity"
+	FlexibleKindUnlimited FlexibleKind = "unlimited"
+)
+
+func (fk FlexibleKind) String() string {
+	return string(fk)
+}
+
+// FlexibleKindValidator is a validator for the "flexible_kind" field enum values. It is called by the builders before save.
+func FlexibleKindValidator(fk FlexibleKind) error {
+	switch fk {
+	case FlexibleKindQuantity, FlexibleKindUnlimited:
+		return nil
+	default:
+		return fmt.Errorf("checkout: invalid enum value for flexible_kind field: %q", fk)
 	}
 }
 
@@ -279,6 +333,41 @@ func ByPassID(opts ...sql.OrderTermOption) OrderOption {
 // ByActivatedAt orders the results by the activated_at field.
 func ByActivatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldActivatedAt, opts...).ToFunc()
+}
+
+// ByFlashSaleID orders the results by the flash_sale_id field.
+func ByFlashSaleID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlashSaleID, opts...).ToFunc()
+}
+
+// ByIntroThrough orders the results by the intro_through field.
+func ByIntroThrough(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIntroThrough, opts...).ToFunc()
+}
+
+// ByBindingMonths orders the results by the binding_months field.
+func ByBindingMonths(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBindingMonths, opts...).ToFunc()
+}
+
+// ByVatExempt orders the results by the vat_exempt field.
+func ByVatExempt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVatExempt, opts...).ToFunc()
+}
+
+// ByFlexibleKind orders the results by the flexible_kind field.
+func ByFlexibleKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleKind, opts...).ToFunc()
+}
+
+// ByFlexibleQuantity orders the results by the flexible_quantity field.
+func ByFlexibleQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleQuantity, opts...).ToFunc()
+}
+
+// ByCreditAppliedMinor orders the results by the credit_applied_minor field.
+func ByCreditAppliedMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCreditAppliedMinor, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

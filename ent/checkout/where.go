@@ -141,6 +141,36 @@ func ActivatedAt(v time.Time) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldActivatedAt, v))
 }
 
+// FlashSaleID applies equality check predicate on the "flash_sale_id" field. It's identical to FlashSaleIDEQ.
+func FlashSaleID(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlashSaleID, v))
+}
+
+// IntroThrough applies equality check predicate on the "intro_through" field. It's identical to IntroThroughEQ.
+func IntroThrough(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldIntroThrough, v))
+}
+
+// BindingMonths applies equality check predicate on the "binding_months" field. It's identical to BindingMonthsEQ.
+func BindingMonths(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldBindingMonths, v))
+}
+
+// VatExempt applies equality check predicate on the "vat_exempt" field. It's identical to VatExemptEQ.
+func VatExempt(v bool) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldVatExempt, v))
+}
+
+// FlexibleQuantity applies equality check predicate on the "flexible_quantity" field. It's identical to FlexibleQuantityEQ.
+func FlexibleQuantity(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
+// CreditAppliedMinor applies equality check predicate on the "credit_applied_minor" field. It's identical to CreditAppliedMinorEQ.
+func CreditAppliedMinor(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldCreditAppliedMinor, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldCreatedAt, v))
@@ -954,6 +984,286 @@ func ActivatedAtIsNil() predicate.Checkout {
 // ActivatedAtNotNil applies the NotNil predicate on the "activated_at" field.
 func ActivatedAtNotNil() predicate.Checkout {
 	return predicate.Checkout(sql.FieldNotNull(FieldActivatedAt))
+}
+
+// FlashSaleIDEQ applies the EQ predicate on the "flash_sale_id" field.
+func FlashSaleIDEQ(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDNEQ applies the NEQ predicate on the "flash_sale_id" field.
+func FlashSaleIDNEQ(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDIn applies the In predicate on the "flash_sale_id" field.
+func FlashSaleIDIn(vs ...uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldFlashSaleID, vs...))
+}
+
+// FlashSaleIDNotIn applies the NotIn predicate on the "flash_sale_id" field.
+func FlashSaleIDNotIn(vs ...uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldFlashSaleID, vs...))
+}
+
+// FlashSaleIDGT applies the GT predicate on the "flash_sale_id" field.
+func FlashSaleIDGT(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDGTE applies the GTE predicate on the "flash_sale_id" field.
+func FlashSaleIDGTE(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDLT applies the LT predicate on the "flash_sale_id" field.
+func FlashSaleIDLT(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDLTE applies the LTE predicate on the "flash_sale_id" field.
+func FlashSaleIDLTE(v uuid.UUID) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldFlashSaleID, v))
+}
+
+// FlashSaleIDIsNil applies the IsNil predicate on the "flash_sale_id" field.
+func FlashSaleIDIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldFlashSaleID))
+}
+
+// FlashSaleIDNotNil applies the NotNil predicate on the "flash_sale_id" field.
+func FlashSaleIDNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldFlashSaleID))
+}
+
+// IntroThroughEQ applies the EQ predicate on the "intro_through" field.
+func IntroThroughEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldIntroThrough, v))
+}
+
+// IntroThroughNEQ applies the NEQ predicate on the "intro_through" field.
+func IntroThroughNEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldIntroThrough, v))
+}
+
+// IntroThroughIn applies the In predicate on the "intro_through" field.
+func IntroThroughIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldIntroThrough, vs...))
+}
+
+// IntroThroughNotIn applies the NotIn predicate on the "intro_through" field.
+func IntroThroughNotIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldIntroThrough, vs...))
+}
+
+// IntroThroughGT applies the GT predicate on the "intro_through" field.
+func IntroThroughGT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldIntroThrough, v))
+}
+
+// IntroThroughGTE applies the GTE predicate on the "intro_through" field.
+func IntroThroughGTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldIntroThrough, v))
+}
+
+// IntroThroughLT applies the LT predicate on the "intro_through" field.
+func IntroThroughLT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldIntroThrough, v))
+}
+
+// IntroThroughLTE applies the LTE predicate on the "intro_through" field.
+func IntroThroughLTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldIntroThrough, v))
+}
+
+// IntroThroughIsNil applies the IsNil predicate on the "intro_through" field.
+func IntroThroughIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldIntroThrough))
+}
+
+// IntroThroughNotNil applies the NotNil predicate on the "intro_through" field.
+func IntroThroughNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldIntroThrough))
+}
+
+// BindingMonthsEQ applies the EQ predicate on the "binding_months" field.
+func BindingMonthsEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldBindingMonths, v))
+}
+
+// BindingMonthsNEQ applies the NEQ predicate on the "binding_months" field.
+func BindingMonthsNEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldBindingMonths, v))
+}
+
+// BindingMonthsIn applies the In predicate on the "binding_months" field.
+func BindingMonthsIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldBindingMonths, vs...))
+}
+
+// BindingMonthsNotIn applies the NotIn predicate on the "binding_months" field.
+func BindingMonthsNotIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldBindingMonths, vs...))
+}
+
+// BindingMonthsGT applies the GT predicate on the "binding_months" field.
+func BindingMonthsGT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldBindingMonths, v))
+}
+
+// BindingMonthsGTE applies the GTE predicate on the "binding_months" field.
+func BindingMonthsGTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldBindingMonths, v))
+}
+
+// BindingMonthsLT applies the LT predicate on the "binding_months" field.
+func BindingMonthsLT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldBindingMonths, v))
+}
+
+// BindingMonthsLTE applies the LTE predicate on the "binding_months" field.
+func BindingMonthsLTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldBindingMonths, v))
+}
+
+// BindingMonthsIsNil applies the IsNil predicate on the "binding_months" field.
+func BindingMonthsIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldBindingMonths))
+}
+
+// BindingMonthsNotNil applies the NotNil predicate on the "binding_months" field.
+func BindingMonthsNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldBindingMonths))
+}
+
+// VatExemptEQ applies the EQ predicate on the "vat_exempt" field.
+func VatExemptEQ(v bool) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldVatExempt, v))
+}
+
+// VatExemptNEQ applies the NEQ predicate on the "vat_exempt" field.
+func VatExemptNEQ(v bool) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldVatExempt, v))
+}
+
+// FlexibleKindEQ applies the EQ predicate on the "flexible_kind" field.
+func FlexibleKindEQ(v FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindNEQ applies the NEQ predicate on the "flexible_kind" field.
+func FlexibleKindNEQ(v FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindIn applies the In predicate on the "flexible_kind" field.
+func FlexibleKindIn(vs ...FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindNotIn applies the NotIn predicate on the "flexible_kind" field.
+func FlexibleKindNotIn(vs ...FlexibleKind) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindIsNil applies the IsNil predicate on the "flexible_kind" field.
+func FlexibleKindIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldFlexibleKind))
+}
+
+// FlexibleKindNotNil applies the NotNil predicate on the "flexible_kind" field.
+func FlexibleKindNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldFlexibleKind))
+}
+
+// FlexibleQuantityEQ applies the EQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityNEQ applies the NEQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityNEQ(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIn applies the In predicate on the "flexible_quantity" field.
+func FlexibleQuantityIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityNotIn applies the NotIn predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotIn(vs ...int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityGT applies the GT predicate on the "flexible_quantity" field.
+func FlexibleQuantityGT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityGTE applies the GTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityGTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLT applies the LT predicate on the "flexible_quantity" field.
+func FlexibleQuantityLT(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLTE applies the LTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityLTE(v int) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIsNil applies the IsNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldFlexibleQuantity))
+}
+
+// FlexibleQuantityNotNil applies the NotNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldFlexibleQuantity))
+}
+
+// CreditAppliedMinorEQ applies the EQ predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorEQ(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldCreditAppliedMinor, v))
+}
+
+// CreditAppliedMinorNEQ applies the NEQ predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorNEQ(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldCreditAppliedMinor, v))
+}
+
+// CreditAppliedMinorIn applies the In predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorIn(vs ...int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldCreditAppliedMinor, vs...))
+}
+
+// CreditAppliedMinorNotIn applies the NotIn predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorNotIn(vs ...int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldCreditAppliedMinor, vs...))
+}
+
+// CreditAppliedMinorGT applies the GT predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorGT(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldCreditAppliedMinor, v))
+}
+
+// CreditAppliedMinorGTE applies the GTE predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorGTE(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldCreditAppliedMinor, v))
+}
+
+// CreditAppliedMinorLT applies the LT predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorLT(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldCreditAppliedMinor, v))
+}
+
+// CreditAppliedMinorLTE applies the LTE predicate on the "credit_applied_minor" field.
+func CreditAppliedMinorLTE(v int64) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldCreditAppliedMinor, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -37,6 +37,8 @@ const (
 	FieldPermissions = "permissions"
 	// FieldJoinedAt holds the string denoting the joined_at field in the database.
 	FieldJoinedAt = "joined_at"
+	// FieldBirthDate holds the string denoting the birth_date field in the database.
+	FieldBirthDate = "birth_date"
 	// FieldSearchFirst holds the string denoting the search_first field in the database.
 	FieldSearchFirst = "search_first"
 	// FieldSearchLast holds the string denoting the search_last field in the database.
@@ -109,6 +111,7 @@ var Columns = []string{
 	FieldClientDisplayID,
 	FieldPermissions,
 	FieldJoinedAt,
+	FieldBirthDate,
 	FieldSearchFirst,
 	FieldSearchLast,
 	FieldSearchEmail,
@@ -253,6 +256,11 @@ func ByClientDisplayID(opts ...sql.OrderTermOption) OrderOption {
 // ByJoinedAt orders the results by the joined_at field.
 func ByJoinedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldJoinedAt, opts...).ToFunc()
+}
+
+// ByBirthDate orders the results by the birth_date field.
+func ByBirthDate(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBirthDate, opts...).ToFunc()
 }
 
 // BySearchFirst orders the results by the search_first field.

@@ -33,6 +33,8 @@ const (
 	FieldSource = "source"
 	// FieldGiftCardID holds the string denoting the gift_card_id field in the database.
 	FieldGiftCardID = "gift_card_id"
+	// FieldCheckoutID holds the string denoting the checkout_id field in the database.
+	FieldCheckoutID = "checkout_id"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -66,6 +68,7 @@ var Columns = []string{
 	FieldCurrency,
 	FieldSource,
 	FieldGiftCardID,
+	FieldCheckoutID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -104,6 +107,7 @@ type Source string
 // Source values.
 const (
 	SourceGiftCardRedemption Source = "gift_card_redemption"
+	SourceCheckout           Source = "checkout"
 )
 
 func (s Source) String() string {
@@ -113,7 +117,7 @@ func (s Source) String() string {
 // SourceValidator is a validator for the "source" field enum values. It is called by the builders before save.
 func SourceValidator(s Source) error {
 	switch s {
-	case SourceGiftCardRedemption:
+	case SourceGiftCardRedemption, SourceCheckout:
 		return nil
 	default:
 		return fmt.Errorf("membercredit: invalid enum value for source field: %q", s)
@@ -166,6 +170,11 @@ func BySource(opts ...sql.OrderTermOption) OrderOption {
 // ByGiftCardID orders the results by the gift_card_id field.
 func ByGiftCardID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldGiftCardID, opts...).ToFunc()
+}
+
+// ByCheckoutID orders the results by the checkout_id field.
+func ByCheckoutID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCheckoutID, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -91,6 +91,11 @@ func GiftCardID(v uuid.UUID) predicate.MemberCredit {
 	return predicate.MemberCredit(sql.FieldEQ(FieldGiftCardID, v))
 }
 
+// CheckoutID applies equality check predicate on the "checkout_id" field. It's identical to CheckoutIDEQ.
+func CheckoutID(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldEQ(FieldCheckoutID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.MemberCredit {
 	return predicate.MemberCredit(sql.FieldEQ(FieldCreatedAt, v))
@@ -384,6 +389,56 @@ func GiftCardIDIsNil() predicate.MemberCredit {
 // GiftCardIDNotNil applies the NotNil predicate on the "gift_card_id" field.
 func GiftCardIDNotNil() predicate.MemberCredit {
 	return predicate.MemberCredit(sql.FieldNotNull(FieldGiftCardID))
+}
+
+// CheckoutIDEQ applies the EQ predicate on the "checkout_id" field.
+func CheckoutIDEQ(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldEQ(FieldCheckoutID, v))
+}
+
+// CheckoutIDNEQ applies the NEQ predicate on the "checkout_id" field.
+func CheckoutIDNEQ(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldNEQ(FieldCheckoutID, v))
+}
+
+// CheckoutIDIn applies the In predicate on the "checkout_id" field.
+func CheckoutIDIn(vs ...uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldIn(FieldCheckoutID, vs...))
+}
+
+// CheckoutIDNotIn applies the NotIn predicate on the "checkout_id" field.
+func CheckoutIDNotIn(vs ...uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldNotIn(FieldCheckoutID, vs...))
+}
+
+// CheckoutIDGT applies the GT predicate on the "checkout_id" field.
+func CheckoutIDGT(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldGT(FieldCheckoutID, v))
+}
+
+// CheckoutIDGTE applies the GTE predicate on the "checkout_id" field.
+func CheckoutIDGTE(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldGTE(FieldCheckoutID, v))
+}
+
+// CheckoutIDLT applies the LT predicate on the "checkout_id" field.
+func CheckoutIDLT(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldLT(FieldCheckoutID, v))
+}
+
+// CheckoutIDLTE applies the LTE predicate on the "checkout_id" field.
+func CheckoutIDLTE(v uuid.UUID) predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldLTE(FieldCheckoutID, v))
+}
+
+// CheckoutIDIsNil applies the IsNil predicate on the "checkout_id" field.
+func CheckoutIDIsNil() predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldIsNull(FieldCheckoutID))
+}
+
+// CheckoutIDNotNil applies the NotNil predicate on the "checkout_id" field.
+func CheckoutIDNotNil() predicate.MemberCredit {
+	return predicate.MemberCredit(sql.FieldNotNull(FieldCheckoutID))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

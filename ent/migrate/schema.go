@@ -789,6 +789,13 @@ var (
 		{Name: "setup_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "activated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "flash_sale_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "intro_through", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "binding_months", Type: field.TypeInt, Nullable: true},
+		{Name: "vat_exempt", Type: field.TypeBool, Default: false},
+		{Name: "flexible_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"quantity", "unlimited"}},
+		{Name: "flexible_quantity", Type: field.TypeInt, Nullable: true},
+		{Name: "credit_applied_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -801,19 +808,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "checkouts_organizations_organization",
-				Columns:    []*schema.Column{CheckoutsColumns[16]},
+				Columns:    []*schema.Column{CheckoutsColumns[23]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_members_member",
-				Columns:    []*schema.Column{CheckoutsColumns[17]},
+				Columns:    []*schema.Column{CheckoutsColumns[24]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_pass_types_pass_type",
-				Columns:    []*schema.Column{CheckoutsColumns[18]},
+				Columns:    []*schema.Column{CheckoutsColumns[25]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -822,17 +829,17 @@ var (
 			{
 				Name:    "checkout_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[16]},
+				Columns: []*schema.Column{CheckoutsColumns[23]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[1]},
+				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[1]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[16], CheckoutsColumns[17], CheckoutsColumns[9]},
+				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",
@@ -1590,6 +1597,7 @@ var (
 		{Name: "client_display_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "permissions", Type: field.TypeJSON, Nullable: true},
 		{Name: "joined_at", Type: field.TypeTime, Nullable: true},
+		{Name: "birth_date", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "search_first", Type: field.TypeString, Nullable: true},
 		{Name: "search_last", Type: field.TypeString, Nullable: true},
 		{Name: "search_email", Type: field.TypeString, Nullable: true},
@@ -1606,13 +1614,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "members_organizations_organization",
-				Columns:    []*schema.Column{MembersColumns[14]},
+				Columns:    []*schema.Column{MembersColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "members_users_members",
-				Columns:    []*schema.Column{MembersColumns[15]},
+				Columns:    []*schema.Column{MembersColumns[16]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1621,22 +1629,22 @@ var (
 			{
 				Name:    "member_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14]},
+				Columns: []*schema.Column{MembersColumns[15]},
 			},
 			{
 				Name:    "member_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[3]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[3]},
 			},
 			{
 				Name:    "member_organization_id_user_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[15]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[16]},
 			},
 			{
 				Name:    "member_organization_id_client_display_id",
 				Unique:  true,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[6]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[6]},
 			},
 			{
 				Name:    "member_client_display_id",
@@ -1650,17 +1658,7 @@ var (
 			{
 				Name:    "member_search_first",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[9], MembersColumns[0]},
-				Annotation: &entsql.IndexAnnotation{
-					OpClassColumns: map[string]string{
-						MembersColumns[9].Name: "text_pattern_ops",
-					},
-				},
-			},
-			{
-				Name:    "member_search_last",
-				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[10], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[10], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[10].Name: "text_pattern_ops",
@@ -1668,9 +1666,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_email",
+				Name:    "member_search_last",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[11], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[11], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[11].Name: "text_pattern_ops",
@@ -1678,9 +1676,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_phone",
+				Name:    "member_search_email",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[12], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[12], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[12].Name: "text_pattern_ops",
@@ -1688,9 +1686,9 @@ var (
 				},
 			},
 			{
-				Name:    "member_search_client",
+				Name:    "member_search_phone",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[14], MembersColumns[13], MembersColumns[0]},
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[13], MembersColumns[0]},
 				Annotation: &entsql.IndexAnnotation{
 					OpClassColumns: map[string]string{
 						MembersColumns[13].Name: "text_pattern_ops",
@@ -1698,9 +1696,19 @@ var (
 				},
 			},
 			{
+				Name:    "member_search_client",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[15], MembersColumns[14], MembersColumns[0]},
+				Annotation: &entsql.IndexAnnotation{
+					OpClassColumns: map[string]string{
+						MembersColumns[14].Name: "text_pattern_ops",
+					},
+				},
+			},
+			{
 				Name:    "member_user_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[15]},
+				Columns: []*schema.Column{MembersColumns[16]},
 			},
 		},
 	}
@@ -1711,8 +1719,9 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
-		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption"}},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption", "checkout"}},
 		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "checkout_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 	}
@@ -1724,13 +1733,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "member_credits_organizations_organization",
-				Columns:    []*schema.Column{MemberCreditsColumns[7]},
+				Columns:    []*schema.Column{MemberCreditsColumns[8]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "member_credits_members_member",
-				Columns:    []*schema.Column{MemberCreditsColumns[8]},
+				Columns:    []*schema.Column{MemberCreditsColumns[9]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1739,12 +1748,12 @@ var (
 			{
 				Name:    "membercredit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{MemberCreditsColumns[7]},
+				Columns: []*schema.Column{MemberCreditsColumns[8]},
 			},
 			{
 				Name:    "membercredit_organization_id_member_id_currency",
 				Unique:  false,
-				Columns: []*schema.Column{MemberCreditsColumns[7], MemberCreditsColumns[8], MemberCreditsColumns[4]},
+				Columns: []*schema.Column{MemberCreditsColumns[8], MemberCreditsColumns[9], MemberCreditsColumns[4]},
 			},
 		},
 	}
@@ -2046,6 +2055,9 @@ var (
 		{Name: "valid_from", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "valid_to", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "clips_remaining", Type: field.TypeInt, Nullable: true},
+		{Name: "flexible_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"quantity", "unlimited"}},
+		{Name: "flexible_quantity", Type: field.TypeInt, Nullable: true},
+		{Name: "flexible_change", Type: field.TypeJSON, Nullable: true},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -2058,19 +2070,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "passes_members_passes",
-				Columns:    []*schema.Column{PassesColumns[8]},
+				Columns:    []*schema.Column{PassesColumns[11]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "passes_organizations_organization",
-				Columns:    []*schema.Column{PassesColumns[9]},
+				Columns:    []*schema.Column{PassesColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "passes_pass_types_passes",
-				Columns:    []*schema.Column{PassesColumns[10]},
+				Columns:    []*schema.Column{PassesColumns[13]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2079,17 +2091,17 @@ var (
 			{
 				Name:    "pass_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassesColumns[9]},
+				Columns: []*schema.Column{PassesColumns[12]},
 			},
 			{
 				Name:    "pass_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassesColumns[9], PassesColumns[3]},
+				Columns: []*schema.Column{PassesColumns[12], PassesColumns[3]},
 			},
 			{
 				Name:    "pass_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassesColumns[9], PassesColumns[8]},
+				Columns: []*schema.Column{PassesColumns[12], PassesColumns[11]},
 			},
 		},
 	}
@@ -2111,6 +2123,7 @@ var (
 		{Name: "pricing_mode", Type: field.TypeEnum, Enums: []string{"fixed", "flexible_quantity"}, Default: "fixed"},
 		{Name: "active_pricing_version_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "flexible_pricing_config", Type: field.TypeJSON, Nullable: true},
+		{Name: "binding_tiers", Type: field.TypeJSON, Nullable: true},
 		{Name: "clips", Type: field.TypeInt, Nullable: true},
 		{Name: "validity_days", Type: field.TypeInt, Nullable: true},
 		{Name: "grants_in_person", Type: field.TypeBool, Default: true},
@@ -2128,7 +2141,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "pass_types_organizations_organization",
-				Columns:    []*schema.Column{PassTypesColumns[23]},
+				Columns:    []*schema.Column{PassTypesColumns[24]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2137,17 +2150,17 @@ var (
 			{
 				Name:    "passtype_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassTypesColumns[23]},
+				Columns: []*schema.Column{PassTypesColumns[24]},
 			},
 			{
 				Name:    "passtype_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[23], PassTypesColumns[3]},
+				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[3]},
 			},
 			{
 				Name:    "passtype_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[23], PassTypesColumns[5]},
+				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[5]},
 			},
 		},
 	}

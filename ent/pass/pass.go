@@ -37,6 +37,12 @@ const (
 	FieldValidTo = "valid_to"
 	// FieldClipsRemaining holds the string denoting the clips_remaining field in the database.
 	FieldClipsRemaining = "clips_remaining"
+	// FieldFlexibleKind holds the string denoting the flexible_kind field in the database.
+	FieldFlexibleKind = "flexible_kind"
+	// FieldFlexibleQuantity holds the string denoting the flexible_quantity field in the database.
+	FieldFlexibleQuantity = "flexible_quantity"
+	// FieldFlexibleChange holds the string denoting the flexible_change field in the database.
+	FieldFlexibleChange = "flexible_change"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -99,6 +105,9 @@ var Columns = []string{
 	FieldValidFrom,
 	FieldValidTo,
 	FieldClipsRemaining,
+	FieldFlexibleKind,
+	FieldFlexibleQuantity,
+	FieldFlexibleChange,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -129,6 +138,8 @@ var (
 	ImportRefValidator func(string) error
 	// ClipsRemainingValidator is a validator for the "clips_remaining" field. It is called by the builders before save.
 	ClipsRemainingValidator func(int) error
+	// FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	FlexibleQuantityValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -161,6 +172,29 @@ func StatusValidator(s Status) error {
 		return nil
 	default:
 		return fmt.Errorf("pass: invalid enum value for status field: %q", s)
+	}
+}
+
+// FlexibleKind defines the type for the "flexible_kind" enum field.
+type FlexibleKind string
+
+// FlexibleKind values.
+const (
+	FlexibleKindQuantity  FlexibleKind = "quantity"
+	FlexibleKindUnlimited FlexibleKind = "unlimited"
+)
+
+func (fk FlexibleKind) String() string {
+	return string(fk)
+}
+
+// FlexibleKindValidator is a validator for the "flexible_kind" field enum values. It is called by the builders before save.
+func FlexibleKindValidator(fk FlexibleKind) error {
+	switch fk {
+	case FlexibleKindQuantity, FlexibleKindUnlimited:
+		return nil
+	default:
+		return fmt.Errorf("pass: invalid enum value for flexible_kind field: %q", fk)
 	}
 }
 
@@ -220,6 +254,16 @@ func ByValidTo(opts ...sql.OrderTermOption) OrderOption {
 // ByClipsRemaining orders the results by the clips_remaining field.
 func ByClipsRemaining(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClipsRemaining, opts...).ToFunc()
+}
+
+// ByFlexibleKind orders the results by the flexible_kind field.
+func ByFlexibleKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleKind, opts...).ToFunc()
+}
+
+// ByFlexibleQuantity orders the results by the flexible_quantity field.
+func ByFlexibleQuantity(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFlexibleQuantity, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -101,6 +101,11 @@ func ClipsRemaining(v int) predicate.Pass {
 	return predicate.Pass(sql.FieldEQ(FieldClipsRemaining, v))
 }
 
+// FlexibleQuantity applies equality check predicate on the "flexible_quantity" field. It's identical to FlexibleQuantityEQ.
+func FlexibleQuantity(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Pass {
 	return predicate.Pass(sql.FieldEQ(FieldCreatedAt, v))
@@ -474,6 +479,96 @@ func ClipsRemainingIsNil() predicate.Pass {
 // ClipsRemainingNotNil applies the NotNil predicate on the "clips_remaining" field.
 func ClipsRemainingNotNil() predicate.Pass {
 	return predicate.Pass(sql.FieldNotNull(FieldClipsRemaining))
+}
+
+// FlexibleKindEQ applies the EQ predicate on the "flexible_kind" field.
+func FlexibleKindEQ(v FlexibleKind) predicate.Pass {
+	return predicate.Pass(sql.FieldEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindNEQ applies the NEQ predicate on the "flexible_kind" field.
+func FlexibleKindNEQ(v FlexibleKind) predicate.Pass {
+	return predicate.Pass(sql.FieldNEQ(FieldFlexibleKind, v))
+}
+
+// FlexibleKindIn applies the In predicate on the "flexible_kind" field.
+func FlexibleKindIn(vs ...FlexibleKind) predicate.Pass {
+	return predicate.Pass(sql.FieldIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindNotIn applies the NotIn predicate on the "flexible_kind" field.
+func FlexibleKindNotIn(vs ...FlexibleKind) predicate.Pass {
+	return predicate.Pass(sql.FieldNotIn(FieldFlexibleKind, vs...))
+}
+
+// FlexibleKindIsNil applies the IsNil predicate on the "flexible_kind" field.
+func FlexibleKindIsNil() predicate.Pass {
+	return predicate.Pass(sql.FieldIsNull(FieldFlexibleKind))
+}
+
+// FlexibleKindNotNil applies the NotNil predicate on the "flexible_kind" field.
+func FlexibleKindNotNil() predicate.Pass {
+	return predicate.Pass(sql.FieldNotNull(FieldFlexibleKind))
+}
+
+// FlexibleQuantityEQ applies the EQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityEQ(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityNEQ applies the NEQ predicate on the "flexible_quantity" field.
+func FlexibleQuantityNEQ(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldNEQ(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIn applies the In predicate on the "flexible_quantity" field.
+func FlexibleQuantityIn(vs ...int) predicate.Pass {
+	return predicate.Pass(sql.FieldIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityNotIn applies the NotIn predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotIn(vs ...int) predicate.Pass {
+	return predicate.Pass(sql.FieldNotIn(FieldFlexibleQuantity, vs...))
+}
+
+// FlexibleQuantityGT applies the GT predicate on the "flexible_quantity" field.
+func FlexibleQuantityGT(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldGT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityGTE applies the GTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityGTE(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldGTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLT applies the LT predicate on the "flexible_quantity" field.
+func FlexibleQuantityLT(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldLT(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityLTE applies the LTE predicate on the "flexible_quantity" field.
+func FlexibleQuantityLTE(v int) predicate.Pass {
+	return predicate.Pass(sql.FieldLTE(FieldFlexibleQuantity, v))
+}
+
+// FlexibleQuantityIsNil applies the IsNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityIsNil() predicate.Pass {
+	return predicate.Pass(sql.FieldIsNull(FieldFlexibleQuantity))
+}
+
+// FlexibleQuantityNotNil applies the NotNil predicate on the "flexible_quantity" field.
+func FlexibleQuantityNotNil() predicate.Pass {
+	return predicate.Pass(sql.FieldNotNull(FieldFlexibleQuantity))
+}
+
+// FlexibleChangeIsNil applies the IsNil predicate on the "flexible_change" field.
+func FlexibleChangeIsNil() predicate.Pass {
+	return predicate.Pass(sql.FieldIsNull(FieldFlexibleChange))
+}
+
+// FlexibleChangeNotNil applies the NotNil predicate on the "flexible_change" field.
+func FlexibleChangeNotNil() predicate.Pass {
+	return predicate.Pass(sql.FieldNotNull(FieldFlexibleChange))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -49,6 +49,8 @@ const (
 	FieldActivePricingVersionID = "active_pricing_version_id"
 	// FieldFlexiblePricingConfig holds the string denoting the flexible_pricing_config field in the database.
 	FieldFlexiblePricingConfig = "flexible_pricing_config"
+	// FieldBindingTiers holds the string denoting the binding_tiers field in the database.
+	FieldBindingTiers = "binding_tiers"
 	// FieldClips holds the string denoting the clips field in the database.
 	FieldClips = "clips"
 	// FieldValidityDays holds the string denoting the validity_days field in the database.
@@ -134,6 +136,7 @@ var Columns = []string{
 	FieldPricingMode,
 	FieldActivePricingVersionID,
 	FieldFlexiblePricingConfig,
+	FieldBindingTiers,
 	FieldClips,
 	FieldValidityDays,
 	FieldGrantsInPerson,

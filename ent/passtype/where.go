@@ -826,6 +826,16 @@ func FlexiblePricingConfigNotNil() predicate.PassType {
 	return predicate.PassType(sql.FieldNotNull(FieldFlexiblePricingConfig))
 }
 
+// BindingTiersIsNil applies the IsNil predicate on the "binding_tiers" field.
+func BindingTiersIsNil() predicate.PassType {
+	return predicate.PassType(sql.FieldIsNull(FieldBindingTiers))
+}
+
+// BindingTiersNotNil applies the NotNil predicate on the "binding_tiers" field.
+func BindingTiersNotNil() predicate.PassType {
+	return predicate.PassType(sql.FieldNotNull(FieldBindingTiers))
+}
+
 // ClipsEQ applies the EQ predicate on the "clips" field.
 func ClipsEQ(v int) predicate.PassType {
 	return predicate.PassType(sql.FieldEQ(FieldClips, v))

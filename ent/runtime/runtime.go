@@ -1050,6 +1050,24 @@ func init() {
 	checkoutDescSetupIntentID := checkoutFields[12].Descriptor()
 	// checkout.SetupIntentIDValidator is a validator for the "setup_intent_id" field. It is called by the builders before save.
 	checkout.SetupIntentIDValidator = checkoutDescSetupIntentID.Validators[0].(func(string) error)
+	// checkoutDescBindingMonths is the schema descriptor for binding_months field.
+	checkoutDescBindingMonths := checkoutFields[17].Descriptor()
+	// checkout.BindingMonthsValidator is a validator for the "binding_months" field. It is called by the builders before save.
+	checkout.BindingMonthsValidator = checkoutDescBindingMonths.Validators[0].(func(int) error)
+	// checkoutDescVatExempt is the schema descriptor for vat_exempt field.
+	checkoutDescVatExempt := checkoutFields[18].Descriptor()
+	// checkout.DefaultVatExempt holds the default value on creation for the vat_exempt field.
+	checkout.DefaultVatExempt = checkoutDescVatExempt.Default.(bool)
+	// checkoutDescFlexibleQuantity is the schema descriptor for flexible_quantity field.
+	checkoutDescFlexibleQuantity := checkoutFields[20].Descriptor()
+	// checkout.FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	checkout.FlexibleQuantityValidator = checkoutDescFlexibleQuantity.Validators[0].(func(int) error)
+	// checkoutDescCreditAppliedMinor is the schema descriptor for credit_applied_minor field.
+	checkoutDescCreditAppliedMinor := checkoutFields[21].Descriptor()
+	// checkout.DefaultCreditAppliedMinor holds the default value on creation for the credit_applied_minor field.
+	checkout.DefaultCreditAppliedMinor = checkoutDescCreditAppliedMinor.Default.(int64)
+	// checkout.CreditAppliedMinorValidator is a validator for the "credit_applied_minor" field. It is called by the builders before save.
+	checkout.CreditAppliedMinorValidator = checkoutDescCreditAppliedMinor.Validators[0].(func(int64) error)
 	// checkoutDescID is the schema descriptor for id field.
 	checkoutDescID := checkoutMixinFields0[0].Descriptor()
 	// checkout.DefaultID holds the default value on creation for the id field.
@@ -2666,6 +2684,10 @@ func init() {
 	passDescClipsRemaining := passFields[5].Descriptor()
 	// pass.ClipsRemainingValidator is a validator for the "clips_remaining" field. It is called by the builders before save.
 	pass.ClipsRemainingValidator = passDescClipsRemaining.Validators[0].(func(int) error)
+	// passDescFlexibleQuantity is the schema descriptor for flexible_quantity field.
+	passDescFlexibleQuantity := passFields[7].Descriptor()
+	// pass.FlexibleQuantityValidator is a validator for the "flexible_quantity" field. It is called by the builders before save.
+	pass.FlexibleQuantityValidator = passDescFlexibleQuantity.Validators[0].(func(int) error)
 	// passDescID is the schema descriptor for id field.
 	passDescID := passMixinFields0[0].Descriptor()
 	// pass.DefaultID holds the default value on creation for the id field.
@@ -2771,31 +2793,31 @@ func init() {
 	// passtype.BillingIntervalCountValidator is a validator for the "billing_interval_count" field. It is called by the builders before save.
 	passtype.BillingIntervalCountValidator = passtypeDescBillingIntervalCount.Validators[0].(func(int) error)
 	// passtypeDescClips is the schema descriptor for clips field.
-	passtypeDescClips := passtypeFields[12].Descriptor()
+	passtypeDescClips := passtypeFields[13].Descriptor()
 	// passtype.ClipsValidator is a validator for the "clips" field. It is called by the builders before save.
 	passtype.ClipsValidator = passtypeDescClips.Validators[0].(func(int) error)
 	// passtypeDescValidityDays is the schema descriptor for validity_days field.
-	passtypeDescValidityDays := passtypeFields[13].Descriptor()
+	passtypeDescValidityDays := passtypeFields[14].Descriptor()
 	// passtype.ValidityDaysValidator is a validator for the "validity_days" field. It is called by the builders before save.
 	passtype.ValidityDaysValidator = passtypeDescValidityDays.Validators[0].(func(int) error)
 	// passtypeDescGrantsInPerson is the schema descriptor for grants_in_person field.
-	passtypeDescGrantsInPerson := passtypeFields[14].Descriptor()
+	passtypeDescGrantsInPerson := passtypeFields[15].Descriptor()
 	// passtype.DefaultGrantsInPerson holds the default value on creation for the grants_in_person field.
 	passtype.DefaultGrantsInPerson = passtypeDescGrantsInPerson.Default.(bool)
 	// passtypeDescGrantsOnline is the schema descriptor for grants_online field.
-	passtypeDescGrantsOnline := passtypeFields[15].Descriptor()
+	passtypeDescGrantsOnline := passtypeFields[16].Descriptor()
 	// passtype.DefaultGrantsOnline holds the default value on creation for the grants_online field.
 	passtype.DefaultGrantsOnline = passtypeDescGrantsOnline.Default.(bool)
 	// passtypeDescActive is the schema descriptor for active field.
-	passtypeDescActive := passtypeFields[16].Descriptor()
+	passtypeDescActive := passtypeFields[17].Descriptor()
 	// passtype.DefaultActive holds the default value on creation for the active field.
 	passtype.DefaultActive = passtypeDescActive.Default.(bool)
 	// passtypeDescListed is the schema descriptor for listed field.
-	passtypeDescListed := passtypeFields[17].Descriptor()
+	passtypeDescListed := passtypeFields[18].Descriptor()
 	// passtype.DefaultListed holds the default value on creation for the listed field.
 	passtype.DefaultListed = passtypeDescListed.Default.(bool)
 	// passtypeDescSortOrder is the schema descriptor for sort_order field.
-	passtypeDescSortOrder := passtypeFields[18].Descriptor()
+	passtypeDescSortOrder := passtypeFields[19].Descriptor()
 	// passtype.DefaultSortOrder holds the default value on creation for the sort_order field.
 	passtype.DefaultSortOrder = passtypeDescSortOrder.Default.(int)
 	// passtypeDescID is the schema descriptor for id field.

@@ -41,6 +41,8 @@ func (PassType) Fields() []ent.Field {
 		field.UUID("active_pricing_version_id", uuidType).Optional().Nillable(),
 		field.JSON("flexible_pricing_config", &model.FlexiblePricingConfig{}).Optional().
 			Annotations(jsonObject("Configuration of a flexible-quantity membership.")),
+		field.JSON("binding_tiers", []model.BindingTier{}).Optional().
+			Annotations(entoas.Schema(ogen.NewSchema().SetType("array").SetDescription("Binding tiers of a recurring membership: months bound and the price per billing period."))),
 		field.Int("clips").Optional().Nillable().Positive(),
 		field.Int("validity_days").Optional().Nillable().Positive(),
 		field.Bool("grants_in_person").Default(true),
@@ -84,6 +86,12 @@ func (Pass) Fields() []ent.Field {
 		field.Time("valid_from").SchemaType(dateType),
 		field.Time("valid_to").Optional().Nillable().SchemaType(dateType),
 		field.Int("clips_remaining").Optional().Nillable().NonNegative(),
+		field.Enum("flexible_kind").Values("quantity", "unlimited").Optional().Nillable().
+			Comment("A flexible-quantity membership's selection: a number of classes per period, or unlimited."),
+		field.Int("flexible_quantity").Optional().Nillable().Positive().
+			Comment("Classes per period of a quantity selection."),
+		field.JSON("flexible_change", &model.FlexibleChange{}).Optional().
+			Annotations(jsonObject("The member's scheduled change of a flexible membership's selection, from a renewal on.")),
 	}
 }
 

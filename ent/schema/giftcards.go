@@ -108,8 +108,10 @@ func (MemberCredit) Fields() []ent.Field {
 		field.UUID("member_id", uuidType).Immutable(),
 		field.Int64("amount_minor").Immutable(),
 		field.String("currency").MinLen(3).MaxLen(3).Immutable(),
-		field.Enum("source").Values("gift_card_redemption").Immutable(),
+		field.Enum("source").Values("gift_card_redemption", "checkout").Immutable(),
 		field.UUID("gift_card_id", uuidType).Optional().Nillable().Immutable(),
+		field.UUID("checkout_id", uuidType).Optional().Nillable().Immutable().
+			Comment("The checkout that spent the credit (source checkout)."),
 	}
 }
 

@@ -67,6 +67,19 @@ func (Checkout) Fields() []ent.Field {
 		field.String("setup_intent_id").Optional().Nillable().MaxLen(255),
 		field.UUID("pass_id", uuidType).Optional().Nillable(),
 		field.Time("activated_at").Optional().Nillable(),
+		field.UUID("flash_sale_id", uuidType).Optional().Nillable().Immutable().
+			Comment("The flash-sale offer whose price was charged; its place was claimed when the checkout was made."),
+		field.Time("intro_through").Optional().Nillable().Immutable().SchemaType(dateType).
+			Comment("Last day the introductory price of the offer pays for (recurring offers)."),
+		field.Int("binding_months").Optional().Nillable().Positive().Immutable().
+			Comment("The binding tier bought: months the member is bound for."),
+		field.Bool("vat_exempt").Default(false).Immutable().
+			Comment("Whether the sale was VAT-exempt by the member's age on the venue-local sale date (vat_minor 0, vat_rate_bp 0)."),
+		field.Enum("flexible_kind").Values("quantity", "unlimited").Optional().Nillable().Immutable().
+			Comment("The flexible membership's selection bought (flexible quotes)."),
+		field.Int("flexible_quantity").Optional().Nillable().Positive().Immutable(),
+		field.Int64("credit_applied_minor").NonNegative().Default(0).Immutable().
+			Comment("Member credit the quote applied; spent from the credit ledger when the checkout was made."),
 	}
 }
 

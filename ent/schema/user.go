@@ -74,6 +74,8 @@ func (Member) Fields() []ent.Field {
 		field.String("client_display_id").Optional().Nillable().MaxLen(64),
 		field.Strings("permissions").Optional(),
 		field.Time("joined_at").Optional(),
+		field.Time("birth_date").Optional().Nillable().SchemaType(dateType).
+			Comment("The member's date of birth as the venue recorded it; decides the VAT age exemption of a sale."),
 		// The search columns are written by the database (the trigger of
 		// migration member_search_trigger) from the member's user and client
 		// display id, on every insert and on every change of either, so every

@@ -46,13 +46,15 @@ func (h *Handler) asMember(ctx context.Context, org uuid.UUID) (context.Context,
 // GetCheckoutPreview implements api.Handler.
 func (h *Handler) GetCheckoutPreview(ctx context.Context, p api.GetCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
-		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID)})
+		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID),
+		BindingMonths: p.BindingMonths.Or(0)})
 }
 
 // PostCheckoutPreview implements api.Handler.
 func (h *Handler) PostCheckoutPreview(ctx context.Context, req *api.CheckoutPreviewRequest, p api.PostCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
-		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID)})
+		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID),
+		BindingMonths: req.BindingMonths.Or(0)})
 }
 
 func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams) (*api.CheckoutPreviewResponse, error) {
@@ -72,7 +74,14 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 		ChargedToday: money.ToMajor(pv.Quote.PayableMinor, pv.Quote.Currency), ChargedTodayMinor: pv.Quote.PayableMinor,
 		VatMinor: pv.VATMinor, VatRateBp: pv.VATRateBP,
 		CardPayments:       cardPayments(pv.CardPayments, pv.UnavailableReason),
-		PurchaseObligation: api.PurchaseObligation{Status: api.PurchaseObligationStatusAvailable},
+		PurchaseObligation: obligationOut(pv),
+		VatExempt:          api.NewOptBool(pv.Pricing.VATExempt),
+		CreditBalanceMinor: api.NewOptInt64(pv.Pricing.CreditBalanceMinor),
+		CreditAppliedMinor: api.NewOptInt64(pv.Pricing.CreditAppliedMinor),
+	}
+	if o := pv.Pricing.Offer; o != nil {
+		out.DirectOffer = api.NewOptDirectOffer(api.DirectOffer{FlashSaleID: o.ID, Name: o.Name,
+			NormalAmount: pv.Pricing.NormalMinor, OfferAmount: pv.Pricing.ListMinor})
 	}
 	if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
@@ -100,8 +109,7 @@ func (h *Handler) PurchaseCheckout(ctx context.Context, req *api.CheckoutPurchas
 	out := api.CheckoutPurchase{
 		CheckoutID: co.ID, ProcessorAccountID: res.AccountID,
 		PaymentStatus: api.CheckoutPurchasePaymentStatus(res.Status), ServerTime: h.now().UTC(),
-		FrozenCheckout: api.FrozenCheckout{ChargedTodayMinor: co.AmountMinor, Currency: co.Currency,
-			VatMinor: co.VatMinor, VatRateBp: co.VatRateBp},
+		FrozenCheckout: frozenOut(co),
 	}
 	out.PaymentIntentID, out.SetupIntentID = nilString(res.IntentID), nilString(res.SetupIntentID)
 	if co.PassID != nil {
@@ -214,7 +222,16 @@ func quoteOut(q payments.Quote) api.DirectPurchaseQuote {
 		UserID: q.UserID, PassTypeID: q.PassTypeID, AuthorityFingerprint: q.AuthorityFingerprint,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.PayableMinor, Currency: q.Currency,
 		IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt, Fingerprint: q.Fingerprint}
-	out.FlashSaleID.SetToNull()
+	if q.FlashSaleID != nil {
+		out.FlashSaleID = api.NewOptNilUUID(*q.FlashSaleID)
+	} else {
+		out.FlashSaleID.SetToNull()
+	}
+	if q.BindingMonths > 0 {
+		out.BindingMonths = api.NewOptNilInt(q.BindingMonths)
+	} else {
+		out.BindingMonths.SetToNull()
+	}
 	return out
 }
 
@@ -222,7 +239,8 @@ func quoteIn(q api.DirectPurchaseQuote) payments.Quote {
 	return payments.Quote{Version: int(q.Version), OrganizationID: q.OrganizationID, UserID: q.UserID,
 		PassTypeID: q.PassTypeID, AuthorityFingerprint: q.AuthorityFingerprint,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.PayableMinor, Currency: q.Currency,
-		IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt, Fingerprint: q.Fingerprint}
+		IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt, Fingerprint: q.Fingerprint,
+		FlashSaleID: uuidOf(q.FlashSaleID), BindingMonths: q.BindingMonths.Or(0)}
 }
 
 func nilInt(p *int) api.OptNilInt {

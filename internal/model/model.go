@@ -69,3 +69,24 @@ type Presentation struct {
 	ShowRemainingCapacity bool   `json:"showRemainingCapacity"`
 	ShowTimeToEnd         bool   `json:"showTimeToEnd"`
 }
+
+// BindingTier is one binding tier of a recurring membership: the member is
+// bound for Months and pays PriceMinor (the pass type's currency) each
+// billing period instead of the pass type's price.
+type BindingTier struct {
+	Months     int   `json:"months"`
+	PriceMinor int64 `json:"price_minor"`
+}
+
+// FlexibleChange is a scheduled change of a flexible membership's selection:
+// from the Renewal-th renewal (1 is the next), on EffectiveOn, the member has
+// Kind (quantity or unlimited) with Quantity classes, at PriceMinor a period.
+type FlexibleChange struct {
+	Kind        string `json:"kind"`
+	Quantity    int    `json:"quantity,omitempty"`
+	Renewal     int    `json:"renewal"`
+	EffectiveOn string `json:"effective_on"`
+	PriceMinor  int64  `json:"price_minor"`
+	Currency    string `json:"currency"`
+	ScheduledAt string `json:"scheduled_at"`
+}

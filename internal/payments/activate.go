@@ -150,6 +150,9 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	if end, ok := firstPeriodEnd(pt, today); ok {
 		pc.SetValidTo(end)
 	}
+	if co.IntroThrough != nil { // an offer's intro price pays through its last day
+		pc.SetValidTo(*co.IntroThrough)
+	}
 	if pt.Clips != nil {
 		pc.SetClipsRemaining(*pt.Clips)
 	}

@@ -57,11 +57,14 @@ type PurchaseResult struct {
 
 // Purchase charges the frozen quote for the member of ctx (booking.AsMember).
 func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID, p PurchaseParams) (*PurchaseResult, error) {
-	vp, err := s.chargeable(ctx)
+	pt, pr, err := s.verifyQuote(ctx, org, userID, p.Quote)
 	if err != nil {
 		return nil, err
 	}
-	pt, rate, err := s.verifyQuote(ctx, org, userID, p.Quote)
+	if pr.PayableMinor == 0 && !pt.IsRecurring {
+		return s.purchaseWithoutCard(ctx, memberID, pt, pr, p)
+	}
+	vp, err := s.chargeable(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +73,7 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 		attempt *ent.PaymentAttempt
 	)
 	for try := 0; ; try++ {
-		co, attempt, err = s.claim(ctx, memberID, pt, rate, vp, p)
+		co, attempt, err = s.claim(ctx, memberID, pt, pr, vp, p)
 		if err != nil && ent.IsConstraintError(err) && try < 2 {
 			continue // a concurrent purchase of the same quote created it first
 		}
@@ -172,19 +175,13 @@ var liveStates = []paymentattempt.State{
 // records the attempt about to be made, committed before Stripe is called.
 // A retry of the request that made a live attempt (same request key) resumes
 // that attempt; any other purchase while one is live is PAYMENT_PENDING.
-func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassType, rate int, vp *ent.VenuePayments, p PurchaseParams) (co *ent.Checkout, at *ent.PaymentAttempt, err error) {
+func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassType, pr *Pricing, vp *ent.VenuePayments, p PurchaseParams) (co *ent.Checkout, at *ent.PaymentAttempt, err error) {
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		co, err = tx.Checkout.Query().
 			Where(checkout.MemberID(memberID), checkout.QuoteFingerprint(p.Quote.Fingerprint)).
 			ForUpdate().Only(ctx)
 		if ent.IsNotFound(err) {
-			co, err = tx.Checkout.Create().
-				SetMemberID(memberID).SetPassTypeID(pt.ID).
-				SetAmountMinor(p.Quote.PayableMinor).SetCurrency(p.Quote.Currency).
-				SetVatMinor(VATShare(p.Quote.PayableMinor, rate)).SetVatRateBp(rate).
-				SetApplicationFeeMinor(FeeShare(p.Quote.PayableMinor, vp.ApplicationFeeBp)).
-				SetQuoteFingerprint(p.Quote.Fingerprint).SetQuoteIssuedAt(p.Quote.IssuedAt).
-				Save(ctx)
+			co, err = createCheckout(ctx, tx, memberID, pt, pr, vp, p.Quote)
 		}
 		if err != nil {
 			return err

@@ -6,8 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,13 +22,17 @@ const QuoteTTL = 5 * time.Minute
 // the member will be charged today, sent unchanged to purchase. Fingerprint
 // signs every other field with the installation's quote key, so a changed
 // quote does not verify; AuthorityFingerprint digests what the price was
-// computed from (the pass type's price and currency, the VAT rate, the
-// credit applied), so a purchase after any of them changed is QUOTE_STALE.
+// computed from (pricingAuthority: the pass type's price and currency, the
+// VAT rate and age exemption, the credit balance and credit applied, the
+// offer, the binding tier), so a purchase after any of them changed is
+// QUOTE_STALE.
 type Quote struct {
 	Version              int
 	OrganizationID       uuid.UUID
 	UserID               uuid.UUID
 	PassTypeID           uuid.UUID
+	FlashSaleID          *uuid.UUID
+	BindingMonths        int
 	AuthorityFingerprint string
 	CreditAppliedMinor   int64
 	PayableMinor         int64
@@ -41,10 +43,12 @@ type Quote struct {
 
 // Preview is a checkout preview: the pass type, the quote and its breakdown.
 type Preview struct {
-	PassType  *ent.PassType
-	Quote     Quote
-	VATMinor  int64
-	VATRateBP int
+	PassType   *ent.PassType
+	Quote      Quote
+	VATMinor   int64
+	VATRateBP  int
+	Pricing    *Pricing
+	Obligation Obligation
 	// CardPayments says whether the venue can take the card payment now;
 	// UnavailableReason says why not.
 	CardPayments      bool
@@ -53,19 +57,17 @@ type Preview struct {
 
 // PreviewParams are a checkout preview's inputs.
 type PreviewParams struct {
-	PassTypeSlug string
-	BrandID      *uuid.UUID
-	FlashSaleID  *uuid.UUID
+	PassTypeSlug  string
+	BrandID       *uuid.UUID
+	FlashSaleID   *uuid.UUID
+	BindingMonths int
 }
 
 // Preview prices a pass type for the member of ctx (booking.AsMember): no
-// charge, no write. Unlisted, inactive and unknown pass types are 404.
+// charge, no write. Unlisted, inactive and unknown pass types are 404; an
+// unavailable offer 422 FLASH_SALE_UNAVAILABLE (never the normal price); a
+// binding tier the pass type does not sell 422 VALIDATION_FAILED.
 func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewParams) (*Preview, error) {
-	if p.FlashSaleID != nil {
-		// Offers are not sold through direct checkout yet; the contract
-		// forbids falling back to the normal price.
-		return nil, (&apperr.Error{Status: 422, Code: CodeFlashSaleUnavai, Message: "the offer is not available"}).With("next_step", nil)
-	}
 	pt, err := s.client.PassType.Query().
 		Where(passtype.Slug(p.PassTypeSlug), passtype.Active(true), passtype.Listed(true)).
 		WithAllowedBrands().Only(ctx)
@@ -92,65 +94,71 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
+	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: p.FlashSaleID, bindingMonths: p.BindingMonths, rateBP: rate})
+	if err != nil {
+		return nil, err
+	}
 	now := s.now().UTC().Truncate(time.Second)
 	q := Quote{
-		Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
-		PayableMinor: pt.PriceMinor, Currency: strings.ToUpper(pt.Currency),
+		Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID, FlashSaleID: p.FlashSaleID,
+		BindingMonths: pr.BindingMonths, CreditAppliedMinor: pr.CreditAppliedMinor,
+		PayableMinor: pr.PayableMinor, Currency: pr.Currency,
 		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL),
 	}
-	q.AuthorityFingerprint = authority(pt, rate, q.CreditAppliedMinor)
+	q.AuthorityFingerprint = pricingAuthority(pt, pr)
 	q.Fingerprint = s.sign(q)
-	out := &Preview{PassType: pt, Quote: q, VATMinor: VATShare(q.PayableMinor, rate), VATRateBP: rate}
+	out := &Preview{PassType: pt, Quote: q, VATMinor: pr.VATMinor, VATRateBP: pr.RateBP, Pricing: pr, Obligation: ObligationOf(pt, pr)}
 	out.CardPayments, out.UnavailableReason = s.cardPayments(vp)
 	return out, nil
-}
-
-// authority digests what a quote's amount was computed from.
-func authority(pt *ent.PassType, rateBP int, creditMinor int64) string {
-	sum := sha256.Sum256([]byte(strings.Join([]string{
-		pt.ID.String(), strconv.FormatInt(pt.PriceMinor, 10), strings.ToUpper(pt.Currency),
-		strconv.Itoa(rateBP), strconv.FormatInt(creditMinor, 10), pt.UpdatedAt.UTC().Format(time.RFC3339Nano),
-	}, "|")))
-	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
 // sign is the quote's fingerprint: an HMAC of every other field.
 func (s *Service) sign(q Quote) string {
 	m := hmac.New(sha256.New, s.quoteKey)
-	fmt.Fprintf(m, "v%d|%s|%s|%s|%s|%d|%d|%s|%d|%d", q.Version, q.OrganizationID, q.UserID, q.PassTypeID,
-		q.AuthorityFingerprint, q.CreditAppliedMinor, q.PayableMinor, q.Currency, q.IssuedAt.Unix(), q.ExpiresAt.Unix())
+	fs := ""
+	if q.FlashSaleID != nil {
+		fs = q.FlashSaleID.String()
+	}
+	fmt.Fprintf(m, "v%d|%s|%s|%s|%s|%d|%d|%s|%d|%d|%s|%d", q.Version, q.OrganizationID, q.UserID, q.PassTypeID,
+		q.AuthorityFingerprint, q.CreditAppliedMinor, q.PayableMinor, q.Currency, q.IssuedAt.Unix(), q.ExpiresAt.Unix(),
+		fs, q.BindingMonths)
 	return "qf1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // verifyQuote checks that q is a quote this installation issued, to this
-// user in this venue, not expired and still priced the same way.
-func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quote) (*ent.PassType, int, error) {
+// user in this venue, not expired and still priced the same way; it returns
+// the pricing recomputed now (equal to the quote's).
+func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quote) (*ent.PassType, *Pricing, error) {
 	if q.Version != 1 || !hmac.Equal([]byte(s.sign(q)), []byte(q.Fingerprint)) {
-		return nil, 0, apperr.Validation("direct_purchase_quote", "the quote was not issued by this service or was changed")
+		return nil, nil, apperr.Validation("direct_purchase_quote", "the quote was not issued by this service or was changed")
 	}
 	if q.OrganizationID != org || q.UserID != userID {
-		return nil, 0, apperr.NotFound("quote")
+		return nil, nil, apperr.NotFound("quote")
 	}
 	if !s.now().Before(q.ExpiresAt) {
-		return nil, 0, quoteStale("expired")
+		return nil, nil, quoteStale("expired")
 	}
 	pt, err := s.client.PassType.Query().Where(passtype.ID(q.PassTypeID), passtype.Active(true)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, 0, quoteStale("pass_type_unavailable")
+		return nil, nil, quoteStale("pass_type_unavailable")
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("payments: pass type: %w", err)
+		return nil, nil, fmt.Errorf("payments: pass type: %w", err)
 	}
 	vp, err := s.venuePayments(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	rate := 2500
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
-	if authority(pt, rate, q.CreditAppliedMinor) != q.AuthorityFingerprint {
-		return nil, 0, quoteStale("price_changed")
+	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate})
+	if err != nil {
+		return nil, nil, err
 	}
-	return pt, rate, nil
+	if pricingAuthority(pt, pr) != q.AuthorityFingerprint || pr.PayableMinor != q.PayableMinor {
+		return nil, nil, quoteStale("price_changed")
+	}
+	return pt, pr, nil
 }

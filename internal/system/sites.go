@@ -200,6 +200,8 @@ var registry = map[string]SiteInfo{
 	"payments.customer_email": bypass("reading the signed-in member's own account e-mail to name their Stripe customer", "Member", "User"),
 	"payments.event_lookup":   bypass("an inbound event names only a Stripe id (a connected account, a refunded intent): finding the venue row that holds it, read only, before acting in that venue", "VenuePayments", "Checkout"),
 	"refunds.event_lookup":    bypass("a charge.refunded event names only the refunded intent: finding the payment row that holds it, read only, before acting in its venue", "Payment"),
+	"payments.offer_claim":    rawSQL("claiming one place of a flash-sale offer for a checkout in one conditional UPDATE (live and below capacity), bound to the offer's id and the viewer's venue"),
+	"payments.credit_lock":    rawSQL("the member's advisory transaction lock while a checkout spends their credit, so two spends cannot take the balance below zero (no rows read)"),
 
 	// Elevation sites: a viewer the code builds, beyond the credential the
 	// caller presented.

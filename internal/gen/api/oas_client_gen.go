@@ -1024,9 +1024,21 @@ type Invoker interface {
 	// when it can be bought online now, a `direct_purchase_quote` valid five
 	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
 	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
-	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
-	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
-	// through direct checkout yet; never a fallback to the normal price).
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`.
+	// A `flash_sale_id` prices the offer's introductory price (`direct_offer`
+	// shows the normal and the offer amount; a recurring offer's first
+	// payment pays through `purchase_obligation.intro_through_date`); an
+	// offer that is cancelled, not started, ended, sold out, not for this
+	// pass type or in another currency is 422 `FLASH_SALE_UNAVAILABLE`
+	// (`details.reason`), never a fallback to the normal price.
+	// `binding_months` sells a binding tier of a recurring membership (its
+	// period price, bound for that many months; `purchase_obligation.commitment`);
+	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+	// (`details.reason` `binding_tier_unavailable`).
+	// The member's credit (redeemed gift cards) is spent first: the card is
+	// charged `charged_today_minor` = the price less `credit_applied_minor`.
+	// A member younger than the venue's `vat_exempt_age_threshold` on the
+	// venue-local sale date buys without VAT (`vat_exempt`, `vat_minor` 0).
 	// A recurring membership's quote is its first payment (one billing
 	// period; renewals are charged by the renewals, not here); a membership
 	// priced 0 today is a free start (the card is saved, nothing charged).
@@ -1053,6 +1065,15 @@ type Invoker interface {
 	//
 	// GET /discovery/counts
 	GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error)
+	// GetFlexibleChoices invokes getFlexibleChoices operation.
+	//
+	// The current selection and its period price, every selection the
+	// membership sells (quantities ascending, unlimited last), the change
+	// policy, the renewals a change may start at (their dates: the first is
+	// the end of the paid period) and the change already scheduled.
+	//
+	// GET /me/passes/{id}/flexible
+	GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (*FlexibleChoicesResponse, error)
 	// GetGeo invokes getGeo operation.
 	//
 	// Read from the geo headers of a trusted proxy (configurable with
@@ -1671,6 +1692,18 @@ type Invoker interface {
 	//
 	// GET /appointments/{id}/cancel-preview
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
+	// PreviewFlexibleChange invokes previewFlexibleChange operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+	// `default_cycle_offset`) is the renewal the change starts at. Refusals
+	// are 422 `VALIDATION_FAILED` with `details.reason`:
+	// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+	// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+	// the bounds, off the step, unlimited not offered).
+	//
+	// GET /me/passes/{id}/flexible/change-preview
+	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1850,6 +1883,14 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleFlexibleChange invokes scheduleFlexibleChange operation.
+	//
+	// The same rules as the preview; the change is stored on the membership
+	// (`scheduled_at` set), replacing any change scheduled before.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/passes/{id}/flexible/change
+	ScheduleFlexibleChange(ctx context.Context, request *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -10262,9 +10303,21 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // when it can be bought online now, a `direct_purchase_quote` valid five
 // minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
 // inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
-// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
-// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
-// through direct checkout yet; never a fallback to the normal price).
+// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`.
+// A `flash_sale_id` prices the offer's introductory price (`direct_offer`
+// shows the normal and the offer amount; a recurring offer's first
+// payment pays through `purchase_obligation.intro_through_date`); an
+// offer that is cancelled, not started, ended, sold out, not for this
+// pass type or in another currency is 422 `FLASH_SALE_UNAVAILABLE`
+// (`details.reason`), never a fallback to the normal price.
+// `binding_months` sells a binding tier of a recurring membership (its
+// period price, bound for that many months; `purchase_obligation.commitment`);
+// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+// (`details.reason` `binding_tier_unavailable`).
+// The member's credit (redeemed gift cards) is spent first: the card is
+// charged `charged_today_minor` = the price less `credit_applied_minor`.
+// A member younger than the venue's `vat_exempt_age_threshold` on the
+// venue-local sale date buys without VAT (`vat_exempt`, `vat_minor` 0).
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
@@ -10327,6 +10380,23 @@ func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutP
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.FlashSaleID.Get(); ok {
 				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "binding_months" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "binding_months",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BindingMonths.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -10607,6 +10677,111 @@ func (c *Client) sendGetDiscoveryCounts(ctx context.Context, params GetDiscovery
 	defer body.Close()
 
 	result, err := decodeGetDiscoveryCountsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetFlexibleChoices invokes getFlexibleChoices operation.
+//
+// The current selection and its period price, every selection the
+// membership sells (quantities ascending, unlimited last), the change
+// policy, the renewals a change may start at (their dates: the first is
+// the end of the paid period) and the change already scheduled.
+//
+// GET /me/passes/{id}/flexible
+func (c *Client) GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (*FlexibleChoicesResponse, error) {
+	res, err := c.sendGetFlexibleChoices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (res *FlexibleChoicesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetFlexibleChoicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetFlexibleChoicesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -17122,6 +17297,165 @@ func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params Previe
 	return result, nil
 }
 
+// PreviewFlexibleChange invokes previewFlexibleChange operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+// `default_cycle_offset`) is the renewal the change starts at. Refusals
+// are 422 `VALIDATION_FAILED` with `details.reason`:
+// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+// the bounds, off the step, unlimited not offered).
+//
+// GET /me/passes/{id}/flexible/change-preview
+func (c *Client) PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error) {
+	res, err := c.sendPreviewFlexibleChange(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (res *FlexibleChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible/change-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.Kind)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "renewal" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "renewal",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Renewal.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewFlexibleChangeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewFlexibleChangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PurchaseCheckout invokes purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -18494,6 +18828,124 @@ func (c *Client) sendRotateWebhookSecret(ctx context.Context, request OptWebhook
 	defer body.Close()
 
 	result, err := decodeRotateWebhookSecretResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ScheduleFlexibleChange invokes scheduleFlexibleChange operation.
+//
+// The same rules as the preview; the change is stored on the membership
+// (`scheduled_at` set), replacing any change scheduled before.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/passes/{id}/flexible/change
+func (c *Client) ScheduleFlexibleChange(ctx context.Context, request *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error) {
+	res, err := c.sendScheduleFlexibleChange(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendScheduleFlexibleChange(ctx context.Context, request *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (res *FlexibleChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible/change"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeScheduleFlexibleChangeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ScheduleFlexibleChangeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeScheduleFlexibleChangeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -812,6 +812,20 @@ func encodeRotateWebhookSecretRequest(
 	return nil
 }
 
+func encodeScheduleFlexibleChangeRequest(
+	req *FlexibleChangeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
 	r *http.Request,

@@ -1011,9 +1011,21 @@ type Handler interface {
 	// when it can be bought online now, a `direct_purchase_quote` valid five
 	// minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
 	// inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
-	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
-	// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
-	// through direct checkout yet; never a fallback to the normal price).
+	// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`.
+	// A `flash_sale_id` prices the offer's introductory price (`direct_offer`
+	// shows the normal and the offer amount; a recurring offer's first
+	// payment pays through `purchase_obligation.intro_through_date`); an
+	// offer that is cancelled, not started, ended, sold out, not for this
+	// pass type or in another currency is 422 `FLASH_SALE_UNAVAILABLE`
+	// (`details.reason`), never a fallback to the normal price.
+	// `binding_months` sells a binding tier of a recurring membership (its
+	// period price, bound for that many months; `purchase_obligation.commitment`);
+	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+	// (`details.reason` `binding_tier_unavailable`).
+	// The member's credit (redeemed gift cards) is spent first: the card is
+	// charged `charged_today_minor` = the price less `credit_applied_minor`.
+	// A member younger than the venue's `vat_exempt_age_threshold` on the
+	// venue-local sale date buys without VAT (`vat_exempt`, `vat_minor` 0).
 	// A recurring membership's quote is its first payment (one billing
 	// period; renewals are charged by the renewals, not here); a membership
 	// priced 0 today is a free start (the card is saved, nothing charged).
@@ -1040,6 +1052,15 @@ type Handler interface {
 	//
 	// GET /discovery/counts
 	GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (*DiscoveryCountsResponse, error)
+	// GetFlexibleChoices implements getFlexibleChoices operation.
+	//
+	// The current selection and its period price, every selection the
+	// membership sells (quantities ascending, unlimited last), the change
+	// policy, the renewals a change may start at (their dates: the first is
+	// the end of the paid period) and the change already scheduled.
+	//
+	// GET /me/passes/{id}/flexible
+	GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (*FlexibleChoicesResponse, error)
 	// GetGeo implements getGeo operation.
 	//
 	// Read from the geo headers of a trusted proxy (configurable with
@@ -1658,6 +1679,18 @@ type Handler interface {
 	//
 	// GET /appointments/{id}/cancel-preview
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
+	// PreviewFlexibleChange implements previewFlexibleChange operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+	// `default_cycle_offset`) is the renewal the change starts at. Refusals
+	// are 422 `VALIDATION_FAILED` with `details.reason`:
+	// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+	// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+	// the bounds, off the step, unlimited not offered).
+	//
+	// GET /me/passes/{id}/flexible/change-preview
+	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// PurchaseCheckout implements purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1837,6 +1870,14 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
+	//
+	// The same rules as the preview; the change is stored on the membership
+	// (`scheduled_at` set), replacing any change scheduled before.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/passes/{id}/flexible/change
+	ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
 	// SetActiveOrganization implements setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session

@@ -1259,9 +1259,21 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // when it can be bought online now, a `direct_purchase_quote` valid five
 // minutes, to send unchanged to `POST /me/checkout/purchase`. Unknown,
 // inactive and unlisted pass types are 404 `NOT_FOUND`; a `brand_id` the
-// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`; any
-// `flash_sale_id` is 422 `FLASH_SALE_UNAVAILABLE` (offers are not sold
-// through direct checkout yet; never a fallback to the normal price).
+// pass type is not sold for is 422 `SALE_BRAND_NOT_ALLOWED`.
+// A `flash_sale_id` prices the offer's introductory price (`direct_offer`
+// shows the normal and the offer amount; a recurring offer's first
+// payment pays through `purchase_obligation.intro_through_date`); an
+// offer that is cancelled, not started, ended, sold out, not for this
+// pass type or in another currency is 422 `FLASH_SALE_UNAVAILABLE`
+// (`details.reason`), never a fallback to the normal price.
+// `binding_months` sells a binding tier of a recurring membership (its
+// period price, bound for that many months; `purchase_obligation.commitment`);
+// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+// (`details.reason` `binding_tier_unavailable`).
+// The member's credit (redeemed gift cards) is spent first: the card is
+// charged `charged_today_minor` = the price less `credit_applied_minor`.
+// A member younger than the venue's `vat_exempt_age_threshold` on the
+// venue-local sale date buys without VAT (`vat_exempt`, `vat_minor` 0).
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
@@ -1294,6 +1306,18 @@ func (UnimplementedHandler) GetDiscovery(ctx context.Context, params GetDiscover
 //
 // GET /discovery/counts
 func (UnimplementedHandler) GetDiscoveryCounts(ctx context.Context, params GetDiscoveryCountsParams) (r *DiscoveryCountsResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetFlexibleChoices implements getFlexibleChoices operation.
+//
+// The current selection and its period price, every selection the
+// membership sells (quantities ascending, unlimited last), the change
+// policy, the renewals a change may start at (their dates: the first is
+// the end of the paid period) and the change already scheduled.
+//
+// GET /me/passes/{id}/flexible
+func (UnimplementedHandler) GetFlexibleChoices(ctx context.Context, params GetFlexibleChoicesParams) (r *FlexibleChoicesResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2095,6 +2119,21 @@ func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params
 	return r, ht.ErrNotImplemented
 }
 
+// PreviewFlexibleChange implements previewFlexibleChange operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). `renewal` (1 to 24; default the policy's
+// `default_cycle_offset`) is the renewal the change starts at. Refusals
+// are 422 `VALIDATION_FAILED` with `details.reason`:
+// `member_changes_disabled`, `pass_not_active`, `renewal_not_allowed`
+// (not in `allowed_cycle_offsets`) or `selection_unavailable` (outside
+// the bounds, off the step, unlimited not offered).
+//
+// GET /me/passes/{id}/flexible/change-preview
+func (UnimplementedHandler) PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PurchaseCheckout implements purchaseCheckout operation.
 //
 // Charges `direct_purchase_quote` exactly as previewed (never
@@ -2307,6 +2346,17 @@ func (UnimplementedHandler) ResendReceipt(ctx context.Context, params ResendRece
 //
 // POST /admin/webhooks/{id}/rotate-secret
 func (UnimplementedHandler) RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (r *WebhookSecretResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
+//
+// The same rules as the preview; the change is stored on the membership
+// (`scheduled_at` set), replacing any change scheduled before.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/passes/{id}/flexible/change
+func (UnimplementedHandler) ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
