@@ -209,6 +209,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 			appointment.FieldStartedAt:       {Type: field.TypeTime, Column: appointment.FieldStartedAt},
 			appointment.FieldCompletedAt:     {Type: field.TypeTime, Column: appointment.FieldCompletedAt},
 			appointment.FieldNotes:           {Type: field.TypeString, Column: appointment.FieldNotes},
+			appointment.FieldHoldExpiresAt:   {Type: field.TypeTime, Column: appointment.FieldHoldExpiresAt},
+			appointment.FieldDueMinor:        {Type: field.TypeInt64, Column: appointment.FieldDueMinor},
+			appointment.FieldPaidMinor:       {Type: field.TypeInt64, Column: appointment.FieldPaidMinor},
+			appointment.FieldPaidAt:          {Type: field.TypeTime, Column: appointment.FieldPaidAt},
+			appointment.FieldPaymentIntentID: {Type: field.TypeString, Column: appointment.FieldPaymentIntentID},
+			appointment.FieldCheckoutKey:     {Type: field.TypeString, Column: appointment.FieldCheckoutKey},
 		},
 	}
 	graph.Nodes[5] = &sqlgraph.Node{
@@ -1420,6 +1426,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldBufferAfterMinutes:  {Type: field.TypeInt, Column: service.FieldBufferAfterMinutes},
 			service.FieldCancelWindowHours:   {Type: field.TypeInt, Column: service.FieldCancelWindowHours},
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
+			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
 		},
 	}
 	graph.Nodes[55] = &sqlgraph.Node{
@@ -1584,6 +1591,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldEndsAt:          {Type: field.TypeTime, Column: visit.FieldEndsAt},
 			visit.FieldTotalPriceMinor: {Type: field.TypeInt64, Column: visit.FieldTotalPriceMinor},
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
+			visit.FieldHoldExpiresAt:   {Type: field.TypeTime, Column: visit.FieldHoldExpiresAt},
+			visit.FieldDueMinor:        {Type: field.TypeInt64, Column: visit.FieldDueMinor},
+			visit.FieldPaidMinor:       {Type: field.TypeInt64, Column: visit.FieldPaidMinor},
+			visit.FieldPaidAt:          {Type: field.TypeTime, Column: visit.FieldPaidAt},
+			visit.FieldPaymentIntentID: {Type: field.TypeString, Column: visit.FieldPaymentIntentID},
+			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
 		},
 	}
 	graph.Nodes[62] = &sqlgraph.Node{
@@ -4029,6 +4042,36 @@ func (f *AppointmentFilter) WhereCompletedAt(p entql.TimeP) {
 // WhereNotes applies the entql string predicate on the notes field.
 func (f *AppointmentFilter) WhereNotes(p entql.StringP) {
 	f.Where(p.Field(appointment.FieldNotes))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *AppointmentFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldHoldExpiresAt))
+}
+
+// WhereDueMinor applies the entql int64 predicate on the due_minor field.
+func (f *AppointmentFilter) WhereDueMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldDueMinor))
+}
+
+// WherePaidMinor applies the entql int64 predicate on the paid_minor field.
+func (f *AppointmentFilter) WherePaidMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldPaidMinor))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *AppointmentFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldPaidAt))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *AppointmentFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldPaymentIntentID))
+}
+
+// WhereCheckoutKey applies the entql string predicate on the checkout_key field.
+func (f *AppointmentFilter) WhereCheckoutKey(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldCheckoutKey))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -10432,6 +10475,11 @@ func (f *ServiceFilter) WhereCancelFeeMinor(p entql.Int64P) {
 	f.Where(p.Field(service.FieldCancelFeeMinor))
 }
 
+// WhereDepositMinor applies the entql int64 predicate on the deposit_minor field.
+func (f *ServiceFilter) WhereDepositMinor(p entql.Int64P) {
+	f.Where(p.Field(service.FieldDepositMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *ServiceFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -11327,6 +11375,36 @@ func (f *VisitFilter) WhereTotalPriceMinor(p entql.Int64P) {
 // WhereCurrency applies the entql string predicate on the currency field.
 func (f *VisitFilter) WhereCurrency(p entql.StringP) {
 	f.Where(p.Field(visit.FieldCurrency))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *VisitFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldHoldExpiresAt))
+}
+
+// WhereDueMinor applies the entql int64 predicate on the due_minor field.
+func (f *VisitFilter) WhereDueMinor(p entql.Int64P) {
+	f.Where(p.Field(visit.FieldDueMinor))
+}
+
+// WherePaidMinor applies the entql int64 predicate on the paid_minor field.
+func (f *VisitFilter) WherePaidMinor(p entql.Int64P) {
+	f.Where(p.Field(visit.FieldPaidMinor))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *VisitFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldPaidAt))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *VisitFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(visit.FieldPaymentIntentID))
+}
+
+// WhereCheckoutKey applies the entql string predicate on the checkout_key field.
+func (f *VisitFilter) WhereCheckoutKey(p entql.StringP) {
+	f.Where(p.Field(visit.FieldCheckoutKey))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

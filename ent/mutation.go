@@ -4006,6 +4006,14 @@ type AppointmentMutation struct {
 	started_at          *time.Time
 	completed_at        *time.Time
 	notes               *string
+	hold_expires_at     *time.Time
+	due_minor           *int64
+	adddue_minor        *int64
+	paid_minor          *int64
+	addpaid_minor       *int64
+	paid_at             *time.Time
+	payment_intent_id   *string
+	checkout_key        *string
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -5352,6 +5360,314 @@ func (m *AppointmentMutation) ResetNotes() {
 	delete(m.clearedFields, appointment.FieldNotes)
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *AppointmentMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *AppointmentMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldHoldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (m *AppointmentMutation) ClearHoldExpiresAt() {
+	m.hold_expires_at = nil
+	m.clearedFields[appointment.FieldHoldExpiresAt] = struct{}{}
+}
+
+// HoldExpiresAtCleared returns if the "hold_expires_at" field was cleared in this mutation.
+func (m *AppointmentMutation) HoldExpiresAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldHoldExpiresAt]
+	return ok
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *AppointmentMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+	delete(m.clearedFields, appointment.FieldHoldExpiresAt)
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (m *AppointmentMutation) SetDueMinor(i int64) {
+	m.due_minor = &i
+	m.adddue_minor = nil
+}
+
+// DueMinor returns the value of the "due_minor" field in the mutation.
+func (m *AppointmentMutation) DueMinor() (r int64, exists bool) {
+	v := m.due_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueMinor returns the old "due_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldDueMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueMinor: %w", err)
+	}
+	return oldValue.DueMinor, nil
+}
+
+// AddDueMinor adds i to the "due_minor" field.
+func (m *AppointmentMutation) AddDueMinor(i int64) {
+	if m.adddue_minor != nil {
+		*m.adddue_minor += i
+	} else {
+		m.adddue_minor = &i
+	}
+}
+
+// AddedDueMinor returns the value that was added to the "due_minor" field in this mutation.
+func (m *AppointmentMutation) AddedDueMinor() (r int64, exists bool) {
+	v := m.adddue_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDueMinor resets all changes to the "due_minor" field.
+func (m *AppointmentMutation) ResetDueMinor() {
+	m.due_minor = nil
+	m.adddue_minor = nil
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (m *AppointmentMutation) SetPaidMinor(i int64) {
+	m.paid_minor = &i
+	m.addpaid_minor = nil
+}
+
+// PaidMinor returns the value of the "paid_minor" field in the mutation.
+func (m *AppointmentMutation) PaidMinor() (r int64, exists bool) {
+	v := m.paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidMinor returns the old "paid_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaidMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidMinor: %w", err)
+	}
+	return oldValue.PaidMinor, nil
+}
+
+// AddPaidMinor adds i to the "paid_minor" field.
+func (m *AppointmentMutation) AddPaidMinor(i int64) {
+	if m.addpaid_minor != nil {
+		*m.addpaid_minor += i
+	} else {
+		m.addpaid_minor = &i
+	}
+}
+
+// AddedPaidMinor returns the value that was added to the "paid_minor" field in this mutation.
+func (m *AppointmentMutation) AddedPaidMinor() (r int64, exists bool) {
+	v := m.addpaid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPaidMinor resets all changes to the "paid_minor" field.
+func (m *AppointmentMutation) ResetPaidMinor() {
+	m.paid_minor = nil
+	m.addpaid_minor = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *AppointmentMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *AppointmentMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *AppointmentMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[appointment.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *AppointmentMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *AppointmentMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, appointment.FieldPaidAt)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *AppointmentMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *AppointmentMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *AppointmentMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[appointment.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *AppointmentMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *AppointmentMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, appointment.FieldPaymentIntentID)
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (m *AppointmentMutation) SetCheckoutKey(s string) {
+	m.checkout_key = &s
+}
+
+// CheckoutKey returns the value of the "checkout_key" field in the mutation.
+func (m *AppointmentMutation) CheckoutKey() (r string, exists bool) {
+	v := m.checkout_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutKey returns the old "checkout_key" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCheckoutKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutKey: %w", err)
+	}
+	return oldValue.CheckoutKey, nil
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (m *AppointmentMutation) ClearCheckoutKey() {
+	m.checkout_key = nil
+	m.clearedFields[appointment.FieldCheckoutKey] = struct{}{}
+}
+
+// CheckoutKeyCleared returns if the "checkout_key" field was cleared in this mutation.
+func (m *AppointmentMutation) CheckoutKeyCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCheckoutKey]
+	return ok
+}
+
+// ResetCheckoutKey resets all changes to the "checkout_key" field.
+func (m *AppointmentMutation) ResetCheckoutKey() {
+	m.checkout_key = nil
+	delete(m.clearedFields, appointment.FieldCheckoutKey)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *AppointmentMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -5629,7 +5945,7 @@ func (m *AppointmentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AppointmentMutation) Fields() []string {
-	fields := make([]string, 0, 28)
+	fields := make([]string, 0, 34)
 	if m.created_at != nil {
 		fields = append(fields, appointment.FieldCreatedAt)
 	}
@@ -5714,6 +6030,24 @@ func (m *AppointmentMutation) Fields() []string {
 	if m.notes != nil {
 		fields = append(fields, appointment.FieldNotes)
 	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, appointment.FieldHoldExpiresAt)
+	}
+	if m.due_minor != nil {
+		fields = append(fields, appointment.FieldDueMinor)
+	}
+	if m.paid_minor != nil {
+		fields = append(fields, appointment.FieldPaidMinor)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, appointment.FieldPaidAt)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, appointment.FieldPaymentIntentID)
+	}
+	if m.checkout_key != nil {
+		fields = append(fields, appointment.FieldCheckoutKey)
+	}
 	return fields
 }
 
@@ -5778,6 +6112,18 @@ func (m *AppointmentMutation) Field(name string) (ent.Value, bool) {
 		return m.CompletedAt()
 	case appointment.FieldNotes:
 		return m.Notes()
+	case appointment.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case appointment.FieldDueMinor:
+		return m.DueMinor()
+	case appointment.FieldPaidMinor:
+		return m.PaidMinor()
+	case appointment.FieldPaidAt:
+		return m.PaidAt()
+	case appointment.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case appointment.FieldCheckoutKey:
+		return m.CheckoutKey()
 	}
 	return nil, false
 }
@@ -5843,6 +6189,18 @@ func (m *AppointmentMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCompletedAt(ctx)
 	case appointment.FieldNotes:
 		return m.OldNotes(ctx)
+	case appointment.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case appointment.FieldDueMinor:
+		return m.OldDueMinor(ctx)
+	case appointment.FieldPaidMinor:
+		return m.OldPaidMinor(ctx)
+	case appointment.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case appointment.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case appointment.FieldCheckoutKey:
+		return m.OldCheckoutKey(ctx)
 	}
 	return nil, fmt.Errorf("unknown Appointment field %s", name)
 }
@@ -6048,6 +6406,48 @@ func (m *AppointmentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNotes(v)
 		return nil
+	case appointment.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case appointment.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueMinor(v)
+		return nil
+	case appointment.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidMinor(v)
+		return nil
+	case appointment.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case appointment.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case appointment.FieldCheckoutKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutKey(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Appointment field %s", name)
 }
@@ -6062,6 +6462,12 @@ func (m *AppointmentMutation) AddedFields() []string {
 	if m.addcancel_fee_minor != nil {
 		fields = append(fields, appointment.FieldCancelFeeMinor)
 	}
+	if m.adddue_minor != nil {
+		fields = append(fields, appointment.FieldDueMinor)
+	}
+	if m.addpaid_minor != nil {
+		fields = append(fields, appointment.FieldPaidMinor)
+	}
 	return fields
 }
 
@@ -6074,6 +6480,10 @@ func (m *AppointmentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPriceMinor()
 	case appointment.FieldCancelFeeMinor:
 		return m.AddedCancelFeeMinor()
+	case appointment.FieldDueMinor:
+		return m.AddedDueMinor()
+	case appointment.FieldPaidMinor:
+		return m.AddedPaidMinor()
 	}
 	return nil, false
 }
@@ -6096,6 +6506,20 @@ func (m *AppointmentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddCancelFeeMinor(v)
+		return nil
+	case appointment.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDueMinor(v)
+		return nil
+	case appointment.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPaidMinor(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment numeric field %s", name)
@@ -6143,6 +6567,18 @@ func (m *AppointmentMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(appointment.FieldNotes) {
 		fields = append(fields, appointment.FieldNotes)
+	}
+	if m.FieldCleared(appointment.FieldHoldExpiresAt) {
+		fields = append(fields, appointment.FieldHoldExpiresAt)
+	}
+	if m.FieldCleared(appointment.FieldPaidAt) {
+		fields = append(fields, appointment.FieldPaidAt)
+	}
+	if m.FieldCleared(appointment.FieldPaymentIntentID) {
+		fields = append(fields, appointment.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(appointment.FieldCheckoutKey) {
+		fields = append(fields, appointment.FieldCheckoutKey)
 	}
 	return fields
 }
@@ -6196,6 +6632,18 @@ func (m *AppointmentMutation) ClearField(name string) error {
 		return nil
 	case appointment.FieldNotes:
 		m.ClearNotes()
+		return nil
+	case appointment.FieldHoldExpiresAt:
+		m.ClearHoldExpiresAt()
+		return nil
+	case appointment.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case appointment.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case appointment.FieldCheckoutKey:
+		m.ClearCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment nullable field %s", name)
@@ -6288,6 +6736,24 @@ func (m *AppointmentMutation) ResetField(name string) error {
 		return nil
 	case appointment.FieldNotes:
 		m.ResetNotes()
+		return nil
+	case appointment.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case appointment.FieldDueMinor:
+		m.ResetDueMinor()
+		return nil
+	case appointment.FieldPaidMinor:
+		m.ResetPaidMinor()
+		return nil
+	case appointment.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case appointment.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case appointment.FieldCheckoutKey:
+		m.ResetCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment field %s", name)
@@ -61090,6 +61556,8 @@ type ServiceMutation struct {
 	addcancel_window_hours   *int
 	cancel_fee_minor         *int64
 	addcancel_fee_minor      *int64
+	deposit_minor            *int64
+	adddeposit_minor         *int64
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -62126,6 +62594,76 @@ func (m *ServiceMutation) ResetCancelFeeMinor() {
 	m.addcancel_fee_minor = nil
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (m *ServiceMutation) SetDepositMinor(i int64) {
+	m.deposit_minor = &i
+	m.adddeposit_minor = nil
+}
+
+// DepositMinor returns the value of the "deposit_minor" field in the mutation.
+func (m *ServiceMutation) DepositMinor() (r int64, exists bool) {
+	v := m.deposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepositMinor returns the old "deposit_minor" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldDepositMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepositMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepositMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepositMinor: %w", err)
+	}
+	return oldValue.DepositMinor, nil
+}
+
+// AddDepositMinor adds i to the "deposit_minor" field.
+func (m *ServiceMutation) AddDepositMinor(i int64) {
+	if m.adddeposit_minor != nil {
+		*m.adddeposit_minor += i
+	} else {
+		m.adddeposit_minor = &i
+	}
+}
+
+// AddedDepositMinor returns the value that was added to the "deposit_minor" field in this mutation.
+func (m *ServiceMutation) AddedDepositMinor() (r int64, exists bool) {
+	v := m.adddeposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (m *ServiceMutation) ClearDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	m.clearedFields[service.FieldDepositMinor] = struct{}{}
+}
+
+// DepositMinorCleared returns if the "deposit_minor" field was cleared in this mutation.
+func (m *ServiceMutation) DepositMinorCleared() bool {
+	_, ok := m.clearedFields[service.FieldDepositMinor]
+	return ok
+}
+
+// ResetDepositMinor resets all changes to the "deposit_minor" field.
+func (m *ServiceMutation) ResetDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	delete(m.clearedFields, service.FieldDepositMinor)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ServiceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -62403,7 +62941,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, service.FieldCreatedAt)
 	}
@@ -62464,6 +63002,9 @@ func (m *ServiceMutation) Fields() []string {
 	if m.cancel_fee_minor != nil {
 		fields = append(fields, service.FieldCancelFeeMinor)
 	}
+	if m.deposit_minor != nil {
+		fields = append(fields, service.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -62512,6 +63053,8 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.CancelWindowHours()
 	case service.FieldCancelFeeMinor:
 		return m.CancelFeeMinor()
+	case service.FieldDepositMinor:
+		return m.DepositMinor()
 	}
 	return nil, false
 }
@@ -62561,6 +63104,8 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCancelWindowHours(ctx)
 	case service.FieldCancelFeeMinor:
 		return m.OldCancelFeeMinor(ctx)
+	case service.FieldDepositMinor:
+		return m.OldDepositMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown Service field %s", name)
 }
@@ -62710,6 +63255,13 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCancelFeeMinor(v)
 		return nil
+	case service.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
 }
@@ -62739,6 +63291,9 @@ func (m *ServiceMutation) AddedFields() []string {
 	if m.addcancel_fee_minor != nil {
 		fields = append(fields, service.FieldCancelFeeMinor)
 	}
+	if m.adddeposit_minor != nil {
+		fields = append(fields, service.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -62761,6 +63316,8 @@ func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCancelWindowHours()
 	case service.FieldCancelFeeMinor:
 		return m.AddedCancelFeeMinor()
+	case service.FieldDepositMinor:
+		return m.AddedDepositMinor()
 	}
 	return nil, false
 }
@@ -62819,6 +63376,13 @@ func (m *ServiceMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddCancelFeeMinor(v)
 		return nil
+	case service.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service numeric field %s", name)
 }
@@ -62838,6 +63402,9 @@ func (m *ServiceMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(service.FieldImageURL) {
 		fields = append(fields, service.FieldImageURL)
+	}
+	if m.FieldCleared(service.FieldDepositMinor) {
+		fields = append(fields, service.FieldDepositMinor)
 	}
 	return fields
 }
@@ -62864,6 +63431,9 @@ func (m *ServiceMutation) ClearField(name string) error {
 		return nil
 	case service.FieldImageURL:
 		m.ClearImageURL()
+		return nil
+	case service.FieldDepositMinor:
+		m.ClearDepositMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Service nullable field %s", name)
@@ -62932,6 +63502,9 @@ func (m *ServiceMutation) ResetField(name string) error {
 		return nil
 	case service.FieldCancelFeeMinor:
 		m.ResetCancelFeeMinor()
+		return nil
+	case service.FieldDepositMinor:
+		m.ResetDepositMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
@@ -69719,6 +70292,14 @@ type VisitMutation struct {
 	total_price_minor    *int64
 	addtotal_price_minor *int64
 	currency             *string
+	hold_expires_at      *time.Time
+	due_minor            *int64
+	adddue_minor         *int64
+	paid_minor           *int64
+	addpaid_minor        *int64
+	paid_at              *time.Time
+	payment_intent_id    *string
+	checkout_key         *string
 	clearedFields        map[string]struct{}
 	organization         *uuid.UUID
 	clearedorganization  bool
@@ -70180,6 +70761,314 @@ func (m *VisitMutation) ResetCurrency() {
 	m.currency = nil
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *VisitMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *VisitMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldHoldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (m *VisitMutation) ClearHoldExpiresAt() {
+	m.hold_expires_at = nil
+	m.clearedFields[visit.FieldHoldExpiresAt] = struct{}{}
+}
+
+// HoldExpiresAtCleared returns if the "hold_expires_at" field was cleared in this mutation.
+func (m *VisitMutation) HoldExpiresAtCleared() bool {
+	_, ok := m.clearedFields[visit.FieldHoldExpiresAt]
+	return ok
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *VisitMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+	delete(m.clearedFields, visit.FieldHoldExpiresAt)
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (m *VisitMutation) SetDueMinor(i int64) {
+	m.due_minor = &i
+	m.adddue_minor = nil
+}
+
+// DueMinor returns the value of the "due_minor" field in the mutation.
+func (m *VisitMutation) DueMinor() (r int64, exists bool) {
+	v := m.due_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueMinor returns the old "due_minor" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldDueMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueMinor: %w", err)
+	}
+	return oldValue.DueMinor, nil
+}
+
+// AddDueMinor adds i to the "due_minor" field.
+func (m *VisitMutation) AddDueMinor(i int64) {
+	if m.adddue_minor != nil {
+		*m.adddue_minor += i
+	} else {
+		m.adddue_minor = &i
+	}
+}
+
+// AddedDueMinor returns the value that was added to the "due_minor" field in this mutation.
+func (m *VisitMutation) AddedDueMinor() (r int64, exists bool) {
+	v := m.adddue_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDueMinor resets all changes to the "due_minor" field.
+func (m *VisitMutation) ResetDueMinor() {
+	m.due_minor = nil
+	m.adddue_minor = nil
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (m *VisitMutation) SetPaidMinor(i int64) {
+	m.paid_minor = &i
+	m.addpaid_minor = nil
+}
+
+// PaidMinor returns the value of the "paid_minor" field in the mutation.
+func (m *VisitMutation) PaidMinor() (r int64, exists bool) {
+	v := m.paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidMinor returns the old "paid_minor" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaidMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidMinor: %w", err)
+	}
+	return oldValue.PaidMinor, nil
+}
+
+// AddPaidMinor adds i to the "paid_minor" field.
+func (m *VisitMutation) AddPaidMinor(i int64) {
+	if m.addpaid_minor != nil {
+		*m.addpaid_minor += i
+	} else {
+		m.addpaid_minor = &i
+	}
+}
+
+// AddedPaidMinor returns the value that was added to the "paid_minor" field in this mutation.
+func (m *VisitMutation) AddedPaidMinor() (r int64, exists bool) {
+	v := m.addpaid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPaidMinor resets all changes to the "paid_minor" field.
+func (m *VisitMutation) ResetPaidMinor() {
+	m.paid_minor = nil
+	m.addpaid_minor = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *VisitMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *VisitMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *VisitMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[visit.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *VisitMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[visit.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *VisitMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, visit.FieldPaidAt)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *VisitMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *VisitMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *VisitMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[visit.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *VisitMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[visit.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *VisitMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, visit.FieldPaymentIntentID)
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (m *VisitMutation) SetCheckoutKey(s string) {
+	m.checkout_key = &s
+}
+
+// CheckoutKey returns the value of the "checkout_key" field in the mutation.
+func (m *VisitMutation) CheckoutKey() (r string, exists bool) {
+	v := m.checkout_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutKey returns the old "checkout_key" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldCheckoutKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutKey: %w", err)
+	}
+	return oldValue.CheckoutKey, nil
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (m *VisitMutation) ClearCheckoutKey() {
+	m.checkout_key = nil
+	m.clearedFields[visit.FieldCheckoutKey] = struct{}{}
+}
+
+// CheckoutKeyCleared returns if the "checkout_key" field was cleared in this mutation.
+func (m *VisitMutation) CheckoutKeyCleared() bool {
+	_, ok := m.clearedFields[visit.FieldCheckoutKey]
+	return ok
+}
+
+// ResetCheckoutKey resets all changes to the "checkout_key" field.
+func (m *VisitMutation) ResetCheckoutKey() {
+	m.checkout_key = nil
+	delete(m.clearedFields, visit.FieldCheckoutKey)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *VisitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -70322,7 +71211,7 @@ func (m *VisitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VisitMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, visit.FieldCreatedAt)
 	}
@@ -70350,6 +71239,24 @@ func (m *VisitMutation) Fields() []string {
 	if m.currency != nil {
 		fields = append(fields, visit.FieldCurrency)
 	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, visit.FieldHoldExpiresAt)
+	}
+	if m.due_minor != nil {
+		fields = append(fields, visit.FieldDueMinor)
+	}
+	if m.paid_minor != nil {
+		fields = append(fields, visit.FieldPaidMinor)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, visit.FieldPaidAt)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, visit.FieldPaymentIntentID)
+	}
+	if m.checkout_key != nil {
+		fields = append(fields, visit.FieldCheckoutKey)
+	}
 	return fields
 }
 
@@ -70376,6 +71283,18 @@ func (m *VisitMutation) Field(name string) (ent.Value, bool) {
 		return m.TotalPriceMinor()
 	case visit.FieldCurrency:
 		return m.Currency()
+	case visit.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case visit.FieldDueMinor:
+		return m.DueMinor()
+	case visit.FieldPaidMinor:
+		return m.PaidMinor()
+	case visit.FieldPaidAt:
+		return m.PaidAt()
+	case visit.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case visit.FieldCheckoutKey:
+		return m.CheckoutKey()
 	}
 	return nil, false
 }
@@ -70403,6 +71322,18 @@ func (m *VisitMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldTotalPriceMinor(ctx)
 	case visit.FieldCurrency:
 		return m.OldCurrency(ctx)
+	case visit.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case visit.FieldDueMinor:
+		return m.OldDueMinor(ctx)
+	case visit.FieldPaidMinor:
+		return m.OldPaidMinor(ctx)
+	case visit.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case visit.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case visit.FieldCheckoutKey:
+		return m.OldCheckoutKey(ctx)
 	}
 	return nil, fmt.Errorf("unknown Visit field %s", name)
 }
@@ -70475,6 +71406,48 @@ func (m *VisitMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCurrency(v)
 		return nil
+	case visit.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case visit.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueMinor(v)
+		return nil
+	case visit.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidMinor(v)
+		return nil
+	case visit.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case visit.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case visit.FieldCheckoutKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutKey(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)
 }
@@ -70486,6 +71459,12 @@ func (m *VisitMutation) AddedFields() []string {
 	if m.addtotal_price_minor != nil {
 		fields = append(fields, visit.FieldTotalPriceMinor)
 	}
+	if m.adddue_minor != nil {
+		fields = append(fields, visit.FieldDueMinor)
+	}
+	if m.addpaid_minor != nil {
+		fields = append(fields, visit.FieldPaidMinor)
+	}
 	return fields
 }
 
@@ -70496,6 +71475,10 @@ func (m *VisitMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case visit.FieldTotalPriceMinor:
 		return m.AddedTotalPriceMinor()
+	case visit.FieldDueMinor:
+		return m.AddedDueMinor()
+	case visit.FieldPaidMinor:
+		return m.AddedPaidMinor()
 	}
 	return nil, false
 }
@@ -70512,6 +71495,20 @@ func (m *VisitMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddTotalPriceMinor(v)
 		return nil
+	case visit.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDueMinor(v)
+		return nil
+	case visit.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPaidMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Visit numeric field %s", name)
 }
@@ -70519,7 +71516,20 @@ func (m *VisitMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *VisitMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(visit.FieldHoldExpiresAt) {
+		fields = append(fields, visit.FieldHoldExpiresAt)
+	}
+	if m.FieldCleared(visit.FieldPaidAt) {
+		fields = append(fields, visit.FieldPaidAt)
+	}
+	if m.FieldCleared(visit.FieldPaymentIntentID) {
+		fields = append(fields, visit.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(visit.FieldCheckoutKey) {
+		fields = append(fields, visit.FieldCheckoutKey)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -70532,6 +71542,20 @@ func (m *VisitMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *VisitMutation) ClearField(name string) error {
+	switch name {
+	case visit.FieldHoldExpiresAt:
+		m.ClearHoldExpiresAt()
+		return nil
+	case visit.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case visit.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case visit.FieldCheckoutKey:
+		m.ClearCheckoutKey()
+		return nil
+	}
 	return fmt.Errorf("unknown Visit nullable field %s", name)
 }
 
@@ -70565,6 +71589,24 @@ func (m *VisitMutation) ResetField(name string) error {
 		return nil
 	case visit.FieldCurrency:
 		m.ResetCurrency()
+		return nil
+	case visit.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case visit.FieldDueMinor:
+		m.ResetDueMinor()
+		return nil
+	case visit.FieldPaidMinor:
+		m.ResetPaidMinor()
+		return nil
+	case visit.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case visit.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case visit.FieldCheckoutKey:
+		m.ResetCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)

@@ -407,6 +407,26 @@ func init() {
 	appointmentDescNotes := appointmentFields[24].Descriptor()
 	// appointment.NotesValidator is a validator for the "notes" field. It is called by the builders before save.
 	appointment.NotesValidator = appointmentDescNotes.Validators[0].(func(string) error)
+	// appointmentDescDueMinor is the schema descriptor for due_minor field.
+	appointmentDescDueMinor := appointmentFields[26].Descriptor()
+	// appointment.DefaultDueMinor holds the default value on creation for the due_minor field.
+	appointment.DefaultDueMinor = appointmentDescDueMinor.Default.(int64)
+	// appointment.DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	appointment.DueMinorValidator = appointmentDescDueMinor.Validators[0].(func(int64) error)
+	// appointmentDescPaidMinor is the schema descriptor for paid_minor field.
+	appointmentDescPaidMinor := appointmentFields[27].Descriptor()
+	// appointment.DefaultPaidMinor holds the default value on creation for the paid_minor field.
+	appointment.DefaultPaidMinor = appointmentDescPaidMinor.Default.(int64)
+	// appointment.PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	appointment.PaidMinorValidator = appointmentDescPaidMinor.Validators[0].(func(int64) error)
+	// appointmentDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	appointmentDescPaymentIntentID := appointmentFields[29].Descriptor()
+	// appointment.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	appointment.PaymentIntentIDValidator = appointmentDescPaymentIntentID.Validators[0].(func(string) error)
+	// appointmentDescCheckoutKey is the schema descriptor for checkout_key field.
+	appointmentDescCheckoutKey := appointmentFields[30].Descriptor()
+	// appointment.CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	appointment.CheckoutKeyValidator = appointmentDescCheckoutKey.Validators[0].(func(string) error)
 	// appointmentDescID is the schema descriptor for id field.
 	appointmentDescID := appointmentMixinFields0[0].Descriptor()
 	// appointment.DefaultID holds the default value on creation for the id field.
@@ -3517,6 +3537,10 @@ func init() {
 	service.DefaultCancelFeeMinor = serviceDescCancelFeeMinor.Default.(int64)
 	// service.CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
 	service.CancelFeeMinorValidator = serviceDescCancelFeeMinor.Validators[0].(func(int64) error)
+	// serviceDescDepositMinor is the schema descriptor for deposit_minor field.
+	serviceDescDepositMinor := serviceFields[16].Descriptor()
+	// service.DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
+	service.DepositMinorValidator = serviceDescDepositMinor.Validators[0].(func(int64) error)
 	// serviceDescID is the schema descriptor for id field.
 	serviceDescID := serviceMixinFields0[0].Descriptor()
 	// service.DefaultID holds the default value on creation for the id field.
@@ -3962,6 +3986,26 @@ func init() {
 			return nil
 		}
 	}()
+	// visitDescDueMinor is the schema descriptor for due_minor field.
+	visitDescDueMinor := visitFields[7].Descriptor()
+	// visit.DefaultDueMinor holds the default value on creation for the due_minor field.
+	visit.DefaultDueMinor = visitDescDueMinor.Default.(int64)
+	// visit.DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	visit.DueMinorValidator = visitDescDueMinor.Validators[0].(func(int64) error)
+	// visitDescPaidMinor is the schema descriptor for paid_minor field.
+	visitDescPaidMinor := visitFields[8].Descriptor()
+	// visit.DefaultPaidMinor holds the default value on creation for the paid_minor field.
+	visit.DefaultPaidMinor = visitDescPaidMinor.Default.(int64)
+	// visit.PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	visit.PaidMinorValidator = visitDescPaidMinor.Validators[0].(func(int64) error)
+	// visitDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	visitDescPaymentIntentID := visitFields[10].Descriptor()
+	// visit.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	visit.PaymentIntentIDValidator = visitDescPaymentIntentID.Validators[0].(func(string) error)
+	// visitDescCheckoutKey is the schema descriptor for checkout_key field.
+	visitDescCheckoutKey := visitFields[11].Descriptor()
+	// visit.CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	visit.CheckoutKeyValidator = visitDescCheckoutKey.Validators[0].(func(string) error)
 	// visitDescID is the schema descriptor for id field.
 	visitDescID := visitMixinFields0[0].Descriptor()
 	// visit.DefaultID holds the default value on creation for the id field.

@@ -39,6 +39,13 @@ type Request struct {
 	// PaymentChoice is online or venue; honoured only in client_choice mode.
 	PaymentChoice string
 	Notes         string
+
+	// hold makes the booking an online checkout's: pending_payment, holding
+	// the time until the hold expires (checkout.go).
+	hold *hold
+	// carry is the appointment a reschedule replaces: its price and payment
+	// (free, pass, venue, or what was paid online) move to the new one.
+	carry *ent.Appointment
 }
 
 // exclusionViolation is PostgreSQL's SQLSTATE for a refused exclusion constraint.
@@ -92,11 +99,23 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 		return nil, slotUnavailable(ReasonSlotNotOffered)
 	}
 	cand, _ := av.Candidate(slot.Providers[0])
-	payment, err := paymentOf(v, cand.PriceMinor, r)
+	svc := av.Service
+	var payment entappointment.Payment
+	var due int64
+	price := cand.PriceMinor
+	switch {
+	case r.carry != nil:
+		payment, due, price = r.carry.Payment, r.carry.DueMinor, r.carry.PriceMinor
+	case r.hold != nil:
+		if payment, due, err = r.hold.check(v, svc, cand.PriceMinor, r); err != nil {
+			return nil, err
+		}
+	default:
+		payment, err = paymentOf(v, cand.PriceMinor, r)
+	}
 	if err != nil {
 		return nil, err
 	}
-	svc := av.Service
 	start := r.Start
 	end := start.Add(cand.Duration)
 	create := c.Appointment.Create().SetMemberID(a.Member.ID).SetProviderID(cand.Provider.ID).
@@ -105,9 +124,24 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 		SetStartsAt(start).SetEndsAt(end).
 		SetBusyFrom(start.Add(-time.Duration(svc.BufferBeforeMinutes) * time.Minute)).
 		SetBusyUntil(end.Add(time.Duration(svc.BufferAfterMinutes) * time.Minute)).
-		SetPriceMinor(cand.PriceMinor).SetCurrency(svc.Currency).SetPayment(payment).
+		SetPriceMinor(price).SetCurrency(svc.Currency).SetPayment(payment).
 		SetBookedVia(a.Via).SetNotes(r.Notes)
-	if payment == entappointment.PaymentPass {
+	if r.hold != nil {
+		create.SetStatus(entappointment.StatusPendingPayment).SetHoldExpiresAt(r.hold.expires).SetDueMinor(due)
+		if r.hold.key != "" {
+			create.SetCheckoutKey(r.hold.key)
+		}
+		created = false // recorded when the payment books it
+	}
+	if err := releaseExpiredHolds(ctx, c, cand.Provider.ID, r.RoomID,
+		start.Add(-time.Duration(svc.BufferBeforeMinutes)*time.Minute),
+		end.Add(time.Duration(svc.BufferAfterMinutes)*time.Minute), now); err != nil {
+		return nil, err
+	}
+	if k := r.carry; k != nil {
+		create.SetDueMinor(k.DueMinor).SetPaidMinor(k.PaidMinor).SetNillablePaidAt(k.PaidAt).
+			SetNillablePaymentIntentID(k.PaymentIntentID).SetNillablePassID(k.PassID).SetCurrency(k.Currency)
+	} else if payment == entappointment.PaymentPass {
 		if err := takeClip(ctx, c, a, *r.PassID, start.In(v.Loc)); err != nil {
 			return nil, err
 		}

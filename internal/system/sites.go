@@ -233,6 +233,8 @@ var registry = map[string]SiteInfo{
 		"Appointment"),
 	"appointments.own": bypass("listing and reading the signed-in user's own appointments across the venues they are related to (bound to the user's member ids)",
 		"Appointment", "Member", "Service"),
+	"appointments.release_holds": members("a booking releases the expired online-checkout holds (pending_payment past hold_expires_at) of any member that meet its provider's or room's busy span in the viewer's venue, with the other held appointments and the visit of each, so the time can be taken",
+		"Appointment", "Visit"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -463,6 +463,38 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckoutAppointment invokes checkoutAppointment operation.
+	//
+	// Books `service_id` at `start_time` as `POST /appointments` does, in
+	// status `pending_payment`, and charges the amount due at booking.
+	// `expected_amount_due_at_booking` must be what the quote said (else
+	// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+	// online (a free service, pay-at-venue mode or choice) is 422
+	// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+	// `POST /appointments`. 201 with the appointment and the payment:
+	// `status` `succeeded` (booked), `requires_action` or
+	// `requires_payment_method` (finish with the `client_secret`, then
+	// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+	// and the hold stays until it expires, so another card may be tried with
+	// a new key. Card payments unavailable at the venue: 422
+	// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+	// and body replays the first answer.
+	//
+	// POST /appointments/checkout
+	CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
+	//
+	// The body of `POST /appointments/visits` plus `payment_method_id`:
+	// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+	// charges the sum of its services' amounts due at booking. Nothing due
+	// online is 422 `VALIDATION_FAILED` (`details.reason`
+	// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+	// with the same key and body replays the first answer.
+	//
+	// POST /appointments/visits/checkout
+	CheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (*VisitCheckoutResponse, error)
 	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -476,6 +508,29 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
+	//
+	// Reads the appointment's payment from Stripe (read only) and books the
+	// appointment on success. 200 `status` `booked`; 202 `status`
+	// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+	// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+	// after the hold was released: 202 is safe to retry. A payment that
+	// still needs the member (3-D Secure, a card) is 409
+	// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+	// appointment that was not checked out online 404 `NOT_FOUND`.
+	// Confirming twice, or after Stripe's event, changes nothing.
+	//
+	// POST /appointments/checkout/{id}/confirm
+	ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (ConfirmAppointmentCheckoutRes, error)
+	// ConfirmAppointmentVisitCheckout invokes confirmAppointmentVisitCheckout operation.
+	//
+	// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+	// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+	// (paid after the hold was released), safe to retry; 409
+	// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+	//
+	// POST /appointments/visits/checkout/{visitId}/confirm
+	ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (ConfirmAppointmentVisitCheckoutRes, error)
 	// ConfirmCheckout invokes confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -658,8 +713,8 @@ type Invoker interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 	// `due_minor` and `currency`, nothing booked); payment due at booking
-	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-	// offered by this version). The `Idempotency-Key` is required and must
+	// is 402 `PAYMENT_REQUIRED` (book it with `POST
+	// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 	// be a UUID. Each appointment records `appointment.created` and carries
 	// the `visit_id`; such appointments are cancelled with their visit
 	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -896,6 +951,17 @@ type Invoker interface {
 	//
 	// GET /appointments/availability
 	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentCheckoutQuote invokes getAppointmentCheckoutQuote operation.
+	//
+	// The concrete provider (`provider_id` `any` resolves to the first free
+	// provider in the service's order), the price, the deposit, the amount
+	// due at booking and the remaining balance of `service_id` (and
+	// `variant_id`) at `start_time`, which must be a start the availability
+	// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+	// honoured only in `client_choice` mode. Nothing is held.
+	//
+	// GET /appointments/checkout/quote
+	GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (*AppointmentCheckoutQuoteResponse, error)
 	// GetAppointmentPolicies invokes getAppointmentPolicies operation.
 	//
 	// `row_present` false means the venue runs on the defaults (slot
@@ -1554,6 +1620,22 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PlanAppointmentVisit invokes planAppointmentVisit operation.
+	//
+	// For `services` in order (1 to 8) on the venue-local `date`:
+	// `capability` (`enabled` and, when not, `reason`
+	// `grouped_visits_disabled` or `too_many_services`), the venue's
+	// `max_services`, its confirmed `refund_terms` (null when none), and
+	// `candidates`: every start of the first service from which all of them
+	// can be booked in sequence exactly as `POST /appointments/visits` books
+	// them (each next service at the first time on the slot grid after the
+	// previous one's end and buffers), each with its items, totals and
+	// amount due at booking. `from_visit_id` (a visit of the member's, for a
+	// reschedule) counts that visit's own time as free. Reading the plan
+	// holds nothing.
+	//
+	// POST /appointments/visits/plan
+	PlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (*VisitPlanResponse, error)
 	// PostCheckoutPreview invokes postCheckoutPreview operation.
 	//
 	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -1568,7 +1650,7 @@ type Invoker interface {
 	// window default 24 hours, fee default 0); `package_linked` (always
 	// false in this version), `visit_linked` and `visit_id`.
 	//
-	// GET /appointments/{id}/cancel-preview
+	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
@@ -1722,6 +1804,23 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
+	//
+	// Moves every booked service of the visit, in order, to start from
+	// `start_time` (each next one as `POST /appointments/visits` places
+	// it), all or nothing, with the visit's exact `expected_updated_at`
+	// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+	// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+	// naming its replacement, which keeps the visit, the price and the
+	// payment; `appointment.rescheduled` is recorded for each. A new time
+	// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+	// (`details.service_index`) and nothing moves. 422
+	// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+	// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+	// booked.
+	//
+	// PATCH /appointments/visits/{visitId}
+	RescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (*VisitResponse, error)
 	// ResendReceipt invokes resendReceipt operation.
 	//
 	// Empty body. Sends the receipt to the member's address on file
@@ -5046,6 +5145,220 @@ func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckin
 	return result, nil
 }
 
+// CheckoutAppointment invokes checkoutAppointment operation.
+//
+// Books `service_id` at `start_time` as `POST /appointments` does, in
+// status `pending_payment`, and charges the amount due at booking.
+// `expected_amount_due_at_booking` must be what the quote said (else
+// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+// online (a free service, pay-at-venue mode or choice) is 422
+// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+// `POST /appointments`. 201 with the appointment and the payment:
+// `status` `succeeded` (booked), `requires_action` or
+// `requires_payment_method` (finish with the `client_secret`, then
+// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+// and the hold stays until it expires, so another card may be tried with
+// a new key. Card payments unavailable at the venue: 422
+// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+// and body replays the first answer.
+//
+// POST /appointments/checkout
+func (c *Client) CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (res *AppointmentCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
+//
+// The body of `POST /appointments/visits` plus `payment_method_id`:
+// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+// charges the sum of its services' amounts due at booking. Nothing due
+// online is 422 `VALIDATION_FAILED` (`details.reason`
+// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+// with the same key and body replays the first answer.
+//
+// POST /appointments/visits/checkout
+func (c *Client) CheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (*VisitCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (res *VisitCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -5201,6 +5514,243 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	defer body.Close()
 
 	result, err := decodeCloseAdminBookingFundingAttemptResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
+//
+// Reads the appointment's payment from Stripe (read only) and books the
+// appointment on success. 200 `status` `booked`; 202 `status`
+// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+// after the hold was released: 202 is safe to retry. A payment that
+// still needs the member (3-D Secure, a card) is 409
+// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+// appointment that was not checked out online 404 `NOT_FOUND`.
+// Confirming twice, or after Stripe's event, changes nothing.
+//
+// POST /appointments/checkout/{id}/confirm
+func (c *Client) ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (ConfirmAppointmentCheckoutRes, error) {
+	res, err := c.sendConfirmAppointmentCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (res ConfirmAppointmentCheckoutRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/checkout/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmAppointmentCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmAppointmentCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmAppointmentVisitCheckout invokes confirmAppointmentVisitCheckout operation.
+//
+// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+// (paid after the hold was released), safe to retry; 409
+// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+//
+// POST /appointments/visits/checkout/{visitId}/confirm
+func (c *Client) ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (ConfirmAppointmentVisitCheckoutRes, error) {
+	res, err := c.sendConfirmAppointmentVisitCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (res ConfirmAppointmentVisitCheckoutRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/visits/checkout/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmAppointmentVisitCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmAppointmentVisitCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6279,8 +6829,8 @@ func (c *Client) sendCreateAppointment(ctx context.Context, request *Appointment
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 // `due_minor` and `currency`, nothing booked); payment due at booking
-// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-// offered by this version). The `Idempotency-Key` is required and must
+// is 402 `PAYMENT_REQUIRED` (book it with `POST
+// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 // be a UUID. Each appointment records `appointment.created` and carries
 // the `visit_id`; such appointments are cancelled with their visit
 // (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -8796,6 +9346,193 @@ func (c *Client) sendGetAppointmentAvailability(ctx context.Context, params GetA
 	defer body.Close()
 
 	result, err := decodeGetAppointmentAvailabilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentCheckoutQuote invokes getAppointmentCheckoutQuote operation.
+//
+// The concrete provider (`provider_id` `any` resolves to the first free
+// provider in the service's order), the price, the deposit, the amount
+// due at booking and the remaining balance of `service_id` (and
+// `variant_id`) at `start_time`, which must be a start the availability
+// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+// honoured only in `client_choice` mode. Nothing is held.
+//
+// GET /appointments/checkout/quote
+func (c *Client) GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (*AppointmentCheckoutQuoteResponse, error) {
+	res, err := c.sendGetAppointmentCheckoutQuote(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (res *AppointmentCheckoutQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/checkout/quote"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "start_time" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start_time",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateTimeToString(params.StartTime))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "payment_choice" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "payment_choice",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.PaymentChoice.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentCheckoutQuoteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentCheckoutQuoteResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -15428,6 +16165,102 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 	return result, nil
 }
 
+// PlanAppointmentVisit invokes planAppointmentVisit operation.
+//
+// For `services` in order (1 to 8) on the venue-local `date`:
+// `capability` (`enabled` and, when not, `reason`
+// `grouped_visits_disabled` or `too_many_services`), the venue's
+// `max_services`, its confirmed `refund_terms` (null when none), and
+// `candidates`: every start of the first service from which all of them
+// can be booked in sequence exactly as `POST /appointments/visits` books
+// them (each next service at the first time on the slot grid after the
+// previous one's end and buffers), each with its items, totals and
+// amount due at booking. `from_visit_id` (a visit of the member's, for a
+// reschedule) counts that visit's own time as free. Reading the plan
+// holds nothing.
+//
+// POST /appointments/visits/plan
+func (c *Client) PlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (*VisitPlanResponse, error) {
+	res, err := c.sendPlanAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (res *VisitPlanResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits/plan"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PlanAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePlanAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PostCheckoutPreview invokes postCheckoutPreview operation.
 //
 // The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -15522,7 +16355,7 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 // window default 24 hours, fee default 0); `package_linked` (always
 // false in this version), `visit_linked` and `visit_id`.
 //
-// GET /appointments/{id}/cancel-preview
+// GET /appointments/cancel-preview/{id}
 func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
 	res, err := c.sendPreviewAppointmentCancel(ctx, params)
 	return res, err
@@ -15531,8 +16364,8 @@ func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewApp
 func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (res *AppointmentCancelPreviewResponse, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
-	var pathParts [3]string
-	pathParts[0] = "/appointments/"
+	var pathParts [2]string
+	pathParts[0] = "/appointments/cancel-preview/"
 	{
 		// Encode "id" parameter.
 		e := uri.NewPathEncoder(uri.PathEncoderConfig{
@@ -15551,7 +16384,6 @@ func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params Previe
 		}
 		pathParts[1] = encoded
 	}
-	pathParts[2] = "/cancel-preview"
 	uri.AddPathParts(u, pathParts[:]...)
 
 	r, err := ht.NewRequest(ctx, "GET", u)
@@ -16644,6 +17476,132 @@ func (c *Client) sendReplayWebhookDelivery(ctx context.Context, params ReplayWeb
 	defer body.Close()
 
 	result, err := decodeReplayWebhookDeliveryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
+//
+// Moves every booked service of the visit, in order, to start from
+// `start_time` (each next one as `POST /appointments/visits` places
+// it), all or nothing, with the visit's exact `expected_updated_at`
+// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+// naming its replacement, which keeps the visit, the price and the
+// payment; `appointment.rescheduled` is recorded for each. A new time
+// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+// (`details.service_index`) and nothing moves. 422
+// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+// booked.
+//
+// PATCH /appointments/visits/{visitId}
+func (c *Client) RescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendRescheduleAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRescheduleAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RescheduleAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRescheduleAppointmentVisitResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -366,6 +366,34 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeCheckoutAppointmentRequest(
+	req *AppointmentCheckoutRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCheckoutAppointmentVisitRequest(
+	req *VisitCheckoutRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeConfirmCheckoutRequest(
 	req *CheckoutConfirmRequest,
 	r *http.Request,
@@ -652,6 +680,20 @@ func encodeJoinVenueRequest(
 	return nil
 }
 
+func encodePlanAppointmentVisitRequest(
+	req *VisitPlanRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodePostCheckoutPreviewRequest(
 	req *CheckoutPreviewRequest,
 	r *http.Request,
@@ -738,6 +780,20 @@ func encodeRegisterMyPushTokenRequest(
 
 func encodeRemoveMyPushTokenRequest(
 	req *MePushTokenRemoveRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRescheduleAppointmentVisitRequest(
+	req *VisitRescheduleRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

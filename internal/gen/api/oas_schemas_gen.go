@@ -4239,17 +4239,22 @@ func (s *ApiKeyAuth) SetRoles(val []string) {
 
 // Ref: #/components/schemas/Appointment
 type Appointment struct {
-	CancelFeeMinor NilInt64           `json:"cancel_fee_minor"`
-	CancelledAt    NilDateTime        `json:"cancelled_at"`
-	CreatedAt      time.Time          `json:"created_at"`
-	Currency       string             `json:"currency"`
-	EndTime        time.Time          `json:"end_time"`
-	ID             uuid.UUID          `json:"id"`
-	LocationID     NilUUID            `json:"location_id"`
-	MemberID       uuid.UUID          `json:"member_id"`
-	OrganizationID uuid.UUID          `json:"organization_id"`
-	PassID         NilUUID            `json:"pass_id"`
-	Payment        AppointmentPayment `json:"payment"`
+	// What the online checkout charges (the deposit or the price; 0 otherwise).
+	AmountDueAtBookingMinor int64 `json:"amount_due_at_booking_minor"`
+	// What was paid online.
+	AmountPaidMinor int64              `json:"amount_paid_minor"`
+	CancelFeeMinor  NilInt64           `json:"cancel_fee_minor"`
+	CancelledAt     NilDateTime        `json:"cancelled_at"`
+	CreatedAt       time.Time          `json:"created_at"`
+	Currency        string             `json:"currency"`
+	EndTime         time.Time          `json:"end_time"`
+	HoldExpiresAt   NilDateTime        `json:"hold_expires_at"`
+	ID              uuid.UUID          `json:"id"`
+	LocationID      NilUUID            `json:"location_id"`
+	MemberID        uuid.UUID          `json:"member_id"`
+	OrganizationID  uuid.UUID          `json:"organization_id"`
+	PassID          NilUUID            `json:"pass_id"`
+	Payment         AppointmentPayment `json:"payment"`
 	// Major units of the service's currency.
 	PriceAmount     float64           `json:"price_amount"`
 	PriceMinor      int64             `json:"price_minor"`
@@ -4264,6 +4269,16 @@ type Appointment struct {
 	UpdatedAt string  `json:"updated_at"`
 	VariantID NilUUID `json:"variant_id"`
 	VisitID   NilUUID `json:"visit_id"`
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *Appointment) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *Appointment) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
 }
 
 // GetCancelFeeMinor returns the value of CancelFeeMinor.
@@ -4289,6 +4304,11 @@ func (s *Appointment) GetCurrency() string {
 // GetEndTime returns the value of EndTime.
 func (s *Appointment) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *Appointment) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
 }
 
 // GetID returns the value of ID.
@@ -4381,6 +4401,16 @@ func (s *Appointment) GetVisitID() NilUUID {
 	return s.VisitID
 }
 
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *Appointment) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *Appointment) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
 // SetCancelFeeMinor sets the value of CancelFeeMinor.
 func (s *Appointment) SetCancelFeeMinor(val NilInt64) {
 	s.CancelFeeMinor = val
@@ -4404,6 +4434,11 @@ func (s *Appointment) SetCurrency(val string) {
 // SetEndTime sets the value of EndTime.
 func (s *Appointment) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *Appointment) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
 }
 
 // SetID sets the value of ID.
@@ -4794,6 +4829,659 @@ func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/AppointmentCheckout
+type AppointmentCheckout struct {
+	Appointment Appointment     `json:"appointment"`
+	Payment     CheckoutPayment `json:"payment"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *AppointmentCheckout) GetAppointment() Appointment {
+	return s.Appointment
+}
+
+// GetPayment returns the value of Payment.
+func (s *AppointmentCheckout) GetPayment() CheckoutPayment {
+	return s.Payment
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *AppointmentCheckout) SetAppointment(val Appointment) {
+	s.Appointment = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *AppointmentCheckout) SetPayment(val CheckoutPayment) {
+	s.Payment = val
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutConfirm
+type AppointmentCheckoutConfirm struct {
+	Appointment Appointment                       `json:"appointment"`
+	Code        NilAppointmentCheckoutConfirmCode `json:"code"`
+	Status      AppointmentCheckoutConfirmStatus  `json:"status"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *AppointmentCheckoutConfirm) GetAppointment() Appointment {
+	return s.Appointment
+}
+
+// GetCode returns the value of Code.
+func (s *AppointmentCheckoutConfirm) GetCode() NilAppointmentCheckoutConfirmCode {
+	return s.Code
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentCheckoutConfirm) GetStatus() AppointmentCheckoutConfirmStatus {
+	return s.Status
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *AppointmentCheckoutConfirm) SetAppointment(val Appointment) {
+	s.Appointment = val
+}
+
+// SetCode sets the value of Code.
+func (s *AppointmentCheckoutConfirm) SetCode(val NilAppointmentCheckoutConfirmCode) {
+	s.Code = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentCheckoutConfirm) SetStatus(val AppointmentCheckoutConfirmStatus) {
+	s.Status = val
+}
+
+type AppointmentCheckoutConfirmCode string
+
+const (
+	AppointmentCheckoutConfirmCodeFINALIZERETRY AppointmentCheckoutConfirmCode = "FINALIZE_RETRY"
+	AppointmentCheckoutConfirmCodeREFUNDPENDING AppointmentCheckoutConfirmCode = "REFUND_PENDING"
+)
+
+// AllValues returns all AppointmentCheckoutConfirmCode values.
+func (AppointmentCheckoutConfirmCode) AllValues() []AppointmentCheckoutConfirmCode {
+	return []AppointmentCheckoutConfirmCode{
+		AppointmentCheckoutConfirmCodeFINALIZERETRY,
+		AppointmentCheckoutConfirmCodeREFUNDPENDING,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutConfirmCode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutConfirmCodeFINALIZERETRY:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmCodeREFUNDPENDING:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutConfirmCode) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutConfirmCode(data) {
+	case AppointmentCheckoutConfirmCodeFINALIZERETRY:
+		*s = AppointmentCheckoutConfirmCodeFINALIZERETRY
+		return nil
+	case AppointmentCheckoutConfirmCodeREFUNDPENDING:
+		*s = AppointmentCheckoutConfirmCodeREFUNDPENDING
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutConfirmResponse
+type AppointmentCheckoutConfirmResponse struct {
+	Data  AppointmentCheckoutConfirm `json:"data"`
+	Error struct{}                   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutConfirmResponse) GetData() AppointmentCheckoutConfirm {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutConfirmResponse) SetData(val AppointmentCheckoutConfirm) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AppointmentCheckoutConfirmStatus string
+
+const (
+	AppointmentCheckoutConfirmStatusBooked        AppointmentCheckoutConfirmStatus = "booked"
+	AppointmentCheckoutConfirmStatusFinalizing    AppointmentCheckoutConfirmStatus = "finalizing"
+	AppointmentCheckoutConfirmStatusRefundPending AppointmentCheckoutConfirmStatus = "refund_pending"
+)
+
+// AllValues returns all AppointmentCheckoutConfirmStatus values.
+func (AppointmentCheckoutConfirmStatus) AllValues() []AppointmentCheckoutConfirmStatus {
+	return []AppointmentCheckoutConfirmStatus{
+		AppointmentCheckoutConfirmStatusBooked,
+		AppointmentCheckoutConfirmStatusFinalizing,
+		AppointmentCheckoutConfirmStatusRefundPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutConfirmStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutConfirmStatusBooked:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmStatusFinalizing:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmStatusRefundPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutConfirmStatus) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutConfirmStatus(data) {
+	case AppointmentCheckoutConfirmStatusBooked:
+		*s = AppointmentCheckoutConfirmStatusBooked
+		return nil
+	case AppointmentCheckoutConfirmStatusFinalizing:
+		*s = AppointmentCheckoutConfirmStatusFinalizing
+		return nil
+	case AppointmentCheckoutConfirmStatusRefundPending:
+		*s = AppointmentCheckoutConfirmStatusRefundPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutQuote
+type AppointmentCheckoutQuote struct {
+	AmountDueAtBooking      float64    `json:"amount_due_at_booking"`
+	AmountDueAtBookingMinor int64      `json:"amount_due_at_booking_minor"`
+	Currency                string     `json:"currency"`
+	DepositAmount           NilFloat64 `json:"deposit_amount"`
+	DepositMinor            NilInt64   `json:"deposit_minor"`
+	EndTime                 time.Time  `json:"end_time"`
+	// How the booking would be paid.
+	Payment              AppointmentCheckoutQuotePayment              `json:"payment"`
+	PaymentAtBookingMode AppointmentCheckoutQuotePaymentAtBookingMode `json:"payment_at_booking_mode"`
+	PriceAmount          float64                                      `json:"price_amount"`
+	PriceMinor           int64                                        `json:"price_minor"`
+	// The concrete provider the booking would take.
+	ProviderID            uuid.UUID `json:"provider_id"`
+	RemainingBalance      float64   `json:"remaining_balance"`
+	RemainingBalanceMinor int64     `json:"remaining_balance_minor"`
+	ServiceID             uuid.UUID `json:"service_id"`
+	StartTime             time.Time `json:"start_time"`
+	VariantID             NilUUID   `json:"variant_id"`
+}
+
+// GetAmountDueAtBooking returns the value of AmountDueAtBooking.
+func (s *AppointmentCheckoutQuote) GetAmountDueAtBooking() float64 {
+	return s.AmountDueAtBooking
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *AppointmentCheckoutQuote) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCheckoutQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDepositAmount returns the value of DepositAmount.
+func (s *AppointmentCheckoutQuote) GetDepositAmount() NilFloat64 {
+	return s.DepositAmount
+}
+
+// GetDepositMinor returns the value of DepositMinor.
+func (s *AppointmentCheckoutQuote) GetDepositMinor() NilInt64 {
+	return s.DepositMinor
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AppointmentCheckoutQuote) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetPayment returns the value of Payment.
+func (s *AppointmentCheckoutQuote) GetPayment() AppointmentCheckoutQuotePayment {
+	return s.Payment
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentCheckoutQuote) GetPaymentAtBookingMode() AppointmentCheckoutQuotePaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *AppointmentCheckoutQuote) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AppointmentCheckoutQuote) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCheckoutQuote) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetRemainingBalance returns the value of RemainingBalance.
+func (s *AppointmentCheckoutQuote) GetRemainingBalance() float64 {
+	return s.RemainingBalance
+}
+
+// GetRemainingBalanceMinor returns the value of RemainingBalanceMinor.
+func (s *AppointmentCheckoutQuote) GetRemainingBalanceMinor() int64 {
+	return s.RemainingBalanceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCheckoutQuote) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCheckoutQuote) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCheckoutQuote) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetAmountDueAtBooking sets the value of AmountDueAtBooking.
+func (s *AppointmentCheckoutQuote) SetAmountDueAtBooking(val float64) {
+	s.AmountDueAtBooking = val
+}
+
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *AppointmentCheckoutQuote) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCheckoutQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDepositAmount sets the value of DepositAmount.
+func (s *AppointmentCheckoutQuote) SetDepositAmount(val NilFloat64) {
+	s.DepositAmount = val
+}
+
+// SetDepositMinor sets the value of DepositMinor.
+func (s *AppointmentCheckoutQuote) SetDepositMinor(val NilInt64) {
+	s.DepositMinor = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AppointmentCheckoutQuote) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *AppointmentCheckoutQuote) SetPayment(val AppointmentCheckoutQuotePayment) {
+	s.Payment = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentCheckoutQuote) SetPaymentAtBookingMode(val AppointmentCheckoutQuotePaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *AppointmentCheckoutQuote) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AppointmentCheckoutQuote) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCheckoutQuote) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetRemainingBalance sets the value of RemainingBalance.
+func (s *AppointmentCheckoutQuote) SetRemainingBalance(val float64) {
+	s.RemainingBalance = val
+}
+
+// SetRemainingBalanceMinor sets the value of RemainingBalanceMinor.
+func (s *AppointmentCheckoutQuote) SetRemainingBalanceMinor(val int64) {
+	s.RemainingBalanceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCheckoutQuote) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCheckoutQuote) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCheckoutQuote) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// How the booking would be paid.
+type AppointmentCheckoutQuotePayment string
+
+const (
+	AppointmentCheckoutQuotePaymentFree   AppointmentCheckoutQuotePayment = "free"
+	AppointmentCheckoutQuotePaymentVenue  AppointmentCheckoutQuotePayment = "venue"
+	AppointmentCheckoutQuotePaymentOnline AppointmentCheckoutQuotePayment = "online"
+)
+
+// AllValues returns all AppointmentCheckoutQuotePayment values.
+func (AppointmentCheckoutQuotePayment) AllValues() []AppointmentCheckoutQuotePayment {
+	return []AppointmentCheckoutQuotePayment{
+		AppointmentCheckoutQuotePaymentFree,
+		AppointmentCheckoutQuotePaymentVenue,
+		AppointmentCheckoutQuotePaymentOnline,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutQuotePayment) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutQuotePaymentFree:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentVenue:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentOnline:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutQuotePayment) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutQuotePayment(data) {
+	case AppointmentCheckoutQuotePaymentFree:
+		*s = AppointmentCheckoutQuotePaymentFree
+		return nil
+	case AppointmentCheckoutQuotePaymentVenue:
+		*s = AppointmentCheckoutQuotePaymentVenue
+		return nil
+	case AppointmentCheckoutQuotePaymentOnline:
+		*s = AppointmentCheckoutQuotePaymentOnline
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AppointmentCheckoutQuotePaymentAtBookingMode string
+
+const (
+	AppointmentCheckoutQuotePaymentAtBookingModeVenue        AppointmentCheckoutQuotePaymentAtBookingMode = "venue"
+	AppointmentCheckoutQuotePaymentAtBookingModeOnline       AppointmentCheckoutQuotePaymentAtBookingMode = "online"
+	AppointmentCheckoutQuotePaymentAtBookingModeClientChoice AppointmentCheckoutQuotePaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentCheckoutQuotePaymentAtBookingMode values.
+func (AppointmentCheckoutQuotePaymentAtBookingMode) AllValues() []AppointmentCheckoutQuotePaymentAtBookingMode {
+	return []AppointmentCheckoutQuotePaymentAtBookingMode{
+		AppointmentCheckoutQuotePaymentAtBookingModeVenue,
+		AppointmentCheckoutQuotePaymentAtBookingModeOnline,
+		AppointmentCheckoutQuotePaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutQuotePaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutQuotePaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutQuotePaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutQuotePaymentAtBookingMode(data) {
+	case AppointmentCheckoutQuotePaymentAtBookingModeVenue:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeVenue
+		return nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeOnline:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeOnline
+		return nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeClientChoice:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutQuoteResponse
+type AppointmentCheckoutQuoteResponse struct {
+	Data  AppointmentCheckoutQuote `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutQuoteResponse) GetData() AppointmentCheckoutQuote {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutQuoteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutQuoteResponse) SetData(val AppointmentCheckoutQuote) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutQuoteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutRequest
+type AppointmentCheckoutRequest struct {
+	ExpectedAmountDueAtBooking float64                                    `json:"expected_amount_due_at_booking"`
+	LocationID                 OptUUID                                    `json:"location_id"`
+	Notes                      OptString                                  `json:"notes"`
+	PaymentChoice              OptAppointmentCheckoutRequestPaymentChoice `json:"payment_choice"`
+	PaymentMethodID            OptString                                  `json:"payment_method_id"`
+	ProviderID                 OptString                                  `json:"provider_id"`
+	ServiceID                  uuid.UUID                                  `json:"service_id"`
+	StartTime                  time.Time                                  `json:"start_time"`
+	VariantID                  OptUUID                                    `json:"variant_id"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *AppointmentCheckoutRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AppointmentCheckoutRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AppointmentCheckoutRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPaymentChoice returns the value of PaymentChoice.
+func (s *AppointmentCheckoutRequest) GetPaymentChoice() OptAppointmentCheckoutRequestPaymentChoice {
+	return s.PaymentChoice
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *AppointmentCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCheckoutRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCheckoutRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCheckoutRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCheckoutRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *AppointmentCheckoutRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AppointmentCheckoutRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AppointmentCheckoutRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPaymentChoice sets the value of PaymentChoice.
+func (s *AppointmentCheckoutRequest) SetPaymentChoice(val OptAppointmentCheckoutRequestPaymentChoice) {
+	s.PaymentChoice = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *AppointmentCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCheckoutRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCheckoutRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCheckoutRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCheckoutRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+type AppointmentCheckoutRequestPaymentChoice string
+
+const (
+	AppointmentCheckoutRequestPaymentChoiceOnline AppointmentCheckoutRequestPaymentChoice = "online"
+	AppointmentCheckoutRequestPaymentChoiceVenue  AppointmentCheckoutRequestPaymentChoice = "venue"
+)
+
+// AllValues returns all AppointmentCheckoutRequestPaymentChoice values.
+func (AppointmentCheckoutRequestPaymentChoice) AllValues() []AppointmentCheckoutRequestPaymentChoice {
+	return []AppointmentCheckoutRequestPaymentChoice{
+		AppointmentCheckoutRequestPaymentChoiceOnline,
+		AppointmentCheckoutRequestPaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutRequestPaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutRequestPaymentChoiceOnline:
+		return []byte(s), nil
+	case AppointmentCheckoutRequestPaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutRequestPaymentChoice) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutRequestPaymentChoice(data) {
+	case AppointmentCheckoutRequestPaymentChoiceOnline:
+		*s = AppointmentCheckoutRequestPaymentChoiceOnline
+		return nil
+	case AppointmentCheckoutRequestPaymentChoiceVenue:
+		*s = AppointmentCheckoutRequestPaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutResponse
+type AppointmentCheckoutResponse struct {
+	Data  AppointmentCheckout `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutResponse) GetData() AppointmentCheckout {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutResponse) SetData(val AppointmentCheckout) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AppointmentCreateRequest
 type AppointmentCreateRequest struct {
 	LocationID OptUUID   `json:"location_id"`
@@ -5007,9 +5695,10 @@ func (s *AppointmentListResponse) SetMeta(val AppointmentListMeta) {
 type AppointmentPayment string
 
 const (
-	AppointmentPaymentFree  AppointmentPayment = "free"
-	AppointmentPaymentPass  AppointmentPayment = "pass"
-	AppointmentPaymentVenue AppointmentPayment = "venue"
+	AppointmentPaymentFree   AppointmentPayment = "free"
+	AppointmentPaymentPass   AppointmentPayment = "pass"
+	AppointmentPaymentVenue  AppointmentPayment = "venue"
+	AppointmentPaymentOnline AppointmentPayment = "online"
 )
 
 // AllValues returns all AppointmentPayment values.
@@ -5018,6 +5707,7 @@ func (AppointmentPayment) AllValues() []AppointmentPayment {
 		AppointmentPaymentFree,
 		AppointmentPaymentPass,
 		AppointmentPaymentVenue,
+		AppointmentPaymentOnline,
 	}
 }
 
@@ -5029,6 +5719,8 @@ func (s AppointmentPayment) MarshalText() ([]byte, error) {
 	case AppointmentPaymentPass:
 		return []byte(s), nil
 	case AppointmentPaymentVenue:
+		return []byte(s), nil
+	case AppointmentPaymentOnline:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -5046,6 +5738,9 @@ func (s *AppointmentPayment) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentPaymentVenue:
 		*s = AppointmentPaymentVenue
+		return nil
+	case AppointmentPaymentOnline:
+		*s = AppointmentPaymentOnline
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -5556,13 +6251,14 @@ func (s *AppointmentSlot) SetStartTime(val time.Time) {
 type AppointmentStatus string
 
 const (
-	AppointmentStatusBooked      AppointmentStatus = "booked"
-	AppointmentStatusCheckedIn   AppointmentStatus = "checked_in"
-	AppointmentStatusInProgress  AppointmentStatus = "in_progress"
-	AppointmentStatusCompleted   AppointmentStatus = "completed"
-	AppointmentStatusNoShow      AppointmentStatus = "no_show"
-	AppointmentStatusCancelled   AppointmentStatus = "cancelled"
-	AppointmentStatusRescheduled AppointmentStatus = "rescheduled"
+	AppointmentStatusBooked         AppointmentStatus = "booked"
+	AppointmentStatusCheckedIn      AppointmentStatus = "checked_in"
+	AppointmentStatusInProgress     AppointmentStatus = "in_progress"
+	AppointmentStatusCompleted      AppointmentStatus = "completed"
+	AppointmentStatusNoShow         AppointmentStatus = "no_show"
+	AppointmentStatusCancelled      AppointmentStatus = "cancelled"
+	AppointmentStatusRescheduled    AppointmentStatus = "rescheduled"
+	AppointmentStatusPendingPayment AppointmentStatus = "pending_payment"
 )
 
 // AllValues returns all AppointmentStatus values.
@@ -5575,6 +6271,7 @@ func (AppointmentStatus) AllValues() []AppointmentStatus {
 		AppointmentStatusNoShow,
 		AppointmentStatusCancelled,
 		AppointmentStatusRescheduled,
+		AppointmentStatusPendingPayment,
 	}
 }
 
@@ -5594,6 +6291,8 @@ func (s AppointmentStatus) MarshalText() ([]byte, error) {
 	case AppointmentStatusCancelled:
 		return []byte(s), nil
 	case AppointmentStatusRescheduled:
+		return []byte(s), nil
+	case AppointmentStatusPendingPayment:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -5623,6 +6322,9 @@ func (s *AppointmentStatus) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentStatusRescheduled:
 		*s = AppointmentStatusRescheduled
+		return nil
+	case AppointmentStatusPendingPayment:
+		*s = AppointmentStatusPendingPayment
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -10009,6 +10711,142 @@ func (s *CheckoutPassType) SetValidityDays(val OptNilInt) {
 	s.ValidityDays = val
 }
 
+// Ref: #/components/schemas/CheckoutPayment
+type CheckoutPayment struct {
+	Amount             float64               `json:"amount"`
+	AmountMinor        int64                 `json:"amount_minor"`
+	ClientSecret       NilString             `json:"client_secret"`
+	Currency           string                `json:"currency"`
+	PaymentIntentID    string                `json:"payment_intent_id"`
+	ProcessorAccountID string                `json:"processor_account_id"`
+	Status             CheckoutPaymentStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *CheckoutPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *CheckoutPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *CheckoutPayment) GetClientSecret() NilString {
+	return s.ClientSecret
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *CheckoutPayment) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *CheckoutPayment) GetProcessorAccountID() string {
+	return s.ProcessorAccountID
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckoutPayment) GetStatus() CheckoutPaymentStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *CheckoutPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *CheckoutPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *CheckoutPayment) SetClientSecret(val NilString) {
+	s.ClientSecret = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *CheckoutPayment) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *CheckoutPayment) SetProcessorAccountID(val string) {
+	s.ProcessorAccountID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckoutPayment) SetStatus(val CheckoutPaymentStatus) {
+	s.Status = val
+}
+
+type CheckoutPaymentStatus string
+
+const (
+	CheckoutPaymentStatusSucceeded             CheckoutPaymentStatus = "succeeded"
+	CheckoutPaymentStatusRequiresAction        CheckoutPaymentStatus = "requires_action"
+	CheckoutPaymentStatusRequiresPaymentMethod CheckoutPaymentStatus = "requires_payment_method"
+	CheckoutPaymentStatusProcessing            CheckoutPaymentStatus = "processing"
+)
+
+// AllValues returns all CheckoutPaymentStatus values.
+func (CheckoutPaymentStatus) AllValues() []CheckoutPaymentStatus {
+	return []CheckoutPaymentStatus{
+		CheckoutPaymentStatusSucceeded,
+		CheckoutPaymentStatusRequiresAction,
+		CheckoutPaymentStatusRequiresPaymentMethod,
+		CheckoutPaymentStatusProcessing,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutPaymentStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutPaymentStatusProcessing:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutPaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutPaymentStatus(data) {
+	case CheckoutPaymentStatusSucceeded:
+		*s = CheckoutPaymentStatusSucceeded
+		return nil
+	case CheckoutPaymentStatusRequiresAction:
+		*s = CheckoutPaymentStatusRequiresAction
+		return nil
+	case CheckoutPaymentStatusRequiresPaymentMethod:
+		*s = CheckoutPaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutPaymentStatusProcessing:
+		*s = CheckoutPaymentStatusProcessing
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CheckoutPreview
 type CheckoutPreview struct {
 	CardPayments CheckoutCardPayments `json:"card_payments"`
@@ -11201,6 +12039,22 @@ func (s *CommercialRulePricing) SetMode(val string) {
 func (s *CommercialRulePricing) SetPrice(val float64) {
 	s.Price = val
 }
+
+type ConfirmAppointmentCheckoutAccepted AppointmentCheckoutConfirmResponse
+
+func (*ConfirmAppointmentCheckoutAccepted) confirmAppointmentCheckoutRes() {}
+
+type ConfirmAppointmentCheckoutOK AppointmentCheckoutConfirmResponse
+
+func (*ConfirmAppointmentCheckoutOK) confirmAppointmentCheckoutRes() {}
+
+type ConfirmAppointmentVisitCheckoutAccepted VisitCheckoutConfirmResponse
+
+func (*ConfirmAppointmentVisitCheckoutAccepted) confirmAppointmentVisitCheckoutRes() {}
+
+type ConfirmAppointmentVisitCheckoutOK VisitCheckoutConfirmResponse
+
+func (*ConfirmAppointmentVisitCheckoutOK) confirmAppointmentVisitCheckoutRes() {}
 
 // Ref: #/components/schemas/DashboardTimelineClass
 type DashboardTimelineClass struct {
@@ -13074,6 +13928,47 @@ func (s *GeoResponseHeaders) SetCacheControl(val OptString) {
 // SetResponse sets the value of Response.
 func (s *GeoResponseHeaders) SetResponse(val GeoResponse) {
 	s.Response = val
+}
+
+type GetAppointmentCheckoutQuotePaymentChoice string
+
+const (
+	GetAppointmentCheckoutQuotePaymentChoiceOnline GetAppointmentCheckoutQuotePaymentChoice = "online"
+	GetAppointmentCheckoutQuotePaymentChoiceVenue  GetAppointmentCheckoutQuotePaymentChoice = "venue"
+)
+
+// AllValues returns all GetAppointmentCheckoutQuotePaymentChoice values.
+func (GetAppointmentCheckoutQuotePaymentChoice) AllValues() []GetAppointmentCheckoutQuotePaymentChoice {
+	return []GetAppointmentCheckoutQuotePaymentChoice{
+		GetAppointmentCheckoutQuotePaymentChoiceOnline,
+		GetAppointmentCheckoutQuotePaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetAppointmentCheckoutQuotePaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case GetAppointmentCheckoutQuotePaymentChoiceOnline:
+		return []byte(s), nil
+	case GetAppointmentCheckoutQuotePaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetAppointmentCheckoutQuotePaymentChoice) UnmarshalText(data []byte) error {
+	switch GetAppointmentCheckoutQuotePaymentChoice(data) {
+	case GetAppointmentCheckoutQuotePaymentChoiceOnline:
+		*s = GetAppointmentCheckoutQuotePaymentChoiceOnline
+		return nil
+	case GetAppointmentCheckoutQuotePaymentChoiceVenue:
+		*s = GetAppointmentCheckoutQuotePaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type GetCheckoutPreviewLocale string
@@ -17980,6 +18875,51 @@ func (o NilAppointmentCancelPreviewBlockedReason) Or(d AppointmentCancelPreviewB
 	return d
 }
 
+// NewNilAppointmentCheckoutConfirmCode returns new NilAppointmentCheckoutConfirmCode with value set to v.
+func NewNilAppointmentCheckoutConfirmCode(v AppointmentCheckoutConfirmCode) NilAppointmentCheckoutConfirmCode {
+	return NilAppointmentCheckoutConfirmCode{
+		Value: v,
+	}
+}
+
+// NilAppointmentCheckoutConfirmCode is nullable AppointmentCheckoutConfirmCode.
+type NilAppointmentCheckoutConfirmCode struct {
+	Value AppointmentCheckoutConfirmCode
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentCheckoutConfirmCode) SetTo(v AppointmentCheckoutConfirmCode) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentCheckoutConfirmCode) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentCheckoutConfirmCode) SetToNull() {
+	o.Null = true
+	var v AppointmentCheckoutConfirmCode
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentCheckoutConfirmCode) Get() (v AppointmentCheckoutConfirmCode, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentCheckoutConfirmCode) Or(d AppointmentCheckoutConfirmCode) AppointmentCheckoutConfirmCode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -18604,6 +19544,96 @@ func (o NilUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilUUID) Or(d uuid.UUID) uuid.UUID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilVisitCheckoutConfirmCode returns new NilVisitCheckoutConfirmCode with value set to v.
+func NewNilVisitCheckoutConfirmCode(v VisitCheckoutConfirmCode) NilVisitCheckoutConfirmCode {
+	return NilVisitCheckoutConfirmCode{
+		Value: v,
+	}
+}
+
+// NilVisitCheckoutConfirmCode is nullable VisitCheckoutConfirmCode.
+type NilVisitCheckoutConfirmCode struct {
+	Value VisitCheckoutConfirmCode
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilVisitCheckoutConfirmCode) SetTo(v VisitCheckoutConfirmCode) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilVisitCheckoutConfirmCode) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilVisitCheckoutConfirmCode) SetToNull() {
+	o.Null = true
+	var v VisitCheckoutConfirmCode
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilVisitCheckoutConfirmCode) Get() (v VisitCheckoutConfirmCode, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilVisitCheckoutConfirmCode) Or(d VisitCheckoutConfirmCode) VisitCheckoutConfirmCode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilVisitPlanCapabilityReason returns new NilVisitPlanCapabilityReason with value set to v.
+func NewNilVisitPlanCapabilityReason(v VisitPlanCapabilityReason) NilVisitPlanCapabilityReason {
+	return NilVisitPlanCapabilityReason{
+		Value: v,
+	}
+}
+
+// NilVisitPlanCapabilityReason is nullable VisitPlanCapabilityReason.
+type NilVisitPlanCapabilityReason struct {
+	Value VisitPlanCapabilityReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilVisitPlanCapabilityReason) SetTo(v VisitPlanCapabilityReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilVisitPlanCapabilityReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilVisitPlanCapabilityReason) SetToNull() {
+	o.Null = true
+	var v VisitPlanCapabilityReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilVisitPlanCapabilityReason) Get() (v VisitPlanCapabilityReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilVisitPlanCapabilityReason) Or(d VisitPlanCapabilityReason) VisitPlanCapabilityReason {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -19742,6 +20772,52 @@ func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
 	return d
 }
 
+// NewOptAppointmentCheckoutRequestPaymentChoice returns new OptAppointmentCheckoutRequestPaymentChoice with value set to v.
+func NewOptAppointmentCheckoutRequestPaymentChoice(v AppointmentCheckoutRequestPaymentChoice) OptAppointmentCheckoutRequestPaymentChoice {
+	return OptAppointmentCheckoutRequestPaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCheckoutRequestPaymentChoice is optional AppointmentCheckoutRequestPaymentChoice.
+type OptAppointmentCheckoutRequestPaymentChoice struct {
+	Value AppointmentCheckoutRequestPaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCheckoutRequestPaymentChoice was set.
+func (o OptAppointmentCheckoutRequestPaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCheckoutRequestPaymentChoice) Reset() {
+	var v AppointmentCheckoutRequestPaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCheckoutRequestPaymentChoice) SetTo(v AppointmentCheckoutRequestPaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCheckoutRequestPaymentChoice) Get() (v AppointmentCheckoutRequestPaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCheckoutRequestPaymentChoice) Or(d AppointmentCheckoutRequestPaymentChoice) AppointmentCheckoutRequestPaymentChoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptAppointmentCreateRequestPaymentChoice returns new OptAppointmentCreateRequestPaymentChoice with value set to v.
 func NewOptAppointmentCreateRequestPaymentChoice(v AppointmentCreateRequestPaymentChoice) OptAppointmentCreateRequestPaymentChoice {
 	return OptAppointmentCreateRequestPaymentChoice{
@@ -20518,6 +21594,52 @@ func (o OptFloat64) Get() (v float64, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptFloat64) Or(d float64) float64 {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetAppointmentCheckoutQuotePaymentChoice returns new OptGetAppointmentCheckoutQuotePaymentChoice with value set to v.
+func NewOptGetAppointmentCheckoutQuotePaymentChoice(v GetAppointmentCheckoutQuotePaymentChoice) OptGetAppointmentCheckoutQuotePaymentChoice {
+	return OptGetAppointmentCheckoutQuotePaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetAppointmentCheckoutQuotePaymentChoice is optional GetAppointmentCheckoutQuotePaymentChoice.
+type OptGetAppointmentCheckoutQuotePaymentChoice struct {
+	Value GetAppointmentCheckoutQuotePaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptGetAppointmentCheckoutQuotePaymentChoice was set.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetAppointmentCheckoutQuotePaymentChoice) Reset() {
+	var v GetAppointmentCheckoutQuotePaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetAppointmentCheckoutQuotePaymentChoice) SetTo(v GetAppointmentCheckoutQuotePaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) Get() (v GetAppointmentCheckoutQuotePaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) Or(d GetAppointmentCheckoutQuotePaymentChoice) GetAppointmentCheckoutQuotePaymentChoice {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -26363,16 +27485,30 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/Visit
 type Visit struct {
-	Appointments     []Appointment `json:"appointments"`
-	Currency         string        `json:"currency"`
-	EndTime          time.Time     `json:"end_time"`
-	ID               uuid.UUID     `json:"id"`
-	StartTime        time.Time     `json:"start_time"`
-	Status           VisitStatus   `json:"status"`
-	TotalPriceAmount float64       `json:"total_price_amount"`
-	TotalPriceMinor  int64         `json:"total_price_minor"`
+	// What the online checkout charges (0 when not checked out online).
+	AmountDueAtBookingMinor int64         `json:"amount_due_at_booking_minor"`
+	AmountPaidMinor         int64         `json:"amount_paid_minor"`
+	Appointments            []Appointment `json:"appointments"`
+	Currency                string        `json:"currency"`
+	EndTime                 time.Time     `json:"end_time"`
+	HoldExpiresAt           NilDateTime   `json:"hold_expires_at"`
+	ID                      uuid.UUID     `json:"id"`
+	StartTime               time.Time     `json:"start_time"`
+	Status                  VisitStatus   `json:"status"`
+	TotalPriceAmount        float64       `json:"total_price_amount"`
+	TotalPriceMinor         int64         `json:"total_price_minor"`
 	// The concurrency token a visit cancel sends back.
 	UpdatedAt string `json:"updated_at"`
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *Visit) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *Visit) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
 }
 
 // GetAppointments returns the value of Appointments.
@@ -26388,6 +27524,11 @@ func (s *Visit) GetCurrency() string {
 // GetEndTime returns the value of EndTime.
 func (s *Visit) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *Visit) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
 }
 
 // GetID returns the value of ID.
@@ -26420,6 +27561,16 @@ func (s *Visit) GetUpdatedAt() string {
 	return s.UpdatedAt
 }
 
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *Visit) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *Visit) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
 // SetAppointments sets the value of Appointments.
 func (s *Visit) SetAppointments(val []Appointment) {
 	s.Appointments = val
@@ -26433,6 +27584,11 @@ func (s *Visit) SetCurrency(val string) {
 // SetEndTime sets the value of EndTime.
 func (s *Visit) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *Visit) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
 }
 
 // SetID sets the value of ID.
@@ -26463,6 +27619,302 @@ func (s *Visit) SetTotalPriceMinor(val int64) {
 // SetUpdatedAt sets the value of UpdatedAt.
 func (s *Visit) SetUpdatedAt(val string) {
 	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/VisitCheckout
+type VisitCheckout struct {
+	Payment CheckoutPayment `json:"payment"`
+	Visit   Visit           `json:"visit"`
+}
+
+// GetPayment returns the value of Payment.
+func (s *VisitCheckout) GetPayment() CheckoutPayment {
+	return s.Payment
+}
+
+// GetVisit returns the value of Visit.
+func (s *VisitCheckout) GetVisit() Visit {
+	return s.Visit
+}
+
+// SetPayment sets the value of Payment.
+func (s *VisitCheckout) SetPayment(val CheckoutPayment) {
+	s.Payment = val
+}
+
+// SetVisit sets the value of Visit.
+func (s *VisitCheckout) SetVisit(val Visit) {
+	s.Visit = val
+}
+
+// Ref: #/components/schemas/VisitCheckoutConfirm
+type VisitCheckoutConfirm struct {
+	Code   NilVisitCheckoutConfirmCode `json:"code"`
+	Status VisitCheckoutConfirmStatus  `json:"status"`
+	Visit  Visit                       `json:"visit"`
+}
+
+// GetCode returns the value of Code.
+func (s *VisitCheckoutConfirm) GetCode() NilVisitCheckoutConfirmCode {
+	return s.Code
+}
+
+// GetStatus returns the value of Status.
+func (s *VisitCheckoutConfirm) GetStatus() VisitCheckoutConfirmStatus {
+	return s.Status
+}
+
+// GetVisit returns the value of Visit.
+func (s *VisitCheckoutConfirm) GetVisit() Visit {
+	return s.Visit
+}
+
+// SetCode sets the value of Code.
+func (s *VisitCheckoutConfirm) SetCode(val NilVisitCheckoutConfirmCode) {
+	s.Code = val
+}
+
+// SetStatus sets the value of Status.
+func (s *VisitCheckoutConfirm) SetStatus(val VisitCheckoutConfirmStatus) {
+	s.Status = val
+}
+
+// SetVisit sets the value of Visit.
+func (s *VisitCheckoutConfirm) SetVisit(val Visit) {
+	s.Visit = val
+}
+
+type VisitCheckoutConfirmCode string
+
+const (
+	VisitCheckoutConfirmCodeVISITFINALIZERETRY VisitCheckoutConfirmCode = "VISIT_FINALIZE_RETRY"
+	VisitCheckoutConfirmCodeVISITREFUNDPENDING VisitCheckoutConfirmCode = "VISIT_REFUND_PENDING"
+)
+
+// AllValues returns all VisitCheckoutConfirmCode values.
+func (VisitCheckoutConfirmCode) AllValues() []VisitCheckoutConfirmCode {
+	return []VisitCheckoutConfirmCode{
+		VisitCheckoutConfirmCodeVISITFINALIZERETRY,
+		VisitCheckoutConfirmCodeVISITREFUNDPENDING,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitCheckoutConfirmCode) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitCheckoutConfirmCodeVISITFINALIZERETRY:
+		return []byte(s), nil
+	case VisitCheckoutConfirmCodeVISITREFUNDPENDING:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitCheckoutConfirmCode) UnmarshalText(data []byte) error {
+	switch VisitCheckoutConfirmCode(data) {
+	case VisitCheckoutConfirmCodeVISITFINALIZERETRY:
+		*s = VisitCheckoutConfirmCodeVISITFINALIZERETRY
+		return nil
+	case VisitCheckoutConfirmCodeVISITREFUNDPENDING:
+		*s = VisitCheckoutConfirmCodeVISITREFUNDPENDING
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitCheckoutConfirmResponse
+type VisitCheckoutConfirmResponse struct {
+	Data  VisitCheckoutConfirm `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitCheckoutConfirmResponse) GetData() VisitCheckoutConfirm {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitCheckoutConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitCheckoutConfirmResponse) SetData(val VisitCheckoutConfirm) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitCheckoutConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type VisitCheckoutConfirmStatus string
+
+const (
+	VisitCheckoutConfirmStatusBooked        VisitCheckoutConfirmStatus = "booked"
+	VisitCheckoutConfirmStatusFinalizing    VisitCheckoutConfirmStatus = "finalizing"
+	VisitCheckoutConfirmStatusRefundPending VisitCheckoutConfirmStatus = "refund_pending"
+)
+
+// AllValues returns all VisitCheckoutConfirmStatus values.
+func (VisitCheckoutConfirmStatus) AllValues() []VisitCheckoutConfirmStatus {
+	return []VisitCheckoutConfirmStatus{
+		VisitCheckoutConfirmStatusBooked,
+		VisitCheckoutConfirmStatusFinalizing,
+		VisitCheckoutConfirmStatusRefundPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitCheckoutConfirmStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitCheckoutConfirmStatusBooked:
+		return []byte(s), nil
+	case VisitCheckoutConfirmStatusFinalizing:
+		return []byte(s), nil
+	case VisitCheckoutConfirmStatusRefundPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitCheckoutConfirmStatus) UnmarshalText(data []byte) error {
+	switch VisitCheckoutConfirmStatus(data) {
+	case VisitCheckoutConfirmStatusBooked:
+		*s = VisitCheckoutConfirmStatusBooked
+		return nil
+	case VisitCheckoutConfirmStatusFinalizing:
+		*s = VisitCheckoutConfirmStatusFinalizing
+		return nil
+	case VisitCheckoutConfirmStatusRefundPending:
+		*s = VisitCheckoutConfirmStatusRefundPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitCheckoutRequest
+type VisitCheckoutRequest struct {
+	ExpectedAmountDueAtBooking float64               `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string                `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64               `json:"expected_total_price_amount"`
+	LocationID                 OptUUID               `json:"location_id"`
+	PaymentMethodID            OptString             `json:"payment_method_id"`
+	ProviderID                 OptString             `json:"provider_id"`
+	Services                   []VisitServiceRequest `json:"services"`
+	StartTime                  time.Time             `json:"start_time"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *VisitCheckoutRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *VisitCheckoutRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *VisitCheckoutRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitCheckoutRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *VisitCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitCheckoutRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitCheckoutRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitCheckoutRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *VisitCheckoutRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *VisitCheckoutRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *VisitCheckoutRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitCheckoutRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *VisitCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitCheckoutRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitCheckoutRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitCheckoutRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/VisitCheckoutResponse
+type VisitCheckoutResponse struct {
+	Data  VisitCheckout `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitCheckoutResponse) GetData() VisitCheckout {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitCheckoutResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitCheckoutResponse) SetData(val VisitCheckout) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitCheckoutResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/VisitCreateRequest
@@ -26546,6 +27998,476 @@ func (s *VisitCreateRequest) SetStartTime(val time.Time) {
 	s.StartTime = val
 }
 
+// Ref: #/components/schemas/VisitPlan
+type VisitPlan struct {
+	Candidates           []VisitPlanCandidate          `json:"candidates"`
+	Capability           VisitPlanCapability           `json:"capability"`
+	MaxServices          int                           `json:"max_services"`
+	PaymentAtBookingMode VisitPlanPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RefundTerms          NilString                     `json:"refund_terms"`
+	Timezone             string                        `json:"timezone"`
+}
+
+// GetCandidates returns the value of Candidates.
+func (s *VisitPlan) GetCandidates() []VisitPlanCandidate {
+	return s.Candidates
+}
+
+// GetCapability returns the value of Capability.
+func (s *VisitPlan) GetCapability() VisitPlanCapability {
+	return s.Capability
+}
+
+// GetMaxServices returns the value of MaxServices.
+func (s *VisitPlan) GetMaxServices() int {
+	return s.MaxServices
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *VisitPlan) GetPaymentAtBookingMode() VisitPlanPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetRefundTerms returns the value of RefundTerms.
+func (s *VisitPlan) GetRefundTerms() NilString {
+	return s.RefundTerms
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *VisitPlan) GetTimezone() string {
+	return s.Timezone
+}
+
+// SetCandidates sets the value of Candidates.
+func (s *VisitPlan) SetCandidates(val []VisitPlanCandidate) {
+	s.Candidates = val
+}
+
+// SetCapability sets the value of Capability.
+func (s *VisitPlan) SetCapability(val VisitPlanCapability) {
+	s.Capability = val
+}
+
+// SetMaxServices sets the value of MaxServices.
+func (s *VisitPlan) SetMaxServices(val int) {
+	s.MaxServices = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *VisitPlan) SetPaymentAtBookingMode(val VisitPlanPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *VisitPlan) SetRefundTerms(val NilString) {
+	s.RefundTerms = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *VisitPlan) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/VisitPlanCandidate
+type VisitPlanCandidate struct {
+	AmountDueAtBooking      float64         `json:"amount_due_at_booking"`
+	AmountDueAtBookingMinor int64           `json:"amount_due_at_booking_minor"`
+	Currency                string          `json:"currency"`
+	EndTime                 time.Time       `json:"end_time"`
+	Items                   []VisitPlanItem `json:"items"`
+	StartTime               time.Time       `json:"start_time"`
+	TotalPriceAmount        float64         `json:"total_price_amount"`
+	TotalPriceMinor         int64           `json:"total_price_minor"`
+}
+
+// GetAmountDueAtBooking returns the value of AmountDueAtBooking.
+func (s *VisitPlanCandidate) GetAmountDueAtBooking() float64 {
+	return s.AmountDueAtBooking
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *VisitPlanCandidate) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *VisitPlanCandidate) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *VisitPlanCandidate) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetItems returns the value of Items.
+func (s *VisitPlanCandidate) GetItems() []VisitPlanItem {
+	return s.Items
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitPlanCandidate) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetTotalPriceAmount returns the value of TotalPriceAmount.
+func (s *VisitPlanCandidate) GetTotalPriceAmount() float64 {
+	return s.TotalPriceAmount
+}
+
+// GetTotalPriceMinor returns the value of TotalPriceMinor.
+func (s *VisitPlanCandidate) GetTotalPriceMinor() int64 {
+	return s.TotalPriceMinor
+}
+
+// SetAmountDueAtBooking sets the value of AmountDueAtBooking.
+func (s *VisitPlanCandidate) SetAmountDueAtBooking(val float64) {
+	s.AmountDueAtBooking = val
+}
+
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *VisitPlanCandidate) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *VisitPlanCandidate) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *VisitPlanCandidate) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetItems sets the value of Items.
+func (s *VisitPlanCandidate) SetItems(val []VisitPlanItem) {
+	s.Items = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitPlanCandidate) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetTotalPriceAmount sets the value of TotalPriceAmount.
+func (s *VisitPlanCandidate) SetTotalPriceAmount(val float64) {
+	s.TotalPriceAmount = val
+}
+
+// SetTotalPriceMinor sets the value of TotalPriceMinor.
+func (s *VisitPlanCandidate) SetTotalPriceMinor(val int64) {
+	s.TotalPriceMinor = val
+}
+
+// Ref: #/components/schemas/VisitPlanCapability
+type VisitPlanCapability struct {
+	Enabled bool                         `json:"enabled"`
+	Reason  NilVisitPlanCapabilityReason `json:"reason"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *VisitPlanCapability) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetReason returns the value of Reason.
+func (s *VisitPlanCapability) GetReason() NilVisitPlanCapabilityReason {
+	return s.Reason
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *VisitPlanCapability) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetReason sets the value of Reason.
+func (s *VisitPlanCapability) SetReason(val NilVisitPlanCapabilityReason) {
+	s.Reason = val
+}
+
+type VisitPlanCapabilityReason string
+
+const (
+	VisitPlanCapabilityReasonGroupedVisitsDisabled VisitPlanCapabilityReason = "grouped_visits_disabled"
+	VisitPlanCapabilityReasonTooManyServices       VisitPlanCapabilityReason = "too_many_services"
+)
+
+// AllValues returns all VisitPlanCapabilityReason values.
+func (VisitPlanCapabilityReason) AllValues() []VisitPlanCapabilityReason {
+	return []VisitPlanCapabilityReason{
+		VisitPlanCapabilityReasonGroupedVisitsDisabled,
+		VisitPlanCapabilityReasonTooManyServices,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitPlanCapabilityReason) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitPlanCapabilityReasonGroupedVisitsDisabled:
+		return []byte(s), nil
+	case VisitPlanCapabilityReasonTooManyServices:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitPlanCapabilityReason) UnmarshalText(data []byte) error {
+	switch VisitPlanCapabilityReason(data) {
+	case VisitPlanCapabilityReasonGroupedVisitsDisabled:
+		*s = VisitPlanCapabilityReasonGroupedVisitsDisabled
+		return nil
+	case VisitPlanCapabilityReasonTooManyServices:
+		*s = VisitPlanCapabilityReasonTooManyServices
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitPlanItem
+type VisitPlanItem struct {
+	EndTime    time.Time `json:"end_time"`
+	PriceMinor int64     `json:"price_minor"`
+	ProviderID uuid.UUID `json:"provider_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  NilUUID   `json:"variant_id"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *VisitPlanItem) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *VisitPlanItem) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitPlanItem) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *VisitPlanItem) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitPlanItem) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *VisitPlanItem) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *VisitPlanItem) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *VisitPlanItem) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitPlanItem) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *VisitPlanItem) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitPlanItem) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *VisitPlanItem) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+type VisitPlanPaymentAtBookingMode string
+
+const (
+	VisitPlanPaymentAtBookingModeVenue        VisitPlanPaymentAtBookingMode = "venue"
+	VisitPlanPaymentAtBookingModeOnline       VisitPlanPaymentAtBookingMode = "online"
+	VisitPlanPaymentAtBookingModeClientChoice VisitPlanPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all VisitPlanPaymentAtBookingMode values.
+func (VisitPlanPaymentAtBookingMode) AllValues() []VisitPlanPaymentAtBookingMode {
+	return []VisitPlanPaymentAtBookingMode{
+		VisitPlanPaymentAtBookingModeVenue,
+		VisitPlanPaymentAtBookingModeOnline,
+		VisitPlanPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitPlanPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitPlanPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case VisitPlanPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case VisitPlanPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitPlanPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch VisitPlanPaymentAtBookingMode(data) {
+	case VisitPlanPaymentAtBookingModeVenue:
+		*s = VisitPlanPaymentAtBookingModeVenue
+		return nil
+	case VisitPlanPaymentAtBookingModeOnline:
+		*s = VisitPlanPaymentAtBookingModeOnline
+		return nil
+	case VisitPlanPaymentAtBookingModeClientChoice:
+		*s = VisitPlanPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitPlanRequest
+type VisitPlanRequest struct {
+	Date        time.Time             `json:"date"`
+	FromVisitID OptUUID               `json:"from_visit_id"`
+	LocationID  OptUUID               `json:"location_id"`
+	ProviderID  OptString             `json:"provider_id"`
+	Services    []VisitServiceRequest `json:"services"`
+}
+
+// GetDate returns the value of Date.
+func (s *VisitPlanRequest) GetDate() time.Time {
+	return s.Date
+}
+
+// GetFromVisitID returns the value of FromVisitID.
+func (s *VisitPlanRequest) GetFromVisitID() OptUUID {
+	return s.FromVisitID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitPlanRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitPlanRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitPlanRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// SetDate sets the value of Date.
+func (s *VisitPlanRequest) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetFromVisitID sets the value of FromVisitID.
+func (s *VisitPlanRequest) SetFromVisitID(val OptUUID) {
+	s.FromVisitID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitPlanRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitPlanRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitPlanRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// Ref: #/components/schemas/VisitPlanResponse
+type VisitPlanResponse struct {
+	Data  VisitPlan `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitPlanResponse) GetData() VisitPlan {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitPlanResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitPlanResponse) SetData(val VisitPlan) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitPlanResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/VisitRescheduleRequest
+type VisitRescheduleRequest struct {
+	ExpectedUpdatedAt string `json:"expected_updated_at"`
+	// Another provider for every service, or `any`; absent keeps each service's provider.
+	ProviderID OptString `json:"provider_id"`
+	StartTime  time.Time `json:"start_time"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *VisitRescheduleRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitRescheduleRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitRescheduleRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *VisitRescheduleRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitRescheduleRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitRescheduleRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
 // Ref: #/components/schemas/VisitResponse
 type VisitResponse struct {
 	Data  Visit    `json:"data"`
@@ -26601,8 +28523,9 @@ func (s *VisitServiceRequest) SetVariantID(val OptUUID) {
 type VisitStatus string
 
 const (
-	VisitStatusBooked    VisitStatus = "booked"
-	VisitStatusCancelled VisitStatus = "cancelled"
+	VisitStatusBooked         VisitStatus = "booked"
+	VisitStatusCancelled      VisitStatus = "cancelled"
+	VisitStatusPendingPayment VisitStatus = "pending_payment"
 )
 
 // AllValues returns all VisitStatus values.
@@ -26610,6 +28533,7 @@ func (VisitStatus) AllValues() []VisitStatus {
 	return []VisitStatus{
 		VisitStatusBooked,
 		VisitStatusCancelled,
+		VisitStatusPendingPayment,
 	}
 }
 
@@ -26619,6 +28543,8 @@ func (s VisitStatus) MarshalText() ([]byte, error) {
 	case VisitStatusBooked:
 		return []byte(s), nil
 	case VisitStatusCancelled:
+		return []byte(s), nil
+	case VisitStatusPendingPayment:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -26633,6 +28559,9 @@ func (s *VisitStatus) UnmarshalText(data []byte) error {
 		return nil
 	case VisitStatusCancelled:
 		*s = VisitStatusCancelled
+		return nil
+	case VisitStatusPendingPayment:
+		*s = VisitStatusPendingPayment
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

@@ -450,6 +450,38 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, req OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckoutAppointment implements checkoutAppointment operation.
+	//
+	// Books `service_id` at `start_time` as `POST /appointments` does, in
+	// status `pending_payment`, and charges the amount due at booking.
+	// `expected_amount_due_at_booking` must be what the quote said (else
+	// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+	// online (a free service, pay-at-venue mode or choice) is 422
+	// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+	// `POST /appointments`. 201 with the appointment and the payment:
+	// `status` `succeeded` (booked), `requires_action` or
+	// `requires_payment_method` (finish with the `client_secret`, then
+	// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+	// and the hold stays until it expires, so another card may be tried with
+	// a new key. Card payments unavailable at the venue: 422
+	// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+	// and body replays the first answer.
+	//
+	// POST /appointments/checkout
+	CheckoutAppointment(ctx context.Context, req *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentVisit implements checkoutAppointmentVisit operation.
+	//
+	// The body of `POST /appointments/visits` plus `payment_method_id`:
+	// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+	// charges the sum of its services' amounts due at booking. Nothing due
+	// online is 422 `VALIDATION_FAILED` (`details.reason`
+	// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+	// with the same key and body replays the first answer.
+	//
+	// POST /appointments/visits/checkout
+	CheckoutAppointmentVisit(ctx context.Context, req *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (*VisitCheckoutResponse, error)
 	// CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -463,6 +495,29 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ConfirmAppointmentCheckout implements confirmAppointmentCheckout operation.
+	//
+	// Reads the appointment's payment from Stripe (read only) and books the
+	// appointment on success. 200 `status` `booked`; 202 `status`
+	// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+	// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+	// after the hold was released: 202 is safe to retry. A payment that
+	// still needs the member (3-D Secure, a card) is 409
+	// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+	// appointment that was not checked out online 404 `NOT_FOUND`.
+	// Confirming twice, or after Stripe's event, changes nothing.
+	//
+	// POST /appointments/checkout/{id}/confirm
+	ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (ConfirmAppointmentCheckoutRes, error)
+	// ConfirmAppointmentVisitCheckout implements confirmAppointmentVisitCheckout operation.
+	//
+	// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+	// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+	// (paid after the hold was released), safe to retry; 409
+	// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+	//
+	// POST /appointments/visits/checkout/{visitId}/confirm
+	ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (ConfirmAppointmentVisitCheckoutRes, error)
 	// ConfirmCheckout implements confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -645,8 +700,8 @@ type Handler interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 	// `due_minor` and `currency`, nothing booked); payment due at booking
-	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-	// offered by this version). The `Idempotency-Key` is required and must
+	// is 402 `PAYMENT_REQUIRED` (book it with `POST
+	// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 	// be a UUID. Each appointment records `appointment.created` and carries
 	// the `visit_id`; such appointments are cancelled with their visit
 	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -883,6 +938,17 @@ type Handler interface {
 	//
 	// GET /appointments/availability
 	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentCheckoutQuote implements getAppointmentCheckoutQuote operation.
+	//
+	// The concrete provider (`provider_id` `any` resolves to the first free
+	// provider in the service's order), the price, the deposit, the amount
+	// due at booking and the remaining balance of `service_id` (and
+	// `variant_id`) at `start_time`, which must be a start the availability
+	// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+	// honoured only in `client_choice` mode. Nothing is held.
+	//
+	// GET /appointments/checkout/quote
+	GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (*AppointmentCheckoutQuoteResponse, error)
 	// GetAppointmentPolicies implements getAppointmentPolicies operation.
 	//
 	// `row_present` false means the venue runs on the defaults (slot
@@ -1541,6 +1607,22 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PlanAppointmentVisit implements planAppointmentVisit operation.
+	//
+	// For `services` in order (1 to 8) on the venue-local `date`:
+	// `capability` (`enabled` and, when not, `reason`
+	// `grouped_visits_disabled` or `too_many_services`), the venue's
+	// `max_services`, its confirmed `refund_terms` (null when none), and
+	// `candidates`: every start of the first service from which all of them
+	// can be booked in sequence exactly as `POST /appointments/visits` books
+	// them (each next service at the first time on the slot grid after the
+	// previous one's end and buffers), each with its items, totals and
+	// amount due at booking. `from_visit_id` (a visit of the member's, for a
+	// reschedule) counts that visit's own time as free. Reading the plan
+	// holds nothing.
+	//
+	// POST /appointments/visits/plan
+	PlanAppointmentVisit(ctx context.Context, req *VisitPlanRequest, params PlanAppointmentVisitParams) (*VisitPlanResponse, error)
 	// PostCheckoutPreview implements postCheckoutPreview operation.
 	//
 	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -1555,7 +1637,7 @@ type Handler interface {
 	// window default 24 hours, fee default 0); `package_linked` (always
 	// false in this version), `visit_linked` and `visit_id`.
 	//
-	// GET /appointments/{id}/cancel-preview
+	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// PurchaseCheckout implements purchaseCheckout operation.
 	//
@@ -1709,6 +1791,23 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RescheduleAppointmentVisit implements rescheduleAppointmentVisit operation.
+	//
+	// Moves every booked service of the visit, in order, to start from
+	// `start_time` (each next one as `POST /appointments/visits` places
+	// it), all or nothing, with the visit's exact `expected_updated_at`
+	// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+	// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+	// naming its replacement, which keeps the visit, the price and the
+	// payment; `appointment.rescheduled` is recorded for each. A new time
+	// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+	// (`details.service_index`) and nothing moves. 422
+	// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+	// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+	// booked.
+	//
+	// PATCH /appointments/visits/{visitId}
+	RescheduleAppointmentVisit(ctx context.Context, req *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (*VisitResponse, error)
 	// ResendReceipt implements resendReceipt operation.
 	//
 	// Empty body. Sends the receipt to the member's address on file
