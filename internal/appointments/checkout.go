@@ -12,8 +12,8 @@ import (
 	entappointment "github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/payment"
-	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/ent/predicate"
 	entvisit "github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/events"
@@ -431,4 +431,3 @@ func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointme
 	_, err = events.Record(ctx, c, events.PaymentSucceeded, ev)
 	return err
 }
-
