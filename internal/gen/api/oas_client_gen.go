@@ -769,6 +769,12 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceImageUpload invokes createServiceImageUpload operation.
+	//
+	// An upload URL for a service's new image.
+	//
+	// POST /admin/services/{id}/image/upload-url
+	CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (*ServiceImageUploadResponse, error)
 	// CreateServiceVariant invokes createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -850,6 +856,13 @@ type Invoker interface {
 	//
 	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceImage invokes deleteServiceImage operation.
+	//
+	// Clears the service's `image_url` and removes the published file (a service without an image
+	// succeeds too).
+	//
+	// DELETE /admin/services/{id}/image
+	DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (*ServiceImageDeleteResponse, error)
 	// DeleteServiceVariant invokes deleteServiceVariant operation.
 	//
 	// A variant that appointments name is deactivated (`is_active` false)
@@ -867,6 +880,12 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// FinalizeServiceImage invokes finalizeServiceImage operation.
+	//
+	// Check the uploaded file and make it the service's image.
+	//
+	// POST /admin/services/{id}/image/finalize
+	FinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (*ServiceImageResponse, error)
 	// GetAdminAppointment invokes getAdminAppointment operation.
 	//
 	// One appointment of the venue.
@@ -7253,6 +7272,108 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	return result, nil
 }
 
+// CreateServiceImageUpload invokes createServiceImageUpload operation.
+//
+// An upload URL for a service's new image.
+//
+// POST /admin/services/{id}/image/upload-url
+func (c *Client) CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (*ServiceImageUploadResponse, error) {
+	res, err := c.sendCreateServiceImageUpload(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (res *ServiceImageUploadResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image/upload-url"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceImageUploadOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceImageUploadResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateServiceVariant invokes createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -7924,6 +8045,109 @@ func (c *Client) sendDeleteProviderTimeOff(ctx context.Context, params DeletePro
 	return result, nil
 }
 
+// DeleteServiceImage invokes deleteServiceImage operation.
+//
+// Clears the service's `image_url` and removes the published file (a service without an image
+// succeeds too).
+//
+// DELETE /admin/services/{id}/image
+func (c *Client) DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (*ServiceImageDeleteResponse, error) {
+	res, err := c.sendDeleteServiceImage(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (res *ServiceImageDeleteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteServiceImageOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteServiceImageResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // DeleteServiceVariant invokes deleteServiceVariant operation.
 //
 // A variant that appointments name is deactivated (`is_active` false)
@@ -8137,6 +8361,111 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 	defer body.Close()
 
 	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// FinalizeServiceImage invokes finalizeServiceImage operation.
+//
+// Check the uploaded file and make it the service's image.
+//
+// POST /admin/services/{id}/image/finalize
+func (c *Client) FinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (*ServiceImageResponse, error) {
+	res, err := c.sendFinalizeServiceImage(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendFinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (res *ServiceImageResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image/finalize"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeFinalizeServiceImageRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, FinalizeServiceImageOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeFinalizeServiceImageResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

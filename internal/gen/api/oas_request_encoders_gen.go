@@ -624,6 +624,20 @@ func encodeDisableWebhookSubscriptionRequest(
 	return nil
 }
 
+func encodeFinalizeServiceImageRequest(
+	req *ServiceImageFinalizeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeInitMyPaymentSheetRequest(
 	req *PaymentSheetInitRequest,
 	r *http.Request,

@@ -764,6 +764,19 @@ func encodeCreatePaymentsAccountLinkResponse(response *PaymentsAccountLinkRespon
 	return nil
 }
 
+func encodeCreateServiceImageUploadResponse(response *ServiceImageUploadResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateServiceVariantResponse(response *ServiceVariantResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -853,6 +866,19 @@ func encodeDeleteProviderTimeOffResponse(response *AdminOkResponse, w http.Respo
 	return nil
 }
 
+func encodeDeleteServiceImageResponse(response *ServiceImageDeleteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeDeleteServiceVariantResponse(response *AdminOkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -867,6 +893,19 @@ func encodeDeleteServiceVariantResponse(response *AdminOkResponse, w http.Respon
 }
 
 func encodeDisableWebhookSubscriptionResponse(response *WebhookSubscriptionResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeFinalizeServiceImageResponse(response *ServiceImageResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

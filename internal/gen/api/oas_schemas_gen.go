@@ -25162,6 +25162,346 @@ func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
 	s.WorkshopEntryTarget = val
 }
 
+// Ref: #/components/schemas/ServiceImage
+type ServiceImage struct {
+	Height        OptInt                    `json:"height"`
+	ImageUrl      string                    `json:"imageUrl"`
+	Width         OptInt                    `json:"width"`
+	WriteWarnings ServiceImageWriteWarnings `json:"write_warnings"`
+}
+
+// GetHeight returns the value of Height.
+func (s *ServiceImage) GetHeight() OptInt {
+	return s.Height
+}
+
+// GetImageUrl returns the value of ImageUrl.
+func (s *ServiceImage) GetImageUrl() string {
+	return s.ImageUrl
+}
+
+// GetWidth returns the value of Width.
+func (s *ServiceImage) GetWidth() OptInt {
+	return s.Width
+}
+
+// GetWriteWarnings returns the value of WriteWarnings.
+func (s *ServiceImage) GetWriteWarnings() ServiceImageWriteWarnings {
+	return s.WriteWarnings
+}
+
+// SetHeight sets the value of Height.
+func (s *ServiceImage) SetHeight(val OptInt) {
+	s.Height = val
+}
+
+// SetImageUrl sets the value of ImageUrl.
+func (s *ServiceImage) SetImageUrl(val string) {
+	s.ImageUrl = val
+}
+
+// SetWidth sets the value of Width.
+func (s *ServiceImage) SetWidth(val OptInt) {
+	s.Width = val
+}
+
+// SetWriteWarnings sets the value of WriteWarnings.
+func (s *ServiceImage) SetWriteWarnings(val ServiceImageWriteWarnings) {
+	s.WriteWarnings = val
+}
+
+// Ref: #/components/schemas/ServiceImageDeleteResponse
+type ServiceImageDeleteResponse struct {
+	Data  ServiceImageDeleted `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageDeleteResponse) GetData() ServiceImageDeleted {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageDeleteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageDeleteResponse) SetData(val ServiceImageDeleted) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageDeleteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceImageDeleted
+type ServiceImageDeleted struct {
+	Ok            ServiceImageDeletedOk     `json:"ok"`
+	WriteWarnings ServiceImageWriteWarnings `json:"write_warnings"`
+}
+
+// GetOk returns the value of Ok.
+func (s *ServiceImageDeleted) GetOk() ServiceImageDeletedOk {
+	return s.Ok
+}
+
+// GetWriteWarnings returns the value of WriteWarnings.
+func (s *ServiceImageDeleted) GetWriteWarnings() ServiceImageWriteWarnings {
+	return s.WriteWarnings
+}
+
+// SetOk sets the value of Ok.
+func (s *ServiceImageDeleted) SetOk(val ServiceImageDeletedOk) {
+	s.Ok = val
+}
+
+// SetWriteWarnings sets the value of WriteWarnings.
+func (s *ServiceImageDeleted) SetWriteWarnings(val ServiceImageWriteWarnings) {
+	s.WriteWarnings = val
+}
+
+type ServiceImageDeletedOk bool
+
+const (
+	ServiceImageDeletedOkTrue ServiceImageDeletedOk = true
+)
+
+// AllValues returns all ServiceImageDeletedOk values.
+func (ServiceImageDeletedOk) AllValues() []ServiceImageDeletedOk {
+	return []ServiceImageDeletedOk{
+		ServiceImageDeletedOkTrue,
+	}
+}
+
+// Ref: #/components/schemas/ServiceImageFinalizeRequest
+type ServiceImageFinalizeRequest struct {
+	Path string `json:"path"`
+}
+
+// GetPath returns the value of Path.
+func (s *ServiceImageFinalizeRequest) GetPath() string {
+	return s.Path
+}
+
+// SetPath sets the value of Path.
+func (s *ServiceImageFinalizeRequest) SetPath(val string) {
+	s.Path = val
+}
+
+// Ref: #/components/schemas/ServiceImageResponse
+type ServiceImageResponse struct {
+	Data  ServiceImage `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageResponse) GetData() ServiceImage {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageResponse) SetData(val ServiceImage) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceImageUpload
+type ServiceImageUpload struct {
+	ExpiresAt time.Time                `json:"expires_at"`
+	MaxBytes  int                      `json:"max_bytes"`
+	Method    ServiceImageUploadMethod `json:"method"`
+	MinHeight int                      `json:"min_height"`
+	MinWidth  int                      `json:"min_width"`
+	// The path finalize sends back.
+	Path string `json:"path"`
+	// Path on this server to PUT the bytes to (Content-Type image/jpeg or image/png).
+	UploadURL string `json:"upload_url"`
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *ServiceImageUpload) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetMaxBytes returns the value of MaxBytes.
+func (s *ServiceImageUpload) GetMaxBytes() int {
+	return s.MaxBytes
+}
+
+// GetMethod returns the value of Method.
+func (s *ServiceImageUpload) GetMethod() ServiceImageUploadMethod {
+	return s.Method
+}
+
+// GetMinHeight returns the value of MinHeight.
+func (s *ServiceImageUpload) GetMinHeight() int {
+	return s.MinHeight
+}
+
+// GetMinWidth returns the value of MinWidth.
+func (s *ServiceImageUpload) GetMinWidth() int {
+	return s.MinWidth
+}
+
+// GetPath returns the value of Path.
+func (s *ServiceImageUpload) GetPath() string {
+	return s.Path
+}
+
+// GetUploadURL returns the value of UploadURL.
+func (s *ServiceImageUpload) GetUploadURL() string {
+	return s.UploadURL
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *ServiceImageUpload) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetMaxBytes sets the value of MaxBytes.
+func (s *ServiceImageUpload) SetMaxBytes(val int) {
+	s.MaxBytes = val
+}
+
+// SetMethod sets the value of Method.
+func (s *ServiceImageUpload) SetMethod(val ServiceImageUploadMethod) {
+	s.Method = val
+}
+
+// SetMinHeight sets the value of MinHeight.
+func (s *ServiceImageUpload) SetMinHeight(val int) {
+	s.MinHeight = val
+}
+
+// SetMinWidth sets the value of MinWidth.
+func (s *ServiceImageUpload) SetMinWidth(val int) {
+	s.MinWidth = val
+}
+
+// SetPath sets the value of Path.
+func (s *ServiceImageUpload) SetPath(val string) {
+	s.Path = val
+}
+
+// SetUploadURL sets the value of UploadURL.
+func (s *ServiceImageUpload) SetUploadURL(val string) {
+	s.UploadURL = val
+}
+
+type ServiceImageUploadMethod string
+
+const (
+	ServiceImageUploadMethodPUT ServiceImageUploadMethod = "PUT"
+)
+
+// AllValues returns all ServiceImageUploadMethod values.
+func (ServiceImageUploadMethod) AllValues() []ServiceImageUploadMethod {
+	return []ServiceImageUploadMethod{
+		ServiceImageUploadMethodPUT,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceImageUploadMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceImageUploadMethodPUT:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceImageUploadMethod) UnmarshalText(data []byte) error {
+	switch ServiceImageUploadMethod(data) {
+	case ServiceImageUploadMethodPUT:
+		*s = ServiceImageUploadMethodPUT
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ServiceImageUploadResponse
+type ServiceImageUploadResponse struct {
+	Data  ServiceImageUpload `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageUploadResponse) GetData() ServiceImageUpload {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageUploadResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageUploadResponse) SetData(val ServiceImageUpload) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageUploadResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type ServiceImageWriteWarnings []ServiceImageWriteWarningsItem
+
+type ServiceImageWriteWarningsItem string
+
+const (
+	ServiceImageWriteWarningsItemPreviousImageNotRemoved ServiceImageWriteWarningsItem = "previous_image_not_removed"
+	ServiceImageWriteWarningsItemUploadNotRemoved        ServiceImageWriteWarningsItem = "upload_not_removed"
+)
+
+// AllValues returns all ServiceImageWriteWarningsItem values.
+func (ServiceImageWriteWarningsItem) AllValues() []ServiceImageWriteWarningsItem {
+	return []ServiceImageWriteWarningsItem{
+		ServiceImageWriteWarningsItemPreviousImageNotRemoved,
+		ServiceImageWriteWarningsItemUploadNotRemoved,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceImageWriteWarningsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceImageWriteWarningsItemPreviousImageNotRemoved:
+		return []byte(s), nil
+	case ServiceImageWriteWarningsItemUploadNotRemoved:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceImageWriteWarningsItem) UnmarshalText(data []byte) error {
+	switch ServiceImageWriteWarningsItem(data) {
+	case ServiceImageWriteWarningsItemPreviousImageNotRemoved:
+		*s = ServiceImageWriteWarningsItemPreviousImageNotRemoved
+		return nil
+	case ServiceImageWriteWarningsItemUploadNotRemoved:
+		*s = ServiceImageWriteWarningsItemUploadNotRemoved
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/ServiceProviderAssignment
 type ServiceProviderAssignment struct {
 	CustomDurationMinutes NilInt    `json:"custom_duration_minutes"`

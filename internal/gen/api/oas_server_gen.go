@@ -756,6 +756,12 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceImageUpload implements createServiceImageUpload operation.
+	//
+	// An upload URL for a service's new image.
+	//
+	// POST /admin/services/{id}/image/upload-url
+	CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (*ServiceImageUploadResponse, error)
 	// CreateServiceVariant implements createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -837,6 +843,13 @@ type Handler interface {
 	//
 	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceImage implements deleteServiceImage operation.
+	//
+	// Clears the service's `image_url` and removes the published file (a service without an image
+	// succeeds too).
+	//
+	// DELETE /admin/services/{id}/image
+	DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (*ServiceImageDeleteResponse, error)
 	// DeleteServiceVariant implements deleteServiceVariant operation.
 	//
 	// A variant that appointments name is deactivated (`is_active` false)
@@ -854,6 +867,12 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// FinalizeServiceImage implements finalizeServiceImage operation.
+	//
+	// Check the uploaded file and make it the service's image.
+	//
+	// POST /admin/services/{id}/image/finalize
+	FinalizeServiceImage(ctx context.Context, req *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (*ServiceImageResponse, error)
 	// GetAdminAppointment implements getAdminAppointment operation.
 	//
 	// One appointment of the venue.

@@ -926,6 +926,15 @@ func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// CreateServiceImageUpload implements createServiceImageUpload operation.
+//
+// An upload URL for a service's new image.
+//
+// POST /admin/services/{id}/image/upload-url
+func (UnimplementedHandler) CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (r *ServiceImageUploadResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateServiceVariant implements createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -1025,6 +1034,16 @@ func (UnimplementedHandler) DeleteProviderTimeOff(ctx context.Context, params De
 	return r, ht.ErrNotImplemented
 }
 
+// DeleteServiceImage implements deleteServiceImage operation.
+//
+// Clears the service's `image_url` and removes the published file (a service without an image
+// succeeds too).
+//
+// DELETE /admin/services/{id}/image
+func (UnimplementedHandler) DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (r *ServiceImageDeleteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // DeleteServiceVariant implements deleteServiceVariant operation.
 //
 // A variant that appointments name is deactivated (`is_active` false)
@@ -1045,6 +1064,15 @@ func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params Del
 //
 // POST /admin/webhooks/{id}/disable
 func (UnimplementedHandler) DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// FinalizeServiceImage implements finalizeServiceImage operation.
+//
+// Check the uploaded file and make it the service's image.
+//
+// POST /admin/services/{id}/image/finalize
+func (UnimplementedHandler) FinalizeServiceImage(ctx context.Context, req *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (r *ServiceImageResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
