@@ -71,6 +71,8 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -200,6 +202,10 @@ type Client struct {
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceBundle is the client for interacting with the ServiceBundle builders.
+	ServiceBundle *ServiceBundleClient
+	// ServiceBundleItem is the client for interacting with the ServiceBundleItem builders.
+	ServiceBundleItem *ServiceBundleItemClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
 	ServiceProvider *ServiceProviderClient
 	// ServiceVariant is the client for interacting with the ServiceVariant builders.
@@ -286,6 +292,8 @@ func (c *Client) init() {
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.Service = NewServiceClient(c.config)
+	c.ServiceBundle = NewServiceBundleClient(c.config)
+	c.ServiceBundleItem = NewServiceBundleItemClient(c.config)
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
@@ -443,6 +451,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceBundle:          NewServiceBundleClient(cfg),
+		ServiceBundleItem:      NewServiceBundleItemClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
@@ -527,6 +537,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceBundle:          NewServiceBundleClient(cfg),
+		ServiceBundleItem:      NewServiceBundleItemClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
@@ -578,9 +590,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
+		c.ServiceVariant, c.Session, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -602,9 +614,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
+		c.ServiceVariant, c.Session, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -723,6 +735,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Room.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
+	case *ServiceBundleMutation:
+		return c.ServiceBundle.mutate(ctx, m)
+	case *ServiceBundleItemMutation:
+		return c.ServiceBundleItem.mutate(ctx, m)
 	case *ServiceProviderMutation:
 		return c.ServiceProvider.mutate(ctx, m)
 	case *ServiceVariantMutation:
@@ -10102,6 +10118,370 @@ func (c *ServiceClient) mutate(ctx context.Context, m *ServiceMutation) (Value, 
 	}
 }
 
+// ServiceBundleClient is a client for the ServiceBundle schema.
+type ServiceBundleClient struct {
+	config
+}
+
+// NewServiceBundleClient returns a client for the ServiceBundle from the given config.
+func NewServiceBundleClient(c config) *ServiceBundleClient {
+	return &ServiceBundleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicebundle.Hooks(f(g(h())))`.
+func (c *ServiceBundleClient) Use(hooks ...Hook) {
+	c.hooks.ServiceBundle = append(c.hooks.ServiceBundle, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicebundle.Intercept(f(g(h())))`.
+func (c *ServiceBundleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceBundle = append(c.inters.ServiceBundle, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceBundle entity.
+func (c *ServiceBundleClient) Create() *ServiceBundleCreate {
+	mutation := newServiceBundleMutation(c.config, OpCreate)
+	return &ServiceBundleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceBundle entities.
+func (c *ServiceBundleClient) CreateBulk(builders ...*ServiceBundleCreate) *ServiceBundleCreateBulk {
+	return &ServiceBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceBundleClient) MapCreateBulk(slice any, setFunc func(*ServiceBundleCreate, int)) *ServiceBundleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceBundleCreateBulk{err: fmt.Errorf("calling to ServiceBundleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceBundleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceBundle.
+func (c *ServiceBundleClient) Update() *ServiceBundleUpdate {
+	mutation := newServiceBundleMutation(c.config, OpUpdate)
+	return &ServiceBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceBundleClient) UpdateOne(_m *ServiceBundle) *ServiceBundleUpdateOne {
+	mutation := newServiceBundleMutation(c.config, OpUpdateOne, withServiceBundle(_m))
+	return &ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceBundleClient) UpdateOneID(id uuid.UUID) *ServiceBundleUpdateOne {
+	mutation := newServiceBundleMutation(c.config, OpUpdateOne, withServiceBundleID(id))
+	return &ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceBundle.
+func (c *ServiceBundleClient) Delete() *ServiceBundleDelete {
+	mutation := newServiceBundleMutation(c.config, OpDelete)
+	return &ServiceBundleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceBundleClient) DeleteOne(_m *ServiceBundle) *ServiceBundleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceBundleClient) DeleteOneID(id uuid.UUID) *ServiceBundleDeleteOne {
+	builder := c.Delete().Where(servicebundle.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceBundleDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceBundle.
+func (c *ServiceBundleClient) Query() *ServiceBundleQuery {
+	return &ServiceBundleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceBundle},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceBundle entity by its id.
+func (c *ServiceBundleClient) Get(ctx context.Context, id uuid.UUID) (*ServiceBundle, error) {
+	return c.Query().Where(servicebundle.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceBundleClient) GetX(ctx context.Context, id uuid.UUID) *ServiceBundle {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceBundle.
+func (c *ServiceBundleClient) QueryOrganization(_m *ServiceBundle) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundle.Table, servicebundle.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundle.OrganizationTable, servicebundle.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryItems queries the items edge of a ServiceBundle.
+func (c *ServiceBundleClient) QueryItems(_m *ServiceBundle) *ServiceBundleItemQuery {
+	query := (&ServiceBundleItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundle.Table, servicebundle.FieldID, id),
+			sqlgraph.To(servicebundleitem.Table, servicebundleitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, servicebundle.ItemsTable, servicebundle.ItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceBundleClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceBundle
+	return append(hooks[:len(hooks):len(hooks)], servicebundle.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceBundleClient) Interceptors() []Interceptor {
+	return c.inters.ServiceBundle
+}
+
+func (c *ServiceBundleClient) mutate(ctx context.Context, m *ServiceBundleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceBundleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceBundleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceBundle mutation op: %q", m.Op())
+	}
+}
+
+// ServiceBundleItemClient is a client for the ServiceBundleItem schema.
+type ServiceBundleItemClient struct {
+	config
+}
+
+// NewServiceBundleItemClient returns a client for the ServiceBundleItem from the given config.
+func NewServiceBundleItemClient(c config) *ServiceBundleItemClient {
+	return &ServiceBundleItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicebundleitem.Hooks(f(g(h())))`.
+func (c *ServiceBundleItemClient) Use(hooks ...Hook) {
+	c.hooks.ServiceBundleItem = append(c.hooks.ServiceBundleItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicebundleitem.Intercept(f(g(h())))`.
+func (c *ServiceBundleItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceBundleItem = append(c.inters.ServiceBundleItem, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceBundleItem entity.
+func (c *ServiceBundleItemClient) Create() *ServiceBundleItemCreate {
+	mutation := newServiceBundleItemMutation(c.config, OpCreate)
+	return &ServiceBundleItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceBundleItem entities.
+func (c *ServiceBundleItemClient) CreateBulk(builders ...*ServiceBundleItemCreate) *ServiceBundleItemCreateBulk {
+	return &ServiceBundleItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceBundleItemClient) MapCreateBulk(slice any, setFunc func(*ServiceBundleItemCreate, int)) *ServiceBundleItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceBundleItemCreateBulk{err: fmt.Errorf("calling to ServiceBundleItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceBundleItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceBundleItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Update() *ServiceBundleItemUpdate {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdate)
+	return &ServiceBundleItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceBundleItemClient) UpdateOne(_m *ServiceBundleItem) *ServiceBundleItemUpdateOne {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdateOne, withServiceBundleItem(_m))
+	return &ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceBundleItemClient) UpdateOneID(id uuid.UUID) *ServiceBundleItemUpdateOne {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdateOne, withServiceBundleItemID(id))
+	return &ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Delete() *ServiceBundleItemDelete {
+	mutation := newServiceBundleItemMutation(c.config, OpDelete)
+	return &ServiceBundleItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceBundleItemClient) DeleteOne(_m *ServiceBundleItem) *ServiceBundleItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceBundleItemClient) DeleteOneID(id uuid.UUID) *ServiceBundleItemDeleteOne {
+	builder := c.Delete().Where(servicebundleitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceBundleItemDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Query() *ServiceBundleItemQuery {
+	return &ServiceBundleItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceBundleItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceBundleItem entity by its id.
+func (c *ServiceBundleItemClient) Get(ctx context.Context, id uuid.UUID) (*ServiceBundleItem, error) {
+	return c.Query().Where(servicebundleitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceBundleItemClient) GetX(ctx context.Context, id uuid.UUID) *ServiceBundleItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryOrganization(_m *ServiceBundleItem) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.OrganizationTable, servicebundleitem.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBundle queries the bundle edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryBundle(_m *ServiceBundleItem) *ServiceBundleQuery {
+	query := (&ServiceBundleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(servicebundle.Table, servicebundle.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, servicebundleitem.BundleTable, servicebundleitem.BundleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryService(_m *ServiceBundleItem) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.ServiceTable, servicebundleitem.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVariant queries the variant edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryVariant(_m *ServiceBundleItem) *ServiceVariantQuery {
+	query := (&ServiceVariantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(servicevariant.Table, servicevariant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.VariantTable, servicebundleitem.VariantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceBundleItemClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceBundleItem
+	return append(hooks[:len(hooks):len(hooks)], servicebundleitem.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceBundleItemClient) Interceptors() []Interceptor {
+	return c.inters.ServiceBundleItem
+}
+
+func (c *ServiceBundleItemClient) mutate(ctx context.Context, m *ServiceBundleItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceBundleItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceBundleItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceBundleItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceBundleItem mutation op: %q", m.Op())
+	}
+}
+
 // ServiceProviderClient is a client for the ServiceProvider schema.
 type ServiceProviderClient struct {
 	config
@@ -11806,9 +12186,10 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceBundle,
+		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
@@ -11820,9 +12201,10 @@ type (
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceBundle,
+		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

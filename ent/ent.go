@@ -67,6 +67,8 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -192,6 +194,8 @@ func checkColumn(t, c string) error {
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			service.Table:                service.ValidColumn,
+			servicebundle.Table:          servicebundle.ValidColumn,
+			servicebundleitem.Table:      servicebundleitem.ValidColumn,
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,

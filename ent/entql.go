@@ -59,6 +59,8 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -78,7 +80,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 65)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 67)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1431,6 +1433,48 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[55] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   servicebundle.Table,
+			Columns: servicebundle.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: servicebundle.FieldID,
+			},
+		},
+		Type: "ServiceBundle",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			servicebundle.FieldCreatedAt:      {Type: field.TypeTime, Column: servicebundle.FieldCreatedAt},
+			servicebundle.FieldUpdatedAt:      {Type: field.TypeTime, Column: servicebundle.FieldUpdatedAt},
+			servicebundle.FieldOrganizationID: {Type: field.TypeUUID, Column: servicebundle.FieldOrganizationID},
+			servicebundle.FieldName:           {Type: field.TypeString, Column: servicebundle.FieldName},
+			servicebundle.FieldDescription:    {Type: field.TypeString, Column: servicebundle.FieldDescription},
+			servicebundle.FieldPriceMinor:     {Type: field.TypeInt64, Column: servicebundle.FieldPriceMinor},
+			servicebundle.FieldCurrency:       {Type: field.TypeString, Column: servicebundle.FieldCurrency},
+			servicebundle.FieldIsActive:       {Type: field.TypeBool, Column: servicebundle.FieldIsActive},
+			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
+		},
+	}
+	graph.Nodes[56] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   servicebundleitem.Table,
+			Columns: servicebundleitem.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: servicebundleitem.FieldID,
+			},
+		},
+		Type: "ServiceBundleItem",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			servicebundleitem.FieldCreatedAt:      {Type: field.TypeTime, Column: servicebundleitem.FieldCreatedAt},
+			servicebundleitem.FieldUpdatedAt:      {Type: field.TypeTime, Column: servicebundleitem.FieldUpdatedAt},
+			servicebundleitem.FieldOrganizationID: {Type: field.TypeUUID, Column: servicebundleitem.FieldOrganizationID},
+			servicebundleitem.FieldBundleID:       {Type: field.TypeUUID, Column: servicebundleitem.FieldBundleID},
+			servicebundleitem.FieldServiceID:      {Type: field.TypeUUID, Column: servicebundleitem.FieldServiceID},
+			servicebundleitem.FieldVariantID:      {Type: field.TypeUUID, Column: servicebundleitem.FieldVariantID},
+			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
+		},
+	}
+	graph.Nodes[57] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1452,7 +1496,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1474,7 +1518,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1498,7 +1542,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1526,7 +1570,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1550,7 +1594,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1571,7 +1615,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1599,7 +1643,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1625,7 +1669,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1651,7 +1695,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -3165,6 +3209,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Service",
 		"Appointment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundle.OrganizationTable,
+			Columns: []string{servicebundle.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceBundle",
+		"Organization",
+	)
+	graph.MustAddE(
+		"items",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   servicebundle.ItemsTable,
+			Columns: []string{servicebundle.ItemsColumn},
+			Bidi:    false,
+		},
+		"ServiceBundle",
+		"ServiceBundleItem",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.OrganizationTable,
+			Columns: []string{servicebundleitem.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"Organization",
+	)
+	graph.MustAddE(
+		"bundle",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   servicebundleitem.BundleTable,
+			Columns: []string{servicebundleitem.BundleColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"ServiceBundle",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.ServiceTable,
+			Columns: []string{servicebundleitem.ServiceColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"Service",
+	)
+	graph.MustAddE(
+		"variant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.VariantTable,
+			Columns: []string{servicebundleitem.VariantColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"ServiceVariant",
 	)
 	graph.MustAddE(
 		"organization",
@@ -10551,6 +10667,250 @@ func (f *ServiceFilter) WhereHasAppointmentsWith(preds ...predicate.Appointment)
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ServiceBundleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceBundleQuery builder.
+func (_q *ServiceBundleQuery) Filter() *ServiceBundleFilter {
+	return &ServiceBundleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceBundleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceBundleMutation builder.
+func (m *ServiceBundleMutation) Filter() *ServiceBundleFilter {
+	return &ServiceBundleFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceBundleFilter provides a generic filtering capability at runtime for ServiceBundleQuery.
+type ServiceBundleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceBundleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceBundleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(servicebundle.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceBundleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundle.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceBundleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundle.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceBundleFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(servicebundle.FieldOrganizationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ServiceBundleFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldName))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *ServiceBundleFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldDescription))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ServiceBundleFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(servicebundle.FieldPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *ServiceBundleFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldCurrency))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *ServiceBundleFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(servicebundle.FieldIsActive))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *ServiceBundleFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(servicebundle.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceBundleFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceBundleFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasItems applies a predicate to check if query has an edge items.
+func (f *ServiceBundleFilter) WhereHasItems() {
+	f.Where(entql.HasEdge("items"))
+}
+
+// WhereHasItemsWith applies a predicate to check if query has an edge items with a given conditions (other predicates).
+func (f *ServiceBundleFilter) WhereHasItemsWith(preds ...predicate.ServiceBundleItem) {
+	f.Where(entql.HasEdgeWith("items", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ServiceBundleItemQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceBundleItemQuery builder.
+func (_q *ServiceBundleItemQuery) Filter() *ServiceBundleItemFilter {
+	return &ServiceBundleItemFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceBundleItemMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceBundleItemMutation builder.
+func (m *ServiceBundleItemMutation) Filter() *ServiceBundleItemFilter {
+	return &ServiceBundleItemFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceBundleItemFilter provides a generic filtering capability at runtime for ServiceBundleItemQuery.
+type ServiceBundleItemFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceBundleItemFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceBundleItemFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceBundleItemFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundleitem.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceBundleItemFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundleitem.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceBundleItemFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldOrganizationID))
+}
+
+// WhereBundleID applies the entql [16]byte predicate on the bundle_id field.
+func (f *ServiceBundleItemFilter) WhereBundleID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldBundleID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *ServiceBundleItemFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldServiceID))
+}
+
+// WhereVariantID applies the entql [16]byte predicate on the variant_id field.
+func (f *ServiceBundleItemFilter) WhereVariantID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldVariantID))
+}
+
+// WherePosition applies the entql int predicate on the position field.
+func (f *ServiceBundleItemFilter) WherePosition(p entql.IntP) {
+	f.Where(p.Field(servicebundleitem.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceBundleItemFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBundle applies a predicate to check if query has an edge bundle.
+func (f *ServiceBundleItemFilter) WhereHasBundle() {
+	f.Where(entql.HasEdge("bundle"))
+}
+
+// WhereHasBundleWith applies a predicate to check if query has an edge bundle with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasBundleWith(preds ...predicate.ServiceBundle) {
+	f.Where(entql.HasEdgeWith("bundle", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *ServiceBundleItemFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVariant applies a predicate to check if query has an edge variant.
+func (f *ServiceBundleItemFilter) WhereHasVariant() {
+	f.Where(entql.HasEdge("variant"))
+}
+
+// WhereHasVariantWith applies a predicate to check if query has an edge variant with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasVariantWith(preds ...predicate.ServiceVariant) {
+	f.Where(entql.HasEdgeWith("variant", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ServiceProviderQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10579,7 +10939,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10711,7 +11071,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10824,7 +11184,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10947,7 +11307,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11090,7 +11450,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11227,7 +11587,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11321,7 +11681,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11478,7 +11838,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11611,7 +11971,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11758,7 +12118,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

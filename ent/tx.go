@@ -124,6 +124,10 @@ type Tx struct {
 	Room *RoomClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceBundle is the client for interacting with the ServiceBundle builders.
+	ServiceBundle *ServiceBundleClient
+	// ServiceBundleItem is the client for interacting with the ServiceBundleItem builders.
+	ServiceBundleItem *ServiceBundleItemClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
 	ServiceProvider *ServiceProviderClient
 	// ServiceVariant is the client for interacting with the ServiceVariant builders.
@@ -330,6 +334,8 @@ func (tx *Tx) init() {
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
+	tx.ServiceBundle = NewServiceBundleClient(tx.config)
+	tx.ServiceBundleItem = NewServiceBundleItemClient(tx.config)
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

@@ -62,6 +62,8 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -131,6 +133,8 @@ var edgeTargets = map[string]map[string]string{
 	"RefreshToken":           {"session": "Session"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
+	"ServiceBundle":          {"organization": "Organization", "items": "ServiceBundleItem"},
+	"ServiceBundleItem":      {"organization": "Organization", "bundle": "ServiceBundle", "service": "Service", "variant": "ServiceVariant"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
@@ -186,6 +190,8 @@ var VenueOwnedTypes = []string{
 	"PushDevice",
 	"Room",
 	"Service",
+	"ServiceBundle",
+	"ServiceBundleItem",
 	"ServiceProvider",
 	"ServiceVariant",
 	"Tip",
@@ -253,6 +259,8 @@ var AllTypes = []string{
 	"RefreshToken",
 	"Room",
 	"Service",
+	"ServiceBundle",
+	"ServiceBundleItem",
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
@@ -385,6 +393,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
 	case "Service":
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
+	case "ServiceBundle":
+		return c.ServiceBundle.Query().Where(servicebundle.IDIn(ids...)).Count(ctx)
+	case "ServiceBundleItem":
+		return c.ServiceBundleItem.Query().Where(servicebundleitem.IDIn(ids...)).Count(ctx)
 	case "ServiceProvider":
 		return c.ServiceProvider.Query().Where(serviceprovider.IDIn(ids...)).Count(ctx)
 	case "ServiceVariant":

@@ -2646,6 +2646,95 @@ var (
 			},
 		},
 	}
+	// ServiceBundlesColumns holds the columns for the "service_bundles" table.
+	ServiceBundlesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ServiceBundlesTable holds the schema information for the "service_bundles" table.
+	ServiceBundlesTable = &schema.Table{
+		Name:       "service_bundles",
+		Columns:    ServiceBundlesColumns,
+		PrimaryKey: []*schema.Column{ServiceBundlesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_bundles_organizations_organization",
+				Columns:    []*schema.Column{ServiceBundlesColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicebundle_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceBundlesColumns[9]},
+			},
+		},
+	}
+	// ServiceBundleItemsColumns holds the columns for the "service_bundle_items" table.
+	ServiceBundleItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "position", Type: field.TypeInt},
+		{Name: "bundle_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "service_id", Type: field.TypeUUID},
+		{Name: "variant_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// ServiceBundleItemsTable holds the schema information for the "service_bundle_items" table.
+	ServiceBundleItemsTable = &schema.Table{
+		Name:       "service_bundle_items",
+		Columns:    ServiceBundleItemsColumns,
+		PrimaryKey: []*schema.Column{ServiceBundleItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_bundle_items_service_bundles_items",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[4]},
+				RefColumns: []*schema.Column{ServiceBundlesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_organizations_organization",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_services_service",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[6]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_service_variants_variant",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[7]},
+				RefColumns: []*schema.Column{ServiceVariantsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicebundleitem_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceBundleItemsColumns[5]},
+			},
+			{
+				Name:    "servicebundleitem_organization_id_bundle_id_position",
+				Unique:  true,
+				Columns: []*schema.Column{ServiceBundleItemsColumns[5], ServiceBundleItemsColumns[4], ServiceBundleItemsColumns[3]},
+			},
+		},
+	}
 	// ServiceProvidersColumns holds the columns for the "service_providers" table.
 	ServiceProvidersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3274,6 +3363,8 @@ var (
 		RefreshTokensTable,
 		RoomsTable,
 		ServicesTable,
+		ServiceBundlesTable,
+		ServiceBundleItemsTable,
 		ServiceProvidersTable,
 		ServiceVariantsTable,
 		SessionsTable,
@@ -3383,6 +3474,11 @@ func init() {
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ServiceBundlesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ServiceBundleItemsTable.ForeignKeys[0].RefTable = ServiceBundlesTable
+	ServiceBundleItemsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	ServiceBundleItemsTable.ForeignKeys[2].RefTable = ServicesTable
+	ServiceBundleItemsTable.ForeignKeys[3].RefTable = ServiceVariantsTable
 	ServiceProvidersTable.ForeignKeys[0].RefTable = InstructorsTable
 	ServiceProvidersTable.ForeignKeys[1].RefTable = ServicesTable
 	ServiceProvidersTable.ForeignKeys[2].RefTable = OrganizationsTable

@@ -314,3 +314,59 @@ func (Appointment) Indexes() []ent.Index {
 		index.Fields("organization_id", "member_id", "checkout_key").Unique(),
 	}
 }
+
+// ServiceBundle is a combo package: several of the venue's services sold
+// together at one price (a cut and a colour), in the bundle's order.
+type ServiceBundle struct{ ent.Schema }
+
+// Mixin of the ServiceBundle.
+func (ServiceBundle) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the ServiceBundle.
+func (ServiceBundle) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().MaxLen(200),
+		field.String("description").Optional().MaxLen(2000),
+		field.Int64("price_minor").NonNegative().
+			Comment("The bundle's price, minor units of its services' currency."),
+		field.String("currency").MinLen(3).MaxLen(3),
+		field.Bool("is_active").Default(true),
+		field.Int("sort_order").Default(0),
+	}
+}
+
+// Edges of the ServiceBundle.
+func (ServiceBundle) Edges() []ent.Edge {
+	return []ent.Edge{edge.To("items", ServiceBundleItem.Type)}
+}
+
+// ServiceBundleItem is one service (or variant) of a bundle, at its
+// position.
+type ServiceBundleItem struct{ ent.Schema }
+
+// Mixin of the ServiceBundleItem.
+func (ServiceBundleItem) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the ServiceBundleItem.
+func (ServiceBundleItem) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("bundle_id", uuidType).Immutable(),
+		field.UUID("service_id", uuidType).Immutable(),
+		field.UUID("variant_id", uuidType).Optional().Nillable().Immutable(),
+		field.Int("position").Min(0).Max(7).Immutable(),
+	}
+}
+
+// Edges of the ServiceBundleItem.
+func (ServiceBundleItem) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("bundle", ServiceBundle.Type).Ref("items").Field("bundle_id").Unique().Required().Immutable(),
+		edge.To("service", Service.Type).Field("service_id").Unique().Required().Immutable(),
+		edge.To("variant", ServiceVariant.Type).Field("variant_id").Unique().Immutable(),
+	}
+}
+
+// Indexes of the ServiceBundleItem: one service per position of a bundle.
+func (ServiceBundleItem) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "bundle_id", "position").Unique()}
+}

@@ -158,9 +158,14 @@ func DeleteServiceImage(ctx context.Context, client *ent.Client, m *media.Servic
 	return warnings, nil
 }
 
-// serviceAudit records action on service id for the context's viewer.
+// serviceAudit records action on service (or bundle) id for the context's
+// viewer.
 func serviceAudit(ctx context.Context, c *ent.Client, action string, id uuid.UUID, details map[string]any) error {
-	e := audit.Entry{Action: action, Target: "service:" + id.String(), Details: details}
+	kind := "service:"
+	if len(action) > 15 && action[:15] == "service_bundle." {
+		kind = "service_bundle:"
+	}
+	e := audit.Entry{Action: action, Target: kind + id.String(), Details: details}
 	if u, ok := viewer.UserFromContext(ctx); ok {
 		e.ActorKind = audit.KindUser
 		e.UserID = &u.UserID

@@ -14,3 +14,7 @@ func init() {
 	idempotencyPolicies["checkoutAppointmentVisit"] = idempotency.Required(idempotency.UUID)
 	idempotencyPolicies["planAppointmentVisit"] = idempotency.Optional(idempotency.Max200)
 }
+
+func init() {
+	idempotencyPolicies["createServiceBundle"] = idempotency.Optional(idempotency.Max200)
+}

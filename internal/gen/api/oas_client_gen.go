@@ -769,6 +769,12 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceBundle invokes createServiceBundle operation.
+	//
+	// Create a combo package.
+	//
+	// POST /admin/services/bundles
+	CreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (*ServiceBundleResponse, error)
 	// CreateServiceImageUpload invokes createServiceImageUpload operation.
 	//
 	// An upload URL for a service's new image.
@@ -1509,6 +1515,12 @@ type Invoker interface {
 	//
 	// GET /admin/providers/{providerId}/time-off
 	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceBundles invokes listServiceBundles operation.
+	//
+	// Active bundles in display order; `include_inactive` adds the others.
+	//
+	// GET /admin/services/bundles
+	ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (*ServiceBundleListResponse, error)
 	// ListServiceProviders invokes listServiceProviders operation.
 	//
 	// In the service's order (primary first, then `sort_order`).
@@ -7265,6 +7277,95 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	defer body.Close()
 
 	result, err := decodeCreatePaymentsAccountLinkResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateServiceBundle invokes createServiceBundle operation.
+//
+// Create a combo package.
+//
+// POST /admin/services/bundles
+func (c *Client) CreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (*ServiceBundleResponse, error) {
+	res, err := c.sendCreateServiceBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (res *ServiceBundleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/services/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateServiceBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceBundleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -14889,6 +14990,96 @@ func (c *Client) sendListProviderTimeOff(ctx context.Context, params ListProvide
 	defer body.Close()
 
 	result, err := decodeListProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceBundles invokes listServiceBundles operation.
+//
+// Active bundles in display order; `include_inactive` adds the others.
+//
+// GET /admin/services/bundles
+func (c *Client) ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (*ServiceBundleListResponse, error) {
+	res, err := c.sendListServiceBundles(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (res *ServiceBundleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/services/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "include_inactive" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "include_inactive",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IncludeInactive.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceBundlesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceBundlesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

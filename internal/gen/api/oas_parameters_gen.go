@@ -4431,6 +4431,96 @@ func decodeCreatePaymentsAccountLinkParams(args [0]string, argsEscaped bool, r *
 	return params, nil
 }
 
+// CreateServiceBundleParams is parameters of createServiceBundle operation.
+type CreateServiceBundleParams struct {
+	// Retry key, 1 to 200 visible ASCII characters.
+	IdempotencyKey OptString `json:",omitempty,omitzero"`
+}
+
+func unpackCreateServiceBundleParams(packed middleware.Parameters) (params CreateServiceBundleParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.IdempotencyKey = v.(OptString)
+		}
+	}
+	return params
+}
+
+func decodeCreateServiceBundleParams(args [0]string, argsEscaped bool, r *http.Request) (params CreateServiceBundleParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotIdempotencyKeyVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotIdempotencyKeyVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.IdempotencyKey.SetTo(paramsDotIdempotencyKeyVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.IdempotencyKey.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     200,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         nil,
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // CreateServiceImageUploadParams is parameters of createServiceImageUpload operation.
 type CreateServiceImageUploadParams struct {
 	ID uuid.UUID
@@ -14109,6 +14199,75 @@ func decodeListProviderTimeOffParams(args [1]string, argsEscaped bool, r *http.R
 		return params, &ogenerrors.DecodeParamError{
 			Name: "providerId",
 			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// ListServiceBundlesParams is parameters of listServiceBundles operation.
+type ListServiceBundlesParams struct {
+	IncludeInactive OptBool `json:",omitempty,omitzero"`
+}
+
+func unpackListServiceBundlesParams(packed middleware.Parameters) (params ListServiceBundlesParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "include_inactive",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.IncludeInactive = v.(OptBool)
+		}
+	}
+	return params
+}
+
+func decodeListServiceBundlesParams(args [0]string, argsEscaped bool, r *http.Request) (params ListServiceBundlesParams, _ error) {
+	q := uri.NewQueryDecoder(r.URL.Query())
+	// Set default value for query: include_inactive.
+	{
+		val := bool(false)
+		params.IncludeInactive.SetTo(val)
+	}
+	// Decode query: include_inactive.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "include_inactive",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotIncludeInactiveVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotIncludeInactiveVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.IncludeInactive.SetTo(paramsDotIncludeInactiveVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "include_inactive",
+			In:   "query",
 			Err:  err,
 		}
 	}

@@ -548,6 +548,20 @@ func encodeCreatePaymentsAccountLinkRequest(
 	return nil
 }
 
+func encodeCreateServiceBundleRequest(
+	req *ServiceBundleCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateServiceVariantRequest(
 	req *ServiceVariantCreateRequest,
 	r *http.Request,

@@ -25162,6 +25162,360 @@ func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
 	s.WorkshopEntryTarget = val
 }
 
+// Ref: #/components/schemas/ServiceBundle
+type ServiceBundle struct {
+	CreatedAt            time.Time           `json:"created_at"`
+	Currency             string              `json:"currency"`
+	Description          string              `json:"description"`
+	ID                   uuid.UUID           `json:"id"`
+	IsActive             bool                `json:"is_active"`
+	Items                []ServiceBundleItem `json:"items"`
+	Name                 string              `json:"name"`
+	PriceAmount          float64             `json:"price_amount"`
+	PriceMinor           int64               `json:"price_minor"`
+	SeparatePriceMinor   int64               `json:"separate_price_minor"`
+	SortOrder            int                 `json:"sort_order"`
+	TotalDurationMinutes int                 `json:"total_duration_minutes"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *ServiceBundle) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ServiceBundle) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDescription returns the value of Description.
+func (s *ServiceBundle) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *ServiceBundle) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceBundle) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetItems returns the value of Items.
+func (s *ServiceBundle) GetItems() []ServiceBundleItem {
+	return s.Items
+}
+
+// GetName returns the value of Name.
+func (s *ServiceBundle) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceBundle) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceBundle) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSeparatePriceMinor returns the value of SeparatePriceMinor.
+func (s *ServiceBundle) GetSeparatePriceMinor() int64 {
+	return s.SeparatePriceMinor
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceBundle) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetTotalDurationMinutes returns the value of TotalDurationMinutes.
+func (s *ServiceBundle) GetTotalDurationMinutes() int {
+	return s.TotalDurationMinutes
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *ServiceBundle) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ServiceBundle) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDescription sets the value of Description.
+func (s *ServiceBundle) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceBundle) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceBundle) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetItems sets the value of Items.
+func (s *ServiceBundle) SetItems(val []ServiceBundleItem) {
+	s.Items = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceBundle) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceBundle) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceBundle) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSeparatePriceMinor sets the value of SeparatePriceMinor.
+func (s *ServiceBundle) SetSeparatePriceMinor(val int64) {
+	s.SeparatePriceMinor = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceBundle) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetTotalDurationMinutes sets the value of TotalDurationMinutes.
+func (s *ServiceBundle) SetTotalDurationMinutes(val int) {
+	s.TotalDurationMinutes = val
+}
+
+// Ref: #/components/schemas/ServiceBundleCreateRequest
+type ServiceBundleCreateRequest struct {
+	Description OptString                  `json:"description"`
+	IsActive    OptBool                    `json:"is_active"`
+	Items       []ServiceBundleItemRequest `json:"items"`
+	Name        string                     `json:"name"`
+	PriceAmount float64                    `json:"price_amount"`
+	SortOrder   OptInt                     `json:"sort_order"`
+}
+
+// GetDescription returns the value of Description.
+func (s *ServiceBundleCreateRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceBundleCreateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetItems returns the value of Items.
+func (s *ServiceBundleCreateRequest) GetItems() []ServiceBundleItemRequest {
+	return s.Items
+}
+
+// GetName returns the value of Name.
+func (s *ServiceBundleCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceBundleCreateRequest) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceBundleCreateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDescription sets the value of Description.
+func (s *ServiceBundleCreateRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceBundleCreateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetItems sets the value of Items.
+func (s *ServiceBundleCreateRequest) SetItems(val []ServiceBundleItemRequest) {
+	s.Items = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceBundleCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceBundleCreateRequest) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceBundleCreateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceBundleItem
+type ServiceBundleItem struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	Position        int       `json:"position"`
+	PriceMinor      int64     `json:"price_minor"`
+	ServiceID       uuid.UUID `json:"service_id"`
+	ServiceName     string    `json:"service_name"`
+	VariantID       NilUUID   `json:"variant_id"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceBundleItem) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetPosition returns the value of Position.
+func (s *ServiceBundleItem) GetPosition() int {
+	return s.Position
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceBundleItem) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceBundleItem) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *ServiceBundleItem) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *ServiceBundleItem) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceBundleItem) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetPosition sets the value of Position.
+func (s *ServiceBundleItem) SetPosition(val int) {
+	s.Position = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceBundleItem) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceBundleItem) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *ServiceBundleItem) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *ServiceBundleItem) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/ServiceBundleItemRequest
+type ServiceBundleItemRequest struct {
+	ServiceID uuid.UUID `json:"service_id"`
+	VariantID OptUUID   `json:"variant_id"`
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceBundleItemRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *ServiceBundleItemRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceBundleItemRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *ServiceBundleItemRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/ServiceBundleListResponse
+type ServiceBundleListResponse struct {
+	Data  []ServiceBundle `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceBundleListResponse) GetData() []ServiceBundle {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceBundleListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceBundleListResponse) SetData(val []ServiceBundle) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceBundleListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceBundleResponse
+type ServiceBundleResponse struct {
+	Data  ServiceBundle `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceBundleResponse) GetData() ServiceBundle {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceBundleResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceBundleResponse) SetData(val ServiceBundle) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceBundleResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/ServiceImage
 type ServiceImage struct {
 	Height        OptInt                    `json:"height"`

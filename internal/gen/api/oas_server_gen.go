@@ -756,6 +756,12 @@ type Handler interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, req *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreateServiceBundle implements createServiceBundle operation.
+	//
+	// Create a combo package.
+	//
+	// POST /admin/services/bundles
+	CreateServiceBundle(ctx context.Context, req *ServiceBundleCreateRequest, params CreateServiceBundleParams) (*ServiceBundleResponse, error)
 	// CreateServiceImageUpload implements createServiceImageUpload operation.
 	//
 	// An upload URL for a service's new image.
@@ -1496,6 +1502,12 @@ type Handler interface {
 	//
 	// GET /admin/providers/{providerId}/time-off
 	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceBundles implements listServiceBundles operation.
+	//
+	// Active bundles in display order; `include_inactive` adds the others.
+	//
+	// GET /admin/services/bundles
+	ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (*ServiceBundleListResponse, error)
 	// ListServiceProviders implements listServiceProviders operation.
 	//
 	// In the service's order (primary first, then `sort_order`).

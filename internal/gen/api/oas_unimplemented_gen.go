@@ -926,6 +926,15 @@ func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// CreateServiceBundle implements createServiceBundle operation.
+//
+// Create a combo package.
+//
+// POST /admin/services/bundles
+func (UnimplementedHandler) CreateServiceBundle(ctx context.Context, req *ServiceBundleCreateRequest, params CreateServiceBundleParams) (r *ServiceBundleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateServiceImageUpload implements createServiceImageUpload operation.
 //
 // An upload URL for a service's new image.
@@ -1870,6 +1879,15 @@ func (UnimplementedHandler) ListMyPayments(ctx context.Context, params ListMyPay
 //
 // GET /admin/providers/{providerId}/time-off
 func (UnimplementedHandler) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (r *TimeOffListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceBundles implements listServiceBundles operation.
+//
+// Active bundles in display order; `include_inactive` adds the others.
+//
+// GET /admin/services/bundles
+func (UnimplementedHandler) ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (r *ServiceBundleListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
