@@ -169,4 +169,3 @@ func bundles(ctx context.Context, client *ent.Client, all bool, only *uuid.UUID)
 	}
 	return out, nil
 }
-
