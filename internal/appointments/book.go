@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -39,6 +40,9 @@ type Request struct {
 	// PaymentChoice is online or venue; honoured only in client_choice mode.
 	PaymentChoice string
 	Notes         string
+	// NotifyChannels tell the member about the booking (staff bookings),
+	// through the notification rules.
+	NotifyChannels []notify.Channel
 
 	// hold makes the booking an online checkout's: pending_payment, holding
 	// the time until the hold expires (checkout.go).
@@ -164,6 +168,9 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 	if err := auditEntry(ctx, c, "appointment.created", ap, map[string]any{"via": string(a.Via)}); err != nil {
 		return nil, err
 	}
+	if err := notifyBooked(ctx, c, v, svc, ap, r.NotifyChannels); err != nil {
+		return nil, err
+	}
 	return ap, nil
 }
 
@@ -223,4 +230,29 @@ func auditEntry(ctx context.Context, c *ent.Client, action string, ap *ent.Appoi
 	}
 	_, err := audit.Record(ctx, c, e)
 	return err
+}
+
+// NotifyKind is the notification kind of a staff booking's message to the
+// member (the bookings category of the member's preferences).
+const NotifyKind = "booking.appointment_created"
+
+// notifyBooked queues, in the booking's transaction, the message to the
+// member on each of channels (none: silent).
+func notifyBooked(ctx context.Context, c *ent.Client, v *Venue, svc *ent.Service, ap *ent.Appointment, channels []notify.Channel) error {
+	if len(channels) == 0 {
+		return nil
+	}
+	local := ap.StartsAt.In(v.Loc)
+	msg := notify.Message{Kind: NotifyKind,
+		Subject: fmt.Sprintf("%s booked for %s", svc.Name, local.Format("Mon 2 Jan 15:04")),
+		Body: fmt.Sprintf("%s has booked %s for you on %s at %s.", v.Org.Name, svc.Name,
+			local.Format("Monday 2 January 2006"), local.Format("15:04")),
+		Data:          map[string]any{"appointment_id": ap.ID.String(), "starts_at": ap.StartsAt.UTC().Format(time.RFC3339)},
+		CorrelationID: "appointment:" + ap.ID.String()}
+	for _, ch := range channels {
+		if _, err := notify.EnqueueForMembers(ctx, c, []uuid.UUID{ap.MemberID}, ch, msg); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1534,6 +1534,16 @@ func (s *AdminAppointmentCreateRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.NotificationChannels != nil {
+			e.FieldStart("notification_channels")
+			e.ArrStart()
+			for _, elem := range s.NotificationChannels {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
 		if s.PassID.Set {
 			e.FieldStart("pass_id")
 			s.PassID.Encode(e)
@@ -1567,16 +1577,17 @@ func (s *AdminAppointmentCreateRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAdminAppointmentCreateRequest = [9]string{
+var jsonFieldsNameOfAdminAppointmentCreateRequest = [10]string{
 	0: "location_id",
 	1: "member_id",
 	2: "notes",
-	3: "pass_id",
-	4: "provider_id",
-	5: "room_id",
-	6: "service_id",
-	7: "start_time",
-	8: "variant_id",
+	3: "notification_channels",
+	4: "pass_id",
+	5: "provider_id",
+	6: "room_id",
+	7: "service_id",
+	8: "start_time",
+	9: "variant_id",
 }
 
 // Decode decodes AdminAppointmentCreateRequest from json.
@@ -1620,6 +1631,23 @@ func (s *AdminAppointmentCreateRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"notes\"")
 			}
+		case "notification_channels":
+			if err := func() error {
+				s.NotificationChannels = make([]AdminAppointmentCreateRequestNotificationChannelsItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem AdminAppointmentCreateRequestNotificationChannelsItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.NotificationChannels = append(s.NotificationChannels, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"notification_channels\"")
+			}
 		case "pass_id":
 			if err := func() error {
 				s.PassID.Reset()
@@ -1651,7 +1679,7 @@ func (s *AdminAppointmentCreateRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"room_id\"")
 			}
 		case "service_id":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ServiceID = v
@@ -1663,7 +1691,7 @@ func (s *AdminAppointmentCreateRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_id\"")
 			}
 		case "start_time":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -1694,8 +1722,8 @@ func (s *AdminAppointmentCreateRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11000010,
-		0b00000000,
+		0b10000010,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -1737,6 +1765,48 @@ func (s *AdminAppointmentCreateRequest) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AdminAppointmentCreateRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AdminAppointmentCreateRequestNotificationChannelsItem as json.
+func (s AdminAppointmentCreateRequestNotificationChannelsItem) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AdminAppointmentCreateRequestNotificationChannelsItem from json.
+func (s *AdminAppointmentCreateRequestNotificationChannelsItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AdminAppointmentCreateRequestNotificationChannelsItem to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AdminAppointmentCreateRequestNotificationChannelsItem(v) {
+	case AdminAppointmentCreateRequestNotificationChannelsItemEmail:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemEmail
+	case AdminAppointmentCreateRequestNotificationChannelsItemSMS:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemSMS
+	case AdminAppointmentCreateRequestNotificationChannelsItemPush:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemPush
+	default:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItem(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AdminAppointmentCreateRequestNotificationChannelsItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AdminAppointmentCreateRequestNotificationChannelsItem) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

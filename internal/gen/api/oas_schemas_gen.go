@@ -547,7 +547,14 @@ type AdminAppointmentCreateRequest struct {
 	LocationID OptUUID   `json:"location_id"`
 	MemberID   uuid.UUID `json:"member_id"`
 	Notes      OptString `json:"notes"`
-	PassID     OptUUID   `json:"pass_id"`
+	// Tell the member about the booking on these channels, through the
+	// notification rules (the venue's channels, the member's
+	// preferences for bookings, a reachable address); needs
+	// `notifications.send` besides `bookings.manage` (else 403
+	// `ACCESS_DENIED`). Who could not be reached is recorded as a
+	// skipped delivery with its reason. Empty or absent: silent.
+	NotificationChannels []AdminAppointmentCreateRequestNotificationChannelsItem `json:"notification_channels"`
+	PassID               OptUUID                                                 `json:"pass_id"`
 	// A provider's id, or `any` (the default).
 	ProviderID OptString `json:"provider_id"`
 	RoomID     OptUUID   `json:"room_id"`
@@ -569,6 +576,11 @@ func (s *AdminAppointmentCreateRequest) GetMemberID() uuid.UUID {
 // GetNotes returns the value of Notes.
 func (s *AdminAppointmentCreateRequest) GetNotes() OptString {
 	return s.Notes
+}
+
+// GetNotificationChannels returns the value of NotificationChannels.
+func (s *AdminAppointmentCreateRequest) GetNotificationChannels() []AdminAppointmentCreateRequestNotificationChannelsItem {
+	return s.NotificationChannels
 }
 
 // GetPassID returns the value of PassID.
@@ -616,6 +628,11 @@ func (s *AdminAppointmentCreateRequest) SetNotes(val OptString) {
 	s.Notes = val
 }
 
+// SetNotificationChannels sets the value of NotificationChannels.
+func (s *AdminAppointmentCreateRequest) SetNotificationChannels(val []AdminAppointmentCreateRequestNotificationChannelsItem) {
+	s.NotificationChannels = val
+}
+
 // SetPassID sets the value of PassID.
 func (s *AdminAppointmentCreateRequest) SetPassID(val OptUUID) {
 	s.PassID = val
@@ -644,6 +661,54 @@ func (s *AdminAppointmentCreateRequest) SetStartTime(val time.Time) {
 // SetVariantID sets the value of VariantID.
 func (s *AdminAppointmentCreateRequest) SetVariantID(val OptUUID) {
 	s.VariantID = val
+}
+
+type AdminAppointmentCreateRequestNotificationChannelsItem string
+
+const (
+	AdminAppointmentCreateRequestNotificationChannelsItemEmail AdminAppointmentCreateRequestNotificationChannelsItem = "email"
+	AdminAppointmentCreateRequestNotificationChannelsItemSMS   AdminAppointmentCreateRequestNotificationChannelsItem = "sms"
+	AdminAppointmentCreateRequestNotificationChannelsItemPush  AdminAppointmentCreateRequestNotificationChannelsItem = "push"
+)
+
+// AllValues returns all AdminAppointmentCreateRequestNotificationChannelsItem values.
+func (AdminAppointmentCreateRequestNotificationChannelsItem) AllValues() []AdminAppointmentCreateRequestNotificationChannelsItem {
+	return []AdminAppointmentCreateRequestNotificationChannelsItem{
+		AdminAppointmentCreateRequestNotificationChannelsItemEmail,
+		AdminAppointmentCreateRequestNotificationChannelsItemSMS,
+		AdminAppointmentCreateRequestNotificationChannelsItemPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminAppointmentCreateRequestNotificationChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminAppointmentCreateRequestNotificationChannelsItemEmail:
+		return []byte(s), nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemSMS:
+		return []byte(s), nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminAppointmentCreateRequestNotificationChannelsItem) UnmarshalText(data []byte) error {
+	switch AdminAppointmentCreateRequestNotificationChannelsItem(data) {
+	case AdminAppointmentCreateRequestNotificationChannelsItemEmail:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemEmail
+		return nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemSMS:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemSMS
+		return nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemPush:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AdminAppointmentListMeta

@@ -375,6 +375,45 @@ func (s *AdminAppointmentCreateRequest) Validate() error {
 		})
 	}
 	if err := func() error {
+		if s.NotificationChannels == nil {
+			return nil // optional
+		}
+		if err := (validate.Array{
+			MinLength:    0,
+			MinLengthSet: false,
+			MaxLength:    3,
+			MaxLengthSet: true,
+		}).ValidateLength(len(s.NotificationChannels)); err != nil {
+			return errors.Wrap(err, "array")
+		}
+		if err := validate.UniqueItems(s.NotificationChannels); err != nil {
+			return errors.Wrap(err, "array")
+		}
+		var failures []validate.FieldError
+		for i, elem := range s.NotificationChannels {
+			if err := func() error {
+				if err := elem.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				failures = append(failures, validate.FieldError{
+					Name:  fmt.Sprintf("[%d]", i),
+					Error: err,
+				})
+			}
+		}
+		if len(failures) > 0 {
+			return &validate.Error{Fields: failures}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "notification_channels",
+			Error: err,
+		})
+	}
+	if err := func() error {
 		if value, ok := s.ProviderID.Get(); ok {
 			if err := func() error {
 				if err := (validate.String{
@@ -408,6 +447,19 @@ func (s *AdminAppointmentCreateRequest) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
+}
+
+func (s AdminAppointmentCreateRequestNotificationChannelsItem) Validate() error {
+	switch s {
+	case "email":
+		return nil
+	case "sms":
+		return nil
+	case "push":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
 }
 
 func (s *AdminAppointmentListResponse) Validate() error {
