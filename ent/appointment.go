@@ -57,13 +57,13 @@ type Appointment struct {
 	BusyFrom time.Time `json:"busy_from,omitempty"`
 	// BusyUntil holds the value of the "busy_until" field.
 	BusyUntil time.Time `json:"busy_until,omitempty"`
-	// Status holds the value of the "status" field.
+	// pending_payment: checked out online; holds its time until hold_expires_at while the payment completes.
 	Status appointment.Status `json:"status,omitempty"`
 	// PriceMinor holds the value of the "price_minor" field.
 	PriceMinor int64 `json:"price_minor,omitempty"`
 	// Currency holds the value of the "currency" field.
 	Currency string `json:"currency,omitempty"`
-	// How the appointment is paid: free, covered by a pass, or at the venue.
+	// How the appointment is paid: free, covered by a pass, at the venue, or online at booking (a deposit or the full price).
 	Payment appointment.Payment `json:"payment,omitempty"`
 	// PassID holds the value of the "pass_id" field.
 	PassID *uuid.UUID `json:"pass_id,omitempty"`
@@ -83,6 +83,18 @@ type Appointment struct {
 	CompletedAt *time.Time `json:"completed_at,omitempty"`
 	// Notes holds the value of the "notes" field.
 	Notes string `json:"notes,omitempty"`
+	// HoldExpiresAt holds the value of the "hold_expires_at" field.
+	HoldExpiresAt *time.Time `json:"hold_expires_at,omitempty"`
+	// What the online checkout charges at booking: the service's deposit, or the price.
+	DueMinor int64 `json:"due_minor,omitempty"`
+	// PaidMinor holds the value of the "paid_minor" field.
+	PaidMinor int64 `json:"paid_minor,omitempty"`
+	// PaidAt holds the value of the "paid_at" field.
+	PaidAt *time.Time `json:"paid_at,omitempty"`
+	// PaymentIntentID holds the value of the "payment_intent_id" field.
+	PaymentIntentID *string `json:"payment_intent_id,omitempty"`
+	// Digest of the checkout request's Idempotency-Key: a retry finds its appointment.
+	CheckoutKey *string `json:"checkout_key,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the AppointmentQuery when eager-loading is set.
 	Edges        AppointmentEdges `json:"edges"`
@@ -220,11 +232,11 @@ func (*Appointment) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case appointment.FieldVariantID, appointment.FieldRoomID, appointment.FieldLocationID, appointment.FieldVisitID, appointment.FieldRescheduledToID, appointment.FieldPassID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
-		case appointment.FieldPriceMinor, appointment.FieldCancelFeeMinor:
+		case appointment.FieldPriceMinor, appointment.FieldCancelFeeMinor, appointment.FieldDueMinor, appointment.FieldPaidMinor:
 			values[i] = new(sql.NullInt64)
-		case appointment.FieldStatus, appointment.FieldCurrency, appointment.FieldPayment, appointment.FieldBookedVia, appointment.FieldCancelReason, appointment.FieldNotes:
+		case appointment.FieldStatus, appointment.FieldCurrency, appointment.FieldPayment, appointment.FieldBookedVia, appointment.FieldCancelReason, appointment.FieldNotes, appointment.FieldPaymentIntentID, appointment.FieldCheckoutKey:
 			values[i] = new(sql.NullString)
-		case appointment.FieldCreatedAt, appointment.FieldUpdatedAt, appointment.FieldStartsAt, appointment.FieldEndsAt, appointment.FieldBusyFrom, appointment.FieldBusyUntil, appointment.FieldCancelledAt, appointment.FieldCheckedInAt, appointment.FieldStartedAt, appointment.FieldCompletedAt:
+		case appointment.FieldCreatedAt, appointment.FieldUpdatedAt, appointment.FieldStartsAt, appointment.FieldEndsAt, appointment.FieldBusyFrom, appointment.FieldBusyUntil, appointment.FieldCancelledAt, appointment.FieldCheckedInAt, appointment.FieldStartedAt, appointment.FieldCompletedAt, appointment.FieldHoldExpiresAt, appointment.FieldPaidAt:
 			values[i] = new(sql.NullTime)
 		case appointment.FieldID, appointment.FieldOrganizationID, appointment.FieldMemberID, appointment.FieldProviderID, appointment.FieldServiceID:
 			values[i] = new(uuid.UUID)
@@ -429,6 +441,46 @@ func (_m *Appointment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Notes = value.String
 			}
+		case appointment.FieldHoldExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field hold_expires_at", values[i])
+			} else if value.Valid {
+				_m.HoldExpiresAt = new(time.Time)
+				*_m.HoldExpiresAt = value.Time
+			}
+		case appointment.FieldDueMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field due_minor", values[i])
+			} else if value.Valid {
+				_m.DueMinor = value.Int64
+			}
+		case appointment.FieldPaidMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field paid_minor", values[i])
+			} else if value.Valid {
+				_m.PaidMinor = value.Int64
+			}
+		case appointment.FieldPaidAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field paid_at", values[i])
+			} else if value.Valid {
+				_m.PaidAt = new(time.Time)
+				*_m.PaidAt = value.Time
+			}
+		case appointment.FieldPaymentIntentID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field payment_intent_id", values[i])
+			} else if value.Valid {
+				_m.PaymentIntentID = new(string)
+				*_m.PaymentIntentID = value.String
+			}
+		case appointment.FieldCheckoutKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field checkout_key", values[i])
+			} else if value.Valid {
+				_m.CheckoutKey = new(string)
+				*_m.CheckoutKey = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -617,6 +669,32 @@ func (_m *Appointment) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("notes=")
 	builder.WriteString(_m.Notes)
+	builder.WriteString(", ")
+	if v := _m.HoldExpiresAt; v != nil {
+		builder.WriteString("hold_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("due_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DueMinor))
+	builder.WriteString(", ")
+	builder.WriteString("paid_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PaidMinor))
+	builder.WriteString(", ")
+	if v := _m.PaidAt; v != nil {
+		builder.WriteString("paid_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.PaymentIntentID; v != nil {
+		builder.WriteString("payment_intent_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CheckoutKey; v != nil {
+		builder.WriteString("checkout_key=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

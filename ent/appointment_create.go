@@ -329,6 +329,90 @@ func (_c *AppointmentCreate) SetNillableNotes(v *string) *AppointmentCreate {
 	return _c
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_c *AppointmentCreate) SetHoldExpiresAt(v time.Time) *AppointmentCreate {
+	_c.mutation.SetHoldExpiresAt(v)
+	return _c
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillableHoldExpiresAt(v *time.Time) *AppointmentCreate {
+	if v != nil {
+		_c.SetHoldExpiresAt(*v)
+	}
+	return _c
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_c *AppointmentCreate) SetDueMinor(v int64) *AppointmentCreate {
+	_c.mutation.SetDueMinor(v)
+	return _c
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillableDueMinor(v *int64) *AppointmentCreate {
+	if v != nil {
+		_c.SetDueMinor(*v)
+	}
+	return _c
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_c *AppointmentCreate) SetPaidMinor(v int64) *AppointmentCreate {
+	_c.mutation.SetPaidMinor(v)
+	return _c
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillablePaidMinor(v *int64) *AppointmentCreate {
+	if v != nil {
+		_c.SetPaidMinor(*v)
+	}
+	return _c
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_c *AppointmentCreate) SetPaidAt(v time.Time) *AppointmentCreate {
+	_c.mutation.SetPaidAt(v)
+	return _c
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillablePaidAt(v *time.Time) *AppointmentCreate {
+	if v != nil {
+		_c.SetPaidAt(*v)
+	}
+	return _c
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_c *AppointmentCreate) SetPaymentIntentID(v string) *AppointmentCreate {
+	_c.mutation.SetPaymentIntentID(v)
+	return _c
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillablePaymentIntentID(v *string) *AppointmentCreate {
+	if v != nil {
+		_c.SetPaymentIntentID(*v)
+	}
+	return _c
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_c *AppointmentCreate) SetCheckoutKey(v string) *AppointmentCreate {
+	_c.mutation.SetCheckoutKey(v)
+	return _c
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_c *AppointmentCreate) SetNillableCheckoutKey(v *string) *AppointmentCreate {
+	if v != nil {
+		_c.SetCheckoutKey(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *AppointmentCreate) SetID(v uuid.UUID) *AppointmentCreate {
 	_c.mutation.SetID(v)
@@ -443,6 +527,14 @@ func (_c *AppointmentCreate) defaults() error {
 		v := appointment.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	if _, ok := _c.mutation.DueMinor(); !ok {
+		v := appointment.DefaultDueMinor
+		_c.mutation.SetDueMinor(v)
+	}
+	if _, ok := _c.mutation.PaidMinor(); !ok {
+		v := appointment.DefaultPaidMinor
+		_c.mutation.SetPaidMinor(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if appointment.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized appointment.DefaultID (forgotten import ent/runtime?)")
@@ -538,6 +630,32 @@ func (_c *AppointmentCreate) check() error {
 	if v, ok := _c.mutation.Notes(); ok {
 		if err := appointment.NotesValidator(v); err != nil {
 			return &ValidationError{Name: "notes", err: fmt.Errorf(`ent: validator failed for field "Appointment.notes": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.DueMinor(); !ok {
+		return &ValidationError{Name: "due_minor", err: errors.New(`ent: missing required field "Appointment.due_minor"`)}
+	}
+	if v, ok := _c.mutation.DueMinor(); ok {
+		if err := appointment.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.due_minor": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.PaidMinor(); !ok {
+		return &ValidationError{Name: "paid_minor", err: errors.New(`ent: missing required field "Appointment.paid_minor"`)}
+	}
+	if v, ok := _c.mutation.PaidMinor(); ok {
+		if err := appointment.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.PaymentIntentID(); ok {
+		if err := appointment.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Appointment.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.CheckoutKey(); ok {
+		if err := appointment.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Appointment.checkout_key": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -663,6 +781,30 @@ func (_c *AppointmentCreate) createSpec() (*Appointment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Notes(); ok {
 		_spec.SetField(appointment.FieldNotes, field.TypeString, value)
 		_node.Notes = value
+	}
+	if value, ok := _c.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(appointment.FieldHoldExpiresAt, field.TypeTime, value)
+		_node.HoldExpiresAt = &value
+	}
+	if value, ok := _c.mutation.DueMinor(); ok {
+		_spec.SetField(appointment.FieldDueMinor, field.TypeInt64, value)
+		_node.DueMinor = value
+	}
+	if value, ok := _c.mutation.PaidMinor(); ok {
+		_spec.SetField(appointment.FieldPaidMinor, field.TypeInt64, value)
+		_node.PaidMinor = value
+	}
+	if value, ok := _c.mutation.PaidAt(); ok {
+		_spec.SetField(appointment.FieldPaidAt, field.TypeTime, value)
+		_node.PaidAt = &value
+	}
+	if value, ok := _c.mutation.PaymentIntentID(); ok {
+		_spec.SetField(appointment.FieldPaymentIntentID, field.TypeString, value)
+		_node.PaymentIntentID = &value
+	}
+	if value, ok := _c.mutation.CheckoutKey(); ok {
+		_spec.SetField(appointment.FieldCheckoutKey, field.TypeString, value)
+		_node.CheckoutKey = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1259,6 +1401,114 @@ func (u *AppointmentUpsert) ClearNotes() *AppointmentUpsert {
 	return u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *AppointmentUpsert) SetHoldExpiresAt(v time.Time) *AppointmentUpsert {
+	u.Set(appointment.FieldHoldExpiresAt, v)
+	return u
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdateHoldExpiresAt() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldHoldExpiresAt)
+	return u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *AppointmentUpsert) ClearHoldExpiresAt() *AppointmentUpsert {
+	u.SetNull(appointment.FieldHoldExpiresAt)
+	return u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *AppointmentUpsert) SetDueMinor(v int64) *AppointmentUpsert {
+	u.Set(appointment.FieldDueMinor, v)
+	return u
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdateDueMinor() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldDueMinor)
+	return u
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *AppointmentUpsert) AddDueMinor(v int64) *AppointmentUpsert {
+	u.Add(appointment.FieldDueMinor, v)
+	return u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *AppointmentUpsert) SetPaidMinor(v int64) *AppointmentUpsert {
+	u.Set(appointment.FieldPaidMinor, v)
+	return u
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdatePaidMinor() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldPaidMinor)
+	return u
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *AppointmentUpsert) AddPaidMinor(v int64) *AppointmentUpsert {
+	u.Add(appointment.FieldPaidMinor, v)
+	return u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *AppointmentUpsert) SetPaidAt(v time.Time) *AppointmentUpsert {
+	u.Set(appointment.FieldPaidAt, v)
+	return u
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdatePaidAt() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldPaidAt)
+	return u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *AppointmentUpsert) ClearPaidAt() *AppointmentUpsert {
+	u.SetNull(appointment.FieldPaidAt)
+	return u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *AppointmentUpsert) SetPaymentIntentID(v string) *AppointmentUpsert {
+	u.Set(appointment.FieldPaymentIntentID, v)
+	return u
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdatePaymentIntentID() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldPaymentIntentID)
+	return u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *AppointmentUpsert) ClearPaymentIntentID() *AppointmentUpsert {
+	u.SetNull(appointment.FieldPaymentIntentID)
+	return u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *AppointmentUpsert) SetCheckoutKey(v string) *AppointmentUpsert {
+	u.Set(appointment.FieldCheckoutKey, v)
+	return u
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *AppointmentUpsert) UpdateCheckoutKey() *AppointmentUpsert {
+	u.SetExcluded(appointment.FieldCheckoutKey)
+	return u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *AppointmentUpsert) ClearCheckoutKey() *AppointmentUpsert {
+	u.SetNull(appointment.FieldCheckoutKey)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1768,6 +2018,132 @@ func (u *AppointmentUpsertOne) UpdateNotes() *AppointmentUpsertOne {
 func (u *AppointmentUpsertOne) ClearNotes() *AppointmentUpsertOne {
 	return u.Update(func(s *AppointmentUpsert) {
 		s.ClearNotes()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *AppointmentUpsertOne) SetHoldExpiresAt(v time.Time) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdateHoldExpiresAt() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *AppointmentUpsertOne) ClearHoldExpiresAt() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *AppointmentUpsertOne) SetDueMinor(v int64) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetDueMinor(v)
+	})
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *AppointmentUpsertOne) AddDueMinor(v int64) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.AddDueMinor(v)
+	})
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdateDueMinor() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateDueMinor()
+	})
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *AppointmentUpsertOne) SetPaidMinor(v int64) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaidMinor(v)
+	})
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *AppointmentUpsertOne) AddPaidMinor(v int64) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.AddPaidMinor(v)
+	})
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdatePaidMinor() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaidMinor()
+	})
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *AppointmentUpsertOne) SetPaidAt(v time.Time) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaidAt(v)
+	})
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdatePaidAt() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaidAt()
+	})
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *AppointmentUpsertOne) ClearPaidAt() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearPaidAt()
+	})
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *AppointmentUpsertOne) SetPaymentIntentID(v string) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaymentIntentID(v)
+	})
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdatePaymentIntentID() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaymentIntentID()
+	})
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *AppointmentUpsertOne) ClearPaymentIntentID() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearPaymentIntentID()
+	})
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *AppointmentUpsertOne) SetCheckoutKey(v string) *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetCheckoutKey(v)
+	})
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *AppointmentUpsertOne) UpdateCheckoutKey() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateCheckoutKey()
+	})
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *AppointmentUpsertOne) ClearCheckoutKey() *AppointmentUpsertOne {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearCheckoutKey()
 	})
 }
 
@@ -2447,6 +2823,132 @@ func (u *AppointmentUpsertBulk) UpdateNotes() *AppointmentUpsertBulk {
 func (u *AppointmentUpsertBulk) ClearNotes() *AppointmentUpsertBulk {
 	return u.Update(func(s *AppointmentUpsert) {
 		s.ClearNotes()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *AppointmentUpsertBulk) SetHoldExpiresAt(v time.Time) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdateHoldExpiresAt() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *AppointmentUpsertBulk) ClearHoldExpiresAt() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *AppointmentUpsertBulk) SetDueMinor(v int64) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetDueMinor(v)
+	})
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *AppointmentUpsertBulk) AddDueMinor(v int64) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.AddDueMinor(v)
+	})
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdateDueMinor() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateDueMinor()
+	})
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *AppointmentUpsertBulk) SetPaidMinor(v int64) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaidMinor(v)
+	})
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *AppointmentUpsertBulk) AddPaidMinor(v int64) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.AddPaidMinor(v)
+	})
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdatePaidMinor() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaidMinor()
+	})
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *AppointmentUpsertBulk) SetPaidAt(v time.Time) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaidAt(v)
+	})
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdatePaidAt() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaidAt()
+	})
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *AppointmentUpsertBulk) ClearPaidAt() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearPaidAt()
+	})
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *AppointmentUpsertBulk) SetPaymentIntentID(v string) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetPaymentIntentID(v)
+	})
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdatePaymentIntentID() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdatePaymentIntentID()
+	})
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *AppointmentUpsertBulk) ClearPaymentIntentID() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearPaymentIntentID()
+	})
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *AppointmentUpsertBulk) SetCheckoutKey(v string) *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.SetCheckoutKey(v)
+	})
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *AppointmentUpsertBulk) UpdateCheckoutKey() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.UpdateCheckoutKey()
+	})
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *AppointmentUpsertBulk) ClearCheckoutKey() *AppointmentUpsertBulk {
+	return u.Update(func(s *AppointmentUpsert) {
+		s.ClearCheckoutKey()
 	})
 }
 

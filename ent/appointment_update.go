@@ -470,6 +470,128 @@ func (_u *AppointmentUpdate) ClearNotes() *AppointmentUpdate {
 	return _u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *AppointmentUpdate) SetHoldExpiresAt(v time.Time) *AppointmentUpdate {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillableHoldExpiresAt(v *time.Time) *AppointmentUpdate {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *AppointmentUpdate) ClearHoldExpiresAt() *AppointmentUpdate {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_u *AppointmentUpdate) SetDueMinor(v int64) *AppointmentUpdate {
+	_u.mutation.ResetDueMinor()
+	_u.mutation.SetDueMinor(v)
+	return _u
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillableDueMinor(v *int64) *AppointmentUpdate {
+	if v != nil {
+		_u.SetDueMinor(*v)
+	}
+	return _u
+}
+
+// AddDueMinor adds value to the "due_minor" field.
+func (_u *AppointmentUpdate) AddDueMinor(v int64) *AppointmentUpdate {
+	_u.mutation.AddDueMinor(v)
+	return _u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_u *AppointmentUpdate) SetPaidMinor(v int64) *AppointmentUpdate {
+	_u.mutation.ResetPaidMinor()
+	_u.mutation.SetPaidMinor(v)
+	return _u
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillablePaidMinor(v *int64) *AppointmentUpdate {
+	if v != nil {
+		_u.SetPaidMinor(*v)
+	}
+	return _u
+}
+
+// AddPaidMinor adds value to the "paid_minor" field.
+func (_u *AppointmentUpdate) AddPaidMinor(v int64) *AppointmentUpdate {
+	_u.mutation.AddPaidMinor(v)
+	return _u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_u *AppointmentUpdate) SetPaidAt(v time.Time) *AppointmentUpdate {
+	_u.mutation.SetPaidAt(v)
+	return _u
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillablePaidAt(v *time.Time) *AppointmentUpdate {
+	if v != nil {
+		_u.SetPaidAt(*v)
+	}
+	return _u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (_u *AppointmentUpdate) ClearPaidAt() *AppointmentUpdate {
+	_u.mutation.ClearPaidAt()
+	return _u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_u *AppointmentUpdate) SetPaymentIntentID(v string) *AppointmentUpdate {
+	_u.mutation.SetPaymentIntentID(v)
+	return _u
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillablePaymentIntentID(v *string) *AppointmentUpdate {
+	if v != nil {
+		_u.SetPaymentIntentID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (_u *AppointmentUpdate) ClearPaymentIntentID() *AppointmentUpdate {
+	_u.mutation.ClearPaymentIntentID()
+	return _u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_u *AppointmentUpdate) SetCheckoutKey(v string) *AppointmentUpdate {
+	_u.mutation.SetCheckoutKey(v)
+	return _u
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_u *AppointmentUpdate) SetNillableCheckoutKey(v *string) *AppointmentUpdate {
+	if v != nil {
+		_u.SetCheckoutKey(*v)
+	}
+	return _u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (_u *AppointmentUpdate) ClearCheckoutKey() *AppointmentUpdate {
+	_u.mutation.ClearCheckoutKey()
+	return _u
+}
+
 // SetProvider sets the "provider" edge to the Instructor entity.
 func (_u *AppointmentUpdate) SetProvider(v *Instructor) *AppointmentUpdate {
 	return _u.SetProviderID(v.ID)
@@ -636,6 +758,26 @@ func (_u *AppointmentUpdate) check() error {
 			return &ValidationError{Name: "notes", err: fmt.Errorf(`ent: validator failed for field "Appointment.notes": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DueMinor(); ok {
+		if err := appointment.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.due_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaidMinor(); ok {
+		if err := appointment.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaymentIntentID(); ok {
+		if err := appointment.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Appointment.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CheckoutKey(); ok {
+		if err := appointment.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Appointment.checkout_key": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Appointment.organization"`)
 	}
@@ -746,6 +888,42 @@ func (_u *AppointmentUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.NotesCleared() {
 		_spec.ClearField(appointment.FieldNotes, field.TypeString)
+	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(appointment.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(appointment.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DueMinor(); ok {
+		_spec.SetField(appointment.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDueMinor(); ok {
+		_spec.AddField(appointment.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidMinor(); ok {
+		_spec.SetField(appointment.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedPaidMinor(); ok {
+		_spec.AddField(appointment.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidAt(); ok {
+		_spec.SetField(appointment.FieldPaidAt, field.TypeTime, value)
+	}
+	if _u.mutation.PaidAtCleared() {
+		_spec.ClearField(appointment.FieldPaidAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PaymentIntentID(); ok {
+		_spec.SetField(appointment.FieldPaymentIntentID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentIntentIDCleared() {
+		_spec.ClearField(appointment.FieldPaymentIntentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.CheckoutKey(); ok {
+		_spec.SetField(appointment.FieldCheckoutKey, field.TypeString, value)
+	}
+	if _u.mutation.CheckoutKeyCleared() {
+		_spec.ClearField(appointment.FieldCheckoutKey, field.TypeString)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1404,6 +1582,128 @@ func (_u *AppointmentUpdateOne) ClearNotes() *AppointmentUpdateOne {
 	return _u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *AppointmentUpdateOne) SetHoldExpiresAt(v time.Time) *AppointmentUpdateOne {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillableHoldExpiresAt(v *time.Time) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *AppointmentUpdateOne) ClearHoldExpiresAt() *AppointmentUpdateOne {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_u *AppointmentUpdateOne) SetDueMinor(v int64) *AppointmentUpdateOne {
+	_u.mutation.ResetDueMinor()
+	_u.mutation.SetDueMinor(v)
+	return _u
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillableDueMinor(v *int64) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetDueMinor(*v)
+	}
+	return _u
+}
+
+// AddDueMinor adds value to the "due_minor" field.
+func (_u *AppointmentUpdateOne) AddDueMinor(v int64) *AppointmentUpdateOne {
+	_u.mutation.AddDueMinor(v)
+	return _u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_u *AppointmentUpdateOne) SetPaidMinor(v int64) *AppointmentUpdateOne {
+	_u.mutation.ResetPaidMinor()
+	_u.mutation.SetPaidMinor(v)
+	return _u
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillablePaidMinor(v *int64) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetPaidMinor(*v)
+	}
+	return _u
+}
+
+// AddPaidMinor adds value to the "paid_minor" field.
+func (_u *AppointmentUpdateOne) AddPaidMinor(v int64) *AppointmentUpdateOne {
+	_u.mutation.AddPaidMinor(v)
+	return _u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_u *AppointmentUpdateOne) SetPaidAt(v time.Time) *AppointmentUpdateOne {
+	_u.mutation.SetPaidAt(v)
+	return _u
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillablePaidAt(v *time.Time) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetPaidAt(*v)
+	}
+	return _u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (_u *AppointmentUpdateOne) ClearPaidAt() *AppointmentUpdateOne {
+	_u.mutation.ClearPaidAt()
+	return _u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_u *AppointmentUpdateOne) SetPaymentIntentID(v string) *AppointmentUpdateOne {
+	_u.mutation.SetPaymentIntentID(v)
+	return _u
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillablePaymentIntentID(v *string) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetPaymentIntentID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (_u *AppointmentUpdateOne) ClearPaymentIntentID() *AppointmentUpdateOne {
+	_u.mutation.ClearPaymentIntentID()
+	return _u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_u *AppointmentUpdateOne) SetCheckoutKey(v string) *AppointmentUpdateOne {
+	_u.mutation.SetCheckoutKey(v)
+	return _u
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_u *AppointmentUpdateOne) SetNillableCheckoutKey(v *string) *AppointmentUpdateOne {
+	if v != nil {
+		_u.SetCheckoutKey(*v)
+	}
+	return _u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (_u *AppointmentUpdateOne) ClearCheckoutKey() *AppointmentUpdateOne {
+	_u.mutation.ClearCheckoutKey()
+	return _u
+}
+
 // SetProvider sets the "provider" edge to the Instructor entity.
 func (_u *AppointmentUpdateOne) SetProvider(v *Instructor) *AppointmentUpdateOne {
 	return _u.SetProviderID(v.ID)
@@ -1583,6 +1883,26 @@ func (_u *AppointmentUpdateOne) check() error {
 			return &ValidationError{Name: "notes", err: fmt.Errorf(`ent: validator failed for field "Appointment.notes": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DueMinor(); ok {
+		if err := appointment.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.due_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaidMinor(); ok {
+		if err := appointment.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Appointment.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaymentIntentID(); ok {
+		if err := appointment.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Appointment.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CheckoutKey(); ok {
+		if err := appointment.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Appointment.checkout_key": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Appointment.organization"`)
 	}
@@ -1710,6 +2030,42 @@ func (_u *AppointmentUpdateOne) sqlSave(ctx context.Context) (_node *Appointment
 	}
 	if _u.mutation.NotesCleared() {
 		_spec.ClearField(appointment.FieldNotes, field.TypeString)
+	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(appointment.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(appointment.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DueMinor(); ok {
+		_spec.SetField(appointment.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDueMinor(); ok {
+		_spec.AddField(appointment.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidMinor(); ok {
+		_spec.SetField(appointment.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedPaidMinor(); ok {
+		_spec.AddField(appointment.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidAt(); ok {
+		_spec.SetField(appointment.FieldPaidAt, field.TypeTime, value)
+	}
+	if _u.mutation.PaidAtCleared() {
+		_spec.ClearField(appointment.FieldPaidAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PaymentIntentID(); ok {
+		_spec.SetField(appointment.FieldPaymentIntentID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentIntentIDCleared() {
+		_spec.ClearField(appointment.FieldPaymentIntentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.CheckoutKey(); ok {
+		_spec.SetField(appointment.FieldCheckoutKey, field.TypeString, value)
+	}
+	if _u.mutation.CheckoutKeyCleared() {
+		_spec.ClearField(appointment.FieldCheckoutKey, field.TypeString)
 	}
 	if _u.mutation.ProviderCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -77,6 +77,8 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -214,6 +216,8 @@ func checkColumn(t, c string) error {
 			room.Table:                   room.ValidColumn,
 			salesdaily.Table:             salesdaily.ValidColumn,
 			service.Table:                service.ValidColumn,
+			servicebundle.Table:          servicebundle.ValidColumn,
+			servicebundleitem.Table:      servicebundleitem.ValidColumn,
 			serviceprovider.Table:        serviceprovider.ValidColumn,
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,

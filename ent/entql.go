@@ -61,6 +61,8 @@ import (
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -211,6 +213,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 			appointment.FieldStartedAt:       {Type: field.TypeTime, Column: appointment.FieldStartedAt},
 			appointment.FieldCompletedAt:     {Type: field.TypeTime, Column: appointment.FieldCompletedAt},
 			appointment.FieldNotes:           {Type: field.TypeString, Column: appointment.FieldNotes},
+			appointment.FieldHoldExpiresAt:   {Type: field.TypeTime, Column: appointment.FieldHoldExpiresAt},
+			appointment.FieldDueMinor:        {Type: field.TypeInt64, Column: appointment.FieldDueMinor},
+			appointment.FieldPaidMinor:       {Type: field.TypeInt64, Column: appointment.FieldPaidMinor},
+			appointment.FieldPaidAt:          {Type: field.TypeTime, Column: appointment.FieldPaidAt},
+			appointment.FieldPaymentIntentID: {Type: field.TypeString, Column: appointment.FieldPaymentIntentID},
+			appointment.FieldCheckoutKey:     {Type: field.TypeString, Column: appointment.FieldCheckoutKey},
 		},
 	}
 	graph.Nodes[5] = &sqlgraph.Node{
@@ -1493,6 +1501,49 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldBufferAfterMinutes:  {Type: field.TypeInt, Column: service.FieldBufferAfterMinutes},
 			service.FieldCancelWindowHours:   {Type: field.TypeInt, Column: service.FieldCancelWindowHours},
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
+			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
+		},
+	}
+	graph.Nodes[57] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   servicebundle.Table,
+			Columns: servicebundle.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: servicebundle.FieldID,
+			},
+		},
+		Type: "ServiceBundle",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			servicebundle.FieldCreatedAt:      {Type: field.TypeTime, Column: servicebundle.FieldCreatedAt},
+			servicebundle.FieldUpdatedAt:      {Type: field.TypeTime, Column: servicebundle.FieldUpdatedAt},
+			servicebundle.FieldOrganizationID: {Type: field.TypeUUID, Column: servicebundle.FieldOrganizationID},
+			servicebundle.FieldName:           {Type: field.TypeString, Column: servicebundle.FieldName},
+			servicebundle.FieldDescription:    {Type: field.TypeString, Column: servicebundle.FieldDescription},
+			servicebundle.FieldPriceMinor:     {Type: field.TypeInt64, Column: servicebundle.FieldPriceMinor},
+			servicebundle.FieldCurrency:       {Type: field.TypeString, Column: servicebundle.FieldCurrency},
+			servicebundle.FieldIsActive:       {Type: field.TypeBool, Column: servicebundle.FieldIsActive},
+			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
+		},
+	}
+	graph.Nodes[56] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   servicebundleitem.Table,
+			Columns: servicebundleitem.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: servicebundleitem.FieldID,
+			},
+		},
+		Type: "ServiceBundleItem",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			servicebundleitem.FieldCreatedAt:      {Type: field.TypeTime, Column: servicebundleitem.FieldCreatedAt},
+			servicebundleitem.FieldUpdatedAt:      {Type: field.TypeTime, Column: servicebundleitem.FieldUpdatedAt},
+			servicebundleitem.FieldOrganizationID: {Type: field.TypeUUID, Column: servicebundleitem.FieldOrganizationID},
+			servicebundleitem.FieldBundleID:       {Type: field.TypeUUID, Column: servicebundleitem.FieldBundleID},
+			servicebundleitem.FieldServiceID:      {Type: field.TypeUUID, Column: servicebundleitem.FieldServiceID},
+			servicebundleitem.FieldVariantID:      {Type: field.TypeUUID, Column: servicebundleitem.FieldVariantID},
+			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
 	graph.Nodes[57] = &sqlgraph.Node{
@@ -1657,6 +1708,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldEndsAt:          {Type: field.TypeTime, Column: visit.FieldEndsAt},
 			visit.FieldTotalPriceMinor: {Type: field.TypeInt64, Column: visit.FieldTotalPriceMinor},
 			visit.FieldCurrency:        {Type: field.TypeString, Column: visit.FieldCurrency},
+			visit.FieldHoldExpiresAt:   {Type: field.TypeTime, Column: visit.FieldHoldExpiresAt},
+			visit.FieldDueMinor:        {Type: field.TypeInt64, Column: visit.FieldDueMinor},
+			visit.FieldPaidMinor:       {Type: field.TypeInt64, Column: visit.FieldPaidMinor},
+			visit.FieldPaidAt:          {Type: field.TypeTime, Column: visit.FieldPaidAt},
+			visit.FieldPaymentIntentID: {Type: field.TypeString, Column: visit.FieldPaymentIntentID},
+			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
 		},
 	}
 	graph.Nodes[64] = &sqlgraph.Node{
@@ -3279,6 +3336,78 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   servicebundle.OrganizationTable,
+			Columns: []string{servicebundle.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceBundle",
+		"Organization",
+	)
+	graph.MustAddE(
+		"items",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   servicebundle.ItemsTable,
+			Columns: []string{servicebundle.ItemsColumn},
+			Bidi:    false,
+		},
+		"ServiceBundle",
+		"ServiceBundleItem",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.OrganizationTable,
+			Columns: []string{servicebundleitem.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"Organization",
+	)
+	graph.MustAddE(
+		"bundle",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   servicebundleitem.BundleTable,
+			Columns: []string{servicebundleitem.BundleColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"ServiceBundle",
+	)
+	graph.MustAddE(
+		"service",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.ServiceTable,
+			Columns: []string{servicebundleitem.ServiceColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"Service",
+	)
+	graph.MustAddE(
+		"variant",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   servicebundleitem.VariantTable,
+			Columns: []string{servicebundleitem.VariantColumn},
+			Bidi:    false,
+		},
+		"ServiceBundleItem",
+		"ServiceVariant",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   serviceprovider.OrganizationTable,
 			Columns: []string{serviceprovider.OrganizationColumn},
 			Bidi:    false,
@@ -4150,6 +4279,36 @@ func (f *AppointmentFilter) WhereCompletedAt(p entql.TimeP) {
 // WhereNotes applies the entql string predicate on the notes field.
 func (f *AppointmentFilter) WhereNotes(p entql.StringP) {
 	f.Where(p.Field(appointment.FieldNotes))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *AppointmentFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldHoldExpiresAt))
+}
+
+// WhereDueMinor applies the entql int64 predicate on the due_minor field.
+func (f *AppointmentFilter) WhereDueMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldDueMinor))
+}
+
+// WherePaidMinor applies the entql int64 predicate on the paid_minor field.
+func (f *AppointmentFilter) WherePaidMinor(p entql.Int64P) {
+	f.Where(p.Field(appointment.FieldPaidMinor))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *AppointmentFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(appointment.FieldPaidAt))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *AppointmentFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldPaymentIntentID))
+}
+
+// WhereCheckoutKey applies the entql string predicate on the checkout_key field.
+func (f *AppointmentFilter) WhereCheckoutKey(p entql.StringP) {
+	f.Where(p.Field(appointment.FieldCheckoutKey))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -10914,6 +11073,11 @@ func (f *ServiceFilter) WhereCancelFeeMinor(p entql.Int64P) {
 	f.Where(p.Field(service.FieldCancelFeeMinor))
 }
 
+// WhereDepositMinor applies the entql int64 predicate on the deposit_minor field.
+func (f *ServiceFilter) WhereDepositMinor(p entql.Int64P) {
+	f.Where(p.Field(service.FieldDepositMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *ServiceFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -10978,6 +11142,250 @@ func (f *ServiceFilter) WhereHasAppointments() {
 // WhereHasAppointmentsWith applies a predicate to check if query has an edge appointments with a given conditions (other predicates).
 func (f *ServiceFilter) WhereHasAppointmentsWith(preds ...predicate.Appointment) {
 	f.Where(entql.HasEdgeWith("appointments", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ServiceBundleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceBundleQuery builder.
+func (_q *ServiceBundleQuery) Filter() *ServiceBundleFilter {
+	return &ServiceBundleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceBundleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceBundleMutation builder.
+func (m *ServiceBundleMutation) Filter() *ServiceBundleFilter {
+	return &ServiceBundleFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceBundleFilter provides a generic filtering capability at runtime for ServiceBundleQuery.
+type ServiceBundleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceBundleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceBundleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(servicebundle.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceBundleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundle.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceBundleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundle.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceBundleFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(servicebundle.FieldOrganizationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ServiceBundleFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldName))
+}
+
+// WhereDescription applies the entql string predicate on the description field.
+func (f *ServiceBundleFilter) WhereDescription(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldDescription))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ServiceBundleFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(servicebundle.FieldPriceMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *ServiceBundleFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(servicebundle.FieldCurrency))
+}
+
+// WhereIsActive applies the entql bool predicate on the is_active field.
+func (f *ServiceBundleFilter) WhereIsActive(p entql.BoolP) {
+	f.Where(p.Field(servicebundle.FieldIsActive))
+}
+
+// WhereSortOrder applies the entql int predicate on the sort_order field.
+func (f *ServiceBundleFilter) WhereSortOrder(p entql.IntP) {
+	f.Where(p.Field(servicebundle.FieldSortOrder))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceBundleFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceBundleFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasItems applies a predicate to check if query has an edge items.
+func (f *ServiceBundleFilter) WhereHasItems() {
+	f.Where(entql.HasEdge("items"))
+}
+
+// WhereHasItemsWith applies a predicate to check if query has an edge items with a given conditions (other predicates).
+func (f *ServiceBundleFilter) WhereHasItemsWith(preds ...predicate.ServiceBundleItem) {
+	f.Where(entql.HasEdgeWith("items", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ServiceBundleItemQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ServiceBundleItemQuery builder.
+func (_q *ServiceBundleItemQuery) Filter() *ServiceBundleItemFilter {
+	return &ServiceBundleItemFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ServiceBundleItemMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ServiceBundleItemMutation builder.
+func (m *ServiceBundleItemMutation) Filter() *ServiceBundleItemFilter {
+	return &ServiceBundleItemFilter{config: m.config, predicateAdder: m}
+}
+
+// ServiceBundleItemFilter provides a generic filtering capability at runtime for ServiceBundleItemQuery.
+type ServiceBundleItemFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ServiceBundleItemFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ServiceBundleItemFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ServiceBundleItemFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundleitem.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ServiceBundleItemFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(servicebundleitem.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ServiceBundleItemFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldOrganizationID))
+}
+
+// WhereBundleID applies the entql [16]byte predicate on the bundle_id field.
+func (f *ServiceBundleItemFilter) WhereBundleID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldBundleID))
+}
+
+// WhereServiceID applies the entql [16]byte predicate on the service_id field.
+func (f *ServiceBundleItemFilter) WhereServiceID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldServiceID))
+}
+
+// WhereVariantID applies the entql [16]byte predicate on the variant_id field.
+func (f *ServiceBundleItemFilter) WhereVariantID(p entql.ValueP) {
+	f.Where(p.Field(servicebundleitem.FieldVariantID))
+}
+
+// WherePosition applies the entql int predicate on the position field.
+func (f *ServiceBundleItemFilter) WherePosition(p entql.IntP) {
+	f.Where(p.Field(servicebundleitem.FieldPosition))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ServiceBundleItemFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBundle applies a predicate to check if query has an edge bundle.
+func (f *ServiceBundleItemFilter) WhereHasBundle() {
+	f.Where(entql.HasEdge("bundle"))
+}
+
+// WhereHasBundleWith applies a predicate to check if query has an edge bundle with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasBundleWith(preds ...predicate.ServiceBundle) {
+	f.Where(entql.HasEdgeWith("bundle", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasService applies a predicate to check if query has an edge service.
+func (f *ServiceBundleItemFilter) WhereHasService() {
+	f.Where(entql.HasEdge("service"))
+}
+
+// WhereHasServiceWith applies a predicate to check if query has an edge service with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasServiceWith(preds ...predicate.Service) {
+	f.Where(entql.HasEdgeWith("service", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasVariant applies a predicate to check if query has an edge variant.
+func (f *ServiceBundleItemFilter) WhereHasVariant() {
+	f.Where(entql.HasEdge("variant"))
+}
+
+// WhereHasVariantWith applies a predicate to check if query has an edge variant with a given conditions (other predicates).
+func (f *ServiceBundleItemFilter) WhereHasVariantWith(preds ...predicate.ServiceVariant) {
+	f.Where(entql.HasEdgeWith("variant", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}
@@ -11809,6 +12217,36 @@ func (f *VisitFilter) WhereTotalPriceMinor(p entql.Int64P) {
 // WhereCurrency applies the entql string predicate on the currency field.
 func (f *VisitFilter) WhereCurrency(p entql.StringP) {
 	f.Where(p.Field(visit.FieldCurrency))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *VisitFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldHoldExpiresAt))
+}
+
+// WhereDueMinor applies the entql int64 predicate on the due_minor field.
+func (f *VisitFilter) WhereDueMinor(p entql.Int64P) {
+	f.Where(p.Field(visit.FieldDueMinor))
+}
+
+// WherePaidMinor applies the entql int64 predicate on the paid_minor field.
+func (f *VisitFilter) WherePaidMinor(p entql.Int64P) {
+	f.Where(p.Field(visit.FieldPaidMinor))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *VisitFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(visit.FieldPaidAt))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *VisitFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(visit.FieldPaymentIntentID))
+}
+
+// WhereCheckoutKey applies the entql string predicate on the checkout_key field.
+func (f *VisitFilter) WhereCheckoutKey(p entql.StringP) {
+	f.Where(p.Field(visit.FieldCheckoutKey))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -78,6 +78,8 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -167,6 +169,8 @@ const (
 	TypeRoom                   = "Room"
 	TypeSalesDaily             = "SalesDaily"
 	TypeService                = "Service"
+	TypeServiceBundle          = "ServiceBundle"
+	TypeServiceBundleItem      = "ServiceBundleItem"
 	TypeServiceProvider        = "ServiceProvider"
 	TypeServiceVariant         = "ServiceVariant"
 	TypeSession                = "Session"
@@ -4030,6 +4034,14 @@ type AppointmentMutation struct {
 	started_at          *time.Time
 	completed_at        *time.Time
 	notes               *string
+	hold_expires_at     *time.Time
+	due_minor           *int64
+	adddue_minor        *int64
+	paid_minor          *int64
+	addpaid_minor       *int64
+	paid_at             *time.Time
+	payment_intent_id   *string
+	checkout_key        *string
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -5376,6 +5388,314 @@ func (m *AppointmentMutation) ResetNotes() {
 	delete(m.clearedFields, appointment.FieldNotes)
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *AppointmentMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *AppointmentMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldHoldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (m *AppointmentMutation) ClearHoldExpiresAt() {
+	m.hold_expires_at = nil
+	m.clearedFields[appointment.FieldHoldExpiresAt] = struct{}{}
+}
+
+// HoldExpiresAtCleared returns if the "hold_expires_at" field was cleared in this mutation.
+func (m *AppointmentMutation) HoldExpiresAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldHoldExpiresAt]
+	return ok
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *AppointmentMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+	delete(m.clearedFields, appointment.FieldHoldExpiresAt)
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (m *AppointmentMutation) SetDueMinor(i int64) {
+	m.due_minor = &i
+	m.adddue_minor = nil
+}
+
+// DueMinor returns the value of the "due_minor" field in the mutation.
+func (m *AppointmentMutation) DueMinor() (r int64, exists bool) {
+	v := m.due_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueMinor returns the old "due_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldDueMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueMinor: %w", err)
+	}
+	return oldValue.DueMinor, nil
+}
+
+// AddDueMinor adds i to the "due_minor" field.
+func (m *AppointmentMutation) AddDueMinor(i int64) {
+	if m.adddue_minor != nil {
+		*m.adddue_minor += i
+	} else {
+		m.adddue_minor = &i
+	}
+}
+
+// AddedDueMinor returns the value that was added to the "due_minor" field in this mutation.
+func (m *AppointmentMutation) AddedDueMinor() (r int64, exists bool) {
+	v := m.adddue_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDueMinor resets all changes to the "due_minor" field.
+func (m *AppointmentMutation) ResetDueMinor() {
+	m.due_minor = nil
+	m.adddue_minor = nil
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (m *AppointmentMutation) SetPaidMinor(i int64) {
+	m.paid_minor = &i
+	m.addpaid_minor = nil
+}
+
+// PaidMinor returns the value of the "paid_minor" field in the mutation.
+func (m *AppointmentMutation) PaidMinor() (r int64, exists bool) {
+	v := m.paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidMinor returns the old "paid_minor" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaidMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidMinor: %w", err)
+	}
+	return oldValue.PaidMinor, nil
+}
+
+// AddPaidMinor adds i to the "paid_minor" field.
+func (m *AppointmentMutation) AddPaidMinor(i int64) {
+	if m.addpaid_minor != nil {
+		*m.addpaid_minor += i
+	} else {
+		m.addpaid_minor = &i
+	}
+}
+
+// AddedPaidMinor returns the value that was added to the "paid_minor" field in this mutation.
+func (m *AppointmentMutation) AddedPaidMinor() (r int64, exists bool) {
+	v := m.addpaid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPaidMinor resets all changes to the "paid_minor" field.
+func (m *AppointmentMutation) ResetPaidMinor() {
+	m.paid_minor = nil
+	m.addpaid_minor = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *AppointmentMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *AppointmentMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *AppointmentMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[appointment.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *AppointmentMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *AppointmentMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, appointment.FieldPaidAt)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *AppointmentMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *AppointmentMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *AppointmentMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[appointment.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *AppointmentMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *AppointmentMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, appointment.FieldPaymentIntentID)
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (m *AppointmentMutation) SetCheckoutKey(s string) {
+	m.checkout_key = &s
+}
+
+// CheckoutKey returns the value of the "checkout_key" field in the mutation.
+func (m *AppointmentMutation) CheckoutKey() (r string, exists bool) {
+	v := m.checkout_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutKey returns the old "checkout_key" field's value of the Appointment entity.
+// If the Appointment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AppointmentMutation) OldCheckoutKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutKey: %w", err)
+	}
+	return oldValue.CheckoutKey, nil
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (m *AppointmentMutation) ClearCheckoutKey() {
+	m.checkout_key = nil
+	m.clearedFields[appointment.FieldCheckoutKey] = struct{}{}
+}
+
+// CheckoutKeyCleared returns if the "checkout_key" field was cleared in this mutation.
+func (m *AppointmentMutation) CheckoutKeyCleared() bool {
+	_, ok := m.clearedFields[appointment.FieldCheckoutKey]
+	return ok
+}
+
+// ResetCheckoutKey resets all changes to the "checkout_key" field.
+func (m *AppointmentMutation) ResetCheckoutKey() {
+	m.checkout_key = nil
+	delete(m.clearedFields, appointment.FieldCheckoutKey)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *AppointmentMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -5653,7 +5973,7 @@ func (m *AppointmentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AppointmentMutation) Fields() []string {
-	fields := make([]string, 0, 28)
+	fields := make([]string, 0, 34)
 	if m.created_at != nil {
 		fields = append(fields, appointment.FieldCreatedAt)
 	}
@@ -5738,6 +6058,24 @@ func (m *AppointmentMutation) Fields() []string {
 	if m.notes != nil {
 		fields = append(fields, appointment.FieldNotes)
 	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, appointment.FieldHoldExpiresAt)
+	}
+	if m.due_minor != nil {
+		fields = append(fields, appointment.FieldDueMinor)
+	}
+	if m.paid_minor != nil {
+		fields = append(fields, appointment.FieldPaidMinor)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, appointment.FieldPaidAt)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, appointment.FieldPaymentIntentID)
+	}
+	if m.checkout_key != nil {
+		fields = append(fields, appointment.FieldCheckoutKey)
+	}
 	return fields
 }
 
@@ -5802,6 +6140,18 @@ func (m *AppointmentMutation) Field(name string) (ent.Value, bool) {
 		return m.CompletedAt()
 	case appointment.FieldNotes:
 		return m.Notes()
+	case appointment.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case appointment.FieldDueMinor:
+		return m.DueMinor()
+	case appointment.FieldPaidMinor:
+		return m.PaidMinor()
+	case appointment.FieldPaidAt:
+		return m.PaidAt()
+	case appointment.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case appointment.FieldCheckoutKey:
+		return m.CheckoutKey()
 	}
 	return nil, false
 }
@@ -5867,6 +6217,18 @@ func (m *AppointmentMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCompletedAt(ctx)
 	case appointment.FieldNotes:
 		return m.OldNotes(ctx)
+	case appointment.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case appointment.FieldDueMinor:
+		return m.OldDueMinor(ctx)
+	case appointment.FieldPaidMinor:
+		return m.OldPaidMinor(ctx)
+	case appointment.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case appointment.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case appointment.FieldCheckoutKey:
+		return m.OldCheckoutKey(ctx)
 	}
 	return nil, fmt.Errorf("unknown Appointment field %s", name)
 }
@@ -6072,6 +6434,48 @@ func (m *AppointmentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNotes(v)
 		return nil
+	case appointment.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case appointment.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueMinor(v)
+		return nil
+	case appointment.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidMinor(v)
+		return nil
+	case appointment.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case appointment.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case appointment.FieldCheckoutKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutKey(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Appointment field %s", name)
 }
@@ -6086,6 +6490,12 @@ func (m *AppointmentMutation) AddedFields() []string {
 	if m.addcancel_fee_minor != nil {
 		fields = append(fields, appointment.FieldCancelFeeMinor)
 	}
+	if m.adddue_minor != nil {
+		fields = append(fields, appointment.FieldDueMinor)
+	}
+	if m.addpaid_minor != nil {
+		fields = append(fields, appointment.FieldPaidMinor)
+	}
 	return fields
 }
 
@@ -6098,6 +6508,10 @@ func (m *AppointmentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPriceMinor()
 	case appointment.FieldCancelFeeMinor:
 		return m.AddedCancelFeeMinor()
+	case appointment.FieldDueMinor:
+		return m.AddedDueMinor()
+	case appointment.FieldPaidMinor:
+		return m.AddedPaidMinor()
 	}
 	return nil, false
 }
@@ -6120,6 +6534,20 @@ func (m *AppointmentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddCancelFeeMinor(v)
+		return nil
+	case appointment.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDueMinor(v)
+		return nil
+	case appointment.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPaidMinor(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment numeric field %s", name)
@@ -6167,6 +6595,18 @@ func (m *AppointmentMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(appointment.FieldNotes) {
 		fields = append(fields, appointment.FieldNotes)
+	}
+	if m.FieldCleared(appointment.FieldHoldExpiresAt) {
+		fields = append(fields, appointment.FieldHoldExpiresAt)
+	}
+	if m.FieldCleared(appointment.FieldPaidAt) {
+		fields = append(fields, appointment.FieldPaidAt)
+	}
+	if m.FieldCleared(appointment.FieldPaymentIntentID) {
+		fields = append(fields, appointment.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(appointment.FieldCheckoutKey) {
+		fields = append(fields, appointment.FieldCheckoutKey)
 	}
 	return fields
 }
@@ -6220,6 +6660,18 @@ func (m *AppointmentMutation) ClearField(name string) error {
 		return nil
 	case appointment.FieldNotes:
 		m.ClearNotes()
+		return nil
+	case appointment.FieldHoldExpiresAt:
+		m.ClearHoldExpiresAt()
+		return nil
+	case appointment.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case appointment.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case appointment.FieldCheckoutKey:
+		m.ClearCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment nullable field %s", name)
@@ -6312,6 +6764,24 @@ func (m *AppointmentMutation) ResetField(name string) error {
 		return nil
 	case appointment.FieldNotes:
 		m.ResetNotes()
+		return nil
+	case appointment.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case appointment.FieldDueMinor:
+		m.ResetDueMinor()
+		return nil
+	case appointment.FieldPaidMinor:
+		m.ResetPaidMinor()
+		return nil
+	case appointment.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case appointment.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case appointment.FieldCheckoutKey:
+		m.ResetCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Appointment field %s", name)
@@ -73249,6 +73719,8 @@ type ServiceMutation struct {
 	addcancel_window_hours   *int
 	cancel_fee_minor         *int64
 	addcancel_fee_minor      *int64
+	deposit_minor            *int64
+	adddeposit_minor         *int64
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -74285,6 +74757,76 @@ func (m *ServiceMutation) ResetCancelFeeMinor() {
 	m.addcancel_fee_minor = nil
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (m *ServiceMutation) SetDepositMinor(i int64) {
+	m.deposit_minor = &i
+	m.adddeposit_minor = nil
+}
+
+// DepositMinor returns the value of the "deposit_minor" field in the mutation.
+func (m *ServiceMutation) DepositMinor() (r int64, exists bool) {
+	v := m.deposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepositMinor returns the old "deposit_minor" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldDepositMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepositMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepositMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepositMinor: %w", err)
+	}
+	return oldValue.DepositMinor, nil
+}
+
+// AddDepositMinor adds i to the "deposit_minor" field.
+func (m *ServiceMutation) AddDepositMinor(i int64) {
+	if m.adddeposit_minor != nil {
+		*m.adddeposit_minor += i
+	} else {
+		m.adddeposit_minor = &i
+	}
+}
+
+// AddedDepositMinor returns the value that was added to the "deposit_minor" field in this mutation.
+func (m *ServiceMutation) AddedDepositMinor() (r int64, exists bool) {
+	v := m.adddeposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (m *ServiceMutation) ClearDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	m.clearedFields[service.FieldDepositMinor] = struct{}{}
+}
+
+// DepositMinorCleared returns if the "deposit_minor" field was cleared in this mutation.
+func (m *ServiceMutation) DepositMinorCleared() bool {
+	_, ok := m.clearedFields[service.FieldDepositMinor]
+	return ok
+}
+
+// ResetDepositMinor resets all changes to the "deposit_minor" field.
+func (m *ServiceMutation) ResetDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	delete(m.clearedFields, service.FieldDepositMinor)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ServiceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -74562,7 +75104,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, service.FieldCreatedAt)
 	}
@@ -74623,6 +75165,9 @@ func (m *ServiceMutation) Fields() []string {
 	if m.cancel_fee_minor != nil {
 		fields = append(fields, service.FieldCancelFeeMinor)
 	}
+	if m.deposit_minor != nil {
+		fields = append(fields, service.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -74671,6 +75216,8 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.CancelWindowHours()
 	case service.FieldCancelFeeMinor:
 		return m.CancelFeeMinor()
+	case service.FieldDepositMinor:
+		return m.DepositMinor()
 	}
 	return nil, false
 }
@@ -74720,6 +75267,8 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCancelWindowHours(ctx)
 	case service.FieldCancelFeeMinor:
 		return m.OldCancelFeeMinor(ctx)
+	case service.FieldDepositMinor:
+		return m.OldDepositMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown Service field %s", name)
 }
@@ -74869,6 +75418,13 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCancelFeeMinor(v)
 		return nil
+	case service.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
 }
@@ -74898,6 +75454,9 @@ func (m *ServiceMutation) AddedFields() []string {
 	if m.addcancel_fee_minor != nil {
 		fields = append(fields, service.FieldCancelFeeMinor)
 	}
+	if m.adddeposit_minor != nil {
+		fields = append(fields, service.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -74920,6 +75479,8 @@ func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCancelWindowHours()
 	case service.FieldCancelFeeMinor:
 		return m.AddedCancelFeeMinor()
+	case service.FieldDepositMinor:
+		return m.AddedDepositMinor()
 	}
 	return nil, false
 }
@@ -74978,6 +75539,13 @@ func (m *ServiceMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddCancelFeeMinor(v)
 		return nil
+	case service.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service numeric field %s", name)
 }
@@ -74997,6 +75565,9 @@ func (m *ServiceMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(service.FieldImageURL) {
 		fields = append(fields, service.FieldImageURL)
+	}
+	if m.FieldCleared(service.FieldDepositMinor) {
+		fields = append(fields, service.FieldDepositMinor)
 	}
 	return fields
 }
@@ -75023,6 +75594,9 @@ func (m *ServiceMutation) ClearField(name string) error {
 		return nil
 	case service.FieldImageURL:
 		m.ClearImageURL()
+		return nil
+	case service.FieldDepositMinor:
+		m.ClearDepositMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Service nullable field %s", name)
@@ -75091,6 +75665,9 @@ func (m *ServiceMutation) ResetField(name string) error {
 		return nil
 	case service.FieldCancelFeeMinor:
 		m.ResetCancelFeeMinor()
+		return nil
+	case service.FieldDepositMinor:
+		m.ResetDepositMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
@@ -75274,6 +75851,1906 @@ func (m *ServiceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Service edge %s", name)
+}
+
+// ServiceBundleMutation represents an operation that mutates the ServiceBundle nodes in the graph.
+type ServiceBundleMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	name                *string
+	description         *string
+	price_minor         *int64
+	addprice_minor      *int64
+	currency            *string
+	is_active           *bool
+	sort_order          *int
+	addsort_order       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	items               map[uuid.UUID]struct{}
+	removeditems        map[uuid.UUID]struct{}
+	cleareditems        bool
+	done                bool
+	oldValue            func(context.Context) (*ServiceBundle, error)
+	predicates          []predicate.ServiceBundle
+}
+
+var _ ent.Mutation = (*ServiceBundleMutation)(nil)
+
+// servicebundleOption allows management of the mutation configuration using functional options.
+type servicebundleOption func(*ServiceBundleMutation)
+
+// newServiceBundleMutation creates new mutation for the ServiceBundle entity.
+func newServiceBundleMutation(c config, op Op, opts ...servicebundleOption) *ServiceBundleMutation {
+	m := &ServiceBundleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServiceBundle,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceBundleID sets the ID field of the mutation.
+func withServiceBundleID(id uuid.UUID) servicebundleOption {
+	return func(m *ServiceBundleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServiceBundle
+		)
+		m.oldValue = func(ctx context.Context) (*ServiceBundle, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServiceBundle.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServiceBundle sets the old ServiceBundle of the mutation.
+func withServiceBundle(node *ServiceBundle) servicebundleOption {
+	return func(m *ServiceBundleMutation) {
+		m.oldValue = func(context.Context) (*ServiceBundle, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceBundleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceBundleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ServiceBundle entities.
+func (m *ServiceBundleMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceBundleMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceBundleMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServiceBundle.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServiceBundleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServiceBundleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServiceBundleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServiceBundleMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServiceBundleMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServiceBundleMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ServiceBundleMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ServiceBundleMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ServiceBundleMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetName sets the "name" field.
+func (m *ServiceBundleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ServiceBundleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ServiceBundleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ServiceBundleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ServiceBundleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *ServiceBundleMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[servicebundle.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *ServiceBundleMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[servicebundle.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ServiceBundleMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, servicebundle.FieldDescription)
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *ServiceBundleMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *ServiceBundleMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *ServiceBundleMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *ServiceBundleMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *ServiceBundleMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ServiceBundleMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ServiceBundleMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ServiceBundleMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetIsActive sets the "is_active" field.
+func (m *ServiceBundleMutation) SetIsActive(b bool) {
+	m.is_active = &b
+}
+
+// IsActive returns the value of the "is_active" field in the mutation.
+func (m *ServiceBundleMutation) IsActive() (r bool, exists bool) {
+	v := m.is_active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsActive returns the old "is_active" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldIsActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsActive: %w", err)
+	}
+	return oldValue.IsActive, nil
+}
+
+// ResetIsActive resets all changes to the "is_active" field.
+func (m *ServiceBundleMutation) ResetIsActive() {
+	m.is_active = nil
+}
+
+// SetSortOrder sets the "sort_order" field.
+func (m *ServiceBundleMutation) SetSortOrder(i int) {
+	m.sort_order = &i
+	m.addsort_order = nil
+}
+
+// SortOrder returns the value of the "sort_order" field in the mutation.
+func (m *ServiceBundleMutation) SortOrder() (r int, exists bool) {
+	v := m.sort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSortOrder returns the old "sort_order" field's value of the ServiceBundle entity.
+// If the ServiceBundle object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleMutation) OldSortOrder(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSortOrder is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSortOrder requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSortOrder: %w", err)
+	}
+	return oldValue.SortOrder, nil
+}
+
+// AddSortOrder adds i to the "sort_order" field.
+func (m *ServiceBundleMutation) AddSortOrder(i int) {
+	if m.addsort_order != nil {
+		*m.addsort_order += i
+	} else {
+		m.addsort_order = &i
+	}
+}
+
+// AddedSortOrder returns the value that was added to the "sort_order" field in this mutation.
+func (m *ServiceBundleMutation) AddedSortOrder() (r int, exists bool) {
+	v := m.addsort_order
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSortOrder resets all changes to the "sort_order" field.
+func (m *ServiceBundleMutation) ResetSortOrder() {
+	m.sort_order = nil
+	m.addsort_order = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ServiceBundleMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[servicebundle.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ServiceBundleMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ServiceBundleMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ServiceBundleMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// AddItemIDs adds the "items" edge to the ServiceBundleItem entity by ids.
+func (m *ServiceBundleMutation) AddItemIDs(ids ...uuid.UUID) {
+	if m.items == nil {
+		m.items = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		m.items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearItems clears the "items" edge to the ServiceBundleItem entity.
+func (m *ServiceBundleMutation) ClearItems() {
+	m.cleareditems = true
+}
+
+// ItemsCleared reports if the "items" edge to the ServiceBundleItem entity was cleared.
+func (m *ServiceBundleMutation) ItemsCleared() bool {
+	return m.cleareditems
+}
+
+// RemoveItemIDs removes the "items" edge to the ServiceBundleItem entity by IDs.
+func (m *ServiceBundleMutation) RemoveItemIDs(ids ...uuid.UUID) {
+	if m.removeditems == nil {
+		m.removeditems = make(map[uuid.UUID]struct{})
+	}
+	for i := range ids {
+		delete(m.items, ids[i])
+		m.removeditems[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedItems returns the removed IDs of the "items" edge to the ServiceBundleItem entity.
+func (m *ServiceBundleMutation) RemovedItemsIDs() (ids []uuid.UUID) {
+	for id := range m.removeditems {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ItemsIDs returns the "items" edge IDs in the mutation.
+func (m *ServiceBundleMutation) ItemsIDs() (ids []uuid.UUID) {
+	for id := range m.items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetItems resets all changes to the "items" edge.
+func (m *ServiceBundleMutation) ResetItems() {
+	m.items = nil
+	m.cleareditems = false
+	m.removeditems = nil
+}
+
+// Where appends a list predicates to the ServiceBundleMutation builder.
+func (m *ServiceBundleMutation) Where(ps ...predicate.ServiceBundle) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceBundleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceBundleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServiceBundle, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceBundleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceBundleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServiceBundle).
+func (m *ServiceBundleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceBundleMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, servicebundle.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, servicebundle.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, servicebundle.FieldOrganizationID)
+	}
+	if m.name != nil {
+		fields = append(fields, servicebundle.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, servicebundle.FieldDescription)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, servicebundle.FieldPriceMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, servicebundle.FieldCurrency)
+	}
+	if m.is_active != nil {
+		fields = append(fields, servicebundle.FieldIsActive)
+	}
+	if m.sort_order != nil {
+		fields = append(fields, servicebundle.FieldSortOrder)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceBundleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case servicebundle.FieldCreatedAt:
+		return m.CreatedAt()
+	case servicebundle.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case servicebundle.FieldOrganizationID:
+		return m.OrganizationID()
+	case servicebundle.FieldName:
+		return m.Name()
+	case servicebundle.FieldDescription:
+		return m.Description()
+	case servicebundle.FieldPriceMinor:
+		return m.PriceMinor()
+	case servicebundle.FieldCurrency:
+		return m.Currency()
+	case servicebundle.FieldIsActive:
+		return m.IsActive()
+	case servicebundle.FieldSortOrder:
+		return m.SortOrder()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceBundleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case servicebundle.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case servicebundle.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case servicebundle.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case servicebundle.FieldName:
+		return m.OldName(ctx)
+	case servicebundle.FieldDescription:
+		return m.OldDescription(ctx)
+	case servicebundle.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case servicebundle.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case servicebundle.FieldIsActive:
+		return m.OldIsActive(ctx)
+	case servicebundle.FieldSortOrder:
+		return m.OldSortOrder(ctx)
+	}
+	return nil, fmt.Errorf("unknown ServiceBundle field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceBundleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case servicebundle.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case servicebundle.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case servicebundle.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case servicebundle.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case servicebundle.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case servicebundle.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case servicebundle.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case servicebundle.FieldIsActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsActive(v)
+		return nil
+	case servicebundle.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceBundleMutation) AddedFields() []string {
+	var fields []string
+	if m.addprice_minor != nil {
+		fields = append(fields, servicebundle.FieldPriceMinor)
+	}
+	if m.addsort_order != nil {
+		fields = append(fields, servicebundle.FieldSortOrder)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceBundleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case servicebundle.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case servicebundle.FieldSortOrder:
+		return m.AddedSortOrder()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceBundleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case servicebundle.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case servicebundle.FieldSortOrder:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSortOrder(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceBundleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(servicebundle.FieldDescription) {
+		fields = append(fields, servicebundle.FieldDescription)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceBundleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceBundleMutation) ClearField(name string) error {
+	switch name {
+	case servicebundle.FieldDescription:
+		m.ClearDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceBundleMutation) ResetField(name string) error {
+	switch name {
+	case servicebundle.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case servicebundle.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case servicebundle.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case servicebundle.FieldName:
+		m.ResetName()
+		return nil
+	case servicebundle.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case servicebundle.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case servicebundle.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case servicebundle.FieldIsActive:
+		m.ResetIsActive()
+		return nil
+	case servicebundle.FieldSortOrder:
+		m.ResetSortOrder()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceBundleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, servicebundle.EdgeOrganization)
+	}
+	if m.items != nil {
+		edges = append(edges, servicebundle.EdgeItems)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceBundleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case servicebundle.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case servicebundle.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.items))
+		for id := range m.items {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceBundleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removeditems != nil {
+		edges = append(edges, servicebundle.EdgeItems)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceBundleMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case servicebundle.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.removeditems))
+		for id := range m.removeditems {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceBundleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, servicebundle.EdgeOrganization)
+	}
+	if m.cleareditems {
+		edges = append(edges, servicebundle.EdgeItems)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceBundleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case servicebundle.EdgeOrganization:
+		return m.clearedorganization
+	case servicebundle.EdgeItems:
+		return m.cleareditems
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceBundleMutation) ClearEdge(name string) error {
+	switch name {
+	case servicebundle.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceBundleMutation) ResetEdge(name string) error {
+	switch name {
+	case servicebundle.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case servicebundle.EdgeItems:
+		m.ResetItems()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundle edge %s", name)
+}
+
+// ServiceBundleItemMutation represents an operation that mutates the ServiceBundleItem nodes in the graph.
+type ServiceBundleItemMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	position            *int
+	addposition         *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	bundle              *uuid.UUID
+	clearedbundle       bool
+	service             *uuid.UUID
+	clearedservice      bool
+	variant             *uuid.UUID
+	clearedvariant      bool
+	done                bool
+	oldValue            func(context.Context) (*ServiceBundleItem, error)
+	predicates          []predicate.ServiceBundleItem
+}
+
+var _ ent.Mutation = (*ServiceBundleItemMutation)(nil)
+
+// servicebundleitemOption allows management of the mutation configuration using functional options.
+type servicebundleitemOption func(*ServiceBundleItemMutation)
+
+// newServiceBundleItemMutation creates new mutation for the ServiceBundleItem entity.
+func newServiceBundleItemMutation(c config, op Op, opts ...servicebundleitemOption) *ServiceBundleItemMutation {
+	m := &ServiceBundleItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServiceBundleItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceBundleItemID sets the ID field of the mutation.
+func withServiceBundleItemID(id uuid.UUID) servicebundleitemOption {
+	return func(m *ServiceBundleItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServiceBundleItem
+		)
+		m.oldValue = func(ctx context.Context) (*ServiceBundleItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServiceBundleItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServiceBundleItem sets the old ServiceBundleItem of the mutation.
+func withServiceBundleItem(node *ServiceBundleItem) servicebundleitemOption {
+	return func(m *ServiceBundleItemMutation) {
+		m.oldValue = func(context.Context) (*ServiceBundleItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceBundleItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceBundleItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ServiceBundleItem entities.
+func (m *ServiceBundleItemMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceBundleItemMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceBundleItemMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServiceBundleItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServiceBundleItemMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServiceBundleItemMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServiceBundleItemMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServiceBundleItemMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServiceBundleItemMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServiceBundleItemMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ServiceBundleItemMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ServiceBundleItemMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ServiceBundleItemMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetBundleID sets the "bundle_id" field.
+func (m *ServiceBundleItemMutation) SetBundleID(u uuid.UUID) {
+	m.bundle = &u
+}
+
+// BundleID returns the value of the "bundle_id" field in the mutation.
+func (m *ServiceBundleItemMutation) BundleID() (r uuid.UUID, exists bool) {
+	v := m.bundle
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBundleID returns the old "bundle_id" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldBundleID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBundleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBundleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBundleID: %w", err)
+	}
+	return oldValue.BundleID, nil
+}
+
+// ResetBundleID resets all changes to the "bundle_id" field.
+func (m *ServiceBundleItemMutation) ResetBundleID() {
+	m.bundle = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *ServiceBundleItemMutation) SetServiceID(u uuid.UUID) {
+	m.service = &u
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *ServiceBundleItemMutation) ServiceID() (r uuid.UUID, exists bool) {
+	v := m.service
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldServiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *ServiceBundleItemMutation) ResetServiceID() {
+	m.service = nil
+}
+
+// SetVariantID sets the "variant_id" field.
+func (m *ServiceBundleItemMutation) SetVariantID(u uuid.UUID) {
+	m.variant = &u
+}
+
+// VariantID returns the value of the "variant_id" field in the mutation.
+func (m *ServiceBundleItemMutation) VariantID() (r uuid.UUID, exists bool) {
+	v := m.variant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariantID returns the old "variant_id" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldVariantID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariantID: %w", err)
+	}
+	return oldValue.VariantID, nil
+}
+
+// ClearVariantID clears the value of the "variant_id" field.
+func (m *ServiceBundleItemMutation) ClearVariantID() {
+	m.variant = nil
+	m.clearedFields[servicebundleitem.FieldVariantID] = struct{}{}
+}
+
+// VariantIDCleared returns if the "variant_id" field was cleared in this mutation.
+func (m *ServiceBundleItemMutation) VariantIDCleared() bool {
+	_, ok := m.clearedFields[servicebundleitem.FieldVariantID]
+	return ok
+}
+
+// ResetVariantID resets all changes to the "variant_id" field.
+func (m *ServiceBundleItemMutation) ResetVariantID() {
+	m.variant = nil
+	delete(m.clearedFields, servicebundleitem.FieldVariantID)
+}
+
+// SetPosition sets the "position" field.
+func (m *ServiceBundleItemMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *ServiceBundleItemMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the ServiceBundleItem entity.
+// If the ServiceBundleItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceBundleItemMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *ServiceBundleItemMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *ServiceBundleItemMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *ServiceBundleItemMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ServiceBundleItemMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[servicebundleitem.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ServiceBundleItemMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ServiceBundleItemMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ServiceBundleItemMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearBundle clears the "bundle" edge to the ServiceBundle entity.
+func (m *ServiceBundleItemMutation) ClearBundle() {
+	m.clearedbundle = true
+	m.clearedFields[servicebundleitem.FieldBundleID] = struct{}{}
+}
+
+// BundleCleared reports if the "bundle" edge to the ServiceBundle entity was cleared.
+func (m *ServiceBundleItemMutation) BundleCleared() bool {
+	return m.clearedbundle
+}
+
+// BundleIDs returns the "bundle" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BundleID instead. It exists only for internal usage by the builders.
+func (m *ServiceBundleItemMutation) BundleIDs() (ids []uuid.UUID) {
+	if id := m.bundle; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBundle resets all changes to the "bundle" edge.
+func (m *ServiceBundleItemMutation) ResetBundle() {
+	m.bundle = nil
+	m.clearedbundle = false
+}
+
+// ClearService clears the "service" edge to the Service entity.
+func (m *ServiceBundleItemMutation) ClearService() {
+	m.clearedservice = true
+	m.clearedFields[servicebundleitem.FieldServiceID] = struct{}{}
+}
+
+// ServiceCleared reports if the "service" edge to the Service entity was cleared.
+func (m *ServiceBundleItemMutation) ServiceCleared() bool {
+	return m.clearedservice
+}
+
+// ServiceIDs returns the "service" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ServiceID instead. It exists only for internal usage by the builders.
+func (m *ServiceBundleItemMutation) ServiceIDs() (ids []uuid.UUID) {
+	if id := m.service; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetService resets all changes to the "service" edge.
+func (m *ServiceBundleItemMutation) ResetService() {
+	m.service = nil
+	m.clearedservice = false
+}
+
+// ClearVariant clears the "variant" edge to the ServiceVariant entity.
+func (m *ServiceBundleItemMutation) ClearVariant() {
+	m.clearedvariant = true
+	m.clearedFields[servicebundleitem.FieldVariantID] = struct{}{}
+}
+
+// VariantCleared reports if the "variant" edge to the ServiceVariant entity was cleared.
+func (m *ServiceBundleItemMutation) VariantCleared() bool {
+	return m.VariantIDCleared() || m.clearedvariant
+}
+
+// VariantIDs returns the "variant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VariantID instead. It exists only for internal usage by the builders.
+func (m *ServiceBundleItemMutation) VariantIDs() (ids []uuid.UUID) {
+	if id := m.variant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVariant resets all changes to the "variant" edge.
+func (m *ServiceBundleItemMutation) ResetVariant() {
+	m.variant = nil
+	m.clearedvariant = false
+}
+
+// Where appends a list predicates to the ServiceBundleItemMutation builder.
+func (m *ServiceBundleItemMutation) Where(ps ...predicate.ServiceBundleItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceBundleItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceBundleItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServiceBundleItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceBundleItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceBundleItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServiceBundleItem).
+func (m *ServiceBundleItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceBundleItemMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, servicebundleitem.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, servicebundleitem.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, servicebundleitem.FieldOrganizationID)
+	}
+	if m.bundle != nil {
+		fields = append(fields, servicebundleitem.FieldBundleID)
+	}
+	if m.service != nil {
+		fields = append(fields, servicebundleitem.FieldServiceID)
+	}
+	if m.variant != nil {
+		fields = append(fields, servicebundleitem.FieldVariantID)
+	}
+	if m.position != nil {
+		fields = append(fields, servicebundleitem.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceBundleItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case servicebundleitem.FieldCreatedAt:
+		return m.CreatedAt()
+	case servicebundleitem.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case servicebundleitem.FieldOrganizationID:
+		return m.OrganizationID()
+	case servicebundleitem.FieldBundleID:
+		return m.BundleID()
+	case servicebundleitem.FieldServiceID:
+		return m.ServiceID()
+	case servicebundleitem.FieldVariantID:
+		return m.VariantID()
+	case servicebundleitem.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceBundleItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case servicebundleitem.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case servicebundleitem.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case servicebundleitem.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case servicebundleitem.FieldBundleID:
+		return m.OldBundleID(ctx)
+	case servicebundleitem.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case servicebundleitem.FieldVariantID:
+		return m.OldVariantID(ctx)
+	case servicebundleitem.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown ServiceBundleItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceBundleItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case servicebundleitem.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case servicebundleitem.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case servicebundleitem.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case servicebundleitem.FieldBundleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBundleID(v)
+		return nil
+	case servicebundleitem.FieldServiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case servicebundleitem.FieldVariantID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariantID(v)
+		return nil
+	case servicebundleitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceBundleItemMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, servicebundleitem.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceBundleItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case servicebundleitem.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceBundleItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case servicebundleitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceBundleItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(servicebundleitem.FieldVariantID) {
+		fields = append(fields, servicebundleitem.FieldVariantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceBundleItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceBundleItemMutation) ClearField(name string) error {
+	switch name {
+	case servicebundleitem.FieldVariantID:
+		m.ClearVariantID()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceBundleItemMutation) ResetField(name string) error {
+	switch name {
+	case servicebundleitem.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case servicebundleitem.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case servicebundleitem.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case servicebundleitem.FieldBundleID:
+		m.ResetBundleID()
+		return nil
+	case servicebundleitem.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case servicebundleitem.FieldVariantID:
+		m.ResetVariantID()
+		return nil
+	case servicebundleitem.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceBundleItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, servicebundleitem.EdgeOrganization)
+	}
+	if m.bundle != nil {
+		edges = append(edges, servicebundleitem.EdgeBundle)
+	}
+	if m.service != nil {
+		edges = append(edges, servicebundleitem.EdgeService)
+	}
+	if m.variant != nil {
+		edges = append(edges, servicebundleitem.EdgeVariant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceBundleItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case servicebundleitem.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case servicebundleitem.EdgeBundle:
+		if id := m.bundle; id != nil {
+			return []ent.Value{*id}
+		}
+	case servicebundleitem.EdgeService:
+		if id := m.service; id != nil {
+			return []ent.Value{*id}
+		}
+	case servicebundleitem.EdgeVariant:
+		if id := m.variant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceBundleItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceBundleItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceBundleItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, servicebundleitem.EdgeOrganization)
+	}
+	if m.clearedbundle {
+		edges = append(edges, servicebundleitem.EdgeBundle)
+	}
+	if m.clearedservice {
+		edges = append(edges, servicebundleitem.EdgeService)
+	}
+	if m.clearedvariant {
+		edges = append(edges, servicebundleitem.EdgeVariant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceBundleItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case servicebundleitem.EdgeOrganization:
+		return m.clearedorganization
+	case servicebundleitem.EdgeBundle:
+		return m.clearedbundle
+	case servicebundleitem.EdgeService:
+		return m.clearedservice
+	case servicebundleitem.EdgeVariant:
+		return m.clearedvariant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceBundleItemMutation) ClearEdge(name string) error {
+	switch name {
+	case servicebundleitem.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case servicebundleitem.EdgeBundle:
+		m.ClearBundle()
+		return nil
+	case servicebundleitem.EdgeService:
+		m.ClearService()
+		return nil
+	case servicebundleitem.EdgeVariant:
+		m.ClearVariant()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceBundleItemMutation) ResetEdge(name string) error {
+	switch name {
+	case servicebundleitem.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case servicebundleitem.EdgeBundle:
+		m.ResetBundle()
+		return nil
+	case servicebundleitem.EdgeService:
+		m.ResetService()
+		return nil
+	case servicebundleitem.EdgeVariant:
+		m.ResetVariant()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceBundleItem edge %s", name)
 }
 
 // ServiceProviderMutation represents an operation that mutates the ServiceProvider nodes in the graph.
@@ -83581,6 +86058,14 @@ type VisitMutation struct {
 	total_price_minor    *int64
 	addtotal_price_minor *int64
 	currency             *string
+	hold_expires_at      *time.Time
+	due_minor            *int64
+	adddue_minor         *int64
+	paid_minor           *int64
+	addpaid_minor        *int64
+	paid_at              *time.Time
+	payment_intent_id    *string
+	checkout_key         *string
 	clearedFields        map[string]struct{}
 	organization         *uuid.UUID
 	clearedorganization  bool
@@ -84042,6 +86527,314 @@ func (m *VisitMutation) ResetCurrency() {
 	m.currency = nil
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *VisitMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *VisitMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldHoldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (m *VisitMutation) ClearHoldExpiresAt() {
+	m.hold_expires_at = nil
+	m.clearedFields[visit.FieldHoldExpiresAt] = struct{}{}
+}
+
+// HoldExpiresAtCleared returns if the "hold_expires_at" field was cleared in this mutation.
+func (m *VisitMutation) HoldExpiresAtCleared() bool {
+	_, ok := m.clearedFields[visit.FieldHoldExpiresAt]
+	return ok
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *VisitMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+	delete(m.clearedFields, visit.FieldHoldExpiresAt)
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (m *VisitMutation) SetDueMinor(i int64) {
+	m.due_minor = &i
+	m.adddue_minor = nil
+}
+
+// DueMinor returns the value of the "due_minor" field in the mutation.
+func (m *VisitMutation) DueMinor() (r int64, exists bool) {
+	v := m.due_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueMinor returns the old "due_minor" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldDueMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueMinor: %w", err)
+	}
+	return oldValue.DueMinor, nil
+}
+
+// AddDueMinor adds i to the "due_minor" field.
+func (m *VisitMutation) AddDueMinor(i int64) {
+	if m.adddue_minor != nil {
+		*m.adddue_minor += i
+	} else {
+		m.adddue_minor = &i
+	}
+}
+
+// AddedDueMinor returns the value that was added to the "due_minor" field in this mutation.
+func (m *VisitMutation) AddedDueMinor() (r int64, exists bool) {
+	v := m.adddue_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDueMinor resets all changes to the "due_minor" field.
+func (m *VisitMutation) ResetDueMinor() {
+	m.due_minor = nil
+	m.adddue_minor = nil
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (m *VisitMutation) SetPaidMinor(i int64) {
+	m.paid_minor = &i
+	m.addpaid_minor = nil
+}
+
+// PaidMinor returns the value of the "paid_minor" field in the mutation.
+func (m *VisitMutation) PaidMinor() (r int64, exists bool) {
+	v := m.paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidMinor returns the old "paid_minor" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaidMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidMinor: %w", err)
+	}
+	return oldValue.PaidMinor, nil
+}
+
+// AddPaidMinor adds i to the "paid_minor" field.
+func (m *VisitMutation) AddPaidMinor(i int64) {
+	if m.addpaid_minor != nil {
+		*m.addpaid_minor += i
+	} else {
+		m.addpaid_minor = &i
+	}
+}
+
+// AddedPaidMinor returns the value that was added to the "paid_minor" field in this mutation.
+func (m *VisitMutation) AddedPaidMinor() (r int64, exists bool) {
+	v := m.addpaid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPaidMinor resets all changes to the "paid_minor" field.
+func (m *VisitMutation) ResetPaidMinor() {
+	m.paid_minor = nil
+	m.addpaid_minor = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *VisitMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *VisitMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *VisitMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[visit.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *VisitMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[visit.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *VisitMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, visit.FieldPaidAt)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *VisitMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *VisitMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *VisitMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[visit.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *VisitMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[visit.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *VisitMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, visit.FieldPaymentIntentID)
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (m *VisitMutation) SetCheckoutKey(s string) {
+	m.checkout_key = &s
+}
+
+// CheckoutKey returns the value of the "checkout_key" field in the mutation.
+func (m *VisitMutation) CheckoutKey() (r string, exists bool) {
+	v := m.checkout_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutKey returns the old "checkout_key" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldCheckoutKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutKey: %w", err)
+	}
+	return oldValue.CheckoutKey, nil
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (m *VisitMutation) ClearCheckoutKey() {
+	m.checkout_key = nil
+	m.clearedFields[visit.FieldCheckoutKey] = struct{}{}
+}
+
+// CheckoutKeyCleared returns if the "checkout_key" field was cleared in this mutation.
+func (m *VisitMutation) CheckoutKeyCleared() bool {
+	_, ok := m.clearedFields[visit.FieldCheckoutKey]
+	return ok
+}
+
+// ResetCheckoutKey resets all changes to the "checkout_key" field.
+func (m *VisitMutation) ResetCheckoutKey() {
+	m.checkout_key = nil
+	delete(m.clearedFields, visit.FieldCheckoutKey)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *VisitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -84184,7 +86977,7 @@ func (m *VisitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VisitMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, visit.FieldCreatedAt)
 	}
@@ -84212,6 +87005,24 @@ func (m *VisitMutation) Fields() []string {
 	if m.currency != nil {
 		fields = append(fields, visit.FieldCurrency)
 	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, visit.FieldHoldExpiresAt)
+	}
+	if m.due_minor != nil {
+		fields = append(fields, visit.FieldDueMinor)
+	}
+	if m.paid_minor != nil {
+		fields = append(fields, visit.FieldPaidMinor)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, visit.FieldPaidAt)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, visit.FieldPaymentIntentID)
+	}
+	if m.checkout_key != nil {
+		fields = append(fields, visit.FieldCheckoutKey)
+	}
 	return fields
 }
 
@@ -84238,6 +87049,18 @@ func (m *VisitMutation) Field(name string) (ent.Value, bool) {
 		return m.TotalPriceMinor()
 	case visit.FieldCurrency:
 		return m.Currency()
+	case visit.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case visit.FieldDueMinor:
+		return m.DueMinor()
+	case visit.FieldPaidMinor:
+		return m.PaidMinor()
+	case visit.FieldPaidAt:
+		return m.PaidAt()
+	case visit.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case visit.FieldCheckoutKey:
+		return m.CheckoutKey()
 	}
 	return nil, false
 }
@@ -84265,6 +87088,18 @@ func (m *VisitMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldTotalPriceMinor(ctx)
 	case visit.FieldCurrency:
 		return m.OldCurrency(ctx)
+	case visit.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case visit.FieldDueMinor:
+		return m.OldDueMinor(ctx)
+	case visit.FieldPaidMinor:
+		return m.OldPaidMinor(ctx)
+	case visit.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case visit.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case visit.FieldCheckoutKey:
+		return m.OldCheckoutKey(ctx)
 	}
 	return nil, fmt.Errorf("unknown Visit field %s", name)
 }
@@ -84337,6 +87172,48 @@ func (m *VisitMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCurrency(v)
 		return nil
+	case visit.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case visit.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueMinor(v)
+		return nil
+	case visit.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidMinor(v)
+		return nil
+	case visit.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case visit.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case visit.FieldCheckoutKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutKey(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)
 }
@@ -84348,6 +87225,12 @@ func (m *VisitMutation) AddedFields() []string {
 	if m.addtotal_price_minor != nil {
 		fields = append(fields, visit.FieldTotalPriceMinor)
 	}
+	if m.adddue_minor != nil {
+		fields = append(fields, visit.FieldDueMinor)
+	}
+	if m.addpaid_minor != nil {
+		fields = append(fields, visit.FieldPaidMinor)
+	}
 	return fields
 }
 
@@ -84358,6 +87241,10 @@ func (m *VisitMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case visit.FieldTotalPriceMinor:
 		return m.AddedTotalPriceMinor()
+	case visit.FieldDueMinor:
+		return m.AddedDueMinor()
+	case visit.FieldPaidMinor:
+		return m.AddedPaidMinor()
 	}
 	return nil, false
 }
@@ -84374,6 +87261,20 @@ func (m *VisitMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddTotalPriceMinor(v)
 		return nil
+	case visit.FieldDueMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDueMinor(v)
+		return nil
+	case visit.FieldPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPaidMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Visit numeric field %s", name)
 }
@@ -84381,7 +87282,20 @@ func (m *VisitMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *VisitMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(visit.FieldHoldExpiresAt) {
+		fields = append(fields, visit.FieldHoldExpiresAt)
+	}
+	if m.FieldCleared(visit.FieldPaidAt) {
+		fields = append(fields, visit.FieldPaidAt)
+	}
+	if m.FieldCleared(visit.FieldPaymentIntentID) {
+		fields = append(fields, visit.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(visit.FieldCheckoutKey) {
+		fields = append(fields, visit.FieldCheckoutKey)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -84394,6 +87308,20 @@ func (m *VisitMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *VisitMutation) ClearField(name string) error {
+	switch name {
+	case visit.FieldHoldExpiresAt:
+		m.ClearHoldExpiresAt()
+		return nil
+	case visit.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case visit.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case visit.FieldCheckoutKey:
+		m.ClearCheckoutKey()
+		return nil
+	}
 	return fmt.Errorf("unknown Visit nullable field %s", name)
 }
 
@@ -84427,6 +87355,24 @@ func (m *VisitMutation) ResetField(name string) error {
 		return nil
 	case visit.FieldCurrency:
 		m.ResetCurrency()
+		return nil
+	case visit.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case visit.FieldDueMinor:
+		m.ResetDueMinor()
+		return nil
+	case visit.FieldPaidMinor:
+		m.ResetPaidMinor()
+		return nil
+	case visit.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case visit.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case visit.FieldCheckoutKey:
+		m.ResetCheckoutKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)

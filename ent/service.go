@@ -59,6 +59,8 @@ type Service struct {
 	CancelWindowHours int `json:"cancel_window_hours,omitempty"`
 	// Fee of a cancellation inside the window, minor units of the service's currency (0: none).
 	CancelFeeMinor int64 `json:"cancel_fee_minor,omitempty"`
+	// Paid online at booking when the venue takes payment at booking; null: the full price.
+	DepositMinor *int64 `json:"deposit_minor,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ServiceQuery when eager-loading is set.
 	Edges        ServiceEdges `json:"edges"`
@@ -136,7 +138,7 @@ func (*Service) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case service.FieldIsActive, service.FieldListed, service.FieldAcceptsInquiries:
 			values[i] = new(sql.NullBool)
-		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder, service.FieldBufferBeforeMinutes, service.FieldBufferAfterMinutes, service.FieldCancelWindowHours, service.FieldCancelFeeMinor:
+		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder, service.FieldBufferBeforeMinutes, service.FieldBufferAfterMinutes, service.FieldCancelWindowHours, service.FieldCancelFeeMinor, service.FieldDepositMinor:
 			values[i] = new(sql.NullInt64)
 		case service.FieldImportRef, service.FieldName, service.FieldSlug, service.FieldDescription, service.FieldCategory, service.FieldCurrency, service.FieldImageURL:
 			values[i] = new(sql.NullString)
@@ -286,6 +288,13 @@ func (_m *Service) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CancelFeeMinor = value.Int64
 			}
+		case service.FieldDepositMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field deposit_minor", values[i])
+			} else if value.Valid {
+				_m.DepositMinor = new(int64)
+				*_m.DepositMinor = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -408,6 +417,11 @@ func (_m *Service) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("cancel_fee_minor=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CancelFeeMinor))
+	builder.WriteString(", ")
+	if v := _m.DepositMinor; v != nil {
+		builder.WriteString("deposit_minor=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

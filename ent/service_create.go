@@ -261,6 +261,20 @@ func (_c *ServiceCreate) SetNillableCancelFeeMinor(v *int64) *ServiceCreate {
 	return _c
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_c *ServiceCreate) SetDepositMinor(v int64) *ServiceCreate {
+	_c.mutation.SetDepositMinor(v)
+	return _c
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableDepositMinor(v *int64) *ServiceCreate {
+	if v != nil {
+		_c.SetDepositMinor(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ServiceCreate) SetID(v uuid.UUID) *ServiceCreate {
 	_c.mutation.SetID(v)
@@ -548,6 +562,11 @@ func (_c *ServiceCreate) check() error {
 			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.DepositMinor(); ok {
+		if err := service.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Service.organization"`)}
 	}
@@ -662,6 +681,10 @@ func (_c *ServiceCreate) createSpec() (*Service, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CancelFeeMinor(); ok {
 		_spec.SetField(service.FieldCancelFeeMinor, field.TypeInt64, value)
 		_node.CancelFeeMinor = value
+	}
+	if value, ok := _c.mutation.DepositMinor(); ok {
+		_spec.SetField(service.FieldDepositMinor, field.TypeInt64, value)
+		_node.DepositMinor = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1078,6 +1101,30 @@ func (u *ServiceUpsert) AddCancelFeeMinor(v int64) *ServiceUpsert {
 	return u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceUpsert) SetDepositMinor(v int64) *ServiceUpsert {
+	u.Set(service.FieldDepositMinor, v)
+	return u
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateDepositMinor() *ServiceUpsert {
+	u.SetExcluded(service.FieldDepositMinor)
+	return u
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceUpsert) AddDepositMinor(v int64) *ServiceUpsert {
+	u.Add(service.FieldDepositMinor, v)
+	return u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceUpsert) ClearDepositMinor() *ServiceUpsert {
+	u.SetNull(service.FieldDepositMinor)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1458,6 +1505,34 @@ func (u *ServiceUpsertOne) AddCancelFeeMinor(v int64) *ServiceUpsertOne {
 func (u *ServiceUpsertOne) UpdateCancelFeeMinor() *ServiceUpsertOne {
 	return u.Update(func(s *ServiceUpsert) {
 		s.UpdateCancelFeeMinor()
+	})
+}
+
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceUpsertOne) SetDepositMinor(v int64) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetDepositMinor(v)
+	})
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceUpsertOne) AddDepositMinor(v int64) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddDepositMinor(v)
+	})
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateDepositMinor() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateDepositMinor()
+	})
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceUpsertOne) ClearDepositMinor() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.ClearDepositMinor()
 	})
 }
 
@@ -2008,6 +2083,34 @@ func (u *ServiceUpsertBulk) AddCancelFeeMinor(v int64) *ServiceUpsertBulk {
 func (u *ServiceUpsertBulk) UpdateCancelFeeMinor() *ServiceUpsertBulk {
 	return u.Update(func(s *ServiceUpsert) {
 		s.UpdateCancelFeeMinor()
+	})
+}
+
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceUpsertBulk) SetDepositMinor(v int64) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetDepositMinor(v)
+	})
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceUpsertBulk) AddDepositMinor(v int64) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddDepositMinor(v)
+	})
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateDepositMinor() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateDepositMinor()
+	})
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceUpsertBulk) ClearDepositMinor() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.ClearDepositMinor()
 	})
 }
 

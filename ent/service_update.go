@@ -350,6 +350,33 @@ func (_u *ServiceUpdate) AddCancelFeeMinor(v int64) *ServiceUpdate {
 	return _u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_u *ServiceUpdate) SetDepositMinor(v int64) *ServiceUpdate {
+	_u.mutation.ResetDepositMinor()
+	_u.mutation.SetDepositMinor(v)
+	return _u
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableDepositMinor(v *int64) *ServiceUpdate {
+	if v != nil {
+		_u.SetDepositMinor(*v)
+	}
+	return _u
+}
+
+// AddDepositMinor adds value to the "deposit_minor" field.
+func (_u *ServiceUpdate) AddDepositMinor(v int64) *ServiceUpdate {
+	_u.mutation.AddDepositMinor(v)
+	return _u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (_u *ServiceUpdate) ClearDepositMinor() *ServiceUpdate {
+	_u.mutation.ClearDepositMinor()
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdate) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdate {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -608,6 +635,11 @@ func (_u *ServiceUpdate) check() error {
 			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositMinor(); ok {
+		if err := service.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -712,6 +744,15 @@ func (_u *ServiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedCancelFeeMinor(); ok {
 		_spec.AddField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DepositMinor(); ok {
+		_spec.SetField(service.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDepositMinor(); ok {
+		_spec.AddField(service.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.DepositMinorCleared() {
+		_spec.ClearField(service.FieldDepositMinor, field.TypeInt64)
 	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1230,6 +1271,33 @@ func (_u *ServiceUpdateOne) AddCancelFeeMinor(v int64) *ServiceUpdateOne {
 	return _u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_u *ServiceUpdateOne) SetDepositMinor(v int64) *ServiceUpdateOne {
+	_u.mutation.ResetDepositMinor()
+	_u.mutation.SetDepositMinor(v)
+	return _u
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableDepositMinor(v *int64) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetDepositMinor(*v)
+	}
+	return _u
+}
+
+// AddDepositMinor adds value to the "deposit_minor" field.
+func (_u *ServiceUpdateOne) AddDepositMinor(v int64) *ServiceUpdateOne {
+	_u.mutation.AddDepositMinor(v)
+	return _u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (_u *ServiceUpdateOne) ClearDepositMinor() *ServiceUpdateOne {
+	_u.mutation.ClearDepositMinor()
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdateOne) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdateOne {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -1501,6 +1569,11 @@ func (_u *ServiceUpdateOne) check() error {
 			return &ValidationError{Name: "cancel_fee_minor", err: fmt.Errorf(`ent: validator failed for field "Service.cancel_fee_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositMinor(); ok {
+		if err := service.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -1622,6 +1695,15 @@ func (_u *ServiceUpdateOne) sqlSave(ctx context.Context) (_node *Service, err er
 	}
 	if value, ok := _u.mutation.AddedCancelFeeMinor(); ok {
 		_spec.AddField(service.FieldCancelFeeMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DepositMinor(); ok {
+		_spec.SetField(service.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDepositMinor(); ok {
+		_spec.AddField(service.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.DepositMinorCleared() {
+		_spec.ClearField(service.FieldDepositMinor, field.TypeInt64)
 	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{

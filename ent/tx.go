@@ -144,6 +144,10 @@ type Tx struct {
 	SalesDaily *SalesDailyClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceBundle is the client for interacting with the ServiceBundle builders.
+	ServiceBundle *ServiceBundleClient
+	// ServiceBundleItem is the client for interacting with the ServiceBundleItem builders.
+	ServiceBundleItem *ServiceBundleItemClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
 	ServiceProvider *ServiceProviderClient
 	// ServiceVariant is the client for interacting with the ServiceVariant builders.
@@ -364,6 +368,8 @@ func (tx *Tx) init() {
 	tx.Room = NewRoomClient(tx.config)
 	tx.SalesDaily = NewSalesDailyClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
+	tx.ServiceBundle = NewServiceBundleClient(tx.config)
+	tx.ServiceBundleItem = NewServiceBundleItemClient(tx.config)
 	tx.ServiceProvider = NewServiceProviderClient(tx.config)
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)

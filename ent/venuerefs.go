@@ -72,6 +72,8 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -153,6 +155,8 @@ var edgeTargets = map[string]map[string]string{
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
+	"ServiceBundle":          {"organization": "Organization", "items": "ServiceBundleItem"},
+	"ServiceBundleItem":      {"organization": "Organization", "bundle": "ServiceBundle", "service": "Service", "variant": "ServiceVariant"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
@@ -220,6 +224,8 @@ var VenueOwnedTypes = []string{
 	"Room",
 	"SalesDaily",
 	"Service",
+	"ServiceBundle",
+	"ServiceBundleItem",
 	"ServiceProvider",
 	"ServiceVariant",
 	"StaffPin",
@@ -299,6 +305,8 @@ var AllTypes = []string{
 	"Room",
 	"SalesDaily",
 	"Service",
+	"ServiceBundle",
+	"ServiceBundleItem",
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
@@ -453,6 +461,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.SalesDaily.Query().Where(salesdaily.IDIn(ids...)).Count(ctx)
 	case "Service":
 		return c.Service.Query().Where(service.IDIn(ids...)).Count(ctx)
+	case "ServiceBundle":
+		return c.ServiceBundle.Query().Where(servicebundle.IDIn(ids...)).Count(ctx)
+	case "ServiceBundleItem":
+		return c.ServiceBundleItem.Query().Where(servicebundleitem.IDIn(ids...)).Count(ctx)
 	case "ServiceProvider":
 		return c.ServiceProvider.Query().Where(serviceprovider.IDIn(ids...)).Count(ctx)
 	case "ServiceVariant":

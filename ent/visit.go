@@ -28,7 +28,7 @@ type Visit struct {
 	OrganizationID uuid.UUID `json:"organization_id,omitempty"`
 	// MemberID holds the value of the "member_id" field.
 	MemberID uuid.UUID `json:"member_id,omitempty"`
-	// Status holds the value of the "status" field.
+	// pending_payment: checked out online, its appointments held until hold_expires_at while the payment completes.
 	Status visit.Status `json:"status,omitempty"`
 	// StartsAt holds the value of the "starts_at" field.
 	StartsAt time.Time `json:"starts_at,omitempty"`
@@ -38,6 +38,18 @@ type Visit struct {
 	TotalPriceMinor int64 `json:"total_price_minor,omitempty"`
 	// Currency holds the value of the "currency" field.
 	Currency string `json:"currency,omitempty"`
+	// HoldExpiresAt holds the value of the "hold_expires_at" field.
+	HoldExpiresAt *time.Time `json:"hold_expires_at,omitempty"`
+	// What the online checkout charges at booking (deposits or full prices).
+	DueMinor int64 `json:"due_minor,omitempty"`
+	// PaidMinor holds the value of the "paid_minor" field.
+	PaidMinor int64 `json:"paid_minor,omitempty"`
+	// PaidAt holds the value of the "paid_at" field.
+	PaidAt *time.Time `json:"paid_at,omitempty"`
+	// PaymentIntentID holds the value of the "payment_intent_id" field.
+	PaymentIntentID *string `json:"payment_intent_id,omitempty"`
+	// Digest of the checkout request's Idempotency-Key: a retry finds its visit.
+	CheckoutKey *string `json:"checkout_key,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the VisitQuery when eager-loading is set.
 	Edges        VisitEdges `json:"edges"`
@@ -93,11 +105,11 @@ func (*Visit) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case visit.FieldTotalPriceMinor:
+		case visit.FieldTotalPriceMinor, visit.FieldDueMinor, visit.FieldPaidMinor:
 			values[i] = new(sql.NullInt64)
-		case visit.FieldStatus, visit.FieldCurrency:
+		case visit.FieldStatus, visit.FieldCurrency, visit.FieldPaymentIntentID, visit.FieldCheckoutKey:
 			values[i] = new(sql.NullString)
-		case visit.FieldCreatedAt, visit.FieldUpdatedAt, visit.FieldStartsAt, visit.FieldEndsAt:
+		case visit.FieldCreatedAt, visit.FieldUpdatedAt, visit.FieldStartsAt, visit.FieldEndsAt, visit.FieldHoldExpiresAt, visit.FieldPaidAt:
 			values[i] = new(sql.NullTime)
 		case visit.FieldID, visit.FieldOrganizationID, visit.FieldMemberID:
 			values[i] = new(uuid.UUID)
@@ -176,6 +188,46 @@ func (_m *Visit) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Currency = value.String
 			}
+		case visit.FieldHoldExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field hold_expires_at", values[i])
+			} else if value.Valid {
+				_m.HoldExpiresAt = new(time.Time)
+				*_m.HoldExpiresAt = value.Time
+			}
+		case visit.FieldDueMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field due_minor", values[i])
+			} else if value.Valid {
+				_m.DueMinor = value.Int64
+			}
+		case visit.FieldPaidMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field paid_minor", values[i])
+			} else if value.Valid {
+				_m.PaidMinor = value.Int64
+			}
+		case visit.FieldPaidAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field paid_at", values[i])
+			} else if value.Valid {
+				_m.PaidAt = new(time.Time)
+				*_m.PaidAt = value.Time
+			}
+		case visit.FieldPaymentIntentID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field payment_intent_id", values[i])
+			} else if value.Valid {
+				_m.PaymentIntentID = new(string)
+				*_m.PaymentIntentID = value.String
+			}
+		case visit.FieldCheckoutKey:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field checkout_key", values[i])
+			} else if value.Valid {
+				_m.CheckoutKey = new(string)
+				*_m.CheckoutKey = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -253,6 +305,32 @@ func (_m *Visit) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("currency=")
 	builder.WriteString(_m.Currency)
+	builder.WriteString(", ")
+	if v := _m.HoldExpiresAt; v != nil {
+		builder.WriteString("hold_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("due_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.DueMinor))
+	builder.WriteString(", ")
+	builder.WriteString("paid_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PaidMinor))
+	builder.WriteString(", ")
+	if v := _m.PaidAt; v != nil {
+		builder.WriteString("paid_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.PaymentIntentID; v != nil {
+		builder.WriteString("payment_intent_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CheckoutKey; v != nil {
+		builder.WriteString("checkout_key=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

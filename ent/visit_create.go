@@ -105,6 +105,90 @@ func (_c *VisitCreate) SetCurrency(v string) *VisitCreate {
 	return _c
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_c *VisitCreate) SetHoldExpiresAt(v time.Time) *VisitCreate {
+	_c.mutation.SetHoldExpiresAt(v)
+	return _c
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_c *VisitCreate) SetNillableHoldExpiresAt(v *time.Time) *VisitCreate {
+	if v != nil {
+		_c.SetHoldExpiresAt(*v)
+	}
+	return _c
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_c *VisitCreate) SetDueMinor(v int64) *VisitCreate {
+	_c.mutation.SetDueMinor(v)
+	return _c
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_c *VisitCreate) SetNillableDueMinor(v *int64) *VisitCreate {
+	if v != nil {
+		_c.SetDueMinor(*v)
+	}
+	return _c
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_c *VisitCreate) SetPaidMinor(v int64) *VisitCreate {
+	_c.mutation.SetPaidMinor(v)
+	return _c
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_c *VisitCreate) SetNillablePaidMinor(v *int64) *VisitCreate {
+	if v != nil {
+		_c.SetPaidMinor(*v)
+	}
+	return _c
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_c *VisitCreate) SetPaidAt(v time.Time) *VisitCreate {
+	_c.mutation.SetPaidAt(v)
+	return _c
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_c *VisitCreate) SetNillablePaidAt(v *time.Time) *VisitCreate {
+	if v != nil {
+		_c.SetPaidAt(*v)
+	}
+	return _c
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_c *VisitCreate) SetPaymentIntentID(v string) *VisitCreate {
+	_c.mutation.SetPaymentIntentID(v)
+	return _c
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_c *VisitCreate) SetNillablePaymentIntentID(v *string) *VisitCreate {
+	if v != nil {
+		_c.SetPaymentIntentID(*v)
+	}
+	return _c
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_c *VisitCreate) SetCheckoutKey(v string) *VisitCreate {
+	_c.mutation.SetCheckoutKey(v)
+	return _c
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_c *VisitCreate) SetNillableCheckoutKey(v *string) *VisitCreate {
+	if v != nil {
+		_c.SetCheckoutKey(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *VisitCreate) SetID(v uuid.UUID) *VisitCreate {
 	_c.mutation.SetID(v)
@@ -199,6 +283,14 @@ func (_c *VisitCreate) defaults() error {
 		v := visit.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	if _, ok := _c.mutation.DueMinor(); !ok {
+		v := visit.DefaultDueMinor
+		_c.mutation.SetDueMinor(v)
+	}
+	if _, ok := _c.mutation.PaidMinor(); !ok {
+		v := visit.DefaultPaidMinor
+		_c.mutation.SetPaidMinor(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if visit.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized visit.DefaultID (forgotten import ent/runtime?)")
@@ -251,6 +343,32 @@ func (_c *VisitCreate) check() error {
 	if v, ok := _c.mutation.Currency(); ok {
 		if err := visit.CurrencyValidator(v); err != nil {
 			return &ValidationError{Name: "currency", err: fmt.Errorf(`ent: validator failed for field "Visit.currency": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.DueMinor(); !ok {
+		return &ValidationError{Name: "due_minor", err: errors.New(`ent: missing required field "Visit.due_minor"`)}
+	}
+	if v, ok := _c.mutation.DueMinor(); ok {
+		if err := visit.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.due_minor": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.PaidMinor(); !ok {
+		return &ValidationError{Name: "paid_minor", err: errors.New(`ent: missing required field "Visit.paid_minor"`)}
+	}
+	if v, ok := _c.mutation.PaidMinor(); ok {
+		if err := visit.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.PaymentIntentID(); ok {
+		if err := visit.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Visit.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.CheckoutKey(); ok {
+		if err := visit.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Visit.checkout_key": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -322,6 +440,30 @@ func (_c *VisitCreate) createSpec() (*Visit, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Currency(); ok {
 		_spec.SetField(visit.FieldCurrency, field.TypeString, value)
 		_node.Currency = value
+	}
+	if value, ok := _c.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(visit.FieldHoldExpiresAt, field.TypeTime, value)
+		_node.HoldExpiresAt = &value
+	}
+	if value, ok := _c.mutation.DueMinor(); ok {
+		_spec.SetField(visit.FieldDueMinor, field.TypeInt64, value)
+		_node.DueMinor = value
+	}
+	if value, ok := _c.mutation.PaidMinor(); ok {
+		_spec.SetField(visit.FieldPaidMinor, field.TypeInt64, value)
+		_node.PaidMinor = value
+	}
+	if value, ok := _c.mutation.PaidAt(); ok {
+		_spec.SetField(visit.FieldPaidAt, field.TypeTime, value)
+		_node.PaidAt = &value
+	}
+	if value, ok := _c.mutation.PaymentIntentID(); ok {
+		_spec.SetField(visit.FieldPaymentIntentID, field.TypeString, value)
+		_node.PaymentIntentID = &value
+	}
+	if value, ok := _c.mutation.CheckoutKey(); ok {
+		_spec.SetField(visit.FieldCheckoutKey, field.TypeString, value)
+		_node.CheckoutKey = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -503,6 +645,114 @@ func (u *VisitUpsert) UpdateCurrency() *VisitUpsert {
 	return u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *VisitUpsert) SetHoldExpiresAt(v time.Time) *VisitUpsert {
+	u.Set(visit.FieldHoldExpiresAt, v)
+	return u
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *VisitUpsert) UpdateHoldExpiresAt() *VisitUpsert {
+	u.SetExcluded(visit.FieldHoldExpiresAt)
+	return u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *VisitUpsert) ClearHoldExpiresAt() *VisitUpsert {
+	u.SetNull(visit.FieldHoldExpiresAt)
+	return u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *VisitUpsert) SetDueMinor(v int64) *VisitUpsert {
+	u.Set(visit.FieldDueMinor, v)
+	return u
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *VisitUpsert) UpdateDueMinor() *VisitUpsert {
+	u.SetExcluded(visit.FieldDueMinor)
+	return u
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *VisitUpsert) AddDueMinor(v int64) *VisitUpsert {
+	u.Add(visit.FieldDueMinor, v)
+	return u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *VisitUpsert) SetPaidMinor(v int64) *VisitUpsert {
+	u.Set(visit.FieldPaidMinor, v)
+	return u
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *VisitUpsert) UpdatePaidMinor() *VisitUpsert {
+	u.SetExcluded(visit.FieldPaidMinor)
+	return u
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *VisitUpsert) AddPaidMinor(v int64) *VisitUpsert {
+	u.Add(visit.FieldPaidMinor, v)
+	return u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *VisitUpsert) SetPaidAt(v time.Time) *VisitUpsert {
+	u.Set(visit.FieldPaidAt, v)
+	return u
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *VisitUpsert) UpdatePaidAt() *VisitUpsert {
+	u.SetExcluded(visit.FieldPaidAt)
+	return u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *VisitUpsert) ClearPaidAt() *VisitUpsert {
+	u.SetNull(visit.FieldPaidAt)
+	return u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *VisitUpsert) SetPaymentIntentID(v string) *VisitUpsert {
+	u.Set(visit.FieldPaymentIntentID, v)
+	return u
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *VisitUpsert) UpdatePaymentIntentID() *VisitUpsert {
+	u.SetExcluded(visit.FieldPaymentIntentID)
+	return u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *VisitUpsert) ClearPaymentIntentID() *VisitUpsert {
+	u.SetNull(visit.FieldPaymentIntentID)
+	return u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *VisitUpsert) SetCheckoutKey(v string) *VisitUpsert {
+	u.Set(visit.FieldCheckoutKey, v)
+	return u
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *VisitUpsert) UpdateCheckoutKey() *VisitUpsert {
+	u.SetExcluded(visit.FieldCheckoutKey)
+	return u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *VisitUpsert) ClearCheckoutKey() *VisitUpsert {
+	u.SetNull(visit.FieldCheckoutKey)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -648,6 +898,132 @@ func (u *VisitUpsertOne) SetCurrency(v string) *VisitUpsertOne {
 func (u *VisitUpsertOne) UpdateCurrency() *VisitUpsertOne {
 	return u.Update(func(s *VisitUpsert) {
 		s.UpdateCurrency()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *VisitUpsertOne) SetHoldExpiresAt(v time.Time) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdateHoldExpiresAt() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *VisitUpsertOne) ClearHoldExpiresAt() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *VisitUpsertOne) SetDueMinor(v int64) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetDueMinor(v)
+	})
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *VisitUpsertOne) AddDueMinor(v int64) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.AddDueMinor(v)
+	})
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdateDueMinor() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateDueMinor()
+	})
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *VisitUpsertOne) SetPaidMinor(v int64) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaidMinor(v)
+	})
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *VisitUpsertOne) AddPaidMinor(v int64) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.AddPaidMinor(v)
+	})
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdatePaidMinor() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaidMinor()
+	})
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *VisitUpsertOne) SetPaidAt(v time.Time) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaidAt(v)
+	})
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdatePaidAt() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaidAt()
+	})
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *VisitUpsertOne) ClearPaidAt() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearPaidAt()
+	})
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *VisitUpsertOne) SetPaymentIntentID(v string) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaymentIntentID(v)
+	})
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdatePaymentIntentID() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaymentIntentID()
+	})
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *VisitUpsertOne) ClearPaymentIntentID() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearPaymentIntentID()
+	})
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *VisitUpsertOne) SetCheckoutKey(v string) *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetCheckoutKey(v)
+	})
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *VisitUpsertOne) UpdateCheckoutKey() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateCheckoutKey()
+	})
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *VisitUpsertOne) ClearCheckoutKey() *VisitUpsertOne {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearCheckoutKey()
 	})
 }
 
@@ -963,6 +1339,132 @@ func (u *VisitUpsertBulk) SetCurrency(v string) *VisitUpsertBulk {
 func (u *VisitUpsertBulk) UpdateCurrency() *VisitUpsertBulk {
 	return u.Update(func(s *VisitUpsert) {
 		s.UpdateCurrency()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *VisitUpsertBulk) SetHoldExpiresAt(v time.Time) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdateHoldExpiresAt() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *VisitUpsertBulk) ClearHoldExpiresAt() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (u *VisitUpsertBulk) SetDueMinor(v int64) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetDueMinor(v)
+	})
+}
+
+// AddDueMinor adds v to the "due_minor" field.
+func (u *VisitUpsertBulk) AddDueMinor(v int64) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.AddDueMinor(v)
+	})
+}
+
+// UpdateDueMinor sets the "due_minor" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdateDueMinor() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateDueMinor()
+	})
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (u *VisitUpsertBulk) SetPaidMinor(v int64) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaidMinor(v)
+	})
+}
+
+// AddPaidMinor adds v to the "paid_minor" field.
+func (u *VisitUpsertBulk) AddPaidMinor(v int64) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.AddPaidMinor(v)
+	})
+}
+
+// UpdatePaidMinor sets the "paid_minor" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdatePaidMinor() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaidMinor()
+	})
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (u *VisitUpsertBulk) SetPaidAt(v time.Time) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaidAt(v)
+	})
+}
+
+// UpdatePaidAt sets the "paid_at" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdatePaidAt() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaidAt()
+	})
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (u *VisitUpsertBulk) ClearPaidAt() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearPaidAt()
+	})
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (u *VisitUpsertBulk) SetPaymentIntentID(v string) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetPaymentIntentID(v)
+	})
+}
+
+// UpdatePaymentIntentID sets the "payment_intent_id" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdatePaymentIntentID() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdatePaymentIntentID()
+	})
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (u *VisitUpsertBulk) ClearPaymentIntentID() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearPaymentIntentID()
+	})
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (u *VisitUpsertBulk) SetCheckoutKey(v string) *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.SetCheckoutKey(v)
+	})
+}
+
+// UpdateCheckoutKey sets the "checkout_key" field to the value that was provided on create.
+func (u *VisitUpsertBulk) UpdateCheckoutKey() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.UpdateCheckoutKey()
+	})
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (u *VisitUpsertBulk) ClearCheckoutKey() *VisitUpsertBulk {
+	return u.Update(func(s *VisitUpsert) {
+		s.ClearCheckoutKey()
 	})
 }
 

@@ -113,6 +113,128 @@ func (_u *VisitUpdate) SetNillableCurrency(v *string) *VisitUpdate {
 	return _u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *VisitUpdate) SetHoldExpiresAt(v time.Time) *VisitUpdate {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillableHoldExpiresAt(v *time.Time) *VisitUpdate {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *VisitUpdate) ClearHoldExpiresAt() *VisitUpdate {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_u *VisitUpdate) SetDueMinor(v int64) *VisitUpdate {
+	_u.mutation.ResetDueMinor()
+	_u.mutation.SetDueMinor(v)
+	return _u
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillableDueMinor(v *int64) *VisitUpdate {
+	if v != nil {
+		_u.SetDueMinor(*v)
+	}
+	return _u
+}
+
+// AddDueMinor adds value to the "due_minor" field.
+func (_u *VisitUpdate) AddDueMinor(v int64) *VisitUpdate {
+	_u.mutation.AddDueMinor(v)
+	return _u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_u *VisitUpdate) SetPaidMinor(v int64) *VisitUpdate {
+	_u.mutation.ResetPaidMinor()
+	_u.mutation.SetPaidMinor(v)
+	return _u
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillablePaidMinor(v *int64) *VisitUpdate {
+	if v != nil {
+		_u.SetPaidMinor(*v)
+	}
+	return _u
+}
+
+// AddPaidMinor adds value to the "paid_minor" field.
+func (_u *VisitUpdate) AddPaidMinor(v int64) *VisitUpdate {
+	_u.mutation.AddPaidMinor(v)
+	return _u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_u *VisitUpdate) SetPaidAt(v time.Time) *VisitUpdate {
+	_u.mutation.SetPaidAt(v)
+	return _u
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillablePaidAt(v *time.Time) *VisitUpdate {
+	if v != nil {
+		_u.SetPaidAt(*v)
+	}
+	return _u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (_u *VisitUpdate) ClearPaidAt() *VisitUpdate {
+	_u.mutation.ClearPaidAt()
+	return _u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_u *VisitUpdate) SetPaymentIntentID(v string) *VisitUpdate {
+	_u.mutation.SetPaymentIntentID(v)
+	return _u
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillablePaymentIntentID(v *string) *VisitUpdate {
+	if v != nil {
+		_u.SetPaymentIntentID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (_u *VisitUpdate) ClearPaymentIntentID() *VisitUpdate {
+	_u.mutation.ClearPaymentIntentID()
+	return _u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_u *VisitUpdate) SetCheckoutKey(v string) *VisitUpdate {
+	_u.mutation.SetCheckoutKey(v)
+	return _u
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_u *VisitUpdate) SetNillableCheckoutKey(v *string) *VisitUpdate {
+	if v != nil {
+		_u.SetCheckoutKey(*v)
+	}
+	return _u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (_u *VisitUpdate) ClearCheckoutKey() *VisitUpdate {
+	_u.mutation.ClearCheckoutKey()
+	return _u
+}
+
 // AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
 func (_u *VisitUpdate) AddAppointmentIDs(ids ...uuid.UUID) *VisitUpdate {
 	_u.mutation.AddAppointmentIDs(ids...)
@@ -213,6 +335,26 @@ func (_u *VisitUpdate) check() error {
 			return &ValidationError{Name: "currency", err: fmt.Errorf(`ent: validator failed for field "Visit.currency": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DueMinor(); ok {
+		if err := visit.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.due_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaidMinor(); ok {
+		if err := visit.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaymentIntentID(); ok {
+		if err := visit.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Visit.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CheckoutKey(); ok {
+		if err := visit.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Visit.checkout_key": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Visit.organization"`)
 	}
@@ -254,6 +396,42 @@ func (_u *VisitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Currency(); ok {
 		_spec.SetField(visit.FieldCurrency, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(visit.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(visit.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DueMinor(); ok {
+		_spec.SetField(visit.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDueMinor(); ok {
+		_spec.AddField(visit.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidMinor(); ok {
+		_spec.SetField(visit.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedPaidMinor(); ok {
+		_spec.AddField(visit.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidAt(); ok {
+		_spec.SetField(visit.FieldPaidAt, field.TypeTime, value)
+	}
+	if _u.mutation.PaidAtCleared() {
+		_spec.ClearField(visit.FieldPaidAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PaymentIntentID(); ok {
+		_spec.SetField(visit.FieldPaymentIntentID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentIntentIDCleared() {
+		_spec.ClearField(visit.FieldPaymentIntentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.CheckoutKey(); ok {
+		_spec.SetField(visit.FieldCheckoutKey, field.TypeString, value)
+	}
+	if _u.mutation.CheckoutKeyCleared() {
+		_spec.ClearField(visit.FieldCheckoutKey, field.TypeString)
 	}
 	if _u.mutation.AppointmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -403,6 +581,128 @@ func (_u *VisitUpdateOne) SetNillableCurrency(v *string) *VisitUpdateOne {
 	return _u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *VisitUpdateOne) SetHoldExpiresAt(v time.Time) *VisitUpdateOne {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillableHoldExpiresAt(v *time.Time) *VisitUpdateOne {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *VisitUpdateOne) ClearHoldExpiresAt() *VisitUpdateOne {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetDueMinor sets the "due_minor" field.
+func (_u *VisitUpdateOne) SetDueMinor(v int64) *VisitUpdateOne {
+	_u.mutation.ResetDueMinor()
+	_u.mutation.SetDueMinor(v)
+	return _u
+}
+
+// SetNillableDueMinor sets the "due_minor" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillableDueMinor(v *int64) *VisitUpdateOne {
+	if v != nil {
+		_u.SetDueMinor(*v)
+	}
+	return _u
+}
+
+// AddDueMinor adds value to the "due_minor" field.
+func (_u *VisitUpdateOne) AddDueMinor(v int64) *VisitUpdateOne {
+	_u.mutation.AddDueMinor(v)
+	return _u
+}
+
+// SetPaidMinor sets the "paid_minor" field.
+func (_u *VisitUpdateOne) SetPaidMinor(v int64) *VisitUpdateOne {
+	_u.mutation.ResetPaidMinor()
+	_u.mutation.SetPaidMinor(v)
+	return _u
+}
+
+// SetNillablePaidMinor sets the "paid_minor" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillablePaidMinor(v *int64) *VisitUpdateOne {
+	if v != nil {
+		_u.SetPaidMinor(*v)
+	}
+	return _u
+}
+
+// AddPaidMinor adds value to the "paid_minor" field.
+func (_u *VisitUpdateOne) AddPaidMinor(v int64) *VisitUpdateOne {
+	_u.mutation.AddPaidMinor(v)
+	return _u
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (_u *VisitUpdateOne) SetPaidAt(v time.Time) *VisitUpdateOne {
+	_u.mutation.SetPaidAt(v)
+	return _u
+}
+
+// SetNillablePaidAt sets the "paid_at" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillablePaidAt(v *time.Time) *VisitUpdateOne {
+	if v != nil {
+		_u.SetPaidAt(*v)
+	}
+	return _u
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (_u *VisitUpdateOne) ClearPaidAt() *VisitUpdateOne {
+	_u.mutation.ClearPaidAt()
+	return _u
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (_u *VisitUpdateOne) SetPaymentIntentID(v string) *VisitUpdateOne {
+	_u.mutation.SetPaymentIntentID(v)
+	return _u
+}
+
+// SetNillablePaymentIntentID sets the "payment_intent_id" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillablePaymentIntentID(v *string) *VisitUpdateOne {
+	if v != nil {
+		_u.SetPaymentIntentID(*v)
+	}
+	return _u
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (_u *VisitUpdateOne) ClearPaymentIntentID() *VisitUpdateOne {
+	_u.mutation.ClearPaymentIntentID()
+	return _u
+}
+
+// SetCheckoutKey sets the "checkout_key" field.
+func (_u *VisitUpdateOne) SetCheckoutKey(v string) *VisitUpdateOne {
+	_u.mutation.SetCheckoutKey(v)
+	return _u
+}
+
+// SetNillableCheckoutKey sets the "checkout_key" field if the given value is not nil.
+func (_u *VisitUpdateOne) SetNillableCheckoutKey(v *string) *VisitUpdateOne {
+	if v != nil {
+		_u.SetCheckoutKey(*v)
+	}
+	return _u
+}
+
+// ClearCheckoutKey clears the value of the "checkout_key" field.
+func (_u *VisitUpdateOne) ClearCheckoutKey() *VisitUpdateOne {
+	_u.mutation.ClearCheckoutKey()
+	return _u
+}
+
 // AddAppointmentIDs adds the "appointments" edge to the Appointment entity by IDs.
 func (_u *VisitUpdateOne) AddAppointmentIDs(ids ...uuid.UUID) *VisitUpdateOne {
 	_u.mutation.AddAppointmentIDs(ids...)
@@ -516,6 +816,26 @@ func (_u *VisitUpdateOne) check() error {
 			return &ValidationError{Name: "currency", err: fmt.Errorf(`ent: validator failed for field "Visit.currency": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DueMinor(); ok {
+		if err := visit.DueMinorValidator(v); err != nil {
+			return &ValidationError{Name: "due_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.due_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaidMinor(); ok {
+		if err := visit.PaidMinorValidator(v); err != nil {
+			return &ValidationError{Name: "paid_minor", err: fmt.Errorf(`ent: validator failed for field "Visit.paid_minor": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.PaymentIntentID(); ok {
+		if err := visit.PaymentIntentIDValidator(v); err != nil {
+			return &ValidationError{Name: "payment_intent_id", err: fmt.Errorf(`ent: validator failed for field "Visit.payment_intent_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.CheckoutKey(); ok {
+		if err := visit.CheckoutKeyValidator(v); err != nil {
+			return &ValidationError{Name: "checkout_key", err: fmt.Errorf(`ent: validator failed for field "Visit.checkout_key": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Visit.organization"`)
 	}
@@ -574,6 +894,42 @@ func (_u *VisitUpdateOne) sqlSave(ctx context.Context) (_node *Visit, err error)
 	}
 	if value, ok := _u.mutation.Currency(); ok {
 		_spec.SetField(visit.FieldCurrency, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(visit.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(visit.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DueMinor(); ok {
+		_spec.SetField(visit.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDueMinor(); ok {
+		_spec.AddField(visit.FieldDueMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidMinor(); ok {
+		_spec.SetField(visit.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedPaidMinor(); ok {
+		_spec.AddField(visit.FieldPaidMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.PaidAt(); ok {
+		_spec.SetField(visit.FieldPaidAt, field.TypeTime, value)
+	}
+	if _u.mutation.PaidAtCleared() {
+		_spec.ClearField(visit.FieldPaidAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.PaymentIntentID(); ok {
+		_spec.SetField(visit.FieldPaymentIntentID, field.TypeString, value)
+	}
+	if _u.mutation.PaymentIntentIDCleared() {
+		_spec.ClearField(visit.FieldPaymentIntentID, field.TypeString)
+	}
+	if value, ok := _u.mutation.CheckoutKey(); ok {
+		_spec.SetField(visit.FieldCheckoutKey, field.TypeString, value)
+	}
+	if _u.mutation.CheckoutKeyCleared() {
+		_spec.ClearField(visit.FieldCheckoutKey, field.TypeString)
 	}
 	if _u.mutation.AppointmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{

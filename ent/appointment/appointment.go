@@ -73,6 +73,18 @@ const (
 	FieldCompletedAt = "completed_at"
 	// FieldNotes holds the string denoting the notes field in the database.
 	FieldNotes = "notes"
+	// FieldHoldExpiresAt holds the string denoting the hold_expires_at field in the database.
+	FieldHoldExpiresAt = "hold_expires_at"
+	// FieldDueMinor holds the string denoting the due_minor field in the database.
+	FieldDueMinor = "due_minor"
+	// FieldPaidMinor holds the string denoting the paid_minor field in the database.
+	FieldPaidMinor = "paid_minor"
+	// FieldPaidAt holds the string denoting the paid_at field in the database.
+	FieldPaidAt = "paid_at"
+	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
+	FieldPaymentIntentID = "payment_intent_id"
+	// FieldCheckoutKey holds the string denoting the checkout_key field in the database.
+	FieldCheckoutKey = "checkout_key"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -189,6 +201,12 @@ var Columns = []string{
 	FieldStartedAt,
 	FieldCompletedAt,
 	FieldNotes,
+	FieldHoldExpiresAt,
+	FieldDueMinor,
+	FieldPaidMinor,
+	FieldPaidAt,
+	FieldPaymentIntentID,
+	FieldCheckoutKey,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -225,6 +243,18 @@ var (
 	CancelReasonValidator func(string) error
 	// NotesValidator is a validator for the "notes" field. It is called by the builders before save.
 	NotesValidator func(string) error
+	// DefaultDueMinor holds the default value on creation for the "due_minor" field.
+	DefaultDueMinor int64
+	// DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	DueMinorValidator func(int64) error
+	// DefaultPaidMinor holds the default value on creation for the "paid_minor" field.
+	DefaultPaidMinor int64
+	// PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	PaidMinorValidator func(int64) error
+	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	PaymentIntentIDValidator func(string) error
+	// CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	CheckoutKeyValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -237,13 +267,14 @@ const DefaultStatus = StatusBooked
 
 // Status values.
 const (
-	StatusBooked      Status = "booked"
-	StatusCheckedIn   Status = "checked_in"
-	StatusInProgress  Status = "in_progress"
-	StatusCompleted   Status = "completed"
-	StatusNoShow      Status = "no_show"
-	StatusCancelled   Status = "cancelled"
-	StatusRescheduled Status = "rescheduled"
+	StatusBooked         Status = "booked"
+	StatusCheckedIn      Status = "checked_in"
+	StatusInProgress     Status = "in_progress"
+	StatusCompleted      Status = "completed"
+	StatusNoShow         Status = "no_show"
+	StatusCancelled      Status = "cancelled"
+	StatusRescheduled    Status = "rescheduled"
+	StatusPendingPayment Status = "pending_payment"
 )
 
 func (s Status) String() string {
@@ -253,7 +284,7 @@ func (s Status) String() string {
 // StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
 func StatusValidator(s Status) error {
 	switch s {
-	case StatusBooked, StatusCheckedIn, StatusInProgress, StatusCompleted, StatusNoShow, StatusCancelled, StatusRescheduled:
+	case StatusBooked, StatusCheckedIn, StatusInProgress, StatusCompleted, StatusNoShow, StatusCancelled, StatusRescheduled, StatusPendingPayment:
 		return nil
 	default:
 		return fmt.Errorf("appointment: invalid enum value for status field: %q", s)
@@ -265,9 +296,10 @@ type Payment string
 
 // Payment values.
 const (
-	PaymentFree  Payment = "free"
-	PaymentPass  Payment = "pass"
-	PaymentVenue Payment = "venue"
+	PaymentFree   Payment = "free"
+	PaymentPass   Payment = "pass"
+	PaymentVenue  Payment = "venue"
+	PaymentOnline Payment = "online"
 )
 
 func (pa Payment) String() string {
@@ -277,7 +309,7 @@ func (pa Payment) String() string {
 // PaymentValidator is a validator for the "payment" field enum values. It is called by the builders before save.
 func PaymentValidator(pa Payment) error {
 	switch pa {
-	case PaymentFree, PaymentPass, PaymentVenue:
+	case PaymentFree, PaymentPass, PaymentVenue, PaymentOnline:
 		return nil
 	default:
 		return fmt.Errorf("appointment: invalid enum value for payment field: %q", pa)
@@ -454,6 +486,36 @@ func ByCompletedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByNotes orders the results by the notes field.
 func ByNotes(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNotes, opts...).ToFunc()
+}
+
+// ByHoldExpiresAt orders the results by the hold_expires_at field.
+func ByHoldExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHoldExpiresAt, opts...).ToFunc()
+}
+
+// ByDueMinor orders the results by the due_minor field.
+func ByDueMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDueMinor, opts...).ToFunc()
+}
+
+// ByPaidMinor orders the results by the paid_minor field.
+func ByPaidMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaidMinor, opts...).ToFunc()
+}
+
+// ByPaidAt orders the results by the paid_at field.
+func ByPaidAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaidAt, opts...).ToFunc()
+}
+
+// ByPaymentIntentID orders the results by the payment_intent_id field.
+func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
+}
+
+// ByCheckoutKey orders the results by the checkout_key field.
+func ByCheckoutKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCheckoutKey, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

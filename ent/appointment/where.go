@@ -181,6 +181,36 @@ func Notes(v string) predicate.Appointment {
 	return predicate.Appointment(sql.FieldEQ(FieldNotes, v))
 }
 
+// HoldExpiresAt applies equality check predicate on the "hold_expires_at" field. It's identical to HoldExpiresAtEQ.
+func HoldExpiresAt(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldHoldExpiresAt, v))
+}
+
+// DueMinor applies equality check predicate on the "due_minor" field. It's identical to DueMinorEQ.
+func DueMinor(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldDueMinor, v))
+}
+
+// PaidMinor applies equality check predicate on the "paid_minor" field. It's identical to PaidMinorEQ.
+func PaidMinor(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaidMinor, v))
+}
+
+// PaidAt applies equality check predicate on the "paid_at" field. It's identical to PaidAtEQ.
+func PaidAt(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaidAt, v))
+}
+
+// PaymentIntentID applies equality check predicate on the "payment_intent_id" field. It's identical to PaymentIntentIDEQ.
+func PaymentIntentID(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaymentIntentID, v))
+}
+
+// CheckoutKey applies equality check predicate on the "checkout_key" field. It's identical to CheckoutKeyEQ.
+func CheckoutKey(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldCheckoutKey, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Appointment {
 	return predicate.Appointment(sql.FieldEQ(FieldCreatedAt, v))
@@ -1264,6 +1294,336 @@ func NotesEqualFold(v string) predicate.Appointment {
 // NotesContainsFold applies the ContainsFold predicate on the "notes" field.
 func NotesContainsFold(v string) predicate.Appointment {
 	return predicate.Appointment(sql.FieldContainsFold(FieldNotes, v))
+}
+
+// HoldExpiresAtEQ applies the EQ predicate on the "hold_expires_at" field.
+func HoldExpiresAtEQ(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtNEQ applies the NEQ predicate on the "hold_expires_at" field.
+func HoldExpiresAtNEQ(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtIn applies the In predicate on the "hold_expires_at" field.
+func HoldExpiresAtIn(vs ...time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldHoldExpiresAt, vs...))
+}
+
+// HoldExpiresAtNotIn applies the NotIn predicate on the "hold_expires_at" field.
+func HoldExpiresAtNotIn(vs ...time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldHoldExpiresAt, vs...))
+}
+
+// HoldExpiresAtGT applies the GT predicate on the "hold_expires_at" field.
+func HoldExpiresAtGT(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtGTE applies the GTE predicate on the "hold_expires_at" field.
+func HoldExpiresAtGTE(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtLT applies the LT predicate on the "hold_expires_at" field.
+func HoldExpiresAtLT(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtLTE applies the LTE predicate on the "hold_expires_at" field.
+func HoldExpiresAtLTE(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtIsNil applies the IsNil predicate on the "hold_expires_at" field.
+func HoldExpiresAtIsNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldIsNull(FieldHoldExpiresAt))
+}
+
+// HoldExpiresAtNotNil applies the NotNil predicate on the "hold_expires_at" field.
+func HoldExpiresAtNotNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotNull(FieldHoldExpiresAt))
+}
+
+// DueMinorEQ applies the EQ predicate on the "due_minor" field.
+func DueMinorEQ(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldDueMinor, v))
+}
+
+// DueMinorNEQ applies the NEQ predicate on the "due_minor" field.
+func DueMinorNEQ(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldDueMinor, v))
+}
+
+// DueMinorIn applies the In predicate on the "due_minor" field.
+func DueMinorIn(vs ...int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldDueMinor, vs...))
+}
+
+// DueMinorNotIn applies the NotIn predicate on the "due_minor" field.
+func DueMinorNotIn(vs ...int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldDueMinor, vs...))
+}
+
+// DueMinorGT applies the GT predicate on the "due_minor" field.
+func DueMinorGT(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldDueMinor, v))
+}
+
+// DueMinorGTE applies the GTE predicate on the "due_minor" field.
+func DueMinorGTE(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldDueMinor, v))
+}
+
+// DueMinorLT applies the LT predicate on the "due_minor" field.
+func DueMinorLT(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldDueMinor, v))
+}
+
+// DueMinorLTE applies the LTE predicate on the "due_minor" field.
+func DueMinorLTE(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldDueMinor, v))
+}
+
+// PaidMinorEQ applies the EQ predicate on the "paid_minor" field.
+func PaidMinorEQ(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaidMinor, v))
+}
+
+// PaidMinorNEQ applies the NEQ predicate on the "paid_minor" field.
+func PaidMinorNEQ(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldPaidMinor, v))
+}
+
+// PaidMinorIn applies the In predicate on the "paid_minor" field.
+func PaidMinorIn(vs ...int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldPaidMinor, vs...))
+}
+
+// PaidMinorNotIn applies the NotIn predicate on the "paid_minor" field.
+func PaidMinorNotIn(vs ...int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldPaidMinor, vs...))
+}
+
+// PaidMinorGT applies the GT predicate on the "paid_minor" field.
+func PaidMinorGT(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldPaidMinor, v))
+}
+
+// PaidMinorGTE applies the GTE predicate on the "paid_minor" field.
+func PaidMinorGTE(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldPaidMinor, v))
+}
+
+// PaidMinorLT applies the LT predicate on the "paid_minor" field.
+func PaidMinorLT(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldPaidMinor, v))
+}
+
+// PaidMinorLTE applies the LTE predicate on the "paid_minor" field.
+func PaidMinorLTE(v int64) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldPaidMinor, v))
+}
+
+// PaidAtEQ applies the EQ predicate on the "paid_at" field.
+func PaidAtEQ(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaidAt, v))
+}
+
+// PaidAtNEQ applies the NEQ predicate on the "paid_at" field.
+func PaidAtNEQ(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldPaidAt, v))
+}
+
+// PaidAtIn applies the In predicate on the "paid_at" field.
+func PaidAtIn(vs ...time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldPaidAt, vs...))
+}
+
+// PaidAtNotIn applies the NotIn predicate on the "paid_at" field.
+func PaidAtNotIn(vs ...time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldPaidAt, vs...))
+}
+
+// PaidAtGT applies the GT predicate on the "paid_at" field.
+func PaidAtGT(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldPaidAt, v))
+}
+
+// PaidAtGTE applies the GTE predicate on the "paid_at" field.
+func PaidAtGTE(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldPaidAt, v))
+}
+
+// PaidAtLT applies the LT predicate on the "paid_at" field.
+func PaidAtLT(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldPaidAt, v))
+}
+
+// PaidAtLTE applies the LTE predicate on the "paid_at" field.
+func PaidAtLTE(v time.Time) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldPaidAt, v))
+}
+
+// PaidAtIsNil applies the IsNil predicate on the "paid_at" field.
+func PaidAtIsNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldIsNull(FieldPaidAt))
+}
+
+// PaidAtNotNil applies the NotNil predicate on the "paid_at" field.
+func PaidAtNotNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotNull(FieldPaidAt))
+}
+
+// PaymentIntentIDEQ applies the EQ predicate on the "payment_intent_id" field.
+func PaymentIntentIDEQ(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDNEQ applies the NEQ predicate on the "payment_intent_id" field.
+func PaymentIntentIDNEQ(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDIn applies the In predicate on the "payment_intent_id" field.
+func PaymentIntentIDIn(vs ...string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldPaymentIntentID, vs...))
+}
+
+// PaymentIntentIDNotIn applies the NotIn predicate on the "payment_intent_id" field.
+func PaymentIntentIDNotIn(vs ...string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldPaymentIntentID, vs...))
+}
+
+// PaymentIntentIDGT applies the GT predicate on the "payment_intent_id" field.
+func PaymentIntentIDGT(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDGTE applies the GTE predicate on the "payment_intent_id" field.
+func PaymentIntentIDGTE(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDLT applies the LT predicate on the "payment_intent_id" field.
+func PaymentIntentIDLT(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDLTE applies the LTE predicate on the "payment_intent_id" field.
+func PaymentIntentIDLTE(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDContains applies the Contains predicate on the "payment_intent_id" field.
+func PaymentIntentIDContains(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldContains(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDHasPrefix applies the HasPrefix predicate on the "payment_intent_id" field.
+func PaymentIntentIDHasPrefix(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldHasPrefix(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDHasSuffix applies the HasSuffix predicate on the "payment_intent_id" field.
+func PaymentIntentIDHasSuffix(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldHasSuffix(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDIsNil applies the IsNil predicate on the "payment_intent_id" field.
+func PaymentIntentIDIsNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldIsNull(FieldPaymentIntentID))
+}
+
+// PaymentIntentIDNotNil applies the NotNil predicate on the "payment_intent_id" field.
+func PaymentIntentIDNotNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotNull(FieldPaymentIntentID))
+}
+
+// PaymentIntentIDEqualFold applies the EqualFold predicate on the "payment_intent_id" field.
+func PaymentIntentIDEqualFold(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEqualFold(FieldPaymentIntentID, v))
+}
+
+// PaymentIntentIDContainsFold applies the ContainsFold predicate on the "payment_intent_id" field.
+func PaymentIntentIDContainsFold(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldContainsFold(FieldPaymentIntentID, v))
+}
+
+// CheckoutKeyEQ applies the EQ predicate on the "checkout_key" field.
+func CheckoutKeyEQ(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEQ(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyNEQ applies the NEQ predicate on the "checkout_key" field.
+func CheckoutKeyNEQ(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNEQ(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyIn applies the In predicate on the "checkout_key" field.
+func CheckoutKeyIn(vs ...string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldIn(FieldCheckoutKey, vs...))
+}
+
+// CheckoutKeyNotIn applies the NotIn predicate on the "checkout_key" field.
+func CheckoutKeyNotIn(vs ...string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotIn(FieldCheckoutKey, vs...))
+}
+
+// CheckoutKeyGT applies the GT predicate on the "checkout_key" field.
+func CheckoutKeyGT(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGT(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyGTE applies the GTE predicate on the "checkout_key" field.
+func CheckoutKeyGTE(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldGTE(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyLT applies the LT predicate on the "checkout_key" field.
+func CheckoutKeyLT(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLT(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyLTE applies the LTE predicate on the "checkout_key" field.
+func CheckoutKeyLTE(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldLTE(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyContains applies the Contains predicate on the "checkout_key" field.
+func CheckoutKeyContains(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldContains(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyHasPrefix applies the HasPrefix predicate on the "checkout_key" field.
+func CheckoutKeyHasPrefix(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldHasPrefix(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyHasSuffix applies the HasSuffix predicate on the "checkout_key" field.
+func CheckoutKeyHasSuffix(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldHasSuffix(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyIsNil applies the IsNil predicate on the "checkout_key" field.
+func CheckoutKeyIsNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldIsNull(FieldCheckoutKey))
+}
+
+// CheckoutKeyNotNil applies the NotNil predicate on the "checkout_key" field.
+func CheckoutKeyNotNil() predicate.Appointment {
+	return predicate.Appointment(sql.FieldNotNull(FieldCheckoutKey))
+}
+
+// CheckoutKeyEqualFold applies the EqualFold predicate on the "checkout_key" field.
+func CheckoutKeyEqualFold(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldEqualFold(FieldCheckoutKey, v))
+}
+
+// CheckoutKeyContainsFold applies the ContainsFold predicate on the "checkout_key" field.
+func CheckoutKeyContainsFold(v string) predicate.Appointment {
+	return predicate.Appointment(sql.FieldContainsFold(FieldCheckoutKey, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -789,6 +789,30 @@ func (f ServiceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceMutation", m)
 }
 
+// The ServiceBundleFunc type is an adapter to allow the use of ordinary
+// function as ServiceBundle mutator.
+type ServiceBundleFunc func(context.Context, *ent.ServiceBundleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceBundleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceBundleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceBundleMutation", m)
+}
+
+// The ServiceBundleItemFunc type is an adapter to allow the use of ordinary
+// function as ServiceBundleItem mutator.
+type ServiceBundleItemFunc func(context.Context, *ent.ServiceBundleItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceBundleItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceBundleItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceBundleItemMutation", m)
+}
+
 // The ServiceProviderFunc type is an adapter to allow the use of ordinary
 // function as ServiceProvider mutator.
 type ServiceProviderFunc func(context.Context, *ent.ServiceProviderMutation) (ent.Value, error)

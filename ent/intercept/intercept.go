@@ -74,6 +74,8 @@ import (
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -1899,6 +1901,60 @@ func (f TraverseService) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceQuery", q)
 }
 
+// The ServiceBundleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServiceBundleFunc func(context.Context, *ent.ServiceBundleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServiceBundleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServiceBundleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServiceBundleQuery", q)
+}
+
+// The TraverseServiceBundle type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseServiceBundle func(context.Context, *ent.ServiceBundleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseServiceBundle) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseServiceBundle) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceBundleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceBundleQuery", q)
+}
+
+// The ServiceBundleItemFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServiceBundleItemFunc func(context.Context, *ent.ServiceBundleItemQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServiceBundleItemFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServiceBundleItemQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServiceBundleItemQuery", q)
+}
+
+// The TraverseServiceBundleItem type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseServiceBundleItem func(context.Context, *ent.ServiceBundleItemQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseServiceBundleItem) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseServiceBundleItem) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceBundleItemQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServiceBundleItemQuery", q)
+}
+
 // The ServiceProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServiceProviderFunc func(context.Context, *ent.ServiceProviderQuery) (ent.Value, error)
 
@@ -2356,6 +2412,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SalesDailyQuery, predicate.SalesDaily, salesdaily.OrderOption]{typ: ent.TypeSalesDaily, tq: q}, nil
 	case *ent.ServiceQuery:
 		return &query[*ent.ServiceQuery, predicate.Service, service.OrderOption]{typ: ent.TypeService, tq: q}, nil
+	case *ent.ServiceBundleQuery:
+		return &query[*ent.ServiceBundleQuery, predicate.ServiceBundle, servicebundle.OrderOption]{typ: ent.TypeServiceBundle, tq: q}, nil
+	case *ent.ServiceBundleItemQuery:
+		return &query[*ent.ServiceBundleItemQuery, predicate.ServiceBundleItem, servicebundleitem.OrderOption]{typ: ent.TypeServiceBundleItem, tq: q}, nil
 	case *ent.ServiceProviderQuery:
 		return &query[*ent.ServiceProviderQuery, predicate.ServiceProvider, serviceprovider.OrderOption]{typ: ent.TypeServiceProvider, tq: q}, nil
 	case *ent.ServiceVariantQuery:

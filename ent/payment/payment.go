@@ -175,6 +175,7 @@ const (
 	KindGiftCard     Kind = "gift_card"
 	KindFee          Kind = "fee"
 	KindOther        Kind = "other"
+	KindAppointment  Kind = "appointment"
 )
 
 func (k Kind) String() string {
@@ -184,7 +185,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindPassPurchase, KindRenewal, KindDropIn, KindProduct, KindGiftCard, KindFee, KindOther:
+	case KindPassPurchase, KindRenewal, KindDropIn, KindProduct, KindGiftCard, KindFee, KindOther, KindAppointment:
 		return nil
 	default:
 		return fmt.Errorf("payment: invalid enum value for kind field: %q", k)

@@ -201,6 +201,12 @@ type SalesDaily func(*sql.Selector)
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 
+// ServiceBundle is the predicate function for servicebundle builders.
+type ServiceBundle func(*sql.Selector)
+
+// ServiceBundleItem is the predicate function for servicebundleitem builders.
+type ServiceBundleItem func(*sql.Selector)
+
 // ServiceProvider is the predicate function for serviceprovider builders.
 type ServiceProvider func(*sql.Selector)
 

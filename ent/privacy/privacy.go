@@ -1671,6 +1671,54 @@ func (f ServiceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceMutation", m)
 }
 
+// The ServiceBundleQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ServiceBundleQueryRuleFunc func(context.Context, *ent.ServiceBundleQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ServiceBundleQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceBundleQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ServiceBundleQuery", q)
+}
+
+// The ServiceBundleMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ServiceBundleMutationRuleFunc func(context.Context, *ent.ServiceBundleMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ServiceBundleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ServiceBundleMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceBundleMutation", m)
+}
+
+// The ServiceBundleItemQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ServiceBundleItemQueryRuleFunc func(context.Context, *ent.ServiceBundleItemQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ServiceBundleItemQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServiceBundleItemQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ServiceBundleItemQuery", q)
+}
+
+// The ServiceBundleItemMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ServiceBundleItemMutationRuleFunc func(context.Context, *ent.ServiceBundleItemMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ServiceBundleItemMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ServiceBundleItemMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ServiceBundleItemMutation", m)
+}
+
 // The ServiceProviderQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ServiceProviderQueryRuleFunc func(context.Context, *ent.ServiceProviderQuery) error
@@ -2124,6 +2172,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ServiceQuery:
 		return q.Filter(), nil
+	case *ent.ServiceBundleQuery:
+		return q.Filter(), nil
+	case *ent.ServiceBundleItemQuery:
+		return q.Filter(), nil
 	case *ent.ServiceProviderQuery:
 		return q.Filter(), nil
 	case *ent.ServiceVariantQuery:
@@ -2284,6 +2336,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SalesDailyMutation:
 		return m.Filter(), nil
 	case *ent.ServiceMutation:
+		return m.Filter(), nil
+	case *ent.ServiceBundleMutation:
+		return m.Filter(), nil
+	case *ent.ServiceBundleItemMutation:
 		return m.Filter(), nil
 	case *ent.ServiceProviderMutation:
 		return m.Filter(), nil

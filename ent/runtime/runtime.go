@@ -73,6 +73,8 @@ import (
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/schema"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
@@ -419,6 +421,26 @@ func init() {
 	appointmentDescNotes := appointmentFields[24].Descriptor()
 	// appointment.NotesValidator is a validator for the "notes" field. It is called by the builders before save.
 	appointment.NotesValidator = appointmentDescNotes.Validators[0].(func(string) error)
+	// appointmentDescDueMinor is the schema descriptor for due_minor field.
+	appointmentDescDueMinor := appointmentFields[26].Descriptor()
+	// appointment.DefaultDueMinor holds the default value on creation for the due_minor field.
+	appointment.DefaultDueMinor = appointmentDescDueMinor.Default.(int64)
+	// appointment.DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	appointment.DueMinorValidator = appointmentDescDueMinor.Validators[0].(func(int64) error)
+	// appointmentDescPaidMinor is the schema descriptor for paid_minor field.
+	appointmentDescPaidMinor := appointmentFields[27].Descriptor()
+	// appointment.DefaultPaidMinor holds the default value on creation for the paid_minor field.
+	appointment.DefaultPaidMinor = appointmentDescPaidMinor.Default.(int64)
+	// appointment.PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	appointment.PaidMinorValidator = appointmentDescPaidMinor.Validators[0].(func(int64) error)
+	// appointmentDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	appointmentDescPaymentIntentID := appointmentFields[29].Descriptor()
+	// appointment.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	appointment.PaymentIntentIDValidator = appointmentDescPaymentIntentID.Validators[0].(func(string) error)
+	// appointmentDescCheckoutKey is the schema descriptor for checkout_key field.
+	appointmentDescCheckoutKey := appointmentFields[30].Descriptor()
+	// appointment.CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	appointment.CheckoutKeyValidator = appointmentDescCheckoutKey.Validators[0].(func(string) error)
 	// appointmentDescID is the schema descriptor for id field.
 	appointmentDescID := appointmentMixinFields0[0].Descriptor()
 	// appointment.DefaultID holds the default value on creation for the id field.
@@ -4227,10 +4249,146 @@ func init() {
 	service.DefaultCancelFeeMinor = serviceDescCancelFeeMinor.Default.(int64)
 	// service.CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
 	service.CancelFeeMinorValidator = serviceDescCancelFeeMinor.Validators[0].(func(int64) error)
+	// serviceDescDepositMinor is the schema descriptor for deposit_minor field.
+	serviceDescDepositMinor := serviceFields[16].Descriptor()
+	// service.DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
+	service.DepositMinorValidator = serviceDescDepositMinor.Validators[0].(func(int64) error)
 	// serviceDescID is the schema descriptor for id field.
 	serviceDescID := serviceMixinFields0[0].Descriptor()
 	// service.DefaultID holds the default value on creation for the id field.
 	service.DefaultID = serviceDescID.Default.(func() uuid.UUID)
+	servicebundleMixin := schema.ServiceBundle{}.Mixin()
+	servicebundle.Policy = privacy.NewPolicies(servicebundleMixin[1], schema.ServiceBundle{})
+	servicebundle.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := servicebundle.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	servicebundleMixinHooks1 := servicebundleMixin[1].Hooks()
+
+	servicebundle.Hooks[1] = servicebundleMixinHooks1[0]
+	servicebundleMixinFields0 := servicebundleMixin[0].Fields()
+	_ = servicebundleMixinFields0
+	servicebundleFields := schema.ServiceBundle{}.Fields()
+	_ = servicebundleFields
+	// servicebundleDescCreatedAt is the schema descriptor for created_at field.
+	servicebundleDescCreatedAt := servicebundleMixinFields0[1].Descriptor()
+	// servicebundle.DefaultCreatedAt holds the default value on creation for the created_at field.
+	servicebundle.DefaultCreatedAt = servicebundleDescCreatedAt.Default.(func() time.Time)
+	// servicebundleDescUpdatedAt is the schema descriptor for updated_at field.
+	servicebundleDescUpdatedAt := servicebundleMixinFields0[2].Descriptor()
+	// servicebundle.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	servicebundle.DefaultUpdatedAt = servicebundleDescUpdatedAt.Default.(func() time.Time)
+	// servicebundle.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	servicebundle.UpdateDefaultUpdatedAt = servicebundleDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// servicebundleDescName is the schema descriptor for name field.
+	servicebundleDescName := servicebundleFields[0].Descriptor()
+	// servicebundle.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	servicebundle.NameValidator = func() func(string) error {
+		validators := servicebundleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicebundleDescDescription is the schema descriptor for description field.
+	servicebundleDescDescription := servicebundleFields[1].Descriptor()
+	// servicebundle.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	servicebundle.DescriptionValidator = servicebundleDescDescription.Validators[0].(func(string) error)
+	// servicebundleDescPriceMinor is the schema descriptor for price_minor field.
+	servicebundleDescPriceMinor := servicebundleFields[2].Descriptor()
+	// servicebundle.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	servicebundle.PriceMinorValidator = servicebundleDescPriceMinor.Validators[0].(func(int64) error)
+	// servicebundleDescCurrency is the schema descriptor for currency field.
+	servicebundleDescCurrency := servicebundleFields[3].Descriptor()
+	// servicebundle.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	servicebundle.CurrencyValidator = func() func(string) error {
+		validators := servicebundleDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicebundleDescIsActive is the schema descriptor for is_active field.
+	servicebundleDescIsActive := servicebundleFields[4].Descriptor()
+	// servicebundle.DefaultIsActive holds the default value on creation for the is_active field.
+	servicebundle.DefaultIsActive = servicebundleDescIsActive.Default.(bool)
+	// servicebundleDescSortOrder is the schema descriptor for sort_order field.
+	servicebundleDescSortOrder := servicebundleFields[5].Descriptor()
+	// servicebundle.DefaultSortOrder holds the default value on creation for the sort_order field.
+	servicebundle.DefaultSortOrder = servicebundleDescSortOrder.Default.(int)
+	// servicebundleDescID is the schema descriptor for id field.
+	servicebundleDescID := servicebundleMixinFields0[0].Descriptor()
+	// servicebundle.DefaultID holds the default value on creation for the id field.
+	servicebundle.DefaultID = servicebundleDescID.Default.(func() uuid.UUID)
+	servicebundleitemMixin := schema.ServiceBundleItem{}.Mixin()
+	servicebundleitem.Policy = privacy.NewPolicies(servicebundleitemMixin[1], schema.ServiceBundleItem{})
+	servicebundleitem.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := servicebundleitem.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	servicebundleitemMixinHooks1 := servicebundleitemMixin[1].Hooks()
+
+	servicebundleitem.Hooks[1] = servicebundleitemMixinHooks1[0]
+	servicebundleitemMixinFields0 := servicebundleitemMixin[0].Fields()
+	_ = servicebundleitemMixinFields0
+	servicebundleitemFields := schema.ServiceBundleItem{}.Fields()
+	_ = servicebundleitemFields
+	// servicebundleitemDescCreatedAt is the schema descriptor for created_at field.
+	servicebundleitemDescCreatedAt := servicebundleitemMixinFields0[1].Descriptor()
+	// servicebundleitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	servicebundleitem.DefaultCreatedAt = servicebundleitemDescCreatedAt.Default.(func() time.Time)
+	// servicebundleitemDescUpdatedAt is the schema descriptor for updated_at field.
+	servicebundleitemDescUpdatedAt := servicebundleitemMixinFields0[2].Descriptor()
+	// servicebundleitem.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	servicebundleitem.DefaultUpdatedAt = servicebundleitemDescUpdatedAt.Default.(func() time.Time)
+	// servicebundleitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	servicebundleitem.UpdateDefaultUpdatedAt = servicebundleitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// servicebundleitemDescPosition is the schema descriptor for position field.
+	servicebundleitemDescPosition := servicebundleitemFields[3].Descriptor()
+	// servicebundleitem.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	servicebundleitem.PositionValidator = func() func(int) error {
+		validators := servicebundleitemDescPosition.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(position int) error {
+			for _, fn := range fns {
+				if err := fn(position); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicebundleitemDescID is the schema descriptor for id field.
+	servicebundleitemDescID := servicebundleitemMixinFields0[0].Descriptor()
+	// servicebundleitem.DefaultID holds the default value on creation for the id field.
+	servicebundleitem.DefaultID = servicebundleitemDescID.Default.(func() uuid.UUID)
 	serviceproviderMixin := schema.ServiceProvider{}.Mixin()
 	serviceprovider.Policy = privacy.NewPolicies(serviceproviderMixin[1], schema.ServiceProvider{})
 	serviceprovider.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -4762,6 +4920,26 @@ func init() {
 			return nil
 		}
 	}()
+	// visitDescDueMinor is the schema descriptor for due_minor field.
+	visitDescDueMinor := visitFields[7].Descriptor()
+	// visit.DefaultDueMinor holds the default value on creation for the due_minor field.
+	visit.DefaultDueMinor = visitDescDueMinor.Default.(int64)
+	// visit.DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	visit.DueMinorValidator = visitDescDueMinor.Validators[0].(func(int64) error)
+	// visitDescPaidMinor is the schema descriptor for paid_minor field.
+	visitDescPaidMinor := visitFields[8].Descriptor()
+	// visit.DefaultPaidMinor holds the default value on creation for the paid_minor field.
+	visit.DefaultPaidMinor = visitDescPaidMinor.Default.(int64)
+	// visit.PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	visit.PaidMinorValidator = visitDescPaidMinor.Validators[0].(func(int64) error)
+	// visitDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	visitDescPaymentIntentID := visitFields[10].Descriptor()
+	// visit.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	visit.PaymentIntentIDValidator = visitDescPaymentIntentID.Validators[0].(func(string) error)
+	// visitDescCheckoutKey is the schema descriptor for checkout_key field.
+	visitDescCheckoutKey := visitFields[11].Descriptor()
+	// visit.CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	visit.CheckoutKeyValidator = visitDescCheckoutKey.Validators[0].(func(string) error)
 	// visitDescID is the schema descriptor for id field.
 	visitDescID := visitMixinFields0[0].Descriptor()
 	// visit.DefaultID holds the default value on creation for the id field.

@@ -192,11 +192,20 @@ func (Visit) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}}
 func (Visit) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("member_id", uuidType).Immutable(),
-		field.Enum("status").Values("booked", "cancelled").Default("booked"),
+		field.Enum("status").Values("booked", "cancelled", "pending_payment").Default("booked").
+			Comment("pending_payment: checked out online, its appointments held until hold_expires_at while the payment completes."),
 		field.Time("starts_at"),
 		field.Time("ends_at"),
 		field.Int64("total_price_minor").NonNegative(),
 		field.String("currency").MinLen(3).MaxLen(3),
+		field.Time("hold_expires_at").Optional().Nillable(),
+		field.Int64("due_minor").Default(0).NonNegative().
+			Comment("What the online checkout charges at booking (deposits or full prices)."),
+		field.Int64("paid_minor").Default(0).NonNegative(),
+		field.Time("paid_at").Optional().Nillable(),
+		field.String("payment_intent_id").Optional().Nillable().MaxLen(255),
+		field.String("checkout_key").Optional().Nillable().MaxLen(64).
+			Comment("Digest of the checkout request's Idempotency-Key: a retry finds its visit."),
 	}
 }
 
@@ -210,7 +219,10 @@ func (Visit) Edges() []ent.Edge {
 
 // Indexes of the Visit.
 func (Visit) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "member_id")}
+	return []ent.Index{
+		index.Fields("organization_id", "member_id"),
+		index.Fields("organization_id", "member_id", "checkout_key").Unique(),
+	}
 }
 
 // Appointment is a member's time with a provider for a service. busy_from
@@ -249,11 +261,13 @@ func (Appointment) Fields() []ent.Field {
 				"NoShow", "no_show",
 				"Cancelled", "cancelled",
 				"Rescheduled", "rescheduled",
-			).Default("booked"),
+				"PendingPayment", "pending_payment",
+			).Default("booked").
+			Comment("pending_payment: checked out online; holds its time until hold_expires_at while the payment completes."),
 		field.Int64("price_minor").NonNegative(),
 		field.String("currency").MinLen(3).MaxLen(3),
-		field.Enum("payment").Values("free", "pass", "venue").
-			Comment("How the appointment is paid: free, covered by a pass, or at the venue."),
+		field.Enum("payment").Values("free", "pass", "venue", "online").
+			Comment("How the appointment is paid: free, covered by a pass, at the venue, or online at booking (a deposit or the full price)."),
 		field.UUID("pass_id", uuidType).Optional().Nillable(),
 		field.Enum("booked_via").Values("member", "staff", "api_key"),
 		field.Time("cancelled_at").Optional().Nillable(),
@@ -264,6 +278,14 @@ func (Appointment) Fields() []ent.Field {
 		field.Time("started_at").Optional().Nillable(),
 		field.Time("completed_at").Optional().Nillable(),
 		field.String("notes").Optional().MaxLen(2000).Annotations(entoas.Skip(true)),
+		field.Time("hold_expires_at").Optional().Nillable(),
+		field.Int64("due_minor").Default(0).NonNegative().
+			Comment("What the online checkout charges at booking: the service's deposit, or the price."),
+		field.Int64("paid_minor").Default(0).NonNegative(),
+		field.Time("paid_at").Optional().Nillable(),
+		field.String("payment_intent_id").Optional().Nillable().MaxLen(255),
+		field.String("checkout_key").Optional().Nillable().MaxLen(64).
+			Comment("Digest of the checkout request's Idempotency-Key: a retry finds its appointment."),
 	}
 }
 
@@ -289,5 +311,62 @@ func (Appointment) Indexes() []ent.Index {
 		index.Fields("organization_id", "room_id", "starts_at"),
 		index.Fields("organization_id", "member_id", "starts_at"),
 		index.Fields("organization_id", "starts_at"),
+		index.Fields("organization_id", "member_id", "checkout_key").Unique(),
 	}
+}
+
+// ServiceBundle is a combo package: several of the venue's services sold
+// together at one price (a cut and a colour), in the bundle's order.
+type ServiceBundle struct{ ent.Schema }
+
+// Mixin of the ServiceBundle.
+func (ServiceBundle) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the ServiceBundle.
+func (ServiceBundle) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").NotEmpty().MaxLen(200),
+		field.String("description").Optional().MaxLen(2000),
+		field.Int64("price_minor").NonNegative().
+			Comment("The bundle's price, minor units of its services' currency."),
+		field.String("currency").MinLen(3).MaxLen(3),
+		field.Bool("is_active").Default(true),
+		field.Int("sort_order").Default(0),
+	}
+}
+
+// Edges of the ServiceBundle.
+func (ServiceBundle) Edges() []ent.Edge {
+	return []ent.Edge{edge.To("items", ServiceBundleItem.Type)}
+}
+
+// ServiceBundleItem is one service (or variant) of a bundle, at its
+// position.
+type ServiceBundleItem struct{ ent.Schema }
+
+// Mixin of the ServiceBundleItem.
+func (ServiceBundleItem) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the ServiceBundleItem.
+func (ServiceBundleItem) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("bundle_id", uuidType).Immutable(),
+		field.UUID("service_id", uuidType).Immutable(),
+		field.UUID("variant_id", uuidType).Optional().Nillable().Immutable(),
+		field.Int("position").Min(0).Max(7).Immutable(),
+	}
+}
+
+// Edges of the ServiceBundleItem.
+func (ServiceBundleItem) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("bundle", ServiceBundle.Type).Ref("items").Field("bundle_id").Unique().Required().Immutable(),
+		edge.To("service", Service.Type).Field("service_id").Unique().Required().Immutable(),
+		edge.To("variant", ServiceVariant.Type).Field("variant_id").Unique().Immutable(),
+	}
+}
+
+// Indexes of the ServiceBundleItem: one service per position of a bundle.
+func (ServiceBundleItem) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "bundle_id", "position").Unique()}
 }

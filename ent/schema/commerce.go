@@ -191,7 +191,7 @@ func (Payment) Fields() []ent.Field {
 		field.Int64("amount_minor"),
 		field.String("currency").MinLen(3).MaxLen(3),
 		field.Enum("status").Values("pending", "succeeded", "failed", "refunded", "partially_refunded", "cancelled").Default("pending"),
-		field.Enum("kind").Values("pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other").Default("other"),
+		field.Enum("kind").Values("pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other", "appointment").Default("other"),
 		field.Time("paid_at").Optional().Nillable(),
 		field.String("processor_payment_id").Optional().Nillable(),
 		// Reporting dimensions (package reports): how the money came in, and the

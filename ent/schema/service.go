@@ -45,6 +45,8 @@ func (Service) Fields() []ent.Field {
 			Comment("A member's cancellation this close to the start owes cancel_fee_minor."),
 		field.Int64("cancel_fee_minor").Default(0).NonNegative().
 			Comment("Fee of a cancellation inside the window, minor units of the service's currency (0: none)."),
+		field.Int64("deposit_minor").Optional().Nillable().NonNegative().
+			Comment("Paid online at booking when the venue takes payment at booking; null: the full price."),
 	}
 }
 

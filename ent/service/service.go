@@ -56,6 +56,8 @@ const (
 	FieldCancelWindowHours = "cancel_window_hours"
 	// FieldCancelFeeMinor holds the string denoting the cancel_fee_minor field in the database.
 	FieldCancelFeeMinor = "cancel_fee_minor"
+	// FieldDepositMinor holds the string denoting the deposit_minor field in the database.
+	FieldDepositMinor = "deposit_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeInquiries holds the string denoting the inquiries edge name in mutations.
@@ -128,6 +130,7 @@ var Columns = []string{
 	FieldBufferAfterMinutes,
 	FieldCancelWindowHours,
 	FieldCancelFeeMinor,
+	FieldDepositMinor,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -196,6 +199,8 @@ var (
 	DefaultCancelFeeMinor int64
 	// CancelFeeMinorValidator is a validator for the "cancel_fee_minor" field. It is called by the builders before save.
 	CancelFeeMinorValidator func(int64) error
+	// DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
+	DepositMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -306,6 +311,11 @@ func ByCancelWindowHours(opts ...sql.OrderTermOption) OrderOption {
 // ByCancelFeeMinor orders the results by the cancel_fee_minor field.
 func ByCancelFeeMinor(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCancelFeeMinor, opts...).ToFunc()
+}
+
+// ByDepositMinor orders the results by the deposit_minor field.
+func ByDepositMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDepositMinor, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -156,6 +156,11 @@ func CancelFeeMinor(v int64) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldCancelFeeMinor, v))
 }
 
+// DepositMinor applies equality check predicate on the "deposit_minor" field. It's identical to DepositMinorEQ.
+func DepositMinor(v int64) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldDepositMinor, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldCreatedAt, v))
@@ -1059,6 +1064,56 @@ func CancelFeeMinorLT(v int64) predicate.Service {
 // CancelFeeMinorLTE applies the LTE predicate on the "cancel_fee_minor" field.
 func CancelFeeMinorLTE(v int64) predicate.Service {
 	return predicate.Service(sql.FieldLTE(FieldCancelFeeMinor, v))
+}
+
+// DepositMinorEQ applies the EQ predicate on the "deposit_minor" field.
+func DepositMinorEQ(v int64) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldDepositMinor, v))
+}
+
+// DepositMinorNEQ applies the NEQ predicate on the "deposit_minor" field.
+func DepositMinorNEQ(v int64) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldDepositMinor, v))
+}
+
+// DepositMinorIn applies the In predicate on the "deposit_minor" field.
+func DepositMinorIn(vs ...int64) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldDepositMinor, vs...))
+}
+
+// DepositMinorNotIn applies the NotIn predicate on the "deposit_minor" field.
+func DepositMinorNotIn(vs ...int64) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldDepositMinor, vs...))
+}
+
+// DepositMinorGT applies the GT predicate on the "deposit_minor" field.
+func DepositMinorGT(v int64) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldDepositMinor, v))
+}
+
+// DepositMinorGTE applies the GTE predicate on the "deposit_minor" field.
+func DepositMinorGTE(v int64) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldDepositMinor, v))
+}
+
+// DepositMinorLT applies the LT predicate on the "deposit_minor" field.
+func DepositMinorLT(v int64) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldDepositMinor, v))
+}
+
+// DepositMinorLTE applies the LTE predicate on the "deposit_minor" field.
+func DepositMinorLTE(v int64) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldDepositMinor, v))
+}
+
+// DepositMinorIsNil applies the IsNil predicate on the "deposit_minor" field.
+func DepositMinorIsNil() predicate.Service {
+	return predicate.Service(sql.FieldIsNull(FieldDepositMinor))
+}
+
+// DepositMinorNotNil applies the NotNil predicate on the "deposit_minor" field.
+func DepositMinorNotNil() predicate.Service {
+	return predicate.Service(sql.FieldNotNull(FieldDepositMinor))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

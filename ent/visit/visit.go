@@ -35,6 +35,18 @@ const (
 	FieldTotalPriceMinor = "total_price_minor"
 	// FieldCurrency holds the string denoting the currency field in the database.
 	FieldCurrency = "currency"
+	// FieldHoldExpiresAt holds the string denoting the hold_expires_at field in the database.
+	FieldHoldExpiresAt = "hold_expires_at"
+	// FieldDueMinor holds the string denoting the due_minor field in the database.
+	FieldDueMinor = "due_minor"
+	// FieldPaidMinor holds the string denoting the paid_minor field in the database.
+	FieldPaidMinor = "paid_minor"
+	// FieldPaidAt holds the string denoting the paid_at field in the database.
+	FieldPaidAt = "paid_at"
+	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
+	FieldPaymentIntentID = "payment_intent_id"
+	// FieldCheckoutKey holds the string denoting the checkout_key field in the database.
+	FieldCheckoutKey = "checkout_key"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -78,6 +90,12 @@ var Columns = []string{
 	FieldEndsAt,
 	FieldTotalPriceMinor,
 	FieldCurrency,
+	FieldHoldExpiresAt,
+	FieldDueMinor,
+	FieldPaidMinor,
+	FieldPaidAt,
+	FieldPaymentIntentID,
+	FieldCheckoutKey,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -108,6 +126,18 @@ var (
 	TotalPriceMinorValidator func(int64) error
 	// CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
 	CurrencyValidator func(string) error
+	// DefaultDueMinor holds the default value on creation for the "due_minor" field.
+	DefaultDueMinor int64
+	// DueMinorValidator is a validator for the "due_minor" field. It is called by the builders before save.
+	DueMinorValidator func(int64) error
+	// DefaultPaidMinor holds the default value on creation for the "paid_minor" field.
+	DefaultPaidMinor int64
+	// PaidMinorValidator is a validator for the "paid_minor" field. It is called by the builders before save.
+	PaidMinorValidator func(int64) error
+	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	PaymentIntentIDValidator func(string) error
+	// CheckoutKeyValidator is a validator for the "checkout_key" field. It is called by the builders before save.
+	CheckoutKeyValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -120,8 +150,9 @@ const DefaultStatus = StatusBooked
 
 // Status values.
 const (
-	StatusBooked    Status = "booked"
-	StatusCancelled Status = "cancelled"
+	StatusBooked         Status = "booked"
+	StatusCancelled      Status = "cancelled"
+	StatusPendingPayment Status = "pending_payment"
 )
 
 func (s Status) String() string {
@@ -131,7 +162,7 @@ func (s Status) String() string {
 // StatusValidator is a validator for the "status" field enum values. It is called by the builders before save.
 func StatusValidator(s Status) error {
 	switch s {
-	case StatusBooked, StatusCancelled:
+	case StatusBooked, StatusCancelled, StatusPendingPayment:
 		return nil
 	default:
 		return fmt.Errorf("visit: invalid enum value for status field: %q", s)
@@ -189,6 +220,36 @@ func ByTotalPriceMinor(opts ...sql.OrderTermOption) OrderOption {
 // ByCurrency orders the results by the currency field.
 func ByCurrency(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCurrency, opts...).ToFunc()
+}
+
+// ByHoldExpiresAt orders the results by the hold_expires_at field.
+func ByHoldExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHoldExpiresAt, opts...).ToFunc()
+}
+
+// ByDueMinor orders the results by the due_minor field.
+func ByDueMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDueMinor, opts...).ToFunc()
+}
+
+// ByPaidMinor orders the results by the paid_minor field.
+func ByPaidMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaidMinor, opts...).ToFunc()
+}
+
+// ByPaidAt orders the results by the paid_at field.
+func ByPaidAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaidAt, opts...).ToFunc()
+}
+
+// ByPaymentIntentID orders the results by the payment_intent_id field.
+func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPaymentIntentID, opts...).ToFunc()
+}
+
+// ByCheckoutKey orders the results by the checkout_key field.
+func ByCheckoutKey(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCheckoutKey, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

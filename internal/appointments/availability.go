@@ -23,7 +23,11 @@ import (
 )
 
 // Holding are the appointment statuses that keep the provider's (and the
-// room's) time: the statuses of the database's exclusion constraint.
+// room's) time: with pending_payment, the statuses of the database's
+// exclusion constraint. A pending_payment appointment (an online checkout
+// waiting for its payment) keeps the time only until its hold expires;
+// availability treats an expired hold as free and a booking releases it
+// (releaseExpiredHolds) before its insert.
 var Holding = []entappointment.Status{
 	entappointment.StatusBooked, entappointment.StatusCheckedIn, entappointment.StatusInProgress,
 	entappointment.StatusCompleted, entappointment.StatusNoShow,
@@ -45,6 +49,9 @@ type Query struct {
 	SelfService bool
 	// Exclude is an appointment whose time counts as free (a reschedule's own).
 	Exclude *uuid.UUID
+	// ExcludeAll are further appointments whose time counts as free (a
+	// visit's own, when the visit moves).
+	ExcludeAll []uuid.UUID
 }
 
 // Candidate is an assigned provider with the duration and price they give
@@ -273,7 +280,8 @@ func loadProviders(ctx context.Context, client *ent.Client, ids []uuid.UUID, q Q
 	// side): one starting 29 hours before the window may still reach into it.
 	err = client.Appointment.Query().Where(
 		entappointment.ProviderIDIn(ids...),
-		entappointment.StatusIn(Holding...),
+		entappointment.Or(entappointment.StatusIn(Holding...),
+			entappointment.And(entappointment.StatusEQ(entappointment.StatusPendingPayment), entappointment.HoldExpiresAtGT(q.Now))),
 		entappointment.StartsAtGTE(from.Add(-29*time.Hour)),
 		entappointment.StartsAtLT(end.Add(5*time.Hour)),
 	).Select(entappointment.FieldID, entappointment.FieldProviderID, entappointment.FieldBusyFrom, entappointment.FieldBusyUntil).
@@ -282,7 +290,7 @@ func loadProviders(ctx context.Context, client *ent.Client, ids []uuid.UUID, q Q
 		return nil, nil, fmt.Errorf("appointments: busy: %w", err)
 	}
 	for _, a := range appts {
-		if q.Exclude != nil && a.ID == *q.Exclude {
+		if (q.Exclude != nil && a.ID == *q.Exclude) || slices.Contains(q.ExcludeAll, a.ID) {
 			continue
 		}
 		busy[a.ProviderID] = append(busy[a.ProviderID], span{a.BusyFrom, a.BusyUntil})

@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -39,6 +40,16 @@ type Request struct {
 	// PaymentChoice is online or venue; honoured only in client_choice mode.
 	PaymentChoice string
 	Notes         string
+	// NotifyChannels tell the member about the booking (staff bookings),
+	// through the notification rules.
+	NotifyChannels []notify.Channel
+
+	// hold makes the booking an online checkout's: pending_payment, holding
+	// the time until the hold expires (checkout.go).
+	hold *hold
+	// carry is the appointment a reschedule replaces: its price and payment
+	// (free, pass, venue, or what was paid online) move to the new one.
+	carry *ent.Appointment
 }
 
 // exclusionViolation is PostgreSQL's SQLSTATE for a refused exclusion constraint.
@@ -92,11 +103,23 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 		return nil, slotUnavailable(ReasonSlotNotOffered)
 	}
 	cand, _ := av.Candidate(slot.Providers[0])
-	payment, err := paymentOf(v, cand.PriceMinor, r)
+	svc := av.Service
+	var payment entappointment.Payment
+	var due int64
+	price := cand.PriceMinor
+	switch {
+	case r.carry != nil:
+		payment, due, price = r.carry.Payment, r.carry.DueMinor, r.carry.PriceMinor
+	case r.hold != nil:
+		if payment, due, err = r.hold.check(v, svc, cand.PriceMinor, r); err != nil {
+			return nil, err
+		}
+	default:
+		payment, err = paymentOf(v, cand.PriceMinor, r)
+	}
 	if err != nil {
 		return nil, err
 	}
-	svc := av.Service
 	start := r.Start
 	end := start.Add(cand.Duration)
 	create := c.Appointment.Create().SetMemberID(a.Member.ID).SetProviderID(cand.Provider.ID).
@@ -105,9 +128,24 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 		SetStartsAt(start).SetEndsAt(end).
 		SetBusyFrom(start.Add(-time.Duration(svc.BufferBeforeMinutes) * time.Minute)).
 		SetBusyUntil(end.Add(time.Duration(svc.BufferAfterMinutes) * time.Minute)).
-		SetPriceMinor(cand.PriceMinor).SetCurrency(svc.Currency).SetPayment(payment).
+		SetPriceMinor(price).SetCurrency(svc.Currency).SetPayment(payment).
 		SetBookedVia(a.Via).SetNotes(r.Notes)
-	if payment == entappointment.PaymentPass {
+	if r.hold != nil {
+		create.SetStatus(entappointment.StatusPendingPayment).SetHoldExpiresAt(r.hold.expires).SetDueMinor(due)
+		if r.hold.key != "" {
+			create.SetCheckoutKey(r.hold.key)
+		}
+		created = false // recorded when the payment books it
+	}
+	if err := releaseExpiredHolds(ctx, c, cand.Provider.ID, r.RoomID,
+		start.Add(-time.Duration(svc.BufferBeforeMinutes)*time.Minute),
+		end.Add(time.Duration(svc.BufferAfterMinutes)*time.Minute), now); err != nil {
+		return nil, err
+	}
+	if k := r.carry; k != nil {
+		create.SetDueMinor(k.DueMinor).SetPaidMinor(k.PaidMinor).SetNillablePaidAt(k.PaidAt).
+			SetNillablePaymentIntentID(k.PaymentIntentID).SetNillablePassID(k.PassID).SetCurrency(k.Currency)
+	} else if payment == entappointment.PaymentPass {
 		if err := takeClip(ctx, c, a, *r.PassID, start.In(v.Loc)); err != nil {
 			return nil, err
 		}
@@ -128,6 +166,9 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 		return nil, err
 	}
 	if err := auditEntry(ctx, c, "appointment.created", ap, map[string]any{"via": string(a.Via)}); err != nil {
+		return nil, err
+	}
+	if err := notifyBooked(ctx, c, v, svc, ap, r.NotifyChannels); err != nil {
 		return nil, err
 	}
 	return ap, nil
@@ -189,4 +230,29 @@ func auditEntry(ctx context.Context, c *ent.Client, action string, ap *ent.Appoi
 	}
 	_, err := audit.Record(ctx, c, e)
 	return err
+}
+
+// NotifyKind is the notification kind of a staff booking's message to the
+// member (the bookings category of the member's preferences).
+const NotifyKind = "booking.appointment_created"
+
+// notifyBooked queues, in the booking's transaction, the message to the
+// member on each of channels (none: silent).
+func notifyBooked(ctx context.Context, c *ent.Client, v *Venue, svc *ent.Service, ap *ent.Appointment, channels []notify.Channel) error {
+	if len(channels) == 0 {
+		return nil
+	}
+	local := ap.StartsAt.In(v.Loc)
+	msg := notify.Message{Kind: NotifyKind,
+		Subject: fmt.Sprintf("%s booked for %s", svc.Name, local.Format("Mon 2 Jan 15:04")),
+		Body: fmt.Sprintf("%s has booked %s for you on %s at %s.", v.Org.Name, svc.Name,
+			local.Format("Monday 2 January 2006"), local.Format("15:04")),
+		Data:          map[string]any{"appointment_id": ap.ID.String(), "starts_at": ap.StartsAt.UTC().Format(time.RFC3339)},
+		CorrelationID: "appointment:" + ap.ID.String()}
+	for _, ch := range channels {
+		if _, err := notify.EnqueueForMembers(ctx, c, []uuid.UUID{ap.MemberID}, ch, msg); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -226,6 +226,9 @@ func reschedule(ctx context.Context, c *ent.Client, v *Venue, ap *ent.Appointmen
 	}
 	req := Request{ServiceID: ap.ServiceID, VariantID: ap.VariantID, ProviderID: provider, LocationID: ap.LocationID,
 		RoomID: ap.RoomID, Start: r.Start, Notes: ap.Notes}
+	if ap.Payment == entappointment.PaymentOnline {
+		req.carry = ap // what was paid online moves with it
+	}
 	if ap.PassID != nil {
 		// The pass keeps paying: the clip moves with the appointment.
 		if err := c.Pass.UpdateOneID(*ap.PassID).AddClipsRemaining(1).Exec(ctx); err != nil && !ent.IsNotFound(err) {

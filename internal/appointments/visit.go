@@ -9,7 +9,6 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	entappointment "github.com/venueplatform/venue/ent/appointment"
-	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	entvisit "github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/concurrency"
@@ -38,6 +37,8 @@ type VisitRequest struct {
 	ExpectedTotalMinor int64
 	ExpectedDueMinor   int64
 	ExpectedCurrency   string
+	// PaymentChoice is online or venue; honoured only in client_choice mode.
+	PaymentChoice string
 }
 
 // BookVisit books r's services one after the other from r.Start, all or
@@ -54,6 +55,13 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 	if err != nil {
 		return nil, nil, err
 	}
+	return bookVisit(ctx, client, v, a, r, now, nil)
+}
+
+// bookVisit is BookVisit, or with h the visit of an online checkout: held
+// in pending_payment with each of its appointments, owing the sum of their
+// amounts due at booking.
+func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r VisitRequest, now time.Time, h *hold) (*ent.Visit, []*ent.Appointment, error) {
 	if !v.Policy.GroupedVisitsEnabled {
 		return nil, nil, unprocessable("GROUPED_VISITS_DISABLED", "the venue does not take visits of several services")
 	}
@@ -63,7 +71,7 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 	}
 	var visit *ent.Visit
 	var out []*ent.Appointment
-	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+	err := events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		var err error
 		visit, err = c.Visit.Create().SetMemberID(a.Member.ID).SetStartsAt(r.Start).SetEndsAt(r.Start).
@@ -72,7 +80,7 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 			return err
 		}
 		start := r.Start
-		var total int64
+		var total, due int64
 		currency := ""
 		for i, it := range r.Items {
 			svc, err := ServiceOf(ctx, c, it.ServiceID)
@@ -84,6 +92,10 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 			}
 			req := Request{ServiceID: it.ServiceID, VariantID: it.VariantID, ProviderID: r.ProviderID,
 				LocationID: r.LocationID, Start: start, PaymentChoice: "venue"}
+			if h != nil {
+				req.PaymentChoice = r.PaymentChoice
+				req.hold = &hold{expires: h.expires, visit: true}
+			}
 			ap, err := book(ctx, c, v, a, req, now, &visit.ID, true)
 			if err != nil {
 				if ae, ok := err.(*apperr.Error); ok && ae.Code == CodeSlotUnavailable {
@@ -99,25 +111,32 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 			}
 			currency = ap.Currency
 			total += ap.PriceMinor
+			if h != nil {
+				due += ap.DueMinor
+			} else {
+				_, _, d := dueOf(v, svc, ap.PriceMinor, r.PaymentChoice)
+				due += d
+			}
 			ap.Edges.Service = svc
 			out = append(out, ap)
 			start = ap.EndsAt.Add(time.Duration(svc.BufferAfterMinutes) * time.Minute)
-		}
-		var due int64
-		if v.Policy.PaymentMode == appointmentpolicy.PaymentAtBookingModeOnline {
-			due = total
 		}
 		if total != r.ExpectedTotalMinor || due != r.ExpectedDueMinor || currency != r.ExpectedCurrency {
 			return (&apperr.Error{Status: http.StatusConflict, Code: "QUOTE_STALE",
 				Message: "the visit's totals differ from the expected ones"}).
 				With("total_minor", total).With("due_minor", due).With("currency", currency)
 		}
-		if due > 0 {
+		upd := c.Visit.UpdateOne(visit).SetEndsAt(out[len(out)-1].EndsAt).SetTotalPriceMinor(total).SetCurrency(currency)
+		switch {
+		case h != nil && due == 0:
+			return nothingDue()
+		case h != nil:
+			upd.SetStatus(entvisit.StatusPendingPayment).SetHoldExpiresAt(h.expires).SetDueMinor(due).SetCheckoutKey(h.key)
+		case due > 0:
 			return (&apperr.Error{Status: http.StatusPaymentRequired, Code: CodePaymentRequired,
 				Message: "this visit is paid when it is booked"}).With("amount_minor", due)
 		}
-		visit, err = c.Visit.UpdateOne(visit).SetEndsAt(out[len(out)-1].EndsAt).SetTotalPriceMinor(total).
-			SetCurrency(currency).Save(ctx)
+		visit, err = upd.Save(ctx)
 		return err
 	})
 	if err != nil {

@@ -110,6 +110,7 @@ var table = map[string]layer{
 	"internal/webhooks/dispatch":  services,
 	"internal/webhooks/retry":     services,
 	"internal/webhooks/signature": services,
+	"internal/media":              services, // uploaded files (service images) behind a Store: the data folder, or an object store
 
 	// The wall, and the typed vocabulary below every domain package. Paging
 	// and optimistic-concurrency tokens are here, not with the conventions:

@@ -53,7 +53,7 @@
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver
 //	             internal/webhooks/dispatch internal/webhooks/retry
-//	             internal/webhooks/signature
+//	             internal/webhooks/signature internal/media
 //	wall         ent/runtime ent/schema internal/apperr internal/concurrency
 //	             internal/input internal/money internal/pagination
 //	             internal/rule internal/scope internal/system internal/viewer

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"github.com/venueplatform/venue/internal/notify"
 	"strings"
 
 	entappointment "github.com/venueplatform/venue/ent/appointment"
@@ -59,6 +60,14 @@ func (h *Handler) CreateAdminAppointment(ctx context.Context, req *api.AdminAppo
 	r := appointments.Request{ServiceID: req.ServiceID, VariantID: optUUID(req.VariantID), ProviderID: provider,
 		LocationID: optUUID(req.LocationID), RoomID: optUUID(req.RoomID), Start: req.StartTime,
 		PassID: optUUID(req.PassID), Notes: req.Notes.Or("")}
+	for _, ch := range req.NotificationChannels {
+		r.NotifyChannels = append(r.NotifyChannels, notify.Channel(ch))
+	}
+	if len(r.NotifyChannels) > 0 {
+		if err := appointments.Authorize(ctx, notify.PermissionSend); err != nil {
+			return nil, err
+		}
+	}
 	ap, err := appointments.Book(ctx, h.client, appointments.Actor{Member: m, Via: entappointment.BookedViaStaff}, r, h.now())
 	if err != nil {
 		return nil, err

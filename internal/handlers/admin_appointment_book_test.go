@@ -8,8 +8,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
 	entappointment "github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
@@ -125,4 +127,58 @@ func TestStaffAppointmentBook(t *testing.T) {
 	requireErr(t, err, http.StatusNotFound, "NOT_FOUND")
 	_, err = e.keyClient(t, e.writeKey).ListAdminAppointments(ctx, api.ListAdminAppointmentsParams{})
 	require.Error(t, err)
+}
+
+// TestStaffAppointmentNotificationChannels: a staff booking with
+// notification channels queues the member's message through the
+// notification rules (e-mail to the member's address; push, with no device,
+// recorded as skipped with its reason), needs notifications.send (without
+// it: 403 and nothing booked), and a booking without channels is silent.
+func TestStaffAppointmentNotificationChannels(t *testing.T) {
+	e := newSchedEnv(t)
+	ctx := e.ctx
+	sender := e.staff(t, "manager@studio.example", "bookings.manage", "notifications.send")
+	booker := e.staff(t, "desk@studio.example", "bookings.manage")
+	svc := e.db().Service.Create().SetName("Facial").SetSlug("facial").SetDurationMinutes(60).
+		SetPriceMinor(60000).SetCurrency("DKK").SaveX(e.op)
+	e.db().ServiceProvider.Create().SetServiceID(svc.ID).SetProviderID(e.instructor).ExecX(e.op)
+	for wd := 0; wd < 7; wd++ {
+		e.db().ProviderHours.Create().SetProviderID(e.instructor).SetWeekday(wd).SetStartMinute(13 * 60).SetEndMinute(18 * 60).ExecX(e.op)
+	}
+	m := e.db().Member.Query().FirstX(e.op)
+	day := e.today.AddDate(0, 0, 4)
+	at := func(h int) time.Time { return time.Date(day.Year(), day.Month(), day.Day(), h, 0, 0, 0, e.loc) }
+	deliveries := func() []*ent.NotificationDelivery {
+		return e.db().NotificationDelivery.Query().Where(notificationdelivery.Kind("booking.appointment_created")).AllX(e.op)
+	}
+	channels := []api.AdminAppointmentCreateRequestNotificationChannelsItem{
+		api.AdminAppointmentCreateRequestNotificationChannelsItemEmail, api.AdminAppointmentCreateRequestNotificationChannelsItemPush}
+
+	before := e.db().Appointment.Query().CountX(e.op)
+	_, err := booker.CreateAdminAppointment(ctx, &api.AdminAppointmentCreateRequest{MemberID: m.ID, ServiceID: svc.ID,
+		StartTime: at(13), NotificationChannels: channels}, api.CreateAdminAppointmentParams{})
+	requireErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
+	require.Equal(t, before, e.db().Appointment.Query().CountX(e.op))
+
+	_, err = booker.CreateAdminAppointment(ctx, &api.AdminAppointmentCreateRequest{MemberID: m.ID, ServiceID: svc.ID,
+		StartTime: at(13)}, api.CreateAdminAppointmentParams{})
+	require.NoError(t, err)
+	require.Empty(t, deliveries(), "no channels: silent")
+
+	res, err := sender.CreateAdminAppointment(ctx, &api.AdminAppointmentCreateRequest{MemberID: m.ID, ServiceID: svc.ID,
+		StartTime: at(15), NotificationChannels: channels}, api.CreateAdminAppointmentParams{})
+	require.NoError(t, err)
+	ds := deliveries()
+	require.Len(t, ds, 2)
+	byChannel := map[notificationdelivery.Channel]*ent.NotificationDelivery{}
+	for _, d := range ds {
+		byChannel[d.Channel] = d
+		require.Equal(t, m.ID, *d.MemberID)
+		require.Equal(t, "appointment:"+res.Data.ID.String(), d.CorrelationID)
+	}
+	require.Equal(t, notificationdelivery.StatusPending, byChannel[notificationdelivery.ChannelEmail].Status)
+	require.Contains(t, byChannel[notificationdelivery.ChannelEmail].Address, "@")
+	require.Contains(t, byChannel[notificationdelivery.ChannelEmail].Subject, "Facial")
+	require.Equal(t, notificationdelivery.StatusSkipped, byChannel[notificationdelivery.ChannelPush].Status)
+	require.NotNil(t, byChannel[notificationdelivery.ChannelPush].StatusReason)
 }

@@ -230,6 +230,13 @@ func (h *Handler) ListAppointments(ctx context.Context, p api.ListAppointmentsPa
 	return out, nil
 }
 
+func nilTimeOf(t *time.Time) api.NilDateTime {
+	if t == nil {
+		return api.NilDateTime{Null: true}
+	}
+	return api.NewNilDateTime(t.UTC())
+}
+
 func nilUUIDOf(id *uuid.UUID) api.NilUUID {
 	if id == nil {
 		return api.NilUUID{Null: true}
@@ -260,6 +267,8 @@ func appointmentOut(ap *ent.Appointment) api.Appointment {
 	} else {
 		out.CancelFeeMinor.SetToNull()
 	}
+	out.AmountDueAtBookingMinor, out.AmountPaidMinor = ap.DueMinor, ap.PaidMinor
+	out.HoldExpiresAt = nilTimeOf(ap.HoldExpiresAt)
 	return out
 }
 
@@ -291,7 +300,8 @@ func visitOut(visit *ent.Visit, aps []*ent.Appointment) api.Visit {
 	out := api.Visit{ID: visit.ID, Status: api.VisitStatus(visit.Status), StartTime: visit.StartsAt.UTC(),
 		EndTime: visit.EndsAt.UTC(), TotalPriceMinor: visit.TotalPriceMinor, Currency: visit.Currency,
 		TotalPriceAmount: money.ToMajor(visit.TotalPriceMinor, visit.Currency), UpdatedAt: concurrency.Format(visit.UpdatedAt),
-		Appointments: make([]api.Appointment, 0, len(aps))}
+		Appointments:            make([]api.Appointment, 0, len(aps)),
+		AmountDueAtBookingMinor: visit.DueMinor, AmountPaidMinor: visit.PaidMinor, HoldExpiresAt: nilTimeOf(visit.HoldExpiresAt)}
 	for _, ap := range aps {
 		out.Appointments = append(out.Appointments, appointmentOut(ap))
 	}

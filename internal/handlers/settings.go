@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"github.com/venueplatform/venue/internal/media"
 	"sync"
 
 	"github.com/venueplatform/venue/internal/config"
@@ -22,6 +23,8 @@ type Settings struct {
 	WebhookSender deliver.Options
 	// SecretBox seals webhook signing secrets at rest (nil: stored as they are).
 	SecretBox *secretbox.Box
+	// Media keeps uploaded files (service images); nil refuses uploads.
+	Media *media.Service
 }
 
 // WithConfig returns h running on s.

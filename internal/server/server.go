@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/venueplatform/venue/internal/media"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -132,8 +133,9 @@ func New(d Deps) (http.Handler, error) {
 		}
 	}
 	pay := paymentsService(d, cfg)
+	med := mediaService(d)
 	h := handlers.New(d.Client, authn, d.Log).WithAccounts(acct).WithConfig(handlers.Settings{
-		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box}).WithPayments(pay)
+		Cursors: cfg.Cursors, Inquiries: cfg.Inquiries, WebhookSender: hooks.Sender, SecretBox: box, Media: med}).WithPayments(pay)
 	rest, err = handlers.NewServer(h,
 		api.WithMiddleware(auth.CredentialGuard(), authn.KeyGuard(), lim.Hook(), venuectx.Guard(d.Client, mfaRequired(acct)), idem.Hook()))
 	if err != nil {
@@ -157,6 +159,8 @@ func New(d Deps) (http.Handler, error) {
 		_, _ = w.Write(openapi.JSON)
 	})
 	mux.Handle("POST "+PaymentEventsPath, paymentEvents(pay, d.Log))
+	mux.Handle("PUT "+media.UploadPrefix+"{token}", mediaUpload(med))
+	mux.Handle("GET "+media.PublicPrefix+"{key...}", mediaFiles(med))
 	if d.MCP != nil {
 		mux.Handle("/api/mcp", httpx.StreamWrites(cfg.Timeouts.Write, d.MCP))
 	}

@@ -241,6 +241,8 @@ var registry = map[string]SiteInfo{
 	"reports.class_counts":  rawSQL("the attendance report and brand analytics count a venue's bookings and classes by venue-local date and action, and by class type brand, grouped in the database (ent cannot group by an expression); every table read is bound to the viewer's organization id"),
 	"billing.job_venue":     elevation("a renewal's inbound event or job holds only ids; it acts as an operator of the venue the subscription's metadata names, whose row it then locks"),
 	"billing.member_email":  bypass("reading a member's own account e-mail to send them their renewal receipt or the notice of a declined renewal", "Member", "User"),
+	"appointments.release_holds": members("a booking releases the expired online-checkout holds (pending_payment past hold_expires_at) of any member that meet its provider's or room's busy span in the viewer's venue, with the other held appointments and the visit of each, so the time can be taken",
+		"Appointment", "Visit"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -22,8 +22,10 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$": ogenregex.MustCompile("^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"),
 	"^https?://":                       ogenregex.MustCompile("^https?://"),
 	"^pi_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),
+	"^pm_[A-Za-z0-9_]+$":               ogenregex.MustCompile("^pm_[A-Za-z0-9_]+$"),
 	"^pm_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pm_[A-Za-z0-9_]{1,200}$"),
 	"^seti_[A-Za-z0-9_]{1,200}$":       ogenregex.MustCompile("^seti_[A-Za-z0-9_]{1,200}$"),
+	"^uploads/[0-9a-f-]{36}$":          ogenregex.MustCompile("^uploads/[0-9a-f-]{36}$"),
 }
 
 type (

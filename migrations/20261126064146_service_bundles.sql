@@ -1,0 +1,10 @@
+-- Create "service_bundles" table
+CREATE TABLE "service_bundles" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "name" character varying NOT NULL, "description" character varying NULL, "price_minor" bigint NOT NULL, "currency" character varying NOT NULL, "is_active" boolean NOT NULL DEFAULT true, "sort_order" bigint NOT NULL DEFAULT 0, "organization_id" uuid NOT NULL, PRIMARY KEY ("id"), CONSTRAINT "service_bundles_organizations_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION);
+-- Create index "servicebundle_organization_id" to table: "service_bundles"
+CREATE INDEX "servicebundle_organization_id" ON "service_bundles" ("organization_id");
+-- Create "service_bundle_items" table
+CREATE TABLE "service_bundle_items" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "position" bigint NOT NULL, "bundle_id" uuid NOT NULL, "organization_id" uuid NOT NULL, "service_id" uuid NOT NULL, "variant_id" uuid NULL, PRIMARY KEY ("id"), CONSTRAINT "service_bundle_items_organizations_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION, CONSTRAINT "service_bundle_items_service_bundles_items" FOREIGN KEY ("bundle_id") REFERENCES "service_bundles" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION, CONSTRAINT "service_bundle_items_service_variants_variant" FOREIGN KEY ("variant_id") REFERENCES "service_variants" ("id") ON UPDATE NO ACTION ON DELETE SET NULL, CONSTRAINT "service_bundle_items_services_service" FOREIGN KEY ("service_id") REFERENCES "services" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION);
+-- Create index "servicebundleitem_organization_id" to table: "service_bundle_items"
+CREATE INDEX "servicebundleitem_organization_id" ON "service_bundle_items" ("organization_id");
+-- Create index "servicebundleitem_organization_id_bundle_id_position" to table: "service_bundle_items"
+CREATE UNIQUE INDEX "servicebundleitem_organization_id_bundle_id_position" ON "service_bundle_items" ("organization_id", "bundle_id", "position");
