@@ -40,6 +40,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -138,6 +139,8 @@ type Client struct {
 	GiftCardMovement *GiftCardMovementClient
 	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
 	GiftCardOrder *GiftCardOrderClient
+	// GuestInvite is the client for interacting with the GuestInvite builders.
+	GuestInvite *GuestInviteClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -255,6 +258,7 @@ func (c *Client) init() {
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.GiftCardMovement = NewGiftCardMovementClient(c.config)
 	c.GiftCardOrder = NewGiftCardOrderClient(c.config)
+	c.GuestInvite = NewGuestInviteClient(c.config)
 	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Inquiry = NewInquiryClient(c.config)
@@ -412,6 +416,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
 		GiftCardOrder:          NewGiftCardOrderClient(cfg),
+		GuestInvite:            NewGuestInviteClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
@@ -496,6 +501,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
 		GiftCardOrder:          NewGiftCardOrderClient(cfg),
+		GuestInvite:            NewGuestInviteClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
@@ -571,7 +577,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
 		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
@@ -595,7 +601,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
 		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
 		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
@@ -661,6 +667,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GiftCardMovement.mutate(ctx, m)
 	case *GiftCardOrderMutation:
 		return c.GiftCardOrder.mutate(ctx, m)
+	case *GuestInviteMutation:
+		return c.GuestInvite.mutate(ctx, m)
 	case *HandoffCodeMutation:
 		return c.HandoffCode.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
@@ -4905,6 +4913,188 @@ func (c *GiftCardOrderClient) mutate(ctx context.Context, m *GiftCardOrderMutati
 		return (&GiftCardOrderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GiftCardOrder mutation op: %q", m.Op())
+	}
+}
+
+// GuestInviteClient is a client for the GuestInvite schema.
+type GuestInviteClient struct {
+	config
+}
+
+// NewGuestInviteClient returns a client for the GuestInvite from the given config.
+func NewGuestInviteClient(c config) *GuestInviteClient {
+	return &GuestInviteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `guestinvite.Hooks(f(g(h())))`.
+func (c *GuestInviteClient) Use(hooks ...Hook) {
+	c.hooks.GuestInvite = append(c.hooks.GuestInvite, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `guestinvite.Intercept(f(g(h())))`.
+func (c *GuestInviteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GuestInvite = append(c.inters.GuestInvite, interceptors...)
+}
+
+// Create returns a builder for creating a GuestInvite entity.
+func (c *GuestInviteClient) Create() *GuestInviteCreate {
+	mutation := newGuestInviteMutation(c.config, OpCreate)
+	return &GuestInviteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GuestInvite entities.
+func (c *GuestInviteClient) CreateBulk(builders ...*GuestInviteCreate) *GuestInviteCreateBulk {
+	return &GuestInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GuestInviteClient) MapCreateBulk(slice any, setFunc func(*GuestInviteCreate, int)) *GuestInviteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GuestInviteCreateBulk{err: fmt.Errorf("calling to GuestInviteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GuestInviteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GuestInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GuestInvite.
+func (c *GuestInviteClient) Update() *GuestInviteUpdate {
+	mutation := newGuestInviteMutation(c.config, OpUpdate)
+	return &GuestInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GuestInviteClient) UpdateOne(_m *GuestInvite) *GuestInviteUpdateOne {
+	mutation := newGuestInviteMutation(c.config, OpUpdateOne, withGuestInvite(_m))
+	return &GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GuestInviteClient) UpdateOneID(id uuid.UUID) *GuestInviteUpdateOne {
+	mutation := newGuestInviteMutation(c.config, OpUpdateOne, withGuestInviteID(id))
+	return &GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GuestInvite.
+func (c *GuestInviteClient) Delete() *GuestInviteDelete {
+	mutation := newGuestInviteMutation(c.config, OpDelete)
+	return &GuestInviteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GuestInviteClient) DeleteOne(_m *GuestInvite) *GuestInviteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GuestInviteClient) DeleteOneID(id uuid.UUID) *GuestInviteDeleteOne {
+	builder := c.Delete().Where(guestinvite.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GuestInviteDeleteOne{builder}
+}
+
+// Query returns a query builder for GuestInvite.
+func (c *GuestInviteClient) Query() *GuestInviteQuery {
+	return &GuestInviteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGuestInvite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GuestInvite entity by its id.
+func (c *GuestInviteClient) Get(ctx context.Context, id uuid.UUID) (*GuestInvite, error) {
+	return c.Query().Where(guestinvite.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GuestInviteClient) GetX(ctx context.Context, id uuid.UUID) *GuestInvite {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GuestInvite.
+func (c *GuestInviteClient) QueryOrganization(_m *GuestInvite) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.OrganizationTable, guestinvite.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a GuestInvite.
+func (c *GuestInviteClient) QueryMember(_m *GuestInvite) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.MemberTable, guestinvite.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a GuestInvite.
+func (c *GuestInviteClient) QueryClassInstance(_m *GuestInvite) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.ClassInstanceTable, guestinvite.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GuestInviteClient) Hooks() []Hook {
+	hooks := c.hooks.GuestInvite
+	return append(hooks[:len(hooks):len(hooks)], guestinvite.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GuestInviteClient) Interceptors() []Interceptor {
+	return c.inters.GuestInvite
+}
+
+func (c *GuestInviteClient) mutate(ctx context.Context, m *GuestInviteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GuestInviteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GuestInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GuestInviteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GuestInvite mutation op: %q", m.Op())
 	}
 }
 
@@ -11801,28 +11991,28 @@ type (
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
 		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Hook
+		GuestInvite, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
 		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
 		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Room, Service, ServiceProvider,
-		ServiceVariant, Session, Tip, User, VenuePayments, Visit, WebhookAttempt,
-		WebhookDelivery, WebhookSubscription []ent.Interceptor
+		GuestInvite, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
+		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationDelivery, NotificationOptOut, NotificationPreference,
+		OTPRequest, OpeningHours, Organization, Pass, PassType, Payment,
+		PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, ProcessorEvent,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Room, Service,
+		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

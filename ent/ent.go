@@ -36,6 +36,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -161,6 +162,7 @@ func checkColumn(t, c string) error {
 			giftcard.Table:               giftcard.ValidColumn,
 			giftcardmovement.Table:       giftcardmovement.ValidColumn,
 			giftcardorder.Table:          giftcardorder.ValidColumn,
+			guestinvite.Table:            guestinvite.ValidColumn,
 			handoffcode.Table:            handoffcode.ValidColumn,
 			idempotencykey.Table:         idempotencykey.ValidColumn,
 			inquiry.Table:                inquiry.ValidColumn,

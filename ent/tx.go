@@ -62,6 +62,8 @@ type Tx struct {
 	GiftCardMovement *GiftCardMovementClient
 	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
 	GiftCardOrder *GiftCardOrderClient
+	// GuestInvite is the client for interacting with the GuestInvite builders.
+	GuestInvite *GuestInviteClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -299,6 +301,7 @@ func (tx *Tx) init() {
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.GiftCardMovement = NewGiftCardMovementClient(tx.config)
 	tx.GiftCardOrder = NewGiftCardOrderClient(tx.config)
+	tx.GuestInvite = NewGuestInviteClient(tx.config)
 	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Inquiry = NewInquiryClient(tx.config)

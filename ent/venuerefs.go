@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -100,6 +101,7 @@ var edgeTargets = map[string]map[string]string{
 	"GiftCard":               {"organization": "Organization", "pass_type": "PassType"},
 	"GiftCardMovement":       {"organization": "Organization", "gift_card": "GiftCard"},
 	"GiftCardOrder":          {"organization": "Organization", "member": "Member"},
+	"GuestInvite":            {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance"},
 	"HandoffCode":            {},
 	"IdempotencyKey":         {},
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
@@ -167,6 +169,7 @@ var VenueOwnedTypes = []string{
 	"GiftCard",
 	"GiftCardMovement",
 	"GiftCardOrder",
+	"GuestInvite",
 	"Inquiry",
 	"Instructor",
 	"Location",
@@ -222,6 +225,7 @@ var AllTypes = []string{
 	"GiftCard",
 	"GiftCardMovement",
 	"GiftCardOrder",
+	"GuestInvite",
 	"HandoffCode",
 	"IdempotencyKey",
 	"Inquiry",
@@ -323,6 +327,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.GiftCardMovement.Query().Where(giftcardmovement.IDIn(ids...)).Count(ctx)
 	case "GiftCardOrder":
 		return c.GiftCardOrder.Query().Where(giftcardorder.IDIn(ids...)).Count(ctx)
+	case "GuestInvite":
+		return c.GuestInvite.Query().Where(guestinvite.IDIn(ids...)).Count(ctx)
 	case "HandoffCode":
 		return c.HandoffCode.Query().Where(handoffcode.IDIn(ids...)).Count(ctx)
 	case "IdempotencyKey":

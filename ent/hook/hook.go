@@ -297,6 +297,18 @@ func (f GiftCardOrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardOrderMutation", m)
 }
 
+// The GuestInviteFunc type is an adapter to allow the use of ordinary
+// function as GuestInvite mutator.
+type GuestInviteFunc func(context.Context, *ent.GuestInviteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GuestInviteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GuestInviteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GuestInviteMutation", m)
+}
+
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary
 // function as HandoffCode mutator.
 type HandoffCodeFunc func(context.Context, *ent.HandoffCodeMutation) (ent.Value, error)

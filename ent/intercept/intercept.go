@@ -32,6 +32,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -778,6 +779,33 @@ func (f TraverseGiftCardOrder) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardOrderQuery", q)
+}
+
+// The GuestInviteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GuestInviteFunc func(context.Context, *ent.GuestInviteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GuestInviteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GuestInviteQuery", q)
+}
+
+// The TraverseGuestInvite type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGuestInvite func(context.Context, *ent.GuestInviteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGuestInvite) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGuestInvite) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GuestInviteQuery", q)
 }
 
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1938,6 +1966,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GiftCardMovementQuery, predicate.GiftCardMovement, giftcardmovement.OrderOption]{typ: ent.TypeGiftCardMovement, tq: q}, nil
 	case *ent.GiftCardOrderQuery:
 		return &query[*ent.GiftCardOrderQuery, predicate.GiftCardOrder, giftcardorder.OrderOption]{typ: ent.TypeGiftCardOrder, tq: q}, nil
+	case *ent.GuestInviteQuery:
+		return &query[*ent.GuestInviteQuery, predicate.GuestInvite, guestinvite.OrderOption]{typ: ent.TypeGuestInvite, tq: q}, nil
 	case *ent.HandoffCodeQuery:
 		return &query[*ent.HandoffCodeQuery, predicate.HandoffCode, handoffcode.OrderOption]{typ: ent.TypeHandoffCode, tq: q}, nil
 	case *ent.IdempotencyKeyQuery:

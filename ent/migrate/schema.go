@@ -1258,6 +1258,86 @@ var (
 			},
 		},
 	}
+	// GuestInvitesColumns holds the columns for the "guest_invites" table.
+	GuestInvitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "token_hash", Type: field.TypeString, Size: 64},
+		{Name: "payer", Type: field.TypeEnum, Enums: []string{"guest", "host"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"held", "paid", "unseated", "waitlisted", "cancelled", "expired"}, Default: "held"},
+		{Name: "waitlist_position", Type: field.TypeInt, Nullable: true},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "compare_at_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "return_base_url", Type: field.TypeString, Size: 500},
+		{Name: "guest_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "guest_email", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "spot", Type: field.TypeInt},
+		{Name: "hold_expires_at", Type: field.TypeTime},
+		{Name: "claimed_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "class_instance_id", Type: field.TypeUUID},
+	}
+	// GuestInvitesTable holds the schema information for the "guest_invites" table.
+	GuestInvitesTable = &schema.Table{
+		Name:       "guest_invites",
+		Columns:    GuestInvitesColumns,
+		PrimaryKey: []*schema.Column{GuestInvitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "guest_invites_organizations_organization",
+				Columns:    []*schema.Column{GuestInvitesColumns[21]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "guest_invites_members_member",
+				Columns:    []*schema.Column{GuestInvitesColumns[22]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "guest_invites_class_instances_class_instance",
+				Columns:    []*schema.Column{GuestInvitesColumns[23]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "guestinvite_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[21]},
+			},
+			{
+				Name:    "guestinvite_token_hash",
+				Unique:  true,
+				Columns: []*schema.Column{GuestInvitesColumns[3]},
+			},
+			{
+				Name:    "guestinvite_organization_id_member_id_request_key_spot",
+				Unique:  true,
+				Columns: []*schema.Column{GuestInvitesColumns[21], GuestInvitesColumns[22], GuestInvitesColumns[13], GuestInvitesColumns[14]},
+			},
+			{
+				Name:    "guestinvite_organization_id_class_instance_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[21], GuestInvitesColumns[23], GuestInvitesColumns[5]},
+			},
+			{
+				Name:    "guestinvite_status_hold_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[5], GuestInvitesColumns[15]},
+			},
+		},
+	}
 	// HandoffCodesColumns holds the columns for the "handoff_codes" table.
 	HandoffCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2183,7 +2263,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "guest_invite_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -3220,6 +3300,7 @@ var (
 		GiftCardsTable,
 		GiftCardMovementsTable,
 		GiftCardOrdersTable,
+		GuestInvitesTable,
 		HandoffCodesTable,
 		IdempotencyKeysTable,
 		InquiriesTable,
@@ -3320,6 +3401,9 @@ func init() {
 	GiftCardMovementsTable.ForeignKeys[1].RefTable = GiftCardsTable
 	GiftCardOrdersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardOrdersTable.ForeignKeys[1].RefTable = MembersTable
+	GuestInvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GuestInvitesTable.ForeignKeys[1].RefTable = MembersTable
+	GuestInvitesTable.ForeignKeys[2].RefTable = ClassInstancesTable
 	InquiriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InquiriesTable.ForeignKeys[1].RefTable = ServicesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -109,10 +109,11 @@ type Purpose string
 
 // Purpose values.
 const (
-	PurposeCheckoutCharge Purpose = "checkout_charge"
-	PurposeCheckoutSetup  Purpose = "checkout_setup"
-	PurposeTipCharge      Purpose = "tip_charge"
-	PurposeGiftCardCharge Purpose = "gift_card_charge"
+	PurposeCheckoutCharge    Purpose = "checkout_charge"
+	PurposeCheckoutSetup     Purpose = "checkout_setup"
+	PurposeTipCharge         Purpose = "tip_charge"
+	PurposeGiftCardCharge    Purpose = "gift_card_charge"
+	PurposeGuestInviteCharge Purpose = "guest_invite_charge"
 )
 
 func (pu Purpose) String() string {
@@ -122,7 +123,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeGuestInviteCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

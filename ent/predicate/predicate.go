@@ -78,6 +78,9 @@ type GiftCardMovement func(*sql.Selector)
 // GiftCardOrder is the predicate function for giftcardorder builders.
 type GiftCardOrder func(*sql.Selector)
 
+// GuestInvite is the predicate function for guestinvite builders.
+type GuestInvite func(*sql.Selector)
+
 // HandoffCode is the predicate function for handoffcode builders.
 type HandoffCode func(*sql.Selector)
 

@@ -687,6 +687,30 @@ func (f GiftCardOrderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardOrderMutation", m)
 }
 
+// The GuestInviteQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GuestInviteQueryRuleFunc func(context.Context, *ent.GuestInviteQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GuestInviteQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GuestInviteQuery", q)
+}
+
+// The GuestInviteMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GuestInviteMutationRuleFunc func(context.Context, *ent.GuestInviteMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GuestInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GuestInviteMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GuestInviteMutation", m)
+}
+
 // The HandoffCodeQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type HandoffCodeQueryRuleFunc func(context.Context, *ent.HandoffCodeQuery) error
@@ -1754,6 +1778,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.GiftCardOrderQuery:
 		return q.Filter(), nil
+	case *ent.GuestInviteQuery:
+		return q.Filter(), nil
 	case *ent.HandoffCodeQuery:
 		return q.Filter(), nil
 	case *ent.IdempotencyKeyQuery:
@@ -1890,6 +1916,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.GiftCardMovementMutation:
 		return m.Filter(), nil
 	case *ent.GiftCardOrderMutation:
+		return m.Filter(), nil
+	case *ent.GuestInviteMutation:
 		return m.Filter(), nil
 	case *ent.HandoffCodeMutation:
 		return m.Filter(), nil

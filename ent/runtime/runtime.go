@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -1569,6 +1570,127 @@ func init() {
 	giftcardorderDescID := giftcardorderMixinFields0[0].Descriptor()
 	// giftcardorder.DefaultID holds the default value on creation for the id field.
 	giftcardorder.DefaultID = giftcardorderDescID.Default.(func() uuid.UUID)
+	guestinviteMixin := schema.GuestInvite{}.Mixin()
+	guestinvite.Policy = privacy.NewPolicies(guestinviteMixin[1], schema.GuestInvite{})
+	guestinvite.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := guestinvite.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	guestinviteMixinHooks1 := guestinviteMixin[1].Hooks()
+
+	guestinvite.Hooks[1] = guestinviteMixinHooks1[0]
+	guestinviteMixinFields0 := guestinviteMixin[0].Fields()
+	_ = guestinviteMixinFields0
+	guestinviteFields := schema.GuestInvite{}.Fields()
+	_ = guestinviteFields
+	// guestinviteDescCreatedAt is the schema descriptor for created_at field.
+	guestinviteDescCreatedAt := guestinviteMixinFields0[1].Descriptor()
+	// guestinvite.DefaultCreatedAt holds the default value on creation for the created_at field.
+	guestinvite.DefaultCreatedAt = guestinviteDescCreatedAt.Default.(func() time.Time)
+	// guestinviteDescUpdatedAt is the schema descriptor for updated_at field.
+	guestinviteDescUpdatedAt := guestinviteMixinFields0[2].Descriptor()
+	// guestinvite.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	guestinvite.DefaultUpdatedAt = guestinviteDescUpdatedAt.Default.(func() time.Time)
+	// guestinvite.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	guestinvite.UpdateDefaultUpdatedAt = guestinviteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// guestinviteDescTokenHash is the schema descriptor for token_hash field.
+	guestinviteDescTokenHash := guestinviteFields[2].Descriptor()
+	// guestinvite.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	guestinvite.TokenHashValidator = func() func(string) error {
+		validators := guestinviteDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescWaitlistPosition is the schema descriptor for waitlist_position field.
+	guestinviteDescWaitlistPosition := guestinviteFields[5].Descriptor()
+	// guestinvite.WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
+	guestinvite.WaitlistPositionValidator = guestinviteDescWaitlistPosition.Validators[0].(func(int) error)
+	// guestinviteDescPriceMinor is the schema descriptor for price_minor field.
+	guestinviteDescPriceMinor := guestinviteFields[6].Descriptor()
+	// guestinvite.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	guestinvite.PriceMinorValidator = guestinviteDescPriceMinor.Validators[0].(func(int64) error)
+	// guestinviteDescCompareAtMinor is the schema descriptor for compare_at_minor field.
+	guestinviteDescCompareAtMinor := guestinviteFields[7].Descriptor()
+	// guestinvite.CompareAtMinorValidator is a validator for the "compare_at_minor" field. It is called by the builders before save.
+	guestinvite.CompareAtMinorValidator = guestinviteDescCompareAtMinor.Validators[0].(func(int64) error)
+	// guestinviteDescCurrency is the schema descriptor for currency field.
+	guestinviteDescCurrency := guestinviteFields[8].Descriptor()
+	// guestinvite.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	guestinvite.CurrencyValidator = func() func(string) error {
+		validators := guestinviteDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescReturnBaseURL is the schema descriptor for return_base_url field.
+	guestinviteDescReturnBaseURL := guestinviteFields[9].Descriptor()
+	// guestinvite.ReturnBaseURLValidator is a validator for the "return_base_url" field. It is called by the builders before save.
+	guestinvite.ReturnBaseURLValidator = guestinviteDescReturnBaseURL.Validators[0].(func(string) error)
+	// guestinviteDescGuestName is the schema descriptor for guest_name field.
+	guestinviteDescGuestName := guestinviteFields[10].Descriptor()
+	// guestinvite.DefaultGuestName holds the default value on creation for the guest_name field.
+	guestinvite.DefaultGuestName = guestinviteDescGuestName.Default.(string)
+	// guestinvite.GuestNameValidator is a validator for the "guest_name" field. It is called by the builders before save.
+	guestinvite.GuestNameValidator = guestinviteDescGuestName.Validators[0].(func(string) error)
+	// guestinviteDescGuestEmail is the schema descriptor for guest_email field.
+	guestinviteDescGuestEmail := guestinviteFields[11].Descriptor()
+	// guestinvite.DefaultGuestEmail holds the default value on creation for the guest_email field.
+	guestinvite.DefaultGuestEmail = guestinviteDescGuestEmail.Default.(string)
+	// guestinvite.GuestEmailValidator is a validator for the "guest_email" field. It is called by the builders before save.
+	guestinvite.GuestEmailValidator = guestinviteDescGuestEmail.Validators[0].(func(string) error)
+	// guestinviteDescRequestKey is the schema descriptor for request_key field.
+	guestinviteDescRequestKey := guestinviteFields[12].Descriptor()
+	// guestinvite.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	guestinvite.RequestKeyValidator = func() func(string) error {
+		validators := guestinviteDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescSpot is the schema descriptor for spot field.
+	guestinviteDescSpot := guestinviteFields[13].Descriptor()
+	// guestinvite.SpotValidator is a validator for the "spot" field. It is called by the builders before save.
+	guestinvite.SpotValidator = guestinviteDescSpot.Validators[0].(func(int) error)
+	// guestinviteDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	guestinviteDescPaymentIntentID := guestinviteFields[16].Descriptor()
+	// guestinvite.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	guestinvite.PaymentIntentIDValidator = guestinviteDescPaymentIntentID.Validators[0].(func(string) error)
+	// guestinviteDescID is the schema descriptor for id field.
+	guestinviteDescID := guestinviteMixinFields0[0].Descriptor()
+	// guestinvite.DefaultID holds the default value on creation for the id field.
+	guestinvite.DefaultID = guestinviteDescID.Default.(func() uuid.UUID)
 	handoffcodeMixin := schema.HandoffCode{}.Mixin()
 	handoffcode.Policy = privacy.NewPolicies(schema.HandoffCode{})
 	handoffcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {

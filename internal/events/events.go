@@ -58,6 +58,10 @@ const (
 	// AppointmentNoShow: staff marked an appointment a no-show (data: appointment_id,
 	// status, member_id).
 	AppointmentNoShow = "appointment.no_show"
+	// GuestInvitePaid: a guest place at a class was paid and the seat is the
+	// guest's (data: guest_invite_id, class_instance_id, member_id of the host,
+	// payer, payment_id, amount_minor, currency).
+	GuestInvitePaid = "guest_invite.paid"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -67,6 +71,7 @@ var Types = []string{
 	PaymentSucceeded, PaymentFailed, PassActivated,
 	GiftCardPurchased,
 	AppointmentCreated, AppointmentCancelled, AppointmentRescheduled, AppointmentNoShow,
+	GuestInvitePaid,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

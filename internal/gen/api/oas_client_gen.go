@@ -463,6 +463,46 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckoutGuestInvite invokes checkoutGuestInvite operation.
+	//
+	// Starts the guest's card payment of a `payable` place paid by the
+	// guest, or answers the one already started (the same intent), and
+	// returns `checkout_url`: the place's `return_base_url` with
+	// `guest_invite` (its id) in the query and `payment_intent`,
+	// `payment_intent_client_secret` and `stripe_account` in the fragment
+	// (never sent to a server), for the page that confirms the payment with
+	// Stripe's client library. The same fields are in the answer. Errors:
+	// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+	// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+	// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+	// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+	// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+	// `STRIPE_ERROR` as checkout.
+	//
+	// POST /guest-invites/{token}/checkout
+	CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (*GuestInviteCheckoutResponse, error)
+	// CheckoutGuestInviteSignedIn invokes checkoutGuestInviteSignedIn operation.
+	//
+	// The host pays a place whose payer is the host, or the guest who
+	// claimed it pays a place whose payer is the guest; `payment_method_id`
+	// (a saved card of the payer at the venue) confirms at once. Anyone
+	// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+	// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+	// checkout.
+	//
+	// POST /me/guest-invites/checkout
+	CheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (*GuestInviteCheckoutResponse, error)
+	// ClaimGuestInvite invokes claimGuestInvite operation.
+	//
+	// The signed-in guest links the place of `token` to their account (no
+	// membership of the venue is needed). From then on it is paid signed in
+	// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+	// changes nothing; a place another account claimed is 409
+	// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+	// own place 400 `VALIDATION_ERROR`.
+	//
+	// POST /me/guest-invites/claim
+	ClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (*GuestInviteResponse, error)
 	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -690,6 +730,21 @@ type Invoker interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, request *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateGuestInvites invokes createGuestInvites operation.
+	//
+	// Makes `spots` places (1 to 20; 1 when left out), each with its own
+	// token, shown in this answer only, and `invite_url`
+	// (`return_base_url` with `guest_invite_token` in the query) to send to
+	// the guest. Each takes a free seat (`held`) or, with none left, is
+	// `unseated`. `payer` says who pays: the guest, or the host (then the
+	// host pays each place with `POST /me/guest-invites/checkout`). A retry
+	// with the same `Idempotency-Key` answers the same places (after the
+	// stored answer lapsed, without their tokens). Errors: 422
+	// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+	// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+	//
+	// POST /me/guest-invites
+	CreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (*HostGuestInviteListResponse, error)
 	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -1019,6 +1074,19 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/preview
 	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetGuestInviteEligibility invokes getGuestInviteEligibility operation.
+	//
+	// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+	// confirmed or checked-in seat in the class), `class_not_bookable`
+	// (cancelled, started), `no_guest_price` (the venue sells no guest or
+	// drop-in place) or `guest_limit_reached` (20 open places at the
+	// class). `guest_price` and `compare_at_price` (display only; null
+	// without one) and the member's open places at the class (held,
+	// unseated, waiting or paid). An unknown, unlisted or another venue's
+	// class is 404 `NOT_FOUND`.
+	//
+	// GET /me/guest-invites
+	GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (*GuestInviteEligibilityResponse, error)
 	// GetMe invokes getMe operation.
 	//
 	// The profile and every relationship with a venue (`memberships`).
@@ -1259,6 +1327,17 @@ type Invoker interface {
 	//
 	// POST /admin/gift-cards
 	IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
+	// JoinGuestInviteWaitlist invokes joinGuestInviteWaitlist operation.
+	//
+	// For a place in state `class_full`: puts it at the end of the class's
+	// guest waiting list and answers its `position`; joining again answers
+	// the same position with `already_on_waitlist` true. When a seat is free
+	// at once the place takes it (`position` 0, `state` `payable`). A seat
+	// freed by a guest place (withdrawn, expired) goes to the first guest
+	// waiting. Any other state is 409 `STALE` (`details.state`).
+	//
+	// POST /guest-invites/{token}/waitlist
+	JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (*GuestInviteWaitlistResponse, error)
 	// JoinVenue invokes joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1730,6 +1809,14 @@ type Invoker interface {
 	//
 	// POST /me/receipts/{paymentId}/resend
 	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
+	// ResolveGuestInvite invokes resolveGuestInvite operation.
+	//
+	// The place, its class and venue, the guest price and its `state`. A
+	// payment waiting on 3-D Secure or the bank is first brought up to
+	// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+	//
+	// GET /guest-invites/{token}
+	ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error)
 	// RotateWebhookSecret invokes rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -1888,6 +1975,15 @@ type Invoker interface {
 	//
 	// PATCH /admin/webhooks/{id}
 	UpdateWebhookSubscription(ctx context.Context, request *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// WithdrawGuestInvite invokes withdrawGuestInvite operation.
+	//
+	// The place becomes `cancelled` and its seat is freed (the first guest
+	// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+	// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+	// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+	//
+	// DELETE /me/guest-invites/{inviteId}
+	WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (*HostGuestInviteResponse, error)
 }
 
 // Client implements OAS client.
@@ -5046,6 +5142,230 @@ func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckin
 	return result, nil
 }
 
+// CheckoutGuestInvite invokes checkoutGuestInvite operation.
+//
+// Starts the guest's card payment of a `payable` place paid by the
+// guest, or answers the one already started (the same intent), and
+// returns `checkout_url`: the place's `return_base_url` with
+// `guest_invite` (its id) in the query and `payment_intent`,
+// `payment_intent_client_secret` and `stripe_account` in the fragment
+// (never sent to a server), for the page that confirms the payment with
+// Stripe's client library. The same fields are in the answer. Errors:
+// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+// `STRIPE_ERROR` as checkout.
+//
+// POST /guest-invites/{token}/checkout
+func (c *Client) CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (*GuestInviteCheckoutResponse, error) {
+	res, err := c.sendCheckoutGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (res *GuestInviteCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutGuestInviteSignedIn invokes checkoutGuestInviteSignedIn operation.
+//
+// The host pays a place whose payer is the host, or the guest who
+// claimed it pays a place whose payer is the guest; `payment_method_id`
+// (a saved card of the payer at the venue) confirms at once. Anyone
+// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+// checkout.
+//
+// POST /me/guest-invites/checkout
+func (c *Client) CheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (*GuestInviteCheckoutResponse, error) {
+	res, err := c.sendCheckoutGuestInviteSignedIn(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendCheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (res *GuestInviteCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutGuestInviteSignedInRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutGuestInviteSignedInOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutGuestInviteSignedInResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ClaimGuestInvite invokes claimGuestInvite operation.
+//
+// The signed-in guest links the place of `token` to their account (no
+// membership of the venue is needed). From then on it is paid signed in
+// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+// changes nothing; a place another account claimed is 409
+// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+// own place 400 `VALIDATION_ERROR`.
+//
+// POST /me/guest-invites/claim
+func (c *Client) ClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (*GuestInviteResponse, error) {
+	res, err := c.sendClaimGuestInvite(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (res *GuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites/claim"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeClaimGuestInviteRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ClaimGuestInviteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeClaimGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -6504,6 +6824,112 @@ func (c *Client) sendCreateBooking(ctx context.Context, request *BookingCreateRe
 	defer body.Close()
 
 	result, err := decodeCreateBookingResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateGuestInvites invokes createGuestInvites operation.
+//
+// Makes `spots` places (1 to 20; 1 when left out), each with its own
+// token, shown in this answer only, and `invite_url`
+// (`return_base_url` with `guest_invite_token` in the query) to send to
+// the guest. Each takes a free seat (`held`) or, with none left, is
+// `unseated`. `payer` says who pays: the guest, or the host (then the
+// host pays each place with `POST /me/guest-invites/checkout`). A retry
+// with the same `Idempotency-Key` answers the same places (after the
+// stored answer lapsed, without their tokens). Errors: 422
+// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+//
+// POST /me/guest-invites
+func (c *Client) CreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (*HostGuestInviteListResponse, error) {
+	res, err := c.sendCreateGuestInvites(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (res *HostGuestInviteListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateGuestInvitesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateGuestInvitesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateGuestInvitesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -10007,6 +10433,113 @@ func (c *Client) sendGetGiftCardPreview(ctx context.Context, params GetGiftCardP
 	return result, nil
 }
 
+// GetGuestInviteEligibility invokes getGuestInviteEligibility operation.
+//
+// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+// confirmed or checked-in seat in the class), `class_not_bookable`
+// (cancelled, started), `no_guest_price` (the venue sells no guest or
+// drop-in place) or `guest_limit_reached` (20 open places at the
+// class). `guest_price` and `compare_at_price` (display only; null
+// without one) and the member's open places at the class (held,
+// unseated, waiting or paid). An unknown, unlisted or another venue's
+// class is 404 `NOT_FOUND`.
+//
+// GET /me/guest-invites
+func (c *Client) GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (*GuestInviteEligibilityResponse, error) {
+	res, err := c.sendGetGuestInviteEligibility(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (res *GuestInviteEligibilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "class_instance_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "class_instance_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetGuestInviteEligibilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGuestInviteEligibilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetMe invokes getMe operation.
 //
 // The profile and every relationship with a venue (`memberships`).
@@ -12029,6 +12562,67 @@ func (c *Client) sendIssueAdminGiftCard(ctx context.Context, request *AdminGiftC
 	defer body.Close()
 
 	result, err := decodeIssueAdminGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// JoinGuestInviteWaitlist invokes joinGuestInviteWaitlist operation.
+//
+// For a place in state `class_full`: puts it at the end of the class's
+// guest waiting list and answers its `position`; joining again answers
+// the same position with `already_on_waitlist` true. When a seat is free
+// at once the place takes it (`position` 0, `state` `payable`). A seat
+// freed by a guest place (withdrawn, expired) goes to the first guest
+// waiting. Any other state is 409 `STALE` (`details.state`).
+//
+// POST /guest-invites/{token}/waitlist
+func (c *Client) JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (*GuestInviteWaitlistResponse, error) {
+	res, err := c.sendJoinGuestInviteWaitlist(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendJoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (res *GuestInviteWaitlistResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/waitlist"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeJoinGuestInviteWaitlistResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -16766,6 +17360,63 @@ func (c *Client) sendResendReceipt(ctx context.Context, params ResendReceiptPara
 	return result, nil
 }
 
+// ResolveGuestInvite invokes resolveGuestInvite operation.
+//
+// The place, its class and venue, the guest price and its `state`. A
+// payment waiting on 3-D Secure or the bank is first brought up to
+// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+//
+// GET /guest-invites/{token}
+func (c *Client) ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error) {
+	res, err := c.sendResolveGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (res *GuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeResolveGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RotateWebhookSecret invokes rotateWebhookSecret operation.
 //
 // Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -18362,6 +19013,110 @@ func (c *Client) sendUpdateWebhookSubscription(ctx context.Context, request *Web
 	defer body.Close()
 
 	result, err := decodeUpdateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// WithdrawGuestInvite invokes withdrawGuestInvite operation.
+//
+// The place becomes `cancelled` and its seat is freed (the first guest
+// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+//
+// DELETE /me/guest-invites/{inviteId}
+func (c *Client) WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (*HostGuestInviteResponse, error) {
+	res, err := c.sendWithdrawGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendWithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (res *HostGuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/guest-invites/"
+	{
+		// Encode "inviteId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "inviteId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.InviteId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, WithdrawGuestInviteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeWithdrawGuestInviteResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -366,6 +366,34 @@ func encodeCheckInAdminBookingRequest(
 	return nil
 }
 
+func encodeCheckoutGuestInviteSignedInRequest(
+	req *GuestInviteSignedInCheckoutRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeClaimGuestInviteRequest(
+	req *GuestInviteTokenRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeConfirmCheckoutRequest(
 	req *CheckoutConfirmRequest,
 	r *http.Request,
@@ -494,6 +522,20 @@ func encodeCreateAppointmentVisitRequest(
 
 func encodeCreateBookingRequest(
 	req *BookingCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateGuestInvitesRequest(
+	req *GuestInviteCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

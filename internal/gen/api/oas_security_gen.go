@@ -181,6 +181,8 @@ var operationRolesBearerAuth = map[string][]string{
 	CancelAppointmentVisitOperation:                []string{},
 	CancelBookingOperation:                         []string{},
 	CheckInAdminBookingOperation:                   []string{},
+	CheckoutGuestInviteSignedInOperation:           []string{},
+	ClaimGuestInviteOperation:                      []string{},
 	CloseAdminBookingFundingAttemptOperation:       []string{},
 	ConfirmCheckoutOperation:                       []string{},
 	ConfirmTipOperation:                            []string{},
@@ -193,6 +195,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CreateAppointmentOperation:                     []string{},
 	CreateAppointmentVisitOperation:                []string{},
 	CreateBookingOperation:                         []string{},
+	CreateGuestInvitesOperation:                    []string{},
 	CreateMyPaymentMethodOperation:                 []string{},
 	CreatePaymentsAccountLinkOperation:             []string{},
 	CreateServiceVariantOperation:                  []string{},
@@ -221,6 +224,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetCalendarOperation:                           []string{},
 	GetCheckoutPreviewOperation:                    []string{},
 	GetGiftCardOrderOperation:                      []string{},
+	GetGuestInviteEligibilityOperation:             []string{},
 	GetMeOperation:                                 []string{},
 	GetMeMinimalOperation:                          []string{},
 	GetMemberClassOperation:                        []string{},
@@ -285,6 +289,7 @@ var operationRolesBearerAuth = map[string][]string{
 	UpdateServiceProviderOperation:                 []string{},
 	UpdateServiceVariantOperation:                  []string{},
 	UpdateWebhookSubscriptionOperation:             []string{},
+	WithdrawGuestInviteOperation:                   []string{},
 }
 
 // GetRolesForBearerAuth returns the required roles for the given operation.

@@ -450,6 +450,46 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, req OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckoutGuestInvite implements checkoutGuestInvite operation.
+	//
+	// Starts the guest's card payment of a `payable` place paid by the
+	// guest, or answers the one already started (the same intent), and
+	// returns `checkout_url`: the place's `return_base_url` with
+	// `guest_invite` (its id) in the query and `payment_intent`,
+	// `payment_intent_client_secret` and `stripe_account` in the fragment
+	// (never sent to a server), for the page that confirms the payment with
+	// Stripe's client library. The same fields are in the answer. Errors:
+	// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+	// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+	// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+	// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+	// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+	// `STRIPE_ERROR` as checkout.
+	//
+	// POST /guest-invites/{token}/checkout
+	CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (*GuestInviteCheckoutResponse, error)
+	// CheckoutGuestInviteSignedIn implements checkoutGuestInviteSignedIn operation.
+	//
+	// The host pays a place whose payer is the host, or the guest who
+	// claimed it pays a place whose payer is the guest; `payment_method_id`
+	// (a saved card of the payer at the venue) confirms at once. Anyone
+	// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+	// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+	// checkout.
+	//
+	// POST /me/guest-invites/checkout
+	CheckoutGuestInviteSignedIn(ctx context.Context, req *GuestInviteSignedInCheckoutRequest) (*GuestInviteCheckoutResponse, error)
+	// ClaimGuestInvite implements claimGuestInvite operation.
+	//
+	// The signed-in guest links the place of `token` to their account (no
+	// membership of the venue is needed). From then on it is paid signed in
+	// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+	// changes nothing; a place another account claimed is 409
+	// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+	// own place 400 `VALIDATION_ERROR`.
+	//
+	// POST /me/guest-invites/claim
+	ClaimGuestInvite(ctx context.Context, req *GuestInviteTokenRequest) (*GuestInviteResponse, error)
 	// CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -677,6 +717,21 @@ type Handler interface {
 	//
 	// POST /bookings
 	CreateBooking(ctx context.Context, req *BookingCreateRequest, params CreateBookingParams) (*BookingResponse, error)
+	// CreateGuestInvites implements createGuestInvites operation.
+	//
+	// Makes `spots` places (1 to 20; 1 when left out), each with its own
+	// token, shown in this answer only, and `invite_url`
+	// (`return_base_url` with `guest_invite_token` in the query) to send to
+	// the guest. Each takes a free seat (`held`) or, with none left, is
+	// `unseated`. `payer` says who pays: the guest, or the host (then the
+	// host pays each place with `POST /me/guest-invites/checkout`). A retry
+	// with the same `Idempotency-Key` answers the same places (after the
+	// stored answer lapsed, without their tokens). Errors: 422
+	// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+	// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+	//
+	// POST /me/guest-invites
+	CreateGuestInvites(ctx context.Context, req *GuestInviteCreateRequest, params CreateGuestInvitesParams) (*HostGuestInviteListResponse, error)
 	// CreateMyPaymentMethod implements createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -1006,6 +1061,19 @@ type Handler interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/preview
 	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetGuestInviteEligibility implements getGuestInviteEligibility operation.
+	//
+	// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+	// confirmed or checked-in seat in the class), `class_not_bookable`
+	// (cancelled, started), `no_guest_price` (the venue sells no guest or
+	// drop-in place) or `guest_limit_reached` (20 open places at the
+	// class). `guest_price` and `compare_at_price` (display only; null
+	// without one) and the member's open places at the class (held,
+	// unseated, waiting or paid). An unknown, unlisted or another venue's
+	// class is 404 `NOT_FOUND`.
+	//
+	// GET /me/guest-invites
+	GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (*GuestInviteEligibilityResponse, error)
 	// GetMe implements getMe operation.
 	//
 	// The profile and every relationship with a venue (`memberships`).
@@ -1246,6 +1314,17 @@ type Handler interface {
 	//
 	// POST /admin/gift-cards
 	IssueAdminGiftCard(ctx context.Context, req *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
+	// JoinGuestInviteWaitlist implements joinGuestInviteWaitlist operation.
+	//
+	// For a place in state `class_full`: puts it at the end of the class's
+	// guest waiting list and answers its `position`; joining again answers
+	// the same position with `already_on_waitlist` true. When a seat is free
+	// at once the place takes it (`position` 0, `state` `payable`). A seat
+	// freed by a guest place (withdrawn, expired) goes to the first guest
+	// waiting. Any other state is 409 `STALE` (`details.state`).
+	//
+	// POST /guest-invites/{token}/waitlist
+	JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (*GuestInviteWaitlistResponse, error)
 	// JoinVenue implements joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1717,6 +1796,14 @@ type Handler interface {
 	//
 	// POST /me/receipts/{paymentId}/resend
 	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
+	// ResolveGuestInvite implements resolveGuestInvite operation.
+	//
+	// The place, its class and venue, the guest price and its `state`. A
+	// payment waiting on 3-D Secure or the bank is first brought up to
+	// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+	//
+	// GET /guest-invites/{token}
+	ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -1875,6 +1962,15 @@ type Handler interface {
 	//
 	// PATCH /admin/webhooks/{id}
 	UpdateWebhookSubscription(ctx context.Context, req *WebhookUpdateRequest, params UpdateWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// WithdrawGuestInvite implements withdrawGuestInvite operation.
+	//
+	// The place becomes `cancelled` and its seat is freed (the first guest
+	// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+	// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+	// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+	//
+	// DELETE /me/guest-invites/{inviteId}
+	WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (*HostGuestInviteResponse, error)
 	// NewError creates *ErrorStatusCode from error returned by handler.
 	//
 	// Used for common default response.

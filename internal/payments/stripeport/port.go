@@ -33,6 +33,8 @@ type Port interface {
 	CreateAccountLink(ctx context.Context, account, refreshURL, returnURL string) (*AccountLink, error)
 	// Cards keeps members' saved cards.
 	Cards
+	// Cancels cancels payment intents left unfinished.
+	Cancels
 }
 
 // IntentParams are a payment intent to create.
