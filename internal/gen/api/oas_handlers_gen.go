@@ -7855,6 +7855,10 @@ func (s *Server) handleCreateGuestInvitesRequest(args [0]string, argsEscaped boo
 					In:   "header",
 				}: params.XOrganizationID,
 				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
+				{
 					Name: "Idempotency-Key",
 					In:   "header",
 				}: params.IdempotencyKey,
@@ -12852,6 +12856,10 @@ func (s *Server) handleGetGuestInviteEligibilityRequest(args [0]string, argsEsca
 					Name: "X-Organization-ID",
 					In:   "header",
 				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
 				{
 					Name: "class_instance_id",
 					In:   "query",
@@ -24857,6 +24865,10 @@ func (s *Server) handleWithdrawGuestInviteRequest(args [1]string, argsEscaped bo
 					Name: "X-Organization-ID",
 					In:   "header",
 				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
 				{
 					Name: "inviteId",
 					In:   "path",

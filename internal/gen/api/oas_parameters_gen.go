@@ -3752,6 +3752,9 @@ func decodeCreateBookingParams(args [0]string, argsEscaped bool, r *http.Request
 type CreateGuestInvitesParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
 	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
 	// user; a retry with the same key and body replays the first answer for
 	// 24 h, the same key with another body is 409
@@ -3766,6 +3769,15 @@ func unpackCreateGuestInvitesParams(packed middleware.Parameters) (params Create
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	{
 		key := middleware.ParameterKey{
@@ -3809,6 +3821,72 @@ func decodeCreateGuestInvitesParams(args [0]string, argsEscaped bool, r *http.Re
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -8098,7 +8176,10 @@ func decodeGetGiftCardPreviewParams(args [2]string, argsEscaped bool, r *http.Re
 type GetGuestInviteEligibilityParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
-	ClassInstanceID uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
+	ClassInstanceID   uuid.UUID
 }
 
 func unpackGetGuestInviteEligibilityParams(packed middleware.Parameters) (params GetGuestInviteEligibilityParams) {
@@ -8108,6 +8189,15 @@ func unpackGetGuestInviteEligibilityParams(packed middleware.Parameters) (params
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	{
 		key := middleware.ParameterKey{
@@ -8152,6 +8242,72 @@ func decodeGetGuestInviteEligibilityParams(args [0]string, argsEscaped bool, r *
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}
@@ -18797,7 +18953,10 @@ func decodeUpdateWebhookSubscriptionParams(args [1]string, argsEscaped bool, r *
 type WithdrawGuestInviteParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
-	InviteId        uuid.UUID
+	// The venue by slug, standing in for X-Organization-ID; declared here so
+	// a malformed slug is refused even when both headers are sent.
+	XOrganizationSlug OptString `json:",omitempty,omitzero"`
+	InviteId          uuid.UUID
 }
 
 func unpackWithdrawGuestInviteParams(packed middleware.Parameters) (params WithdrawGuestInviteParams) {
@@ -18807,6 +18966,15 @@ func unpackWithdrawGuestInviteParams(packed middleware.Parameters) (params Withd
 			In:   "header",
 		}
 		params.XOrganizationID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "X-Organization-Slug",
+			In:   "header",
+		}
+		if v, ok := packed[key]; ok {
+			params.XOrganizationSlug = v.(OptString)
+		}
 	}
 	{
 		key := middleware.ParameterKey{
@@ -18850,6 +19018,72 @@ func decodeWithdrawGuestInviteParams(args [1]string, argsEscaped bool, r *http.R
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "X-Organization-ID",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	// Decode header: X-Organization-Slug.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotXOrganizationSlugVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotXOrganizationSlugVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.XOrganizationSlug.SetTo(paramsDotXOrganizationSlugVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.XOrganizationSlug.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     100,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         regexMap["^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"],
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "X-Organization-Slug",
 			In:   "header",
 			Err:  err,
 		}

@@ -319,8 +319,8 @@ var (
 		"GET": "Authorization,X-Organization-Id",
 	}
 	rn95AllowedHeaders = map[string]string{
-		"GET":  "Authorization,X-Organization-Id",
-		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id",
+		"GET":  "Authorization,X-Organization-Id,X-Organization-Slug",
+		"POST": "Authorization,Content-Type,Idempotency-Key,X-Organization-Id,X-Organization-Slug",
 	}
 	rn73AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type",
@@ -329,7 +329,7 @@ var (
 		"POST": "Authorization,Content-Type",
 	}
 	rn217AllowedHeaders = map[string]string{
-		"DELETE": "Authorization,X-Organization-Id",
+		"DELETE": "Authorization,X-Organization-Id,X-Organization-Slug",
 	}
 	rn174AllowedHeaders = map[string]string{
 		"GET": "Authorization",
