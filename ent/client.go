@@ -22,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -30,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -103,6 +105,8 @@ type Client struct {
 	Appointment *AppointmentClient
 	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
 	AppointmentPolicy *AppointmentPolicyClient
+	// ArtifactSignature is the client for interacting with the ArtifactSignature builders.
+	ArtifactSignature *ArtifactSignatureClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -119,6 +123,8 @@ type Client struct {
 	BuddyInvite *BuddyInviteClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
+	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
+	CheckoutDocument *CheckoutDocumentClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -240,6 +246,7 @@ func (c *Client) init() {
 	c.Amenity = NewAmenityClient(c.config)
 	c.Appointment = NewAppointmentClient(c.config)
 	c.AppointmentPolicy = NewAppointmentPolicyClient(c.config)
+	c.ArtifactSignature = NewArtifactSignatureClient(c.config)
 	c.AuditLog = NewAuditLogClient(c.config)
 	c.AuthCode = NewAuthCodeClient(c.config)
 	c.Booking = NewBookingClient(c.config)
@@ -248,6 +255,7 @@ func (c *Client) init() {
 	c.Brand = NewBrandClient(c.config)
 	c.BuddyInvite = NewBuddyInviteClient(c.config)
 	c.Checkout = NewCheckoutClient(c.config)
+	c.CheckoutDocument = NewCheckoutDocumentClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
 	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
@@ -398,6 +406,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Amenity:                NewAmenityClient(cfg),
 		Appointment:            NewAppointmentClient(cfg),
 		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
+		ArtifactSignature:      NewArtifactSignatureClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -406,6 +415,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
+		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -483,6 +493,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Amenity:                NewAmenityClient(cfg),
 		Appointment:            NewAppointmentClient(cfg),
 		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
+		ArtifactSignature:      NewArtifactSignatureClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -491,6 +502,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
+		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -573,20 +585,20 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
-		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
+		c.CheckoutDocument, c.ClassInstance, c.ClassType, c.DeviceAuthorization,
+		c.Event, c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard,
+		c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment,
+		c.PaymentAttempt, c.PaymentCustomer, c.Photo, c.PlatformSetting,
+		c.ProcessorEvent, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -597,20 +609,20 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
-		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Room,
-		c.Service, c.ServiceProvider, c.ServiceVariant, c.Session, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout,
+		c.CheckoutDocument, c.ClassInstance, c.ClassType, c.DeviceAuthorization,
+		c.Event, c.FavoriteVenue, c.FeatureProvisioning, c.FlashSale, c.GiftCard,
+		c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassType, c.Payment,
+		c.PaymentAttempt, c.PaymentCustomer, c.Photo, c.PlatformSetting,
+		c.ProcessorEvent, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -631,6 +643,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Appointment.mutate(ctx, m)
 	case *AppointmentPolicyMutation:
 		return c.AppointmentPolicy.mutate(ctx, m)
+	case *ArtifactSignatureMutation:
+		return c.ArtifactSignature.mutate(ctx, m)
 	case *AuditLogMutation:
 		return c.AuditLog.mutate(ctx, m)
 	case *AuthCodeMutation:
@@ -647,6 +661,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.BuddyInvite.mutate(ctx, m)
 	case *CheckoutMutation:
 		return c.Checkout.mutate(ctx, m)
+	case *CheckoutDocumentMutation:
+		return c.CheckoutDocument.mutate(ctx, m)
 	case *ClassInstanceMutation:
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
@@ -1797,6 +1813,156 @@ func (c *AppointmentPolicyClient) mutate(ctx context.Context, m *AppointmentPoli
 		return (&AppointmentPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AppointmentPolicy mutation op: %q", m.Op())
+	}
+}
+
+// ArtifactSignatureClient is a client for the ArtifactSignature schema.
+type ArtifactSignatureClient struct {
+	config
+}
+
+// NewArtifactSignatureClient returns a client for the ArtifactSignature from the given config.
+func NewArtifactSignatureClient(c config) *ArtifactSignatureClient {
+	return &ArtifactSignatureClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `artifactsignature.Hooks(f(g(h())))`.
+func (c *ArtifactSignatureClient) Use(hooks ...Hook) {
+	c.hooks.ArtifactSignature = append(c.hooks.ArtifactSignature, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `artifactsignature.Intercept(f(g(h())))`.
+func (c *ArtifactSignatureClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ArtifactSignature = append(c.inters.ArtifactSignature, interceptors...)
+}
+
+// Create returns a builder for creating a ArtifactSignature entity.
+func (c *ArtifactSignatureClient) Create() *ArtifactSignatureCreate {
+	mutation := newArtifactSignatureMutation(c.config, OpCreate)
+	return &ArtifactSignatureCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ArtifactSignature entities.
+func (c *ArtifactSignatureClient) CreateBulk(builders ...*ArtifactSignatureCreate) *ArtifactSignatureCreateBulk {
+	return &ArtifactSignatureCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ArtifactSignatureClient) MapCreateBulk(slice any, setFunc func(*ArtifactSignatureCreate, int)) *ArtifactSignatureCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ArtifactSignatureCreateBulk{err: fmt.Errorf("calling to ArtifactSignatureClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ArtifactSignatureCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ArtifactSignatureCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Update() *ArtifactSignatureUpdate {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdate)
+	return &ArtifactSignatureUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ArtifactSignatureClient) UpdateOne(_m *ArtifactSignature) *ArtifactSignatureUpdateOne {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdateOne, withArtifactSignature(_m))
+	return &ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ArtifactSignatureClient) UpdateOneID(id uuid.UUID) *ArtifactSignatureUpdateOne {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdateOne, withArtifactSignatureID(id))
+	return &ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Delete() *ArtifactSignatureDelete {
+	mutation := newArtifactSignatureMutation(c.config, OpDelete)
+	return &ArtifactSignatureDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ArtifactSignatureClient) DeleteOne(_m *ArtifactSignature) *ArtifactSignatureDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ArtifactSignatureClient) DeleteOneID(id uuid.UUID) *ArtifactSignatureDeleteOne {
+	builder := c.Delete().Where(artifactsignature.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ArtifactSignatureDeleteOne{builder}
+}
+
+// Query returns a query builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Query() *ArtifactSignatureQuery {
+	return &ArtifactSignatureQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeArtifactSignature},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ArtifactSignature entity by its id.
+func (c *ArtifactSignatureClient) Get(ctx context.Context, id uuid.UUID) (*ArtifactSignature, error) {
+	return c.Query().Where(artifactsignature.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ArtifactSignatureClient) GetX(ctx context.Context, id uuid.UUID) *ArtifactSignature {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ArtifactSignature.
+func (c *ArtifactSignatureClient) QueryOrganization(_m *ArtifactSignature) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.OrganizationTable, artifactsignature.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ArtifactSignatureClient) Hooks() []Hook {
+	hooks := c.hooks.ArtifactSignature
+	return append(hooks[:len(hooks):len(hooks)], artifactsignature.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ArtifactSignatureClient) Interceptors() []Interceptor {
+	return c.inters.ArtifactSignature
+}
+
+func (c *ArtifactSignatureClient) mutate(ctx context.Context, m *ArtifactSignatureMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ArtifactSignatureCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ArtifactSignatureUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ArtifactSignatureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ArtifactSignature mutation op: %q", m.Op())
 	}
 }
 
@@ -3253,6 +3419,156 @@ func (c *CheckoutClient) mutate(ctx context.Context, m *CheckoutMutation) (Value
 		return (&CheckoutDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Checkout mutation op: %q", m.Op())
+	}
+}
+
+// CheckoutDocumentClient is a client for the CheckoutDocument schema.
+type CheckoutDocumentClient struct {
+	config
+}
+
+// NewCheckoutDocumentClient returns a client for the CheckoutDocument from the given config.
+func NewCheckoutDocumentClient(c config) *CheckoutDocumentClient {
+	return &CheckoutDocumentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `checkoutdocument.Hooks(f(g(h())))`.
+func (c *CheckoutDocumentClient) Use(hooks ...Hook) {
+	c.hooks.CheckoutDocument = append(c.hooks.CheckoutDocument, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `checkoutdocument.Intercept(f(g(h())))`.
+func (c *CheckoutDocumentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CheckoutDocument = append(c.inters.CheckoutDocument, interceptors...)
+}
+
+// Create returns a builder for creating a CheckoutDocument entity.
+func (c *CheckoutDocumentClient) Create() *CheckoutDocumentCreate {
+	mutation := newCheckoutDocumentMutation(c.config, OpCreate)
+	return &CheckoutDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CheckoutDocument entities.
+func (c *CheckoutDocumentClient) CreateBulk(builders ...*CheckoutDocumentCreate) *CheckoutDocumentCreateBulk {
+	return &CheckoutDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CheckoutDocumentClient) MapCreateBulk(slice any, setFunc func(*CheckoutDocumentCreate, int)) *CheckoutDocumentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CheckoutDocumentCreateBulk{err: fmt.Errorf("calling to CheckoutDocumentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CheckoutDocumentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CheckoutDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Update() *CheckoutDocumentUpdate {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdate)
+	return &CheckoutDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CheckoutDocumentClient) UpdateOne(_m *CheckoutDocument) *CheckoutDocumentUpdateOne {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdateOne, withCheckoutDocument(_m))
+	return &CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CheckoutDocumentClient) UpdateOneID(id uuid.UUID) *CheckoutDocumentUpdateOne {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdateOne, withCheckoutDocumentID(id))
+	return &CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Delete() *CheckoutDocumentDelete {
+	mutation := newCheckoutDocumentMutation(c.config, OpDelete)
+	return &CheckoutDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CheckoutDocumentClient) DeleteOne(_m *CheckoutDocument) *CheckoutDocumentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CheckoutDocumentClient) DeleteOneID(id uuid.UUID) *CheckoutDocumentDeleteOne {
+	builder := c.Delete().Where(checkoutdocument.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CheckoutDocumentDeleteOne{builder}
+}
+
+// Query returns a query builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Query() *CheckoutDocumentQuery {
+	return &CheckoutDocumentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCheckoutDocument},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CheckoutDocument entity by its id.
+func (c *CheckoutDocumentClient) Get(ctx context.Context, id uuid.UUID) (*CheckoutDocument, error) {
+	return c.Query().Where(checkoutdocument.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CheckoutDocumentClient) GetX(ctx context.Context, id uuid.UUID) *CheckoutDocument {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CheckoutDocument.
+func (c *CheckoutDocumentClient) QueryOrganization(_m *CheckoutDocument) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(checkoutdocument.Table, checkoutdocument.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, checkoutdocument.OrganizationTable, checkoutdocument.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CheckoutDocumentClient) Hooks() []Hook {
+	hooks := c.hooks.CheckoutDocument
+	return append(hooks[:len(hooks):len(hooks)], checkoutdocument.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CheckoutDocumentClient) Interceptors() []Interceptor {
+	return c.inters.CheckoutDocument
+}
+
+func (c *CheckoutDocumentClient) mutate(ctx context.Context, m *CheckoutDocumentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CheckoutDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CheckoutDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CheckoutDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CheckoutDocument mutation op: %q", m.Op())
 	}
 }
 
@@ -11987,9 +12303,10 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
-		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
+		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
+		BookingReassignment, Brand, BuddyInvite, Checkout, CheckoutDocument,
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
 		GuestInvite, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
 		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
@@ -12001,9 +12318,10 @@ type (
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
-		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
+		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
+		BookingReassignment, Brand, BuddyInvite, Checkout, CheckoutDocument,
+		ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
 		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
 		GuestInvite, HandoffCode, IdempotencyKey, Inquiry, InstallationSecret,
 		Instructor, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,

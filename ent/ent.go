@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -26,6 +27,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -144,6 +146,7 @@ func checkColumn(t, c string) error {
 			amenity.Table:                amenity.ValidColumn,
 			appointment.Table:            appointment.ValidColumn,
 			appointmentpolicy.Table:      appointmentpolicy.ValidColumn,
+			artifactsignature.Table:      artifactsignature.ValidColumn,
 			auditlog.Table:               auditlog.ValidColumn,
 			authcode.Table:               authcode.ValidColumn,
 			booking.Table:                booking.ValidColumn,
@@ -152,6 +155,7 @@ func checkColumn(t, c string) error {
 			brand.Table:                  brand.ValidColumn,
 			buddyinvite.Table:            buddyinvite.ValidColumn,
 			checkout.Table:               checkout.ValidColumn,
+			checkoutdocument.Table:       checkoutdocument.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
 			deviceauthorization.Table:    deviceauthorization.ValidColumn,

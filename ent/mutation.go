@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -26,6 +27,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -97,6 +99,7 @@ const (
 	TypeAmenity                = "Amenity"
 	TypeAppointment            = "Appointment"
 	TypeAppointmentPolicy      = "AppointmentPolicy"
+	TypeArtifactSignature      = "ArtifactSignature"
 	TypeAuditLog               = "AuditLog"
 	TypeAuthCode               = "AuthCode"
 	TypeBooking                = "Booking"
@@ -105,6 +108,7 @@ const (
 	TypeBrand                  = "Brand"
 	TypeBuddyInvite            = "BuddyInvite"
 	TypeCheckout               = "Checkout"
+	TypeCheckoutDocument       = "CheckoutDocument"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
 	TypeDeviceAuthorization    = "DeviceAuthorization"
@@ -7600,6 +7604,1046 @@ func (m *AppointmentPolicyMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AppointmentPolicy edge %s", name)
+}
+
+// ArtifactSignatureMutation represents an operation that mutates the ArtifactSignature nodes in the graph.
+type ArtifactSignatureMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	member_id           *uuid.UUID
+	document_id         *uuid.UUID
+	version_id          *uuid.UUID
+	kind                *artifactsignature.Kind
+	signature_data      *string
+	saved_signature_id  *string
+	pass_type_slug      *string
+	start_date          *time.Time
+	signed_at           *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*ArtifactSignature, error)
+	predicates          []predicate.ArtifactSignature
+}
+
+var _ ent.Mutation = (*ArtifactSignatureMutation)(nil)
+
+// artifactsignatureOption allows management of the mutation configuration using functional options.
+type artifactsignatureOption func(*ArtifactSignatureMutation)
+
+// newArtifactSignatureMutation creates new mutation for the ArtifactSignature entity.
+func newArtifactSignatureMutation(c config, op Op, opts ...artifactsignatureOption) *ArtifactSignatureMutation {
+	m := &ArtifactSignatureMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeArtifactSignature,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withArtifactSignatureID sets the ID field of the mutation.
+func withArtifactSignatureID(id uuid.UUID) artifactsignatureOption {
+	return func(m *ArtifactSignatureMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ArtifactSignature
+		)
+		m.oldValue = func(ctx context.Context) (*ArtifactSignature, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ArtifactSignature.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withArtifactSignature sets the old ArtifactSignature of the mutation.
+func withArtifactSignature(node *ArtifactSignature) artifactsignatureOption {
+	return func(m *ArtifactSignatureMutation) {
+		m.oldValue = func(context.Context) (*ArtifactSignature, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ArtifactSignatureMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ArtifactSignatureMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ArtifactSignature entities.
+func (m *ArtifactSignatureMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ArtifactSignatureMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ArtifactSignatureMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ArtifactSignature.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ArtifactSignatureMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ArtifactSignatureMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ArtifactSignatureMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ArtifactSignatureMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ArtifactSignatureMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ArtifactSignatureMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ArtifactSignatureMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ArtifactSignatureMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ArtifactSignatureMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *ArtifactSignatureMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *ArtifactSignatureMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *ArtifactSignatureMutation) ResetMemberID() {
+	m.member_id = nil
+}
+
+// SetDocumentID sets the "document_id" field.
+func (m *ArtifactSignatureMutation) SetDocumentID(u uuid.UUID) {
+	m.document_id = &u
+}
+
+// DocumentID returns the value of the "document_id" field in the mutation.
+func (m *ArtifactSignatureMutation) DocumentID() (r uuid.UUID, exists bool) {
+	v := m.document_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentID returns the old "document_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldDocumentID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentID: %w", err)
+	}
+	return oldValue.DocumentID, nil
+}
+
+// ResetDocumentID resets all changes to the "document_id" field.
+func (m *ArtifactSignatureMutation) ResetDocumentID() {
+	m.document_id = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *ArtifactSignatureMutation) SetVersionID(u uuid.UUID) {
+	m.version_id = &u
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *ArtifactSignatureMutation) VersionID() (r uuid.UUID, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldVersionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *ArtifactSignatureMutation) ResetVersionID() {
+	m.version_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *ArtifactSignatureMutation) SetKind(a artifactsignature.Kind) {
+	m.kind = &a
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *ArtifactSignatureMutation) Kind() (r artifactsignature.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldKind(ctx context.Context) (v artifactsignature.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *ArtifactSignatureMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetSignatureData sets the "signature_data" field.
+func (m *ArtifactSignatureMutation) SetSignatureData(s string) {
+	m.signature_data = &s
+}
+
+// SignatureData returns the value of the "signature_data" field in the mutation.
+func (m *ArtifactSignatureMutation) SignatureData() (r string, exists bool) {
+	v := m.signature_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSignatureData returns the old "signature_data" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSignatureData(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSignatureData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSignatureData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSignatureData: %w", err)
+	}
+	return oldValue.SignatureData, nil
+}
+
+// ResetSignatureData resets all changes to the "signature_data" field.
+func (m *ArtifactSignatureMutation) ResetSignatureData() {
+	m.signature_data = nil
+}
+
+// SetSavedSignatureID sets the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) SetSavedSignatureID(s string) {
+	m.saved_signature_id = &s
+}
+
+// SavedSignatureID returns the value of the "saved_signature_id" field in the mutation.
+func (m *ArtifactSignatureMutation) SavedSignatureID() (r string, exists bool) {
+	v := m.saved_signature_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSavedSignatureID returns the old "saved_signature_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSavedSignatureID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSavedSignatureID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSavedSignatureID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSavedSignatureID: %w", err)
+	}
+	return oldValue.SavedSignatureID, nil
+}
+
+// ClearSavedSignatureID clears the value of the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) ClearSavedSignatureID() {
+	m.saved_signature_id = nil
+	m.clearedFields[artifactsignature.FieldSavedSignatureID] = struct{}{}
+}
+
+// SavedSignatureIDCleared returns if the "saved_signature_id" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) SavedSignatureIDCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldSavedSignatureID]
+	return ok
+}
+
+// ResetSavedSignatureID resets all changes to the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) ResetSavedSignatureID() {
+	m.saved_signature_id = nil
+	delete(m.clearedFields, artifactsignature.FieldSavedSignatureID)
+}
+
+// SetPassTypeSlug sets the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) SetPassTypeSlug(s string) {
+	m.pass_type_slug = &s
+}
+
+// PassTypeSlug returns the value of the "pass_type_slug" field in the mutation.
+func (m *ArtifactSignatureMutation) PassTypeSlug() (r string, exists bool) {
+	v := m.pass_type_slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeSlug returns the old "pass_type_slug" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldPassTypeSlug(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeSlug: %w", err)
+	}
+	return oldValue.PassTypeSlug, nil
+}
+
+// ClearPassTypeSlug clears the value of the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) ClearPassTypeSlug() {
+	m.pass_type_slug = nil
+	m.clearedFields[artifactsignature.FieldPassTypeSlug] = struct{}{}
+}
+
+// PassTypeSlugCleared returns if the "pass_type_slug" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) PassTypeSlugCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldPassTypeSlug]
+	return ok
+}
+
+// ResetPassTypeSlug resets all changes to the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) ResetPassTypeSlug() {
+	m.pass_type_slug = nil
+	delete(m.clearedFields, artifactsignature.FieldPassTypeSlug)
+}
+
+// SetStartDate sets the "start_date" field.
+func (m *ArtifactSignatureMutation) SetStartDate(t time.Time) {
+	m.start_date = &t
+}
+
+// StartDate returns the value of the "start_date" field in the mutation.
+func (m *ArtifactSignatureMutation) StartDate() (r time.Time, exists bool) {
+	v := m.start_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartDate returns the old "start_date" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldStartDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartDate: %w", err)
+	}
+	return oldValue.StartDate, nil
+}
+
+// ClearStartDate clears the value of the "start_date" field.
+func (m *ArtifactSignatureMutation) ClearStartDate() {
+	m.start_date = nil
+	m.clearedFields[artifactsignature.FieldStartDate] = struct{}{}
+}
+
+// StartDateCleared returns if the "start_date" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) StartDateCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldStartDate]
+	return ok
+}
+
+// ResetStartDate resets all changes to the "start_date" field.
+func (m *ArtifactSignatureMutation) ResetStartDate() {
+	m.start_date = nil
+	delete(m.clearedFields, artifactsignature.FieldStartDate)
+}
+
+// SetSignedAt sets the "signed_at" field.
+func (m *ArtifactSignatureMutation) SetSignedAt(t time.Time) {
+	m.signed_at = &t
+}
+
+// SignedAt returns the value of the "signed_at" field in the mutation.
+func (m *ArtifactSignatureMutation) SignedAt() (r time.Time, exists bool) {
+	v := m.signed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSignedAt returns the old "signed_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSignedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSignedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSignedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSignedAt: %w", err)
+	}
+	return oldValue.SignedAt, nil
+}
+
+// ResetSignedAt resets all changes to the "signed_at" field.
+func (m *ArtifactSignatureMutation) ResetSignedAt() {
+	m.signed_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ArtifactSignatureMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[artifactsignature.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ArtifactSignatureMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ArtifactSignatureMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ArtifactSignatureMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the ArtifactSignatureMutation builder.
+func (m *ArtifactSignatureMutation) Where(ps ...predicate.ArtifactSignature) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ArtifactSignatureMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ArtifactSignatureMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ArtifactSignature, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ArtifactSignatureMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ArtifactSignatureMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ArtifactSignature).
+func (m *ArtifactSignatureMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ArtifactSignatureMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, artifactsignature.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, artifactsignature.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, artifactsignature.FieldOrganizationID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, artifactsignature.FieldMemberID)
+	}
+	if m.document_id != nil {
+		fields = append(fields, artifactsignature.FieldDocumentID)
+	}
+	if m.version_id != nil {
+		fields = append(fields, artifactsignature.FieldVersionID)
+	}
+	if m.kind != nil {
+		fields = append(fields, artifactsignature.FieldKind)
+	}
+	if m.signature_data != nil {
+		fields = append(fields, artifactsignature.FieldSignatureData)
+	}
+	if m.saved_signature_id != nil {
+		fields = append(fields, artifactsignature.FieldSavedSignatureID)
+	}
+	if m.pass_type_slug != nil {
+		fields = append(fields, artifactsignature.FieldPassTypeSlug)
+	}
+	if m.start_date != nil {
+		fields = append(fields, artifactsignature.FieldStartDate)
+	}
+	if m.signed_at != nil {
+		fields = append(fields, artifactsignature.FieldSignedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ArtifactSignatureMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		return m.CreatedAt()
+	case artifactsignature.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case artifactsignature.FieldOrganizationID:
+		return m.OrganizationID()
+	case artifactsignature.FieldMemberID:
+		return m.MemberID()
+	case artifactsignature.FieldDocumentID:
+		return m.DocumentID()
+	case artifactsignature.FieldVersionID:
+		return m.VersionID()
+	case artifactsignature.FieldKind:
+		return m.Kind()
+	case artifactsignature.FieldSignatureData:
+		return m.SignatureData()
+	case artifactsignature.FieldSavedSignatureID:
+		return m.SavedSignatureID()
+	case artifactsignature.FieldPassTypeSlug:
+		return m.PassTypeSlug()
+	case artifactsignature.FieldStartDate:
+		return m.StartDate()
+	case artifactsignature.FieldSignedAt:
+		return m.SignedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ArtifactSignatureMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case artifactsignature.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case artifactsignature.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case artifactsignature.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case artifactsignature.FieldDocumentID:
+		return m.OldDocumentID(ctx)
+	case artifactsignature.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case artifactsignature.FieldKind:
+		return m.OldKind(ctx)
+	case artifactsignature.FieldSignatureData:
+		return m.OldSignatureData(ctx)
+	case artifactsignature.FieldSavedSignatureID:
+		return m.OldSavedSignatureID(ctx)
+	case artifactsignature.FieldPassTypeSlug:
+		return m.OldPassTypeSlug(ctx)
+	case artifactsignature.FieldStartDate:
+		return m.OldStartDate(ctx)
+	case artifactsignature.FieldSignedAt:
+		return m.OldSignedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ArtifactSignatureMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case artifactsignature.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case artifactsignature.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case artifactsignature.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case artifactsignature.FieldDocumentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentID(v)
+		return nil
+	case artifactsignature.FieldVersionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case artifactsignature.FieldKind:
+		v, ok := value.(artifactsignature.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case artifactsignature.FieldSignatureData:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSignatureData(v)
+		return nil
+	case artifactsignature.FieldSavedSignatureID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSavedSignatureID(v)
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeSlug(v)
+		return nil
+	case artifactsignature.FieldStartDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartDate(v)
+		return nil
+	case artifactsignature.FieldSignedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSignedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ArtifactSignatureMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ArtifactSignatureMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ArtifactSignatureMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ArtifactSignature numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ArtifactSignatureMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(artifactsignature.FieldSavedSignatureID) {
+		fields = append(fields, artifactsignature.FieldSavedSignatureID)
+	}
+	if m.FieldCleared(artifactsignature.FieldPassTypeSlug) {
+		fields = append(fields, artifactsignature.FieldPassTypeSlug)
+	}
+	if m.FieldCleared(artifactsignature.FieldStartDate) {
+		fields = append(fields, artifactsignature.FieldStartDate)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ArtifactSignatureMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ArtifactSignatureMutation) ClearField(name string) error {
+	switch name {
+	case artifactsignature.FieldSavedSignatureID:
+		m.ClearSavedSignatureID()
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		m.ClearPassTypeSlug()
+		return nil
+	case artifactsignature.FieldStartDate:
+		m.ClearStartDate()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ArtifactSignatureMutation) ResetField(name string) error {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case artifactsignature.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case artifactsignature.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case artifactsignature.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case artifactsignature.FieldDocumentID:
+		m.ResetDocumentID()
+		return nil
+	case artifactsignature.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case artifactsignature.FieldKind:
+		m.ResetKind()
+		return nil
+	case artifactsignature.FieldSignatureData:
+		m.ResetSignatureData()
+		return nil
+	case artifactsignature.FieldSavedSignatureID:
+		m.ResetSavedSignatureID()
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		m.ResetPassTypeSlug()
+		return nil
+	case artifactsignature.FieldStartDate:
+		m.ResetStartDate()
+		return nil
+	case artifactsignature.FieldSignedAt:
+		m.ResetSignedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ArtifactSignatureMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ArtifactSignatureMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ArtifactSignatureMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ArtifactSignatureMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ArtifactSignatureMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ArtifactSignatureMutation) EdgeCleared(name string) bool {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ArtifactSignatureMutation) ClearEdge(name string) error {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ArtifactSignatureMutation) ResetEdge(name string) error {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature edge %s", name)
 }
 
 // AuditLogMutation represents an operation that mutates the AuditLog nodes in the graph.
@@ -18357,6 +19401,863 @@ func (m *CheckoutMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout edge %s", name)
+}
+
+// CheckoutDocumentMutation represents an operation that mutates the CheckoutDocument nodes in the graph.
+type CheckoutDocumentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	kind                *checkoutdocument.Kind
+	title               *string
+	body                *string
+	version_id          *uuid.UUID
+	active              *bool
+	pass_type_ids       *[]string
+	appendpass_type_ids []string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*CheckoutDocument, error)
+	predicates          []predicate.CheckoutDocument
+}
+
+var _ ent.Mutation = (*CheckoutDocumentMutation)(nil)
+
+// checkoutdocumentOption allows management of the mutation configuration using functional options.
+type checkoutdocumentOption func(*CheckoutDocumentMutation)
+
+// newCheckoutDocumentMutation creates new mutation for the CheckoutDocument entity.
+func newCheckoutDocumentMutation(c config, op Op, opts ...checkoutdocumentOption) *CheckoutDocumentMutation {
+	m := &CheckoutDocumentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCheckoutDocument,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCheckoutDocumentID sets the ID field of the mutation.
+func withCheckoutDocumentID(id uuid.UUID) checkoutdocumentOption {
+	return func(m *CheckoutDocumentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CheckoutDocument
+		)
+		m.oldValue = func(ctx context.Context) (*CheckoutDocument, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CheckoutDocument.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCheckoutDocument sets the old CheckoutDocument of the mutation.
+func withCheckoutDocument(node *CheckoutDocument) checkoutdocumentOption {
+	return func(m *CheckoutDocumentMutation) {
+		m.oldValue = func(context.Context) (*CheckoutDocument, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CheckoutDocumentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CheckoutDocumentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CheckoutDocument entities.
+func (m *CheckoutDocumentMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CheckoutDocumentMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CheckoutDocumentMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CheckoutDocument.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CheckoutDocumentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CheckoutDocumentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CheckoutDocumentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CheckoutDocumentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CheckoutDocumentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CheckoutDocumentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CheckoutDocumentMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CheckoutDocumentMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CheckoutDocumentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *CheckoutDocumentMutation) SetKind(c checkoutdocument.Kind) {
+	m.kind = &c
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *CheckoutDocumentMutation) Kind() (r checkoutdocument.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldKind(ctx context.Context) (v checkoutdocument.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *CheckoutDocumentMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CheckoutDocumentMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CheckoutDocumentMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CheckoutDocumentMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetBody sets the "body" field.
+func (m *CheckoutDocumentMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CheckoutDocumentMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CheckoutDocumentMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *CheckoutDocumentMutation) SetVersionID(u uuid.UUID) {
+	m.version_id = &u
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *CheckoutDocumentMutation) VersionID() (r uuid.UUID, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldVersionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *CheckoutDocumentMutation) ResetVersionID() {
+	m.version_id = nil
+}
+
+// SetActive sets the "active" field.
+func (m *CheckoutDocumentMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *CheckoutDocumentMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *CheckoutDocumentMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetPassTypeIds sets the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) SetPassTypeIds(s []string) {
+	m.pass_type_ids = &s
+	m.appendpass_type_ids = nil
+}
+
+// PassTypeIds returns the value of the "pass_type_ids" field in the mutation.
+func (m *CheckoutDocumentMutation) PassTypeIds() (r []string, exists bool) {
+	v := m.pass_type_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeIds returns the old "pass_type_ids" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldPassTypeIds(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeIds: %w", err)
+	}
+	return oldValue.PassTypeIds, nil
+}
+
+// AppendPassTypeIds adds s to the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) AppendPassTypeIds(s []string) {
+	m.appendpass_type_ids = append(m.appendpass_type_ids, s...)
+}
+
+// AppendedPassTypeIds returns the list of values that were appended to the "pass_type_ids" field in this mutation.
+func (m *CheckoutDocumentMutation) AppendedPassTypeIds() ([]string, bool) {
+	if len(m.appendpass_type_ids) == 0 {
+		return nil, false
+	}
+	return m.appendpass_type_ids, true
+}
+
+// ClearPassTypeIds clears the value of the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) ClearPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	m.clearedFields[checkoutdocument.FieldPassTypeIds] = struct{}{}
+}
+
+// PassTypeIdsCleared returns if the "pass_type_ids" field was cleared in this mutation.
+func (m *CheckoutDocumentMutation) PassTypeIdsCleared() bool {
+	_, ok := m.clearedFields[checkoutdocument.FieldPassTypeIds]
+	return ok
+}
+
+// ResetPassTypeIds resets all changes to the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) ResetPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	delete(m.clearedFields, checkoutdocument.FieldPassTypeIds)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CheckoutDocumentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[checkoutdocument.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CheckoutDocumentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CheckoutDocumentMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CheckoutDocumentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the CheckoutDocumentMutation builder.
+func (m *CheckoutDocumentMutation) Where(ps ...predicate.CheckoutDocument) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CheckoutDocumentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CheckoutDocumentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CheckoutDocument, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CheckoutDocumentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CheckoutDocumentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CheckoutDocument).
+func (m *CheckoutDocumentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CheckoutDocumentMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, checkoutdocument.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, checkoutdocument.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, checkoutdocument.FieldOrganizationID)
+	}
+	if m.kind != nil {
+		fields = append(fields, checkoutdocument.FieldKind)
+	}
+	if m.title != nil {
+		fields = append(fields, checkoutdocument.FieldTitle)
+	}
+	if m.body != nil {
+		fields = append(fields, checkoutdocument.FieldBody)
+	}
+	if m.version_id != nil {
+		fields = append(fields, checkoutdocument.FieldVersionID)
+	}
+	if m.active != nil {
+		fields = append(fields, checkoutdocument.FieldActive)
+	}
+	if m.pass_type_ids != nil {
+		fields = append(fields, checkoutdocument.FieldPassTypeIds)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CheckoutDocumentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		return m.CreatedAt()
+	case checkoutdocument.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case checkoutdocument.FieldOrganizationID:
+		return m.OrganizationID()
+	case checkoutdocument.FieldKind:
+		return m.Kind()
+	case checkoutdocument.FieldTitle:
+		return m.Title()
+	case checkoutdocument.FieldBody:
+		return m.Body()
+	case checkoutdocument.FieldVersionID:
+		return m.VersionID()
+	case checkoutdocument.FieldActive:
+		return m.Active()
+	case checkoutdocument.FieldPassTypeIds:
+		return m.PassTypeIds()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CheckoutDocumentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case checkoutdocument.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case checkoutdocument.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case checkoutdocument.FieldKind:
+		return m.OldKind(ctx)
+	case checkoutdocument.FieldTitle:
+		return m.OldTitle(ctx)
+	case checkoutdocument.FieldBody:
+		return m.OldBody(ctx)
+	case checkoutdocument.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case checkoutdocument.FieldActive:
+		return m.OldActive(ctx)
+	case checkoutdocument.FieldPassTypeIds:
+		return m.OldPassTypeIds(ctx)
+	}
+	return nil, fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutDocumentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case checkoutdocument.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case checkoutdocument.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case checkoutdocument.FieldKind:
+		v, ok := value.(checkoutdocument.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case checkoutdocument.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case checkoutdocument.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case checkoutdocument.FieldVersionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case checkoutdocument.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case checkoutdocument.FieldPassTypeIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CheckoutDocumentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CheckoutDocumentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutDocumentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CheckoutDocument numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CheckoutDocumentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(checkoutdocument.FieldPassTypeIds) {
+		fields = append(fields, checkoutdocument.FieldPassTypeIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CheckoutDocumentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CheckoutDocumentMutation) ClearField(name string) error {
+	switch name {
+	case checkoutdocument.FieldPassTypeIds:
+		m.ClearPassTypeIds()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CheckoutDocumentMutation) ResetField(name string) error {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case checkoutdocument.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case checkoutdocument.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case checkoutdocument.FieldKind:
+		m.ResetKind()
+		return nil
+	case checkoutdocument.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case checkoutdocument.FieldBody:
+		m.ResetBody()
+		return nil
+	case checkoutdocument.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case checkoutdocument.FieldActive:
+		m.ResetActive()
+		return nil
+	case checkoutdocument.FieldPassTypeIds:
+		m.ResetPassTypeIds()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CheckoutDocumentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, checkoutdocument.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CheckoutDocumentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CheckoutDocumentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CheckoutDocumentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CheckoutDocumentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, checkoutdocument.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CheckoutDocumentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CheckoutDocumentMutation) ClearEdge(name string) error {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CheckoutDocumentMutation) ResetEdge(name string) error {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument edge %s", name)
 }
 
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.

@@ -26,6 +26,8 @@ type Tx struct {
 	Appointment *AppointmentClient
 	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
 	AppointmentPolicy *AppointmentPolicyClient
+	// ArtifactSignature is the client for interacting with the ArtifactSignature builders.
+	ArtifactSignature *ArtifactSignatureClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -42,6 +44,8 @@ type Tx struct {
 	BuddyInvite *BuddyInviteClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
+	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
+	CheckoutDocument *CheckoutDocumentClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -283,6 +287,7 @@ func (tx *Tx) init() {
 	tx.Amenity = NewAmenityClient(tx.config)
 	tx.Appointment = NewAppointmentClient(tx.config)
 	tx.AppointmentPolicy = NewAppointmentPolicyClient(tx.config)
+	tx.ArtifactSignature = NewArtifactSignatureClient(tx.config)
 	tx.AuditLog = NewAuditLogClient(tx.config)
 	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
@@ -291,6 +296,7 @@ func (tx *Tx) init() {
 	tx.Brand = NewBrandClient(tx.config)
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
 	tx.Checkout = NewCheckoutClient(tx.config)
+	tx.CheckoutDocument = NewCheckoutDocumentClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -21,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -83,6 +85,7 @@ var edgeTargets = map[string]map[string]string{
 	"Amenity":                {"organization": "Organization", "location": "Location"},
 	"Appointment":            {"organization": "Organization", "member": "Member", "provider": "Instructor", "service": "Service", "variant": "ServiceVariant", "room": "Room", "location": "Location", "visit": "Visit", "pass": "Pass"},
 	"AppointmentPolicy":      {"organization": "Organization"},
+	"ArtifactSignature":      {"organization": "Organization"},
 	"AuditLog":               {"organization": "Organization"},
 	"AuthCode":               {"user": "User"},
 	"Booking":                {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
@@ -91,6 +94,7 @@ var edgeTargets = map[string]map[string]string{
 	"Brand":                  {"organization": "Organization", "class_types": "ClassType", "pass_types": "PassType", "photos": "Photo"},
 	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
 	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
+	"CheckoutDocument":       {"organization": "Organization"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
 	"DeviceAuthorization":    {},
@@ -154,6 +158,7 @@ var VenueOwnedTypes = []string{
 	"Amenity",
 	"Appointment",
 	"AppointmentPolicy",
+	"ArtifactSignature",
 	"AuditLog",
 	"Booking",
 	"BookingPolicy",
@@ -161,6 +166,7 @@ var VenueOwnedTypes = []string{
 	"Brand",
 	"BuddyInvite",
 	"Checkout",
+	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
 	"Event",
@@ -207,6 +213,7 @@ var AllTypes = []string{
 	"Amenity",
 	"Appointment",
 	"AppointmentPolicy",
+	"ArtifactSignature",
 	"AuditLog",
 	"AuthCode",
 	"Booking",
@@ -215,6 +222,7 @@ var AllTypes = []string{
 	"Brand",
 	"BuddyInvite",
 	"Checkout",
+	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
 	"DeviceAuthorization",
@@ -291,6 +299,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Appointment.Query().Where(appointment.IDIn(ids...)).Count(ctx)
 	case "AppointmentPolicy":
 		return c.AppointmentPolicy.Query().Where(appointmentpolicy.IDIn(ids...)).Count(ctx)
+	case "ArtifactSignature":
+		return c.ArtifactSignature.Query().Where(artifactsignature.IDIn(ids...)).Count(ctx)
 	case "AuditLog":
 		return c.AuditLog.Query().Where(auditlog.IDIn(ids...)).Count(ctx)
 	case "AuthCode":
@@ -307,6 +317,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.BuddyInvite.Query().Where(buddyinvite.IDIn(ids...)).Count(ctx)
 	case "Checkout":
 		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
+	case "CheckoutDocument":
+		return c.CheckoutDocument.Query().Where(checkoutdocument.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":

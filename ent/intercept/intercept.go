@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -22,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -295,6 +297,33 @@ func (f TraverseAppointmentPolicy) Traverse(ctx context.Context, q ent.Query) er
 	return fmt.Errorf("unexpected query type %T. expect *ent.AppointmentPolicyQuery", q)
 }
 
+// The ArtifactSignatureFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ArtifactSignatureFunc func(context.Context, *ent.ArtifactSignatureQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ArtifactSignatureFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ArtifactSignatureQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ArtifactSignatureQuery", q)
+}
+
+// The TraverseArtifactSignature type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseArtifactSignature func(context.Context, *ent.ArtifactSignatureQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseArtifactSignature) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseArtifactSignature) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ArtifactSignatureQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ArtifactSignatureQuery", q)
+}
+
 // The AuditLogFunc type is an adapter to allow the use of ordinary function as a Querier.
 type AuditLogFunc func(context.Context, *ent.AuditLogQuery) (ent.Value, error)
 
@@ -509,6 +538,33 @@ func (f TraverseCheckout) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
+}
+
+// The CheckoutDocumentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CheckoutDocumentFunc func(context.Context, *ent.CheckoutDocumentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CheckoutDocumentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CheckoutDocumentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CheckoutDocumentQuery", q)
+}
+
+// The TraverseCheckoutDocument type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCheckoutDocument func(context.Context, *ent.CheckoutDocumentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCheckoutDocument) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCheckoutDocument) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutDocumentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutDocumentQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1930,6 +1986,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AppointmentQuery, predicate.Appointment, appointment.OrderOption]{typ: ent.TypeAppointment, tq: q}, nil
 	case *ent.AppointmentPolicyQuery:
 		return &query[*ent.AppointmentPolicyQuery, predicate.AppointmentPolicy, appointmentpolicy.OrderOption]{typ: ent.TypeAppointmentPolicy, tq: q}, nil
+	case *ent.ArtifactSignatureQuery:
+		return &query[*ent.ArtifactSignatureQuery, predicate.ArtifactSignature, artifactsignature.OrderOption]{typ: ent.TypeArtifactSignature, tq: q}, nil
 	case *ent.AuditLogQuery:
 		return &query[*ent.AuditLogQuery, predicate.AuditLog, auditlog.OrderOption]{typ: ent.TypeAuditLog, tq: q}, nil
 	case *ent.AuthCodeQuery:
@@ -1946,6 +2004,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.BuddyInviteQuery, predicate.BuddyInvite, buddyinvite.OrderOption]{typ: ent.TypeBuddyInvite, tq: q}, nil
 	case *ent.CheckoutQuery:
 		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
+	case *ent.CheckoutDocumentQuery:
+		return &query[*ent.CheckoutDocumentQuery, predicate.CheckoutDocument, checkoutdocument.OrderOption]{typ: ent.TypeCheckoutDocument, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:

@@ -336,6 +336,48 @@ var (
 			},
 		},
 	}
+	// ArtifactSignaturesColumns holds the columns for the "artifact_signatures" table.
+	ArtifactSignaturesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "document_id", Type: field.TypeUUID},
+		{Name: "version_id", Type: field.TypeUUID},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"waiver", "tos", "privacy", "contract"}},
+		{Name: "signature_data", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "saved_signature_id", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "pass_type_slug", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "start_date", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "signed_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ArtifactSignaturesTable holds the schema information for the "artifact_signatures" table.
+	ArtifactSignaturesTable = &schema.Table{
+		Name:       "artifact_signatures",
+		Columns:    ArtifactSignaturesColumns,
+		PrimaryKey: []*schema.Column{ArtifactSignaturesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "artifact_signatures_organizations_organization",
+				Columns:    []*schema.Column{ArtifactSignaturesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "artifactsignature_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ArtifactSignaturesColumns[12]},
+			},
+			{
+				Name:    "artifactsignature_organization_id_member_id_document_id_version_id",
+				Unique:  true,
+				Columns: []*schema.Column{ArtifactSignaturesColumns[12], ArtifactSignaturesColumns[3], ArtifactSignaturesColumns[4], ArtifactSignaturesColumns[5]},
+			},
+		},
+	}
 	// AuditLogsColumns holds the columns for the "audit_logs" table.
 	AuditLogsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -801,6 +843,45 @@ var (
 				Name:    "checkout_setup_intent_id",
 				Unique:  true,
 				Columns: []*schema.Column{CheckoutsColumns[13]},
+			},
+		},
+	}
+	// CheckoutDocumentsColumns holds the columns for the "checkout_documents" table.
+	CheckoutDocumentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"waiver", "tos", "privacy", "contract"}},
+		{Name: "title", Type: field.TypeString, Size: 200},
+		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "version_id", Type: field.TypeUUID},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "pass_type_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// CheckoutDocumentsTable holds the schema information for the "checkout_documents" table.
+	CheckoutDocumentsTable = &schema.Table{
+		Name:       "checkout_documents",
+		Columns:    CheckoutDocumentsColumns,
+		PrimaryKey: []*schema.Column{CheckoutDocumentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "checkout_documents_organizations_organization",
+				Columns:    []*schema.Column{CheckoutDocumentsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "checkoutdocument_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutDocumentsColumns[9]},
+			},
+			{
+				Name:    "checkoutdocument_organization_id_kind",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutDocumentsColumns[9], CheckoutDocumentsColumns[3]},
 			},
 		},
 	}
@@ -3282,6 +3363,7 @@ var (
 		AmenitiesTable,
 		AppointmentsTable,
 		AppointmentPoliciesTable,
+		ArtifactSignaturesTable,
 		AuditLogsTable,
 		AuthCodesTable,
 		BookingsTable,
@@ -3290,6 +3372,7 @@ var (
 		BrandsTable,
 		BuddyInvitesTable,
 		CheckoutsTable,
+		CheckoutDocumentsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
 		DeviceAuthorizationsTable,
@@ -3364,6 +3447,7 @@ func init() {
 	AppointmentsTable.ForeignKeys[7].RefTable = ServicesTable
 	AppointmentsTable.ForeignKeys[8].RefTable = VisitsTable
 	AppointmentPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ArtifactSignaturesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuthCodesTable.ForeignKeys[0].RefTable = UsersTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
@@ -3385,6 +3469,7 @@ func init() {
 	CheckoutsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
 	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable
+	CheckoutDocumentsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[1].RefTable = ClassTypesTable
 	ClassInstancesTable.ForeignKeys[2].RefTable = InstructorsTable

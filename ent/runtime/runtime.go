@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -21,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -509,6 +511,49 @@ func init() {
 	appointmentpolicyDescID := appointmentpolicyMixinFields0[0].Descriptor()
 	// appointmentpolicy.DefaultID holds the default value on creation for the id field.
 	appointmentpolicy.DefaultID = appointmentpolicyDescID.Default.(func() uuid.UUID)
+	artifactsignatureMixin := schema.ArtifactSignature{}.Mixin()
+	artifactsignature.Policy = privacy.NewPolicies(artifactsignatureMixin[1], schema.ArtifactSignature{})
+	artifactsignature.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := artifactsignature.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	artifactsignatureMixinHooks1 := artifactsignatureMixin[1].Hooks()
+
+	artifactsignature.Hooks[1] = artifactsignatureMixinHooks1[0]
+	artifactsignatureMixinFields0 := artifactsignatureMixin[0].Fields()
+	_ = artifactsignatureMixinFields0
+	artifactsignatureFields := schema.ArtifactSignature{}.Fields()
+	_ = artifactsignatureFields
+	// artifactsignatureDescCreatedAt is the schema descriptor for created_at field.
+	artifactsignatureDescCreatedAt := artifactsignatureMixinFields0[1].Descriptor()
+	// artifactsignature.DefaultCreatedAt holds the default value on creation for the created_at field.
+	artifactsignature.DefaultCreatedAt = artifactsignatureDescCreatedAt.Default.(func() time.Time)
+	// artifactsignatureDescUpdatedAt is the schema descriptor for updated_at field.
+	artifactsignatureDescUpdatedAt := artifactsignatureMixinFields0[2].Descriptor()
+	// artifactsignature.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	artifactsignature.DefaultUpdatedAt = artifactsignatureDescUpdatedAt.Default.(func() time.Time)
+	// artifactsignature.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	artifactsignature.UpdateDefaultUpdatedAt = artifactsignatureDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// artifactsignatureDescSignatureData is the schema descriptor for signature_data field.
+	artifactsignatureDescSignatureData := artifactsignatureFields[4].Descriptor()
+	// artifactsignature.DefaultSignatureData holds the default value on creation for the signature_data field.
+	artifactsignature.DefaultSignatureData = artifactsignatureDescSignatureData.Default.(string)
+	// artifactsignatureDescSavedSignatureID is the schema descriptor for saved_signature_id field.
+	artifactsignatureDescSavedSignatureID := artifactsignatureFields[5].Descriptor()
+	// artifactsignature.SavedSignatureIDValidator is a validator for the "saved_signature_id" field. It is called by the builders before save.
+	artifactsignature.SavedSignatureIDValidator = artifactsignatureDescSavedSignatureID.Validators[0].(func(string) error)
+	// artifactsignatureDescPassTypeSlug is the schema descriptor for pass_type_slug field.
+	artifactsignatureDescPassTypeSlug := artifactsignatureFields[6].Descriptor()
+	// artifactsignature.PassTypeSlugValidator is a validator for the "pass_type_slug" field. It is called by the builders before save.
+	artifactsignature.PassTypeSlugValidator = artifactsignatureDescPassTypeSlug.Validators[0].(func(string) error)
+	// artifactsignatureDescID is the schema descriptor for id field.
+	artifactsignatureDescID := artifactsignatureMixinFields0[0].Descriptor()
+	// artifactsignature.DefaultID holds the default value on creation for the id field.
+	artifactsignature.DefaultID = artifactsignatureDescID.Default.(func() uuid.UUID)
 	auditlogMixin := schema.AuditLog{}.Mixin()
 	auditlog.Policy = privacy.NewPolicies(auditlogMixin[1], schema.AuditLog{})
 	auditlog.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -982,6 +1027,63 @@ func init() {
 	checkoutDescID := checkoutMixinFields0[0].Descriptor()
 	// checkout.DefaultID holds the default value on creation for the id field.
 	checkout.DefaultID = checkoutDescID.Default.(func() uuid.UUID)
+	checkoutdocumentMixin := schema.CheckoutDocument{}.Mixin()
+	checkoutdocument.Policy = privacy.NewPolicies(checkoutdocumentMixin[1], schema.CheckoutDocument{})
+	checkoutdocument.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := checkoutdocument.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	checkoutdocumentMixinHooks1 := checkoutdocumentMixin[1].Hooks()
+
+	checkoutdocument.Hooks[1] = checkoutdocumentMixinHooks1[0]
+	checkoutdocumentMixinFields0 := checkoutdocumentMixin[0].Fields()
+	_ = checkoutdocumentMixinFields0
+	checkoutdocumentFields := schema.CheckoutDocument{}.Fields()
+	_ = checkoutdocumentFields
+	// checkoutdocumentDescCreatedAt is the schema descriptor for created_at field.
+	checkoutdocumentDescCreatedAt := checkoutdocumentMixinFields0[1].Descriptor()
+	// checkoutdocument.DefaultCreatedAt holds the default value on creation for the created_at field.
+	checkoutdocument.DefaultCreatedAt = checkoutdocumentDescCreatedAt.Default.(func() time.Time)
+	// checkoutdocumentDescUpdatedAt is the schema descriptor for updated_at field.
+	checkoutdocumentDescUpdatedAt := checkoutdocumentMixinFields0[2].Descriptor()
+	// checkoutdocument.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	checkoutdocument.DefaultUpdatedAt = checkoutdocumentDescUpdatedAt.Default.(func() time.Time)
+	// checkoutdocument.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	checkoutdocument.UpdateDefaultUpdatedAt = checkoutdocumentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// checkoutdocumentDescTitle is the schema descriptor for title field.
+	checkoutdocumentDescTitle := checkoutdocumentFields[1].Descriptor()
+	// checkoutdocument.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	checkoutdocument.TitleValidator = func() func(string) error {
+		validators := checkoutdocumentDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// checkoutdocumentDescBody is the schema descriptor for body field.
+	checkoutdocumentDescBody := checkoutdocumentFields[2].Descriptor()
+	// checkoutdocument.DefaultBody holds the default value on creation for the body field.
+	checkoutdocument.DefaultBody = checkoutdocumentDescBody.Default.(string)
+	// checkoutdocumentDescActive is the schema descriptor for active field.
+	checkoutdocumentDescActive := checkoutdocumentFields[4].Descriptor()
+	// checkoutdocument.DefaultActive holds the default value on creation for the active field.
+	checkoutdocument.DefaultActive = checkoutdocumentDescActive.Default.(bool)
+	// checkoutdocumentDescID is the schema descriptor for id field.
+	checkoutdocumentDescID := checkoutdocumentMixinFields0[0].Descriptor()
+	// checkoutdocument.DefaultID holds the default value on creation for the id field.
+	checkoutdocument.DefaultID = checkoutdocumentDescID.Default.(func() uuid.UUID)
 	classinstanceMixin := schema.ClassInstance{}.Mixin()
 	classinstance.Policy = privacy.NewPolicies(classinstanceMixin[1], schema.ClassInstance{})
 	classinstance.Hooks[0] = func(next ent.Mutator) ent.Mutator {

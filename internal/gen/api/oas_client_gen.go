@@ -1858,6 +1858,31 @@ type Invoker interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SignCheckoutArtifact invokes signCheckoutArtifact operation.
+	//
+	// Records the member's signature of a venue document (`artifact_kind`
+	// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+	// `signature_data` (the drawn or typed signature, at most 100 000
+	// characters) or `saved_signature_id`. Idempotent per member, document
+	// and version: signing again answers the first signature
+	// (`already_signed` true) and changes nothing. `pass_type_slug` and
+	// `start_date` record what the member was buying.
+	// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+	// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+	// `document_id`, `version_id` of each) while an active document that
+	// applies to it (to every pass type, or to the ones it lists) is not
+	// signed at its current version.
+	// Errors: 409 `STALE` (`details.reason` `stale_version`,
+	// `details.current_version_id`) when the version is no longer the
+	// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+	// (`details.reason` `parental_consent_required`) for a member under 18
+	// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+	// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+	// for a kind that is not the document's, no signature, or an unknown
+	// `pass_type_slug`.
+	//
+	// POST /me/checkout/sign-artifact
+	SignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (*SignArtifactResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -17857,6 +17882,125 @@ func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *Worki
 	defer body.Close()
 
 	result, err := decodeSetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SignCheckoutArtifact invokes signCheckoutArtifact operation.
+//
+// Records the member's signature of a venue document (`artifact_kind`
+// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+// `signature_data` (the drawn or typed signature, at most 100 000
+// characters) or `saved_signature_id`. Idempotent per member, document
+// and version: signing again answers the first signature
+// (`already_signed` true) and changes nothing. `pass_type_slug` and
+// `start_date` record what the member was buying.
+// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+// `document_id`, `version_id` of each) while an active document that
+// applies to it (to every pass type, or to the ones it lists) is not
+// signed at its current version.
+// Errors: 409 `STALE` (`details.reason` `stale_version`,
+// `details.current_version_id`) when the version is no longer the
+// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+// (`details.reason` `parental_consent_required`) for a member under 18
+// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// for a kind that is not the document's, no signature, or an unknown
+// `pass_type_slug`.
+//
+// POST /me/checkout/sign-artifact
+func (c *Client) SignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (*SignArtifactResponse, error) {
+	res, err := c.sendSignCheckoutArtifact(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (res *SignArtifactResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/sign-artifact"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSignCheckoutArtifactRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SignCheckoutArtifactOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSignCheckoutArtifactResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

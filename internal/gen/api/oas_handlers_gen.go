@@ -22950,6 +22950,185 @@ func (s *Server) handleSetProviderWorkingHoursRequest(args [1]string, argsEscape
 	}
 }
 
+// handleSignCheckoutArtifactRequest handles signCheckoutArtifact operation.
+//
+// Records the member's signature of a venue document (`artifact_kind`
+// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+// `signature_data` (the drawn or typed signature, at most 100 000
+// characters) or `saved_signature_id`. Idempotent per member, document
+// and version: signing again answers the first signature
+// (`already_signed` true) and changes nothing. `pass_type_slug` and
+// `start_date` record what the member was buying.
+// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+// `document_id`, `version_id` of each) while an active document that
+// applies to it (to every pass type, or to the ones it lists) is not
+// signed at its current version.
+// Errors: 409 `STALE` (`details.reason` `stale_version`,
+// `details.current_version_id`) when the version is no longer the
+// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+// (`details.reason` `parental_consent_required`) for a member under 18
+// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// for a kind that is not the document's, no signature, or an unknown
+// `pass_type_slug`.
+//
+// POST /me/checkout/sign-artifact
+func (s *Server) handleSignCheckoutArtifactRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SignCheckoutArtifactOperation,
+			ID:   "signCheckoutArtifact",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SignCheckoutArtifactOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSignCheckoutArtifactParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSignCheckoutArtifactRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *SignArtifactResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SignCheckoutArtifactOperation,
+			OperationSummary: "Sign a document a purchase needs",
+			OperationID:      "signCheckoutArtifact",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "X-Organization-Slug",
+					In:   "header",
+				}: params.XOrganizationSlug,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *SignArtifactRequest
+			Params   = SignCheckoutArtifactParams
+			Response = *SignArtifactResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSignCheckoutArtifactParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SignCheckoutArtifact(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SignCheckoutArtifact(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSignCheckoutArtifactResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleSubstituteAdminScheduleInstructorRequest handles substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already

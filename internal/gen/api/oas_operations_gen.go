@@ -161,6 +161,7 @@ const (
 	SetActiveOrganizationOperation                 OperationName = "SetActiveOrganization"
 	SetMyDefaultPaymentMethodOperation             OperationName = "SetMyDefaultPaymentMethod"
 	SetProviderWorkingHoursOperation               OperationName = "SetProviderWorkingHours"
+	SignCheckoutArtifactOperation                  OperationName = "SignCheckoutArtifact"
 	SubstituteAdminScheduleInstructorOperation     OperationName = "SubstituteAdminScheduleInstructor"
 	UpdateAdminLocationOperation                   OperationName = "UpdateAdminLocation"
 	UpdateAdminRoomOperation                       OperationName = "UpdateAdminRoom"

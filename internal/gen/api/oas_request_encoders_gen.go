@@ -840,6 +840,20 @@ func encodeSetProviderWorkingHoursRequest(
 	return nil
 }
 
+func encodeSignCheckoutArtifactRequest(
+	req *SignArtifactRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSubstituteAdminScheduleInstructorRequest(
 	req *AdminScheduleSubstituteRequest,
 	r *http.Request,

@@ -26014,6 +26014,292 @@ func (s *SessionUser) SetLastName(val string) {
 	s.LastName = val
 }
 
+// Ref: #/components/schemas/SignArtifactRequest
+type SignArtifactRequest struct {
+	ArtifactKind     SignArtifactRequestArtifactKind `json:"artifact_kind"`
+	DocumentID       uuid.UUID                       `json:"document_id"`
+	PassTypeSlug     OptString                       `json:"pass_type_slug"`
+	SavedSignatureID OptString                       `json:"saved_signature_id"`
+	SignatureData    OptString                       `json:"signature_data"`
+	StartDate        OptDate                         `json:"start_date"`
+	VersionID        uuid.UUID                       `json:"version_id"`
+}
+
+// GetArtifactKind returns the value of ArtifactKind.
+func (s *SignArtifactRequest) GetArtifactKind() SignArtifactRequestArtifactKind {
+	return s.ArtifactKind
+}
+
+// GetDocumentID returns the value of DocumentID.
+func (s *SignArtifactRequest) GetDocumentID() uuid.UUID {
+	return s.DocumentID
+}
+
+// GetPassTypeSlug returns the value of PassTypeSlug.
+func (s *SignArtifactRequest) GetPassTypeSlug() OptString {
+	return s.PassTypeSlug
+}
+
+// GetSavedSignatureID returns the value of SavedSignatureID.
+func (s *SignArtifactRequest) GetSavedSignatureID() OptString {
+	return s.SavedSignatureID
+}
+
+// GetSignatureData returns the value of SignatureData.
+func (s *SignArtifactRequest) GetSignatureData() OptString {
+	return s.SignatureData
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *SignArtifactRequest) GetStartDate() OptDate {
+	return s.StartDate
+}
+
+// GetVersionID returns the value of VersionID.
+func (s *SignArtifactRequest) GetVersionID() uuid.UUID {
+	return s.VersionID
+}
+
+// SetArtifactKind sets the value of ArtifactKind.
+func (s *SignArtifactRequest) SetArtifactKind(val SignArtifactRequestArtifactKind) {
+	s.ArtifactKind = val
+}
+
+// SetDocumentID sets the value of DocumentID.
+func (s *SignArtifactRequest) SetDocumentID(val uuid.UUID) {
+	s.DocumentID = val
+}
+
+// SetPassTypeSlug sets the value of PassTypeSlug.
+func (s *SignArtifactRequest) SetPassTypeSlug(val OptString) {
+	s.PassTypeSlug = val
+}
+
+// SetSavedSignatureID sets the value of SavedSignatureID.
+func (s *SignArtifactRequest) SetSavedSignatureID(val OptString) {
+	s.SavedSignatureID = val
+}
+
+// SetSignatureData sets the value of SignatureData.
+func (s *SignArtifactRequest) SetSignatureData(val OptString) {
+	s.SignatureData = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *SignArtifactRequest) SetStartDate(val OptDate) {
+	s.StartDate = val
+}
+
+// SetVersionID sets the value of VersionID.
+func (s *SignArtifactRequest) SetVersionID(val uuid.UUID) {
+	s.VersionID = val
+}
+
+type SignArtifactRequestArtifactKind string
+
+const (
+	SignArtifactRequestArtifactKindWaiver   SignArtifactRequestArtifactKind = "waiver"
+	SignArtifactRequestArtifactKindTos      SignArtifactRequestArtifactKind = "tos"
+	SignArtifactRequestArtifactKindPrivacy  SignArtifactRequestArtifactKind = "privacy"
+	SignArtifactRequestArtifactKindContract SignArtifactRequestArtifactKind = "contract"
+)
+
+// AllValues returns all SignArtifactRequestArtifactKind values.
+func (SignArtifactRequestArtifactKind) AllValues() []SignArtifactRequestArtifactKind {
+	return []SignArtifactRequestArtifactKind{
+		SignArtifactRequestArtifactKindWaiver,
+		SignArtifactRequestArtifactKindTos,
+		SignArtifactRequestArtifactKindPrivacy,
+		SignArtifactRequestArtifactKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SignArtifactRequestArtifactKind) MarshalText() ([]byte, error) {
+	switch s {
+	case SignArtifactRequestArtifactKindWaiver:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindTos:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindPrivacy:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SignArtifactRequestArtifactKind) UnmarshalText(data []byte) error {
+	switch SignArtifactRequestArtifactKind(data) {
+	case SignArtifactRequestArtifactKindWaiver:
+		*s = SignArtifactRequestArtifactKindWaiver
+		return nil
+	case SignArtifactRequestArtifactKindTos:
+		*s = SignArtifactRequestArtifactKindTos
+		return nil
+	case SignArtifactRequestArtifactKindPrivacy:
+		*s = SignArtifactRequestArtifactKindPrivacy
+		return nil
+	case SignArtifactRequestArtifactKindContract:
+		*s = SignArtifactRequestArtifactKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SignArtifactResponse
+type SignArtifactResponse struct {
+	Data  SignArtifactResponseData `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *SignArtifactResponse) GetData() SignArtifactResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *SignArtifactResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *SignArtifactResponse) SetData(val SignArtifactResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *SignArtifactResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type SignArtifactResponseData struct {
+	AlreadySigned bool                                 `json:"already_signed"`
+	ArtifactKind  SignArtifactResponseDataArtifactKind `json:"artifact_kind"`
+	DocumentID    uuid.UUID                            `json:"document_id"`
+	SignatureID   uuid.UUID                            `json:"signature_id"`
+	SignedAt      time.Time                            `json:"signed_at"`
+	VersionID     uuid.UUID                            `json:"version_id"`
+}
+
+// GetAlreadySigned returns the value of AlreadySigned.
+func (s *SignArtifactResponseData) GetAlreadySigned() bool {
+	return s.AlreadySigned
+}
+
+// GetArtifactKind returns the value of ArtifactKind.
+func (s *SignArtifactResponseData) GetArtifactKind() SignArtifactResponseDataArtifactKind {
+	return s.ArtifactKind
+}
+
+// GetDocumentID returns the value of DocumentID.
+func (s *SignArtifactResponseData) GetDocumentID() uuid.UUID {
+	return s.DocumentID
+}
+
+// GetSignatureID returns the value of SignatureID.
+func (s *SignArtifactResponseData) GetSignatureID() uuid.UUID {
+	return s.SignatureID
+}
+
+// GetSignedAt returns the value of SignedAt.
+func (s *SignArtifactResponseData) GetSignedAt() time.Time {
+	return s.SignedAt
+}
+
+// GetVersionID returns the value of VersionID.
+func (s *SignArtifactResponseData) GetVersionID() uuid.UUID {
+	return s.VersionID
+}
+
+// SetAlreadySigned sets the value of AlreadySigned.
+func (s *SignArtifactResponseData) SetAlreadySigned(val bool) {
+	s.AlreadySigned = val
+}
+
+// SetArtifactKind sets the value of ArtifactKind.
+func (s *SignArtifactResponseData) SetArtifactKind(val SignArtifactResponseDataArtifactKind) {
+	s.ArtifactKind = val
+}
+
+// SetDocumentID sets the value of DocumentID.
+func (s *SignArtifactResponseData) SetDocumentID(val uuid.UUID) {
+	s.DocumentID = val
+}
+
+// SetSignatureID sets the value of SignatureID.
+func (s *SignArtifactResponseData) SetSignatureID(val uuid.UUID) {
+	s.SignatureID = val
+}
+
+// SetSignedAt sets the value of SignedAt.
+func (s *SignArtifactResponseData) SetSignedAt(val time.Time) {
+	s.SignedAt = val
+}
+
+// SetVersionID sets the value of VersionID.
+func (s *SignArtifactResponseData) SetVersionID(val uuid.UUID) {
+	s.VersionID = val
+}
+
+type SignArtifactResponseDataArtifactKind string
+
+const (
+	SignArtifactResponseDataArtifactKindWaiver   SignArtifactResponseDataArtifactKind = "waiver"
+	SignArtifactResponseDataArtifactKindTos      SignArtifactResponseDataArtifactKind = "tos"
+	SignArtifactResponseDataArtifactKindPrivacy  SignArtifactResponseDataArtifactKind = "privacy"
+	SignArtifactResponseDataArtifactKindContract SignArtifactResponseDataArtifactKind = "contract"
+)
+
+// AllValues returns all SignArtifactResponseDataArtifactKind values.
+func (SignArtifactResponseDataArtifactKind) AllValues() []SignArtifactResponseDataArtifactKind {
+	return []SignArtifactResponseDataArtifactKind{
+		SignArtifactResponseDataArtifactKindWaiver,
+		SignArtifactResponseDataArtifactKindTos,
+		SignArtifactResponseDataArtifactKindPrivacy,
+		SignArtifactResponseDataArtifactKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SignArtifactResponseDataArtifactKind) MarshalText() ([]byte, error) {
+	switch s {
+	case SignArtifactResponseDataArtifactKindWaiver:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindTos:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindPrivacy:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SignArtifactResponseDataArtifactKind) UnmarshalText(data []byte) error {
+	switch SignArtifactResponseDataArtifactKind(data) {
+	case SignArtifactResponseDataArtifactKindWaiver:
+		*s = SignArtifactResponseDataArtifactKindWaiver
+		return nil
+	case SignArtifactResponseDataArtifactKindTos:
+		*s = SignArtifactResponseDataArtifactKindTos
+		return nil
+	case SignArtifactResponseDataArtifactKindPrivacy:
+		*s = SignArtifactResponseDataArtifactKindPrivacy
+		return nil
+	case SignArtifactResponseDataArtifactKindContract:
+		*s = SignArtifactResponseDataArtifactKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/SignupRequest
 type SignupRequest struct {
 	City OptString `json:"city"`

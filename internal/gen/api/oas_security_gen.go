@@ -278,6 +278,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SetActiveOrganizationOperation:                 []string{},
 	SetMyDefaultPaymentMethodOperation:             []string{},
 	SetProviderWorkingHoursOperation:               []string{},
+	SignCheckoutArtifactOperation:                  []string{},
 	SubstituteAdminScheduleInstructorOperation:     []string{},
 	UpdateAdminLocationOperation:                   []string{},
 	UpdateAdminRoomOperation:                       []string{},

@@ -1845,6 +1845,31 @@ type Handler interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SignCheckoutArtifact implements signCheckoutArtifact operation.
+	//
+	// Records the member's signature of a venue document (`artifact_kind`
+	// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+	// `signature_data` (the drawn or typed signature, at most 100 000
+	// characters) or `saved_signature_id`. Idempotent per member, document
+	// and version: signing again answers the first signature
+	// (`already_signed` true) and changes nothing. `pass_type_slug` and
+	// `start_date` record what the member was buying.
+	// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+	// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+	// `document_id`, `version_id` of each) while an active document that
+	// applies to it (to every pass type, or to the ones it lists) is not
+	// signed at its current version.
+	// Errors: 409 `STALE` (`details.reason` `stale_version`,
+	// `details.current_version_id`) when the version is no longer the
+	// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+	// (`details.reason` `parental_consent_required`) for a member under 18
+	// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+	// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+	// for a kind that is not the document's, no signature, or an unknown
+	// `pass_type_slug`.
+	//
+	// POST /me/checkout/sign-artifact
+	SignCheckoutArtifact(ctx context.Context, req *SignArtifactRequest, params SignCheckoutArtifactParams) (*SignArtifactResponse, error)
 	// SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
