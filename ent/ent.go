@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -27,6 +28,7 @@ import (
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -37,6 +39,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -157,6 +160,7 @@ func checkColumn(t, c string) error {
 			amenity.Table:                amenity.ValidColumn,
 			appointment.Table:            appointment.ValidColumn,
 			appointmentpolicy.Table:      appointmentpolicy.ValidColumn,
+			artifactsignature.Table:      artifactsignature.ValidColumn,
 			auditlog.Table:               auditlog.ValidColumn,
 			authcode.Table:               authcode.ValidColumn,
 			booking.Table:                booking.ValidColumn,
@@ -166,6 +170,7 @@ func checkColumn(t, c string) error {
 			buddyinvite.Table:            buddyinvite.ValidColumn,
 			calendarevent.Table:          calendarevent.ValidColumn,
 			checkout.Table:               checkout.ValidColumn,
+			checkoutdocument.Table:       checkoutdocument.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
 			deviceauthorization.Table:    deviceauthorization.ValidColumn,
@@ -176,6 +181,7 @@ func checkColumn(t, c string) error {
 			giftcard.Table:               giftcard.ValidColumn,
 			giftcardmovement.Table:       giftcardmovement.ValidColumn,
 			giftcardorder.Table:          giftcardorder.ValidColumn,
+			guestinvite.Table:            guestinvite.ValidColumn,
 			handoffcode.Table:            handoffcode.ValidColumn,
 			idempotencykey.Table:         idempotencykey.ValidColumn,
 			inquiry.Table:                inquiry.ValidColumn,

@@ -18,6 +18,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -27,6 +28,7 @@ import (
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -37,6 +39,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -110,6 +113,7 @@ const (
 	TypeAmenity                = "Amenity"
 	TypeAppointment            = "Appointment"
 	TypeAppointmentPolicy      = "AppointmentPolicy"
+	TypeArtifactSignature      = "ArtifactSignature"
 	TypeAuditLog               = "AuditLog"
 	TypeAuthCode               = "AuthCode"
 	TypeBooking                = "Booking"
@@ -119,6 +123,7 @@ const (
 	TypeBuddyInvite            = "BuddyInvite"
 	TypeCalendarEvent          = "CalendarEvent"
 	TypeCheckout               = "Checkout"
+	TypeCheckoutDocument       = "CheckoutDocument"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
 	TypeDeviceAuthorization    = "DeviceAuthorization"
@@ -129,6 +134,7 @@ const (
 	TypeGiftCard               = "GiftCard"
 	TypeGiftCardMovement       = "GiftCardMovement"
 	TypeGiftCardOrder          = "GiftCardOrder"
+	TypeGuestInvite            = "GuestInvite"
 	TypeHandoffCode            = "HandoffCode"
 	TypeIdempotencyKey         = "IdempotencyKey"
 	TypeInquiry                = "Inquiry"
@@ -8092,6 +8098,1046 @@ func (m *AppointmentPolicyMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AppointmentPolicy edge %s", name)
+}
+
+// ArtifactSignatureMutation represents an operation that mutates the ArtifactSignature nodes in the graph.
+type ArtifactSignatureMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	member_id           *uuid.UUID
+	document_id         *uuid.UUID
+	version_id          *uuid.UUID
+	kind                *artifactsignature.Kind
+	signature_data      *string
+	saved_signature_id  *string
+	pass_type_slug      *string
+	start_date          *time.Time
+	signed_at           *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*ArtifactSignature, error)
+	predicates          []predicate.ArtifactSignature
+}
+
+var _ ent.Mutation = (*ArtifactSignatureMutation)(nil)
+
+// artifactsignatureOption allows management of the mutation configuration using functional options.
+type artifactsignatureOption func(*ArtifactSignatureMutation)
+
+// newArtifactSignatureMutation creates new mutation for the ArtifactSignature entity.
+func newArtifactSignatureMutation(c config, op Op, opts ...artifactsignatureOption) *ArtifactSignatureMutation {
+	m := &ArtifactSignatureMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeArtifactSignature,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withArtifactSignatureID sets the ID field of the mutation.
+func withArtifactSignatureID(id uuid.UUID) artifactsignatureOption {
+	return func(m *ArtifactSignatureMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ArtifactSignature
+		)
+		m.oldValue = func(ctx context.Context) (*ArtifactSignature, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ArtifactSignature.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withArtifactSignature sets the old ArtifactSignature of the mutation.
+func withArtifactSignature(node *ArtifactSignature) artifactsignatureOption {
+	return func(m *ArtifactSignatureMutation) {
+		m.oldValue = func(context.Context) (*ArtifactSignature, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ArtifactSignatureMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ArtifactSignatureMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ArtifactSignature entities.
+func (m *ArtifactSignatureMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ArtifactSignatureMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ArtifactSignatureMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ArtifactSignature.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ArtifactSignatureMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ArtifactSignatureMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ArtifactSignatureMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ArtifactSignatureMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ArtifactSignatureMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ArtifactSignatureMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ArtifactSignatureMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ArtifactSignatureMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ArtifactSignatureMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *ArtifactSignatureMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *ArtifactSignatureMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *ArtifactSignatureMutation) ResetMemberID() {
+	m.member_id = nil
+}
+
+// SetDocumentID sets the "document_id" field.
+func (m *ArtifactSignatureMutation) SetDocumentID(u uuid.UUID) {
+	m.document_id = &u
+}
+
+// DocumentID returns the value of the "document_id" field in the mutation.
+func (m *ArtifactSignatureMutation) DocumentID() (r uuid.UUID, exists bool) {
+	v := m.document_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentID returns the old "document_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldDocumentID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentID: %w", err)
+	}
+	return oldValue.DocumentID, nil
+}
+
+// ResetDocumentID resets all changes to the "document_id" field.
+func (m *ArtifactSignatureMutation) ResetDocumentID() {
+	m.document_id = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *ArtifactSignatureMutation) SetVersionID(u uuid.UUID) {
+	m.version_id = &u
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *ArtifactSignatureMutation) VersionID() (r uuid.UUID, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldVersionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *ArtifactSignatureMutation) ResetVersionID() {
+	m.version_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *ArtifactSignatureMutation) SetKind(a artifactsignature.Kind) {
+	m.kind = &a
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *ArtifactSignatureMutation) Kind() (r artifactsignature.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldKind(ctx context.Context) (v artifactsignature.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *ArtifactSignatureMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetSignatureData sets the "signature_data" field.
+func (m *ArtifactSignatureMutation) SetSignatureData(s string) {
+	m.signature_data = &s
+}
+
+// SignatureData returns the value of the "signature_data" field in the mutation.
+func (m *ArtifactSignatureMutation) SignatureData() (r string, exists bool) {
+	v := m.signature_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSignatureData returns the old "signature_data" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSignatureData(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSignatureData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSignatureData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSignatureData: %w", err)
+	}
+	return oldValue.SignatureData, nil
+}
+
+// ResetSignatureData resets all changes to the "signature_data" field.
+func (m *ArtifactSignatureMutation) ResetSignatureData() {
+	m.signature_data = nil
+}
+
+// SetSavedSignatureID sets the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) SetSavedSignatureID(s string) {
+	m.saved_signature_id = &s
+}
+
+// SavedSignatureID returns the value of the "saved_signature_id" field in the mutation.
+func (m *ArtifactSignatureMutation) SavedSignatureID() (r string, exists bool) {
+	v := m.saved_signature_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSavedSignatureID returns the old "saved_signature_id" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSavedSignatureID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSavedSignatureID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSavedSignatureID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSavedSignatureID: %w", err)
+	}
+	return oldValue.SavedSignatureID, nil
+}
+
+// ClearSavedSignatureID clears the value of the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) ClearSavedSignatureID() {
+	m.saved_signature_id = nil
+	m.clearedFields[artifactsignature.FieldSavedSignatureID] = struct{}{}
+}
+
+// SavedSignatureIDCleared returns if the "saved_signature_id" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) SavedSignatureIDCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldSavedSignatureID]
+	return ok
+}
+
+// ResetSavedSignatureID resets all changes to the "saved_signature_id" field.
+func (m *ArtifactSignatureMutation) ResetSavedSignatureID() {
+	m.saved_signature_id = nil
+	delete(m.clearedFields, artifactsignature.FieldSavedSignatureID)
+}
+
+// SetPassTypeSlug sets the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) SetPassTypeSlug(s string) {
+	m.pass_type_slug = &s
+}
+
+// PassTypeSlug returns the value of the "pass_type_slug" field in the mutation.
+func (m *ArtifactSignatureMutation) PassTypeSlug() (r string, exists bool) {
+	v := m.pass_type_slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeSlug returns the old "pass_type_slug" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldPassTypeSlug(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeSlug: %w", err)
+	}
+	return oldValue.PassTypeSlug, nil
+}
+
+// ClearPassTypeSlug clears the value of the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) ClearPassTypeSlug() {
+	m.pass_type_slug = nil
+	m.clearedFields[artifactsignature.FieldPassTypeSlug] = struct{}{}
+}
+
+// PassTypeSlugCleared returns if the "pass_type_slug" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) PassTypeSlugCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldPassTypeSlug]
+	return ok
+}
+
+// ResetPassTypeSlug resets all changes to the "pass_type_slug" field.
+func (m *ArtifactSignatureMutation) ResetPassTypeSlug() {
+	m.pass_type_slug = nil
+	delete(m.clearedFields, artifactsignature.FieldPassTypeSlug)
+}
+
+// SetStartDate sets the "start_date" field.
+func (m *ArtifactSignatureMutation) SetStartDate(t time.Time) {
+	m.start_date = &t
+}
+
+// StartDate returns the value of the "start_date" field in the mutation.
+func (m *ArtifactSignatureMutation) StartDate() (r time.Time, exists bool) {
+	v := m.start_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartDate returns the old "start_date" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldStartDate(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartDate: %w", err)
+	}
+	return oldValue.StartDate, nil
+}
+
+// ClearStartDate clears the value of the "start_date" field.
+func (m *ArtifactSignatureMutation) ClearStartDate() {
+	m.start_date = nil
+	m.clearedFields[artifactsignature.FieldStartDate] = struct{}{}
+}
+
+// StartDateCleared returns if the "start_date" field was cleared in this mutation.
+func (m *ArtifactSignatureMutation) StartDateCleared() bool {
+	_, ok := m.clearedFields[artifactsignature.FieldStartDate]
+	return ok
+}
+
+// ResetStartDate resets all changes to the "start_date" field.
+func (m *ArtifactSignatureMutation) ResetStartDate() {
+	m.start_date = nil
+	delete(m.clearedFields, artifactsignature.FieldStartDate)
+}
+
+// SetSignedAt sets the "signed_at" field.
+func (m *ArtifactSignatureMutation) SetSignedAt(t time.Time) {
+	m.signed_at = &t
+}
+
+// SignedAt returns the value of the "signed_at" field in the mutation.
+func (m *ArtifactSignatureMutation) SignedAt() (r time.Time, exists bool) {
+	v := m.signed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSignedAt returns the old "signed_at" field's value of the ArtifactSignature entity.
+// If the ArtifactSignature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ArtifactSignatureMutation) OldSignedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSignedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSignedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSignedAt: %w", err)
+	}
+	return oldValue.SignedAt, nil
+}
+
+// ResetSignedAt resets all changes to the "signed_at" field.
+func (m *ArtifactSignatureMutation) ResetSignedAt() {
+	m.signed_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ArtifactSignatureMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[artifactsignature.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ArtifactSignatureMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ArtifactSignatureMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ArtifactSignatureMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the ArtifactSignatureMutation builder.
+func (m *ArtifactSignatureMutation) Where(ps ...predicate.ArtifactSignature) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ArtifactSignatureMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ArtifactSignatureMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ArtifactSignature, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ArtifactSignatureMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ArtifactSignatureMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ArtifactSignature).
+func (m *ArtifactSignatureMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ArtifactSignatureMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, artifactsignature.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, artifactsignature.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, artifactsignature.FieldOrganizationID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, artifactsignature.FieldMemberID)
+	}
+	if m.document_id != nil {
+		fields = append(fields, artifactsignature.FieldDocumentID)
+	}
+	if m.version_id != nil {
+		fields = append(fields, artifactsignature.FieldVersionID)
+	}
+	if m.kind != nil {
+		fields = append(fields, artifactsignature.FieldKind)
+	}
+	if m.signature_data != nil {
+		fields = append(fields, artifactsignature.FieldSignatureData)
+	}
+	if m.saved_signature_id != nil {
+		fields = append(fields, artifactsignature.FieldSavedSignatureID)
+	}
+	if m.pass_type_slug != nil {
+		fields = append(fields, artifactsignature.FieldPassTypeSlug)
+	}
+	if m.start_date != nil {
+		fields = append(fields, artifactsignature.FieldStartDate)
+	}
+	if m.signed_at != nil {
+		fields = append(fields, artifactsignature.FieldSignedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ArtifactSignatureMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		return m.CreatedAt()
+	case artifactsignature.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case artifactsignature.FieldOrganizationID:
+		return m.OrganizationID()
+	case artifactsignature.FieldMemberID:
+		return m.MemberID()
+	case artifactsignature.FieldDocumentID:
+		return m.DocumentID()
+	case artifactsignature.FieldVersionID:
+		return m.VersionID()
+	case artifactsignature.FieldKind:
+		return m.Kind()
+	case artifactsignature.FieldSignatureData:
+		return m.SignatureData()
+	case artifactsignature.FieldSavedSignatureID:
+		return m.SavedSignatureID()
+	case artifactsignature.FieldPassTypeSlug:
+		return m.PassTypeSlug()
+	case artifactsignature.FieldStartDate:
+		return m.StartDate()
+	case artifactsignature.FieldSignedAt:
+		return m.SignedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ArtifactSignatureMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case artifactsignature.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case artifactsignature.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case artifactsignature.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case artifactsignature.FieldDocumentID:
+		return m.OldDocumentID(ctx)
+	case artifactsignature.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case artifactsignature.FieldKind:
+		return m.OldKind(ctx)
+	case artifactsignature.FieldSignatureData:
+		return m.OldSignatureData(ctx)
+	case artifactsignature.FieldSavedSignatureID:
+		return m.OldSavedSignatureID(ctx)
+	case artifactsignature.FieldPassTypeSlug:
+		return m.OldPassTypeSlug(ctx)
+	case artifactsignature.FieldStartDate:
+		return m.OldStartDate(ctx)
+	case artifactsignature.FieldSignedAt:
+		return m.OldSignedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ArtifactSignatureMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case artifactsignature.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case artifactsignature.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case artifactsignature.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case artifactsignature.FieldDocumentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentID(v)
+		return nil
+	case artifactsignature.FieldVersionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case artifactsignature.FieldKind:
+		v, ok := value.(artifactsignature.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case artifactsignature.FieldSignatureData:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSignatureData(v)
+		return nil
+	case artifactsignature.FieldSavedSignatureID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSavedSignatureID(v)
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeSlug(v)
+		return nil
+	case artifactsignature.FieldStartDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartDate(v)
+		return nil
+	case artifactsignature.FieldSignedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSignedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ArtifactSignatureMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ArtifactSignatureMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ArtifactSignatureMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ArtifactSignature numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ArtifactSignatureMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(artifactsignature.FieldSavedSignatureID) {
+		fields = append(fields, artifactsignature.FieldSavedSignatureID)
+	}
+	if m.FieldCleared(artifactsignature.FieldPassTypeSlug) {
+		fields = append(fields, artifactsignature.FieldPassTypeSlug)
+	}
+	if m.FieldCleared(artifactsignature.FieldStartDate) {
+		fields = append(fields, artifactsignature.FieldStartDate)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ArtifactSignatureMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ArtifactSignatureMutation) ClearField(name string) error {
+	switch name {
+	case artifactsignature.FieldSavedSignatureID:
+		m.ClearSavedSignatureID()
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		m.ClearPassTypeSlug()
+		return nil
+	case artifactsignature.FieldStartDate:
+		m.ClearStartDate()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ArtifactSignatureMutation) ResetField(name string) error {
+	switch name {
+	case artifactsignature.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case artifactsignature.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case artifactsignature.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case artifactsignature.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case artifactsignature.FieldDocumentID:
+		m.ResetDocumentID()
+		return nil
+	case artifactsignature.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case artifactsignature.FieldKind:
+		m.ResetKind()
+		return nil
+	case artifactsignature.FieldSignatureData:
+		m.ResetSignatureData()
+		return nil
+	case artifactsignature.FieldSavedSignatureID:
+		m.ResetSavedSignatureID()
+		return nil
+	case artifactsignature.FieldPassTypeSlug:
+		m.ResetPassTypeSlug()
+		return nil
+	case artifactsignature.FieldStartDate:
+		m.ResetStartDate()
+		return nil
+	case artifactsignature.FieldSignedAt:
+		m.ResetSignedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ArtifactSignatureMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ArtifactSignatureMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ArtifactSignatureMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ArtifactSignatureMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ArtifactSignatureMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ArtifactSignatureMutation) EdgeCleared(name string) bool {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ArtifactSignatureMutation) ClearEdge(name string) error {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ArtifactSignatureMutation) ResetEdge(name string) error {
+	switch name {
+	case artifactsignature.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown ArtifactSignature edge %s", name)
 }
 
 // AuditLogMutation represents an operation that mutates the AuditLog nodes in the graph.
@@ -20446,6 +21492,863 @@ func (m *CheckoutMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Checkout edge %s", name)
 }
 
+// CheckoutDocumentMutation represents an operation that mutates the CheckoutDocument nodes in the graph.
+type CheckoutDocumentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	kind                *checkoutdocument.Kind
+	title               *string
+	body                *string
+	version_id          *uuid.UUID
+	active              *bool
+	pass_type_ids       *[]string
+	appendpass_type_ids []string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*CheckoutDocument, error)
+	predicates          []predicate.CheckoutDocument
+}
+
+var _ ent.Mutation = (*CheckoutDocumentMutation)(nil)
+
+// checkoutdocumentOption allows management of the mutation configuration using functional options.
+type checkoutdocumentOption func(*CheckoutDocumentMutation)
+
+// newCheckoutDocumentMutation creates new mutation for the CheckoutDocument entity.
+func newCheckoutDocumentMutation(c config, op Op, opts ...checkoutdocumentOption) *CheckoutDocumentMutation {
+	m := &CheckoutDocumentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCheckoutDocument,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCheckoutDocumentID sets the ID field of the mutation.
+func withCheckoutDocumentID(id uuid.UUID) checkoutdocumentOption {
+	return func(m *CheckoutDocumentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CheckoutDocument
+		)
+		m.oldValue = func(ctx context.Context) (*CheckoutDocument, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CheckoutDocument.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCheckoutDocument sets the old CheckoutDocument of the mutation.
+func withCheckoutDocument(node *CheckoutDocument) checkoutdocumentOption {
+	return func(m *CheckoutDocumentMutation) {
+		m.oldValue = func(context.Context) (*CheckoutDocument, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CheckoutDocumentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CheckoutDocumentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CheckoutDocument entities.
+func (m *CheckoutDocumentMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CheckoutDocumentMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CheckoutDocumentMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CheckoutDocument.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CheckoutDocumentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CheckoutDocumentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CheckoutDocumentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CheckoutDocumentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CheckoutDocumentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CheckoutDocumentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CheckoutDocumentMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CheckoutDocumentMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CheckoutDocumentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *CheckoutDocumentMutation) SetKind(c checkoutdocument.Kind) {
+	m.kind = &c
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *CheckoutDocumentMutation) Kind() (r checkoutdocument.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldKind(ctx context.Context) (v checkoutdocument.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *CheckoutDocumentMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CheckoutDocumentMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CheckoutDocumentMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CheckoutDocumentMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetBody sets the "body" field.
+func (m *CheckoutDocumentMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CheckoutDocumentMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CheckoutDocumentMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *CheckoutDocumentMutation) SetVersionID(u uuid.UUID) {
+	m.version_id = &u
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *CheckoutDocumentMutation) VersionID() (r uuid.UUID, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldVersionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *CheckoutDocumentMutation) ResetVersionID() {
+	m.version_id = nil
+}
+
+// SetActive sets the "active" field.
+func (m *CheckoutDocumentMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *CheckoutDocumentMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *CheckoutDocumentMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetPassTypeIds sets the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) SetPassTypeIds(s []string) {
+	m.pass_type_ids = &s
+	m.appendpass_type_ids = nil
+}
+
+// PassTypeIds returns the value of the "pass_type_ids" field in the mutation.
+func (m *CheckoutDocumentMutation) PassTypeIds() (r []string, exists bool) {
+	v := m.pass_type_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeIds returns the old "pass_type_ids" field's value of the CheckoutDocument entity.
+// If the CheckoutDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutDocumentMutation) OldPassTypeIds(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeIds: %w", err)
+	}
+	return oldValue.PassTypeIds, nil
+}
+
+// AppendPassTypeIds adds s to the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) AppendPassTypeIds(s []string) {
+	m.appendpass_type_ids = append(m.appendpass_type_ids, s...)
+}
+
+// AppendedPassTypeIds returns the list of values that were appended to the "pass_type_ids" field in this mutation.
+func (m *CheckoutDocumentMutation) AppendedPassTypeIds() ([]string, bool) {
+	if len(m.appendpass_type_ids) == 0 {
+		return nil, false
+	}
+	return m.appendpass_type_ids, true
+}
+
+// ClearPassTypeIds clears the value of the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) ClearPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	m.clearedFields[checkoutdocument.FieldPassTypeIds] = struct{}{}
+}
+
+// PassTypeIdsCleared returns if the "pass_type_ids" field was cleared in this mutation.
+func (m *CheckoutDocumentMutation) PassTypeIdsCleared() bool {
+	_, ok := m.clearedFields[checkoutdocument.FieldPassTypeIds]
+	return ok
+}
+
+// ResetPassTypeIds resets all changes to the "pass_type_ids" field.
+func (m *CheckoutDocumentMutation) ResetPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	delete(m.clearedFields, checkoutdocument.FieldPassTypeIds)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CheckoutDocumentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[checkoutdocument.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CheckoutDocumentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CheckoutDocumentMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CheckoutDocumentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the CheckoutDocumentMutation builder.
+func (m *CheckoutDocumentMutation) Where(ps ...predicate.CheckoutDocument) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CheckoutDocumentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CheckoutDocumentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CheckoutDocument, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CheckoutDocumentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CheckoutDocumentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CheckoutDocument).
+func (m *CheckoutDocumentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CheckoutDocumentMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, checkoutdocument.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, checkoutdocument.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, checkoutdocument.FieldOrganizationID)
+	}
+	if m.kind != nil {
+		fields = append(fields, checkoutdocument.FieldKind)
+	}
+	if m.title != nil {
+		fields = append(fields, checkoutdocument.FieldTitle)
+	}
+	if m.body != nil {
+		fields = append(fields, checkoutdocument.FieldBody)
+	}
+	if m.version_id != nil {
+		fields = append(fields, checkoutdocument.FieldVersionID)
+	}
+	if m.active != nil {
+		fields = append(fields, checkoutdocument.FieldActive)
+	}
+	if m.pass_type_ids != nil {
+		fields = append(fields, checkoutdocument.FieldPassTypeIds)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CheckoutDocumentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		return m.CreatedAt()
+	case checkoutdocument.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case checkoutdocument.FieldOrganizationID:
+		return m.OrganizationID()
+	case checkoutdocument.FieldKind:
+		return m.Kind()
+	case checkoutdocument.FieldTitle:
+		return m.Title()
+	case checkoutdocument.FieldBody:
+		return m.Body()
+	case checkoutdocument.FieldVersionID:
+		return m.VersionID()
+	case checkoutdocument.FieldActive:
+		return m.Active()
+	case checkoutdocument.FieldPassTypeIds:
+		return m.PassTypeIds()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CheckoutDocumentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case checkoutdocument.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case checkoutdocument.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case checkoutdocument.FieldKind:
+		return m.OldKind(ctx)
+	case checkoutdocument.FieldTitle:
+		return m.OldTitle(ctx)
+	case checkoutdocument.FieldBody:
+		return m.OldBody(ctx)
+	case checkoutdocument.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case checkoutdocument.FieldActive:
+		return m.OldActive(ctx)
+	case checkoutdocument.FieldPassTypeIds:
+		return m.OldPassTypeIds(ctx)
+	}
+	return nil, fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutDocumentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case checkoutdocument.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case checkoutdocument.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case checkoutdocument.FieldKind:
+		v, ok := value.(checkoutdocument.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case checkoutdocument.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case checkoutdocument.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case checkoutdocument.FieldVersionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case checkoutdocument.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case checkoutdocument.FieldPassTypeIds:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CheckoutDocumentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CheckoutDocumentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CheckoutDocumentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CheckoutDocument numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CheckoutDocumentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(checkoutdocument.FieldPassTypeIds) {
+		fields = append(fields, checkoutdocument.FieldPassTypeIds)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CheckoutDocumentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CheckoutDocumentMutation) ClearField(name string) error {
+	switch name {
+	case checkoutdocument.FieldPassTypeIds:
+		m.ClearPassTypeIds()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CheckoutDocumentMutation) ResetField(name string) error {
+	switch name {
+	case checkoutdocument.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case checkoutdocument.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case checkoutdocument.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case checkoutdocument.FieldKind:
+		m.ResetKind()
+		return nil
+	case checkoutdocument.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case checkoutdocument.FieldBody:
+		m.ResetBody()
+		return nil
+	case checkoutdocument.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case checkoutdocument.FieldActive:
+		m.ResetActive()
+		return nil
+	case checkoutdocument.FieldPassTypeIds:
+		m.ResetPassTypeIds()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CheckoutDocumentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, checkoutdocument.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CheckoutDocumentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CheckoutDocumentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CheckoutDocumentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CheckoutDocumentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, checkoutdocument.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CheckoutDocumentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CheckoutDocumentMutation) ClearEdge(name string) error {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CheckoutDocumentMutation) ResetEdge(name string) error {
+	switch name {
+	case checkoutdocument.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown CheckoutDocument edge %s", name)
+}
+
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.
 type ClassInstanceMutation struct {
 	config
@@ -31658,6 +33561,1945 @@ func (m *GiftCardOrderMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown GiftCardOrder edge %s", name)
+}
+
+// GuestInviteMutation represents an operation that mutates the GuestInvite nodes in the graph.
+type GuestInviteMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *uuid.UUID
+	created_at            *time.Time
+	updated_at            *time.Time
+	token_hash            *string
+	payer                 *guestinvite.Payer
+	status                *guestinvite.Status
+	waitlist_position     *int
+	addwaitlist_position  *int
+	price_minor           *int64
+	addprice_minor        *int64
+	compare_at_minor      *int64
+	addcompare_at_minor   *int64
+	currency              *string
+	return_base_url       *string
+	guest_name            *string
+	guest_email           *string
+	request_key           *string
+	spot                  *int
+	addspot               *int
+	hold_expires_at       *time.Time
+	claimed_user_id       *uuid.UUID
+	payment_intent_id     *string
+	payment_id            *uuid.UUID
+	paid_at               *time.Time
+	cancelled_at          *time.Time
+	clearedFields         map[string]struct{}
+	organization          *uuid.UUID
+	clearedorganization   bool
+	member                *uuid.UUID
+	clearedmember         bool
+	class_instance        *uuid.UUID
+	clearedclass_instance bool
+	done                  bool
+	oldValue              func(context.Context) (*GuestInvite, error)
+	predicates            []predicate.GuestInvite
+}
+
+var _ ent.Mutation = (*GuestInviteMutation)(nil)
+
+// guestinviteOption allows management of the mutation configuration using functional options.
+type guestinviteOption func(*GuestInviteMutation)
+
+// newGuestInviteMutation creates new mutation for the GuestInvite entity.
+func newGuestInviteMutation(c config, op Op, opts ...guestinviteOption) *GuestInviteMutation {
+	m := &GuestInviteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGuestInvite,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGuestInviteID sets the ID field of the mutation.
+func withGuestInviteID(id uuid.UUID) guestinviteOption {
+	return func(m *GuestInviteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GuestInvite
+		)
+		m.oldValue = func(ctx context.Context) (*GuestInvite, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GuestInvite.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGuestInvite sets the old GuestInvite of the mutation.
+func withGuestInvite(node *GuestInvite) guestinviteOption {
+	return func(m *GuestInviteMutation) {
+		m.oldValue = func(context.Context) (*GuestInvite, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GuestInviteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GuestInviteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GuestInvite entities.
+func (m *GuestInviteMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GuestInviteMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GuestInviteMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GuestInvite.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GuestInviteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GuestInviteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GuestInviteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GuestInviteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GuestInviteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GuestInviteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GuestInviteMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GuestInviteMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GuestInviteMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *GuestInviteMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *GuestInviteMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *GuestInviteMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetClassInstanceID sets the "class_instance_id" field.
+func (m *GuestInviteMutation) SetClassInstanceID(u uuid.UUID) {
+	m.class_instance = &u
+}
+
+// ClassInstanceID returns the value of the "class_instance_id" field in the mutation.
+func (m *GuestInviteMutation) ClassInstanceID() (r uuid.UUID, exists bool) {
+	v := m.class_instance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClassInstanceID returns the old "class_instance_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldClassInstanceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClassInstanceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClassInstanceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClassInstanceID: %w", err)
+	}
+	return oldValue.ClassInstanceID, nil
+}
+
+// ResetClassInstanceID resets all changes to the "class_instance_id" field.
+func (m *GuestInviteMutation) ResetClassInstanceID() {
+	m.class_instance = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *GuestInviteMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *GuestInviteMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *GuestInviteMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetPayer sets the "payer" field.
+func (m *GuestInviteMutation) SetPayer(gu guestinvite.Payer) {
+	m.payer = &gu
+}
+
+// Payer returns the value of the "payer" field in the mutation.
+func (m *GuestInviteMutation) Payer() (r guestinvite.Payer, exists bool) {
+	v := m.payer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayer returns the old "payer" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldPayer(ctx context.Context) (v guestinvite.Payer, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayer: %w", err)
+	}
+	return oldValue.Payer, nil
+}
+
+// ResetPayer resets all changes to the "payer" field.
+func (m *GuestInviteMutation) ResetPayer() {
+	m.payer = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *GuestInviteMutation) SetStatus(gu guestinvite.Status) {
+	m.status = &gu
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *GuestInviteMutation) Status() (r guestinvite.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldStatus(ctx context.Context) (v guestinvite.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *GuestInviteMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetWaitlistPosition sets the "waitlist_position" field.
+func (m *GuestInviteMutation) SetWaitlistPosition(i int) {
+	m.waitlist_position = &i
+	m.addwaitlist_position = nil
+}
+
+// WaitlistPosition returns the value of the "waitlist_position" field in the mutation.
+func (m *GuestInviteMutation) WaitlistPosition() (r int, exists bool) {
+	v := m.waitlist_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWaitlistPosition returns the old "waitlist_position" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldWaitlistPosition(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWaitlistPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWaitlistPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWaitlistPosition: %w", err)
+	}
+	return oldValue.WaitlistPosition, nil
+}
+
+// AddWaitlistPosition adds i to the "waitlist_position" field.
+func (m *GuestInviteMutation) AddWaitlistPosition(i int) {
+	if m.addwaitlist_position != nil {
+		*m.addwaitlist_position += i
+	} else {
+		m.addwaitlist_position = &i
+	}
+}
+
+// AddedWaitlistPosition returns the value that was added to the "waitlist_position" field in this mutation.
+func (m *GuestInviteMutation) AddedWaitlistPosition() (r int, exists bool) {
+	v := m.addwaitlist_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWaitlistPosition clears the value of the "waitlist_position" field.
+func (m *GuestInviteMutation) ClearWaitlistPosition() {
+	m.waitlist_position = nil
+	m.addwaitlist_position = nil
+	m.clearedFields[guestinvite.FieldWaitlistPosition] = struct{}{}
+}
+
+// WaitlistPositionCleared returns if the "waitlist_position" field was cleared in this mutation.
+func (m *GuestInviteMutation) WaitlistPositionCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldWaitlistPosition]
+	return ok
+}
+
+// ResetWaitlistPosition resets all changes to the "waitlist_position" field.
+func (m *GuestInviteMutation) ResetWaitlistPosition() {
+	m.waitlist_position = nil
+	m.addwaitlist_position = nil
+	delete(m.clearedFields, guestinvite.FieldWaitlistPosition)
+}
+
+// SetPriceMinor sets the "price_minor" field.
+func (m *GuestInviteMutation) SetPriceMinor(i int64) {
+	m.price_minor = &i
+	m.addprice_minor = nil
+}
+
+// PriceMinor returns the value of the "price_minor" field in the mutation.
+func (m *GuestInviteMutation) PriceMinor() (r int64, exists bool) {
+	v := m.price_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPriceMinor returns the old "price_minor" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldPriceMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPriceMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPriceMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPriceMinor: %w", err)
+	}
+	return oldValue.PriceMinor, nil
+}
+
+// AddPriceMinor adds i to the "price_minor" field.
+func (m *GuestInviteMutation) AddPriceMinor(i int64) {
+	if m.addprice_minor != nil {
+		*m.addprice_minor += i
+	} else {
+		m.addprice_minor = &i
+	}
+}
+
+// AddedPriceMinor returns the value that was added to the "price_minor" field in this mutation.
+func (m *GuestInviteMutation) AddedPriceMinor() (r int64, exists bool) {
+	v := m.addprice_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriceMinor resets all changes to the "price_minor" field.
+func (m *GuestInviteMutation) ResetPriceMinor() {
+	m.price_minor = nil
+	m.addprice_minor = nil
+}
+
+// SetCompareAtMinor sets the "compare_at_minor" field.
+func (m *GuestInviteMutation) SetCompareAtMinor(i int64) {
+	m.compare_at_minor = &i
+	m.addcompare_at_minor = nil
+}
+
+// CompareAtMinor returns the value of the "compare_at_minor" field in the mutation.
+func (m *GuestInviteMutation) CompareAtMinor() (r int64, exists bool) {
+	v := m.compare_at_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompareAtMinor returns the old "compare_at_minor" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldCompareAtMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompareAtMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompareAtMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompareAtMinor: %w", err)
+	}
+	return oldValue.CompareAtMinor, nil
+}
+
+// AddCompareAtMinor adds i to the "compare_at_minor" field.
+func (m *GuestInviteMutation) AddCompareAtMinor(i int64) {
+	if m.addcompare_at_minor != nil {
+		*m.addcompare_at_minor += i
+	} else {
+		m.addcompare_at_minor = &i
+	}
+}
+
+// AddedCompareAtMinor returns the value that was added to the "compare_at_minor" field in this mutation.
+func (m *GuestInviteMutation) AddedCompareAtMinor() (r int64, exists bool) {
+	v := m.addcompare_at_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCompareAtMinor clears the value of the "compare_at_minor" field.
+func (m *GuestInviteMutation) ClearCompareAtMinor() {
+	m.compare_at_minor = nil
+	m.addcompare_at_minor = nil
+	m.clearedFields[guestinvite.FieldCompareAtMinor] = struct{}{}
+}
+
+// CompareAtMinorCleared returns if the "compare_at_minor" field was cleared in this mutation.
+func (m *GuestInviteMutation) CompareAtMinorCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldCompareAtMinor]
+	return ok
+}
+
+// ResetCompareAtMinor resets all changes to the "compare_at_minor" field.
+func (m *GuestInviteMutation) ResetCompareAtMinor() {
+	m.compare_at_minor = nil
+	m.addcompare_at_minor = nil
+	delete(m.clearedFields, guestinvite.FieldCompareAtMinor)
+}
+
+// SetCurrency sets the "currency" field.
+func (m *GuestInviteMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *GuestInviteMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *GuestInviteMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetReturnBaseURL sets the "return_base_url" field.
+func (m *GuestInviteMutation) SetReturnBaseURL(s string) {
+	m.return_base_url = &s
+}
+
+// ReturnBaseURL returns the value of the "return_base_url" field in the mutation.
+func (m *GuestInviteMutation) ReturnBaseURL() (r string, exists bool) {
+	v := m.return_base_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnBaseURL returns the old "return_base_url" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldReturnBaseURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnBaseURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnBaseURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnBaseURL: %w", err)
+	}
+	return oldValue.ReturnBaseURL, nil
+}
+
+// ResetReturnBaseURL resets all changes to the "return_base_url" field.
+func (m *GuestInviteMutation) ResetReturnBaseURL() {
+	m.return_base_url = nil
+}
+
+// SetGuestName sets the "guest_name" field.
+func (m *GuestInviteMutation) SetGuestName(s string) {
+	m.guest_name = &s
+}
+
+// GuestName returns the value of the "guest_name" field in the mutation.
+func (m *GuestInviteMutation) GuestName() (r string, exists bool) {
+	v := m.guest_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGuestName returns the old "guest_name" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldGuestName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGuestName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGuestName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGuestName: %w", err)
+	}
+	return oldValue.GuestName, nil
+}
+
+// ResetGuestName resets all changes to the "guest_name" field.
+func (m *GuestInviteMutation) ResetGuestName() {
+	m.guest_name = nil
+}
+
+// SetGuestEmail sets the "guest_email" field.
+func (m *GuestInviteMutation) SetGuestEmail(s string) {
+	m.guest_email = &s
+}
+
+// GuestEmail returns the value of the "guest_email" field in the mutation.
+func (m *GuestInviteMutation) GuestEmail() (r string, exists bool) {
+	v := m.guest_email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGuestEmail returns the old "guest_email" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldGuestEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGuestEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGuestEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGuestEmail: %w", err)
+	}
+	return oldValue.GuestEmail, nil
+}
+
+// ResetGuestEmail resets all changes to the "guest_email" field.
+func (m *GuestInviteMutation) ResetGuestEmail() {
+	m.guest_email = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *GuestInviteMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *GuestInviteMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *GuestInviteMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetSpot sets the "spot" field.
+func (m *GuestInviteMutation) SetSpot(i int) {
+	m.spot = &i
+	m.addspot = nil
+}
+
+// Spot returns the value of the "spot" field in the mutation.
+func (m *GuestInviteMutation) Spot() (r int, exists bool) {
+	v := m.spot
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpot returns the old "spot" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldSpot(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpot: %w", err)
+	}
+	return oldValue.Spot, nil
+}
+
+// AddSpot adds i to the "spot" field.
+func (m *GuestInviteMutation) AddSpot(i int) {
+	if m.addspot != nil {
+		*m.addspot += i
+	} else {
+		m.addspot = &i
+	}
+}
+
+// AddedSpot returns the value that was added to the "spot" field in this mutation.
+func (m *GuestInviteMutation) AddedSpot() (r int, exists bool) {
+	v := m.addspot
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSpot resets all changes to the "spot" field.
+func (m *GuestInviteMutation) ResetSpot() {
+	m.spot = nil
+	m.addspot = nil
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *GuestInviteMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *GuestInviteMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldHoldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *GuestInviteMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+}
+
+// SetClaimedUserID sets the "claimed_user_id" field.
+func (m *GuestInviteMutation) SetClaimedUserID(u uuid.UUID) {
+	m.claimed_user_id = &u
+}
+
+// ClaimedUserID returns the value of the "claimed_user_id" field in the mutation.
+func (m *GuestInviteMutation) ClaimedUserID() (r uuid.UUID, exists bool) {
+	v := m.claimed_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedUserID returns the old "claimed_user_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldClaimedUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedUserID: %w", err)
+	}
+	return oldValue.ClaimedUserID, nil
+}
+
+// ClearClaimedUserID clears the value of the "claimed_user_id" field.
+func (m *GuestInviteMutation) ClearClaimedUserID() {
+	m.claimed_user_id = nil
+	m.clearedFields[guestinvite.FieldClaimedUserID] = struct{}{}
+}
+
+// ClaimedUserIDCleared returns if the "claimed_user_id" field was cleared in this mutation.
+func (m *GuestInviteMutation) ClaimedUserIDCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldClaimedUserID]
+	return ok
+}
+
+// ResetClaimedUserID resets all changes to the "claimed_user_id" field.
+func (m *GuestInviteMutation) ResetClaimedUserID() {
+	m.claimed_user_id = nil
+	delete(m.clearedFields, guestinvite.FieldClaimedUserID)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *GuestInviteMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *GuestInviteMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *GuestInviteMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[guestinvite.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *GuestInviteMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *GuestInviteMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, guestinvite.FieldPaymentIntentID)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *GuestInviteMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *GuestInviteMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldPaymentID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ClearPaymentID clears the value of the "payment_id" field.
+func (m *GuestInviteMutation) ClearPaymentID() {
+	m.payment_id = nil
+	m.clearedFields[guestinvite.FieldPaymentID] = struct{}{}
+}
+
+// PaymentIDCleared returns if the "payment_id" field was cleared in this mutation.
+func (m *GuestInviteMutation) PaymentIDCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldPaymentID]
+	return ok
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *GuestInviteMutation) ResetPaymentID() {
+	m.payment_id = nil
+	delete(m.clearedFields, guestinvite.FieldPaymentID)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *GuestInviteMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *GuestInviteMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *GuestInviteMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[guestinvite.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *GuestInviteMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *GuestInviteMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, guestinvite.FieldPaidAt)
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (m *GuestInviteMutation) SetCancelledAt(t time.Time) {
+	m.cancelled_at = &t
+}
+
+// CancelledAt returns the value of the "cancelled_at" field in the mutation.
+func (m *GuestInviteMutation) CancelledAt() (r time.Time, exists bool) {
+	v := m.cancelled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelledAt returns the old "cancelled_at" field's value of the GuestInvite entity.
+// If the GuestInvite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GuestInviteMutation) OldCancelledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelledAt: %w", err)
+	}
+	return oldValue.CancelledAt, nil
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (m *GuestInviteMutation) ClearCancelledAt() {
+	m.cancelled_at = nil
+	m.clearedFields[guestinvite.FieldCancelledAt] = struct{}{}
+}
+
+// CancelledAtCleared returns if the "cancelled_at" field was cleared in this mutation.
+func (m *GuestInviteMutation) CancelledAtCleared() bool {
+	_, ok := m.clearedFields[guestinvite.FieldCancelledAt]
+	return ok
+}
+
+// ResetCancelledAt resets all changes to the "cancelled_at" field.
+func (m *GuestInviteMutation) ResetCancelledAt() {
+	m.cancelled_at = nil
+	delete(m.clearedFields, guestinvite.FieldCancelledAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *GuestInviteMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[guestinvite.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *GuestInviteMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *GuestInviteMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *GuestInviteMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *GuestInviteMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[guestinvite.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *GuestInviteMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *GuestInviteMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *GuestInviteMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearClassInstance clears the "class_instance" edge to the ClassInstance entity.
+func (m *GuestInviteMutation) ClearClassInstance() {
+	m.clearedclass_instance = true
+	m.clearedFields[guestinvite.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceCleared reports if the "class_instance" edge to the ClassInstance entity was cleared.
+func (m *GuestInviteMutation) ClassInstanceCleared() bool {
+	return m.clearedclass_instance
+}
+
+// ClassInstanceIDs returns the "class_instance" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClassInstanceID instead. It exists only for internal usage by the builders.
+func (m *GuestInviteMutation) ClassInstanceIDs() (ids []uuid.UUID) {
+	if id := m.class_instance; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClassInstance resets all changes to the "class_instance" edge.
+func (m *GuestInviteMutation) ResetClassInstance() {
+	m.class_instance = nil
+	m.clearedclass_instance = false
+}
+
+// Where appends a list predicates to the GuestInviteMutation builder.
+func (m *GuestInviteMutation) Where(ps ...predicate.GuestInvite) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GuestInviteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GuestInviteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GuestInvite, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GuestInviteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GuestInviteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GuestInvite).
+func (m *GuestInviteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GuestInviteMutation) Fields() []string {
+	fields := make([]string, 0, 23)
+	if m.created_at != nil {
+		fields = append(fields, guestinvite.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, guestinvite.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, guestinvite.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, guestinvite.FieldMemberID)
+	}
+	if m.class_instance != nil {
+		fields = append(fields, guestinvite.FieldClassInstanceID)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, guestinvite.FieldTokenHash)
+	}
+	if m.payer != nil {
+		fields = append(fields, guestinvite.FieldPayer)
+	}
+	if m.status != nil {
+		fields = append(fields, guestinvite.FieldStatus)
+	}
+	if m.waitlist_position != nil {
+		fields = append(fields, guestinvite.FieldWaitlistPosition)
+	}
+	if m.price_minor != nil {
+		fields = append(fields, guestinvite.FieldPriceMinor)
+	}
+	if m.compare_at_minor != nil {
+		fields = append(fields, guestinvite.FieldCompareAtMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, guestinvite.FieldCurrency)
+	}
+	if m.return_base_url != nil {
+		fields = append(fields, guestinvite.FieldReturnBaseURL)
+	}
+	if m.guest_name != nil {
+		fields = append(fields, guestinvite.FieldGuestName)
+	}
+	if m.guest_email != nil {
+		fields = append(fields, guestinvite.FieldGuestEmail)
+	}
+	if m.request_key != nil {
+		fields = append(fields, guestinvite.FieldRequestKey)
+	}
+	if m.spot != nil {
+		fields = append(fields, guestinvite.FieldSpot)
+	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, guestinvite.FieldHoldExpiresAt)
+	}
+	if m.claimed_user_id != nil {
+		fields = append(fields, guestinvite.FieldClaimedUserID)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, guestinvite.FieldPaymentIntentID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, guestinvite.FieldPaymentID)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, guestinvite.FieldPaidAt)
+	}
+	if m.cancelled_at != nil {
+		fields = append(fields, guestinvite.FieldCancelledAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GuestInviteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case guestinvite.FieldCreatedAt:
+		return m.CreatedAt()
+	case guestinvite.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case guestinvite.FieldOrganizationID:
+		return m.OrganizationID()
+	case guestinvite.FieldMemberID:
+		return m.MemberID()
+	case guestinvite.FieldClassInstanceID:
+		return m.ClassInstanceID()
+	case guestinvite.FieldTokenHash:
+		return m.TokenHash()
+	case guestinvite.FieldPayer:
+		return m.Payer()
+	case guestinvite.FieldStatus:
+		return m.Status()
+	case guestinvite.FieldWaitlistPosition:
+		return m.WaitlistPosition()
+	case guestinvite.FieldPriceMinor:
+		return m.PriceMinor()
+	case guestinvite.FieldCompareAtMinor:
+		return m.CompareAtMinor()
+	case guestinvite.FieldCurrency:
+		return m.Currency()
+	case guestinvite.FieldReturnBaseURL:
+		return m.ReturnBaseURL()
+	case guestinvite.FieldGuestName:
+		return m.GuestName()
+	case guestinvite.FieldGuestEmail:
+		return m.GuestEmail()
+	case guestinvite.FieldRequestKey:
+		return m.RequestKey()
+	case guestinvite.FieldSpot:
+		return m.Spot()
+	case guestinvite.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case guestinvite.FieldClaimedUserID:
+		return m.ClaimedUserID()
+	case guestinvite.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case guestinvite.FieldPaymentID:
+		return m.PaymentID()
+	case guestinvite.FieldPaidAt:
+		return m.PaidAt()
+	case guestinvite.FieldCancelledAt:
+		return m.CancelledAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GuestInviteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case guestinvite.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case guestinvite.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case guestinvite.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case guestinvite.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case guestinvite.FieldClassInstanceID:
+		return m.OldClassInstanceID(ctx)
+	case guestinvite.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case guestinvite.FieldPayer:
+		return m.OldPayer(ctx)
+	case guestinvite.FieldStatus:
+		return m.OldStatus(ctx)
+	case guestinvite.FieldWaitlistPosition:
+		return m.OldWaitlistPosition(ctx)
+	case guestinvite.FieldPriceMinor:
+		return m.OldPriceMinor(ctx)
+	case guestinvite.FieldCompareAtMinor:
+		return m.OldCompareAtMinor(ctx)
+	case guestinvite.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case guestinvite.FieldReturnBaseURL:
+		return m.OldReturnBaseURL(ctx)
+	case guestinvite.FieldGuestName:
+		return m.OldGuestName(ctx)
+	case guestinvite.FieldGuestEmail:
+		return m.OldGuestEmail(ctx)
+	case guestinvite.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case guestinvite.FieldSpot:
+		return m.OldSpot(ctx)
+	case guestinvite.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case guestinvite.FieldClaimedUserID:
+		return m.OldClaimedUserID(ctx)
+	case guestinvite.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case guestinvite.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case guestinvite.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case guestinvite.FieldCancelledAt:
+		return m.OldCancelledAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown GuestInvite field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GuestInviteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case guestinvite.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case guestinvite.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case guestinvite.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case guestinvite.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case guestinvite.FieldClassInstanceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClassInstanceID(v)
+		return nil
+	case guestinvite.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case guestinvite.FieldPayer:
+		v, ok := value.(guestinvite.Payer)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayer(v)
+		return nil
+	case guestinvite.FieldStatus:
+		v, ok := value.(guestinvite.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case guestinvite.FieldWaitlistPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWaitlistPosition(v)
+		return nil
+	case guestinvite.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriceMinor(v)
+		return nil
+	case guestinvite.FieldCompareAtMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompareAtMinor(v)
+		return nil
+	case guestinvite.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case guestinvite.FieldReturnBaseURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnBaseURL(v)
+		return nil
+	case guestinvite.FieldGuestName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGuestName(v)
+		return nil
+	case guestinvite.FieldGuestEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGuestEmail(v)
+		return nil
+	case guestinvite.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case guestinvite.FieldSpot:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpot(v)
+		return nil
+	case guestinvite.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case guestinvite.FieldClaimedUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedUserID(v)
+		return nil
+	case guestinvite.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case guestinvite.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case guestinvite.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case guestinvite.FieldCancelledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelledAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GuestInviteMutation) AddedFields() []string {
+	var fields []string
+	if m.addwaitlist_position != nil {
+		fields = append(fields, guestinvite.FieldWaitlistPosition)
+	}
+	if m.addprice_minor != nil {
+		fields = append(fields, guestinvite.FieldPriceMinor)
+	}
+	if m.addcompare_at_minor != nil {
+		fields = append(fields, guestinvite.FieldCompareAtMinor)
+	}
+	if m.addspot != nil {
+		fields = append(fields, guestinvite.FieldSpot)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GuestInviteMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case guestinvite.FieldWaitlistPosition:
+		return m.AddedWaitlistPosition()
+	case guestinvite.FieldPriceMinor:
+		return m.AddedPriceMinor()
+	case guestinvite.FieldCompareAtMinor:
+		return m.AddedCompareAtMinor()
+	case guestinvite.FieldSpot:
+		return m.AddedSpot()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GuestInviteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case guestinvite.FieldWaitlistPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWaitlistPosition(v)
+		return nil
+	case guestinvite.FieldPriceMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriceMinor(v)
+		return nil
+	case guestinvite.FieldCompareAtMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCompareAtMinor(v)
+		return nil
+	case guestinvite.FieldSpot:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSpot(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GuestInviteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(guestinvite.FieldWaitlistPosition) {
+		fields = append(fields, guestinvite.FieldWaitlistPosition)
+	}
+	if m.FieldCleared(guestinvite.FieldCompareAtMinor) {
+		fields = append(fields, guestinvite.FieldCompareAtMinor)
+	}
+	if m.FieldCleared(guestinvite.FieldClaimedUserID) {
+		fields = append(fields, guestinvite.FieldClaimedUserID)
+	}
+	if m.FieldCleared(guestinvite.FieldPaymentIntentID) {
+		fields = append(fields, guestinvite.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(guestinvite.FieldPaymentID) {
+		fields = append(fields, guestinvite.FieldPaymentID)
+	}
+	if m.FieldCleared(guestinvite.FieldPaidAt) {
+		fields = append(fields, guestinvite.FieldPaidAt)
+	}
+	if m.FieldCleared(guestinvite.FieldCancelledAt) {
+		fields = append(fields, guestinvite.FieldCancelledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GuestInviteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GuestInviteMutation) ClearField(name string) error {
+	switch name {
+	case guestinvite.FieldWaitlistPosition:
+		m.ClearWaitlistPosition()
+		return nil
+	case guestinvite.FieldCompareAtMinor:
+		m.ClearCompareAtMinor()
+		return nil
+	case guestinvite.FieldClaimedUserID:
+		m.ClearClaimedUserID()
+		return nil
+	case guestinvite.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case guestinvite.FieldPaymentID:
+		m.ClearPaymentID()
+		return nil
+	case guestinvite.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case guestinvite.FieldCancelledAt:
+		m.ClearCancelledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GuestInviteMutation) ResetField(name string) error {
+	switch name {
+	case guestinvite.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case guestinvite.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case guestinvite.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case guestinvite.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case guestinvite.FieldClassInstanceID:
+		m.ResetClassInstanceID()
+		return nil
+	case guestinvite.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case guestinvite.FieldPayer:
+		m.ResetPayer()
+		return nil
+	case guestinvite.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case guestinvite.FieldWaitlistPosition:
+		m.ResetWaitlistPosition()
+		return nil
+	case guestinvite.FieldPriceMinor:
+		m.ResetPriceMinor()
+		return nil
+	case guestinvite.FieldCompareAtMinor:
+		m.ResetCompareAtMinor()
+		return nil
+	case guestinvite.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case guestinvite.FieldReturnBaseURL:
+		m.ResetReturnBaseURL()
+		return nil
+	case guestinvite.FieldGuestName:
+		m.ResetGuestName()
+		return nil
+	case guestinvite.FieldGuestEmail:
+		m.ResetGuestEmail()
+		return nil
+	case guestinvite.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case guestinvite.FieldSpot:
+		m.ResetSpot()
+		return nil
+	case guestinvite.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case guestinvite.FieldClaimedUserID:
+		m.ResetClaimedUserID()
+		return nil
+	case guestinvite.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case guestinvite.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case guestinvite.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case guestinvite.FieldCancelledAt:
+		m.ResetCancelledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GuestInviteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, guestinvite.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, guestinvite.EdgeMember)
+	}
+	if m.class_instance != nil {
+		edges = append(edges, guestinvite.EdgeClassInstance)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GuestInviteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case guestinvite.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case guestinvite.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case guestinvite.EdgeClassInstance:
+		if id := m.class_instance; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GuestInviteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GuestInviteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GuestInviteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, guestinvite.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, guestinvite.EdgeMember)
+	}
+	if m.clearedclass_instance {
+		edges = append(edges, guestinvite.EdgeClassInstance)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GuestInviteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case guestinvite.EdgeOrganization:
+		return m.clearedorganization
+	case guestinvite.EdgeMember:
+		return m.clearedmember
+	case guestinvite.EdgeClassInstance:
+		return m.clearedclass_instance
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GuestInviteMutation) ClearEdge(name string) error {
+	switch name {
+	case guestinvite.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case guestinvite.EdgeMember:
+		m.ClearMember()
+		return nil
+	case guestinvite.EdgeClassInstance:
+		m.ClearClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GuestInviteMutation) ResetEdge(name string) error {
+	switch name {
+	case guestinvite.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case guestinvite.EdgeMember:
+		m.ResetMember()
+		return nil
+	case guestinvite.EdgeClassInstance:
+		m.ResetClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown GuestInvite edge %s", name)
 }
 
 // HandoffCodeMutation represents an operation that mutates the HandoffCode nodes in the graph.

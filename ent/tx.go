@@ -26,6 +26,8 @@ type Tx struct {
 	Appointment *AppointmentClient
 	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
 	AppointmentPolicy *AppointmentPolicyClient
+	// ArtifactSignature is the client for interacting with the ArtifactSignature builders.
+	ArtifactSignature *ArtifactSignatureClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -44,6 +46,8 @@ type Tx struct {
 	CalendarEvent *CalendarEventClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
+	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
+	CheckoutDocument *CheckoutDocumentClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -64,6 +68,8 @@ type Tx struct {
 	GiftCardMovement *GiftCardMovementClient
 	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
 	GiftCardOrder *GiftCardOrderClient
+	// GuestInvite is the client for interacting with the GuestInvite builders.
+	GuestInvite *GuestInviteClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -309,6 +315,7 @@ func (tx *Tx) init() {
 	tx.Amenity = NewAmenityClient(tx.config)
 	tx.Appointment = NewAppointmentClient(tx.config)
 	tx.AppointmentPolicy = NewAppointmentPolicyClient(tx.config)
+	tx.ArtifactSignature = NewArtifactSignatureClient(tx.config)
 	tx.AuditLog = NewAuditLogClient(tx.config)
 	tx.AuthCode = NewAuthCodeClient(tx.config)
 	tx.Booking = NewBookingClient(tx.config)
@@ -318,6 +325,7 @@ func (tx *Tx) init() {
 	tx.BuddyInvite = NewBuddyInviteClient(tx.config)
 	tx.CalendarEvent = NewCalendarEventClient(tx.config)
 	tx.Checkout = NewCheckoutClient(tx.config)
+	tx.CheckoutDocument = NewCheckoutDocumentClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)
@@ -328,6 +336,7 @@ func (tx *Tx) init() {
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.GiftCardMovement = NewGiftCardMovementClient(tx.config)
 	tx.GiftCardOrder = NewGiftCardOrderClient(tx.config)
+	tx.GuestInvite = NewGuestInviteClient(tx.config)
 	tx.HandoffCode = NewHandoffCodeClient(tx.config)
 	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.Inquiry = NewInquiryClient(tx.config)

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -22,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -32,6 +34,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -96,6 +99,7 @@ var edgeTargets = map[string]map[string]string{
 	"Amenity":                {"organization": "Organization", "location": "Location"},
 	"Appointment":            {"organization": "Organization", "member": "Member", "provider": "Instructor", "service": "Service", "variant": "ServiceVariant", "room": "Room", "location": "Location", "visit": "Visit", "pass": "Pass"},
 	"AppointmentPolicy":      {"organization": "Organization"},
+	"ArtifactSignature":      {"organization": "Organization"},
 	"AuditLog":               {"organization": "Organization"},
 	"AuthCode":               {"user": "User"},
 	"Booking":                {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},
@@ -105,6 +109,7 @@ var edgeTargets = map[string]map[string]string{
 	"BuddyInvite":            {"organization": "Organization", "class_instance": "ClassInstance", "inviter": "Member", "inviter_booking": "Booking", "invitee": "Member", "booking": "Booking"},
 	"CalendarEvent":          {"organization": "Organization"},
 	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
+	"CheckoutDocument":       {"organization": "Organization"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
 	"DeviceAuthorization":    {},
@@ -115,6 +120,7 @@ var edgeTargets = map[string]map[string]string{
 	"GiftCard":               {"organization": "Organization", "pass_type": "PassType"},
 	"GiftCardMovement":       {"organization": "Organization", "gift_card": "GiftCard"},
 	"GiftCardOrder":          {"organization": "Organization", "member": "Member"},
+	"GuestInvite":            {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance"},
 	"HandoffCode":            {},
 	"IdempotencyKey":         {},
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
@@ -180,6 +186,7 @@ var VenueOwnedTypes = []string{
 	"Amenity",
 	"Appointment",
 	"AppointmentPolicy",
+	"ArtifactSignature",
 	"AuditLog",
 	"Booking",
 	"BookingPolicy",
@@ -188,6 +195,7 @@ var VenueOwnedTypes = []string{
 	"BuddyInvite",
 	"CalendarEvent",
 	"Checkout",
+	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
 	"Event",
@@ -196,6 +204,7 @@ var VenueOwnedTypes = []string{
 	"GiftCard",
 	"GiftCardMovement",
 	"GiftCardOrder",
+	"GuestInvite",
 	"Inquiry",
 	"Instructor",
 	"Location",
@@ -246,6 +255,7 @@ var AllTypes = []string{
 	"Amenity",
 	"Appointment",
 	"AppointmentPolicy",
+	"ArtifactSignature",
 	"AuditLog",
 	"AuthCode",
 	"Booking",
@@ -255,6 +265,7 @@ var AllTypes = []string{
 	"BuddyInvite",
 	"CalendarEvent",
 	"Checkout",
+	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
 	"DeviceAuthorization",
@@ -265,6 +276,7 @@ var AllTypes = []string{
 	"GiftCard",
 	"GiftCardMovement",
 	"GiftCardOrder",
+	"GuestInvite",
 	"HandoffCode",
 	"IdempotencyKey",
 	"Inquiry",
@@ -343,6 +355,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Appointment.Query().Where(appointment.IDIn(ids...)).Count(ctx)
 	case "AppointmentPolicy":
 		return c.AppointmentPolicy.Query().Where(appointmentpolicy.IDIn(ids...)).Count(ctx)
+	case "ArtifactSignature":
+		return c.ArtifactSignature.Query().Where(artifactsignature.IDIn(ids...)).Count(ctx)
 	case "AuditLog":
 		return c.AuditLog.Query().Where(auditlog.IDIn(ids...)).Count(ctx)
 	case "AuthCode":
@@ -361,6 +375,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.CalendarEvent.Query().Where(calendarevent.IDIn(ids...)).Count(ctx)
 	case "Checkout":
 		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
+	case "CheckoutDocument":
+		return c.CheckoutDocument.Query().Where(checkoutdocument.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
@@ -381,6 +397,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.GiftCardMovement.Query().Where(giftcardmovement.IDIn(ids...)).Count(ctx)
 	case "GiftCardOrder":
 		return c.GiftCardOrder.Query().Where(giftcardorder.IDIn(ids...)).Count(ctx)
+	case "GuestInvite":
+		return c.GuestInvite.Query().Where(guestinvite.IDIn(ids...)).Count(ctx)
 	case "HandoffCode":
 		return c.HandoffCode.Query().Where(handoffcode.IDIn(ids...)).Count(ctx)
 	case "IdempotencyKey":

@@ -81,6 +81,18 @@ func (f AppointmentPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AppointmentPolicyMutation", m)
 }
 
+// The ArtifactSignatureFunc type is an adapter to allow the use of ordinary
+// function as ArtifactSignature mutator.
+type ArtifactSignatureFunc func(context.Context, *ent.ArtifactSignatureMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ArtifactSignatureFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ArtifactSignatureMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ArtifactSignatureMutation", m)
+}
+
 // The AuditLogFunc type is an adapter to allow the use of ordinary
 // function as AuditLog mutator.
 type AuditLogFunc func(context.Context, *ent.AuditLogMutation) (ent.Value, error)
@@ -187,6 +199,18 @@ func (f CheckoutFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CheckoutMutation", m)
+}
+
+// The CheckoutDocumentFunc type is an adapter to allow the use of ordinary
+// function as CheckoutDocument mutator.
+type CheckoutDocumentFunc func(context.Context, *ent.CheckoutDocumentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CheckoutDocumentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CheckoutDocumentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CheckoutDocumentMutation", m)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary
@@ -307,6 +331,18 @@ func (f GiftCardOrderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GiftCardOrderMutation", m)
+}
+
+// The GuestInviteFunc type is an adapter to allow the use of ordinary
+// function as GuestInvite mutator.
+type GuestInviteFunc func(context.Context, *ent.GuestInviteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GuestInviteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GuestInviteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GuestInviteMutation", m)
 }
 
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -23,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -33,6 +35,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -308,6 +311,33 @@ func (f TraverseAppointmentPolicy) Traverse(ctx context.Context, q ent.Query) er
 	return fmt.Errorf("unexpected query type %T. expect *ent.AppointmentPolicyQuery", q)
 }
 
+// The ArtifactSignatureFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ArtifactSignatureFunc func(context.Context, *ent.ArtifactSignatureQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ArtifactSignatureFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ArtifactSignatureQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ArtifactSignatureQuery", q)
+}
+
+// The TraverseArtifactSignature type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseArtifactSignature func(context.Context, *ent.ArtifactSignatureQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseArtifactSignature) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseArtifactSignature) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ArtifactSignatureQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ArtifactSignatureQuery", q)
+}
+
 // The AuditLogFunc type is an adapter to allow the use of ordinary function as a Querier.
 type AuditLogFunc func(context.Context, *ent.AuditLogQuery) (ent.Value, error)
 
@@ -549,6 +579,33 @@ func (f TraverseCheckout) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutQuery", q)
+}
+
+// The CheckoutDocumentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CheckoutDocumentFunc func(context.Context, *ent.CheckoutDocumentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CheckoutDocumentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CheckoutDocumentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CheckoutDocumentQuery", q)
+}
+
+// The TraverseCheckoutDocument type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCheckoutDocument func(context.Context, *ent.CheckoutDocumentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCheckoutDocument) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCheckoutDocument) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutDocumentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutDocumentQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -819,6 +876,33 @@ func (f TraverseGiftCardOrder) Traverse(ctx context.Context, q ent.Query) error 
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.GiftCardOrderQuery", q)
+}
+
+// The GuestInviteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GuestInviteFunc func(context.Context, *ent.GuestInviteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GuestInviteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GuestInviteQuery", q)
+}
+
+// The TraverseGuestInvite type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGuestInvite func(context.Context, *ent.GuestInviteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGuestInvite) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGuestInvite) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GuestInviteQuery", q)
 }
 
 // The HandoffCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2294,6 +2378,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AppointmentQuery, predicate.Appointment, appointment.OrderOption]{typ: ent.TypeAppointment, tq: q}, nil
 	case *ent.AppointmentPolicyQuery:
 		return &query[*ent.AppointmentPolicyQuery, predicate.AppointmentPolicy, appointmentpolicy.OrderOption]{typ: ent.TypeAppointmentPolicy, tq: q}, nil
+	case *ent.ArtifactSignatureQuery:
+		return &query[*ent.ArtifactSignatureQuery, predicate.ArtifactSignature, artifactsignature.OrderOption]{typ: ent.TypeArtifactSignature, tq: q}, nil
 	case *ent.AuditLogQuery:
 		return &query[*ent.AuditLogQuery, predicate.AuditLog, auditlog.OrderOption]{typ: ent.TypeAuditLog, tq: q}, nil
 	case *ent.AuthCodeQuery:
@@ -2312,6 +2398,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CalendarEventQuery, predicate.CalendarEvent, calendarevent.OrderOption]{typ: ent.TypeCalendarEvent, tq: q}, nil
 	case *ent.CheckoutQuery:
 		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
+	case *ent.CheckoutDocumentQuery:
+		return &query[*ent.CheckoutDocumentQuery, predicate.CheckoutDocument, checkoutdocument.OrderOption]{typ: ent.TypeCheckoutDocument, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
@@ -2332,6 +2420,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GiftCardMovementQuery, predicate.GiftCardMovement, giftcardmovement.OrderOption]{typ: ent.TypeGiftCardMovement, tq: q}, nil
 	case *ent.GiftCardOrderQuery:
 		return &query[*ent.GiftCardOrderQuery, predicate.GiftCardOrder, giftcardorder.OrderOption]{typ: ent.TypeGiftCardOrder, tq: q}, nil
+	case *ent.GuestInviteQuery:
+		return &query[*ent.GuestInviteQuery, predicate.GuestInvite, guestinvite.OrderOption]{typ: ent.TypeGuestInvite, tq: q}, nil
 	case *ent.HandoffCodeQuery:
 		return &query[*ent.HandoffCodeQuery, predicate.HandoffCode, handoffcode.OrderOption]{typ: ent.TypeHandoffCode, tq: q}, nil
 	case *ent.IdempotencyKeyQuery:

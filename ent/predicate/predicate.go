@@ -24,6 +24,9 @@ type Appointment func(*sql.Selector)
 // AppointmentPolicy is the predicate function for appointmentpolicy builders.
 type AppointmentPolicy func(*sql.Selector)
 
+// ArtifactSignature is the predicate function for artifactsignature builders.
+type ArtifactSignature func(*sql.Selector)
+
 // AuditLog is the predicate function for auditlog builders.
 type AuditLog func(*sql.Selector)
 
@@ -50,6 +53,9 @@ type CalendarEvent func(*sql.Selector)
 
 // Checkout is the predicate function for checkout builders.
 type Checkout func(*sql.Selector)
+
+// CheckoutDocument is the predicate function for checkoutdocument builders.
+type CheckoutDocument func(*sql.Selector)
 
 // ClassInstance is the predicate function for classinstance builders.
 type ClassInstance func(*sql.Selector)
@@ -80,6 +86,9 @@ type GiftCardMovement func(*sql.Selector)
 
 // GiftCardOrder is the predicate function for giftcardorder builders.
 type GiftCardOrder func(*sql.Selector)
+
+// GuestInvite is the predicate function for guestinvite builders.
+type GuestInvite func(*sql.Selector)
 
 // HandoffCode is the predicate function for handoffcode builders.
 type HandoffCode func(*sql.Selector)

@@ -255,6 +255,30 @@ func (f AppointmentPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m e
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.AppointmentPolicyMutation", m)
 }
 
+// The ArtifactSignatureQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ArtifactSignatureQueryRuleFunc func(context.Context, *ent.ArtifactSignatureQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ArtifactSignatureQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ArtifactSignatureQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ArtifactSignatureQuery", q)
+}
+
+// The ArtifactSignatureMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ArtifactSignatureMutationRuleFunc func(context.Context, *ent.ArtifactSignatureMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ArtifactSignatureMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ArtifactSignatureMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ArtifactSignatureMutation", m)
+}
+
 // The AuditLogQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type AuditLogQueryRuleFunc func(context.Context, *ent.AuditLogQuery) error
@@ -469,6 +493,30 @@ func (f CheckoutMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CheckoutMutation", m)
+}
+
+// The CheckoutDocumentQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type CheckoutDocumentQueryRuleFunc func(context.Context, *ent.CheckoutDocumentQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f CheckoutDocumentQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CheckoutDocumentQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.CheckoutDocumentQuery", q)
+}
+
+// The CheckoutDocumentMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type CheckoutDocumentMutationRuleFunc func(context.Context, *ent.CheckoutDocumentMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f CheckoutDocumentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.CheckoutDocumentMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CheckoutDocumentMutation", m)
 }
 
 // The ClassInstanceQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -709,6 +757,30 @@ func (f GiftCardOrderMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GiftCardOrderMutation", m)
+}
+
+// The GuestInviteQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type GuestInviteQueryRuleFunc func(context.Context, *ent.GuestInviteQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f GuestInviteQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GuestInviteQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.GuestInviteQuery", q)
+}
+
+// The GuestInviteMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type GuestInviteMutationRuleFunc func(context.Context, *ent.GuestInviteMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f GuestInviteMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.GuestInviteMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.GuestInviteMutation", m)
 }
 
 // The HandoffCodeQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -2054,6 +2126,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.AppointmentPolicyQuery:
 		return q.Filter(), nil
+	case *ent.ArtifactSignatureQuery:
+		return q.Filter(), nil
 	case *ent.AuditLogQuery:
 		return q.Filter(), nil
 	case *ent.AuthCodeQuery:
@@ -2071,6 +2145,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.CalendarEventQuery:
 		return q.Filter(), nil
 	case *ent.CheckoutQuery:
+		return q.Filter(), nil
+	case *ent.CheckoutDocumentQuery:
 		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
 		return q.Filter(), nil
@@ -2091,6 +2167,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.GiftCardMovementQuery:
 		return q.Filter(), nil
 	case *ent.GiftCardOrderQuery:
+		return q.Filter(), nil
+	case *ent.GuestInviteQuery:
 		return q.Filter(), nil
 	case *ent.HandoffCodeQuery:
 		return q.Filter(), nil
@@ -2219,6 +2297,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.AppointmentPolicyMutation:
 		return m.Filter(), nil
+	case *ent.ArtifactSignatureMutation:
+		return m.Filter(), nil
 	case *ent.AuditLogMutation:
 		return m.Filter(), nil
 	case *ent.AuthCodeMutation:
@@ -2236,6 +2316,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.CalendarEventMutation:
 		return m.Filter(), nil
 	case *ent.CheckoutMutation:
+		return m.Filter(), nil
+	case *ent.CheckoutDocumentMutation:
 		return m.Filter(), nil
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil
@@ -2256,6 +2338,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.GiftCardMovementMutation:
 		return m.Filter(), nil
 	case *ent.GiftCardOrderMutation:
+		return m.Filter(), nil
+	case *ent.GuestInviteMutation:
 		return m.Filter(), nil
 	case *ent.HandoffCodeMutation:
 		return m.Filter(), nil

@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -22,6 +23,7 @@ import (
 	"github.com/venueplatform/venue/ent/buddyinvite"
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -32,6 +34,7 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
@@ -542,6 +545,49 @@ func init() {
 	appointmentpolicyDescID := appointmentpolicyMixinFields0[0].Descriptor()
 	// appointmentpolicy.DefaultID holds the default value on creation for the id field.
 	appointmentpolicy.DefaultID = appointmentpolicyDescID.Default.(func() uuid.UUID)
+	artifactsignatureMixin := schema.ArtifactSignature{}.Mixin()
+	artifactsignature.Policy = privacy.NewPolicies(artifactsignatureMixin[1], schema.ArtifactSignature{})
+	artifactsignature.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := artifactsignature.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	artifactsignatureMixinHooks1 := artifactsignatureMixin[1].Hooks()
+
+	artifactsignature.Hooks[1] = artifactsignatureMixinHooks1[0]
+	artifactsignatureMixinFields0 := artifactsignatureMixin[0].Fields()
+	_ = artifactsignatureMixinFields0
+	artifactsignatureFields := schema.ArtifactSignature{}.Fields()
+	_ = artifactsignatureFields
+	// artifactsignatureDescCreatedAt is the schema descriptor for created_at field.
+	artifactsignatureDescCreatedAt := artifactsignatureMixinFields0[1].Descriptor()
+	// artifactsignature.DefaultCreatedAt holds the default value on creation for the created_at field.
+	artifactsignature.DefaultCreatedAt = artifactsignatureDescCreatedAt.Default.(func() time.Time)
+	// artifactsignatureDescUpdatedAt is the schema descriptor for updated_at field.
+	artifactsignatureDescUpdatedAt := artifactsignatureMixinFields0[2].Descriptor()
+	// artifactsignature.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	artifactsignature.DefaultUpdatedAt = artifactsignatureDescUpdatedAt.Default.(func() time.Time)
+	// artifactsignature.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	artifactsignature.UpdateDefaultUpdatedAt = artifactsignatureDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// artifactsignatureDescSignatureData is the schema descriptor for signature_data field.
+	artifactsignatureDescSignatureData := artifactsignatureFields[4].Descriptor()
+	// artifactsignature.DefaultSignatureData holds the default value on creation for the signature_data field.
+	artifactsignature.DefaultSignatureData = artifactsignatureDescSignatureData.Default.(string)
+	// artifactsignatureDescSavedSignatureID is the schema descriptor for saved_signature_id field.
+	artifactsignatureDescSavedSignatureID := artifactsignatureFields[5].Descriptor()
+	// artifactsignature.SavedSignatureIDValidator is a validator for the "saved_signature_id" field. It is called by the builders before save.
+	artifactsignature.SavedSignatureIDValidator = artifactsignatureDescSavedSignatureID.Validators[0].(func(string) error)
+	// artifactsignatureDescPassTypeSlug is the schema descriptor for pass_type_slug field.
+	artifactsignatureDescPassTypeSlug := artifactsignatureFields[6].Descriptor()
+	// artifactsignature.PassTypeSlugValidator is a validator for the "pass_type_slug" field. It is called by the builders before save.
+	artifactsignature.PassTypeSlugValidator = artifactsignatureDescPassTypeSlug.Validators[0].(func(string) error)
+	// artifactsignatureDescID is the schema descriptor for id field.
+	artifactsignatureDescID := artifactsignatureMixinFields0[0].Descriptor()
+	// artifactsignature.DefaultID holds the default value on creation for the id field.
+	artifactsignature.DefaultID = artifactsignatureDescID.Default.(func() uuid.UUID)
 	auditlogMixin := schema.AuditLog{}.Mixin()
 	auditlog.Policy = privacy.NewPolicies(auditlogMixin[1], schema.AuditLog{})
 	auditlog.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1094,6 +1140,63 @@ func init() {
 	checkoutDescID := checkoutMixinFields0[0].Descriptor()
 	// checkout.DefaultID holds the default value on creation for the id field.
 	checkout.DefaultID = checkoutDescID.Default.(func() uuid.UUID)
+	checkoutdocumentMixin := schema.CheckoutDocument{}.Mixin()
+	checkoutdocument.Policy = privacy.NewPolicies(checkoutdocumentMixin[1], schema.CheckoutDocument{})
+	checkoutdocument.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := checkoutdocument.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	checkoutdocumentMixinHooks1 := checkoutdocumentMixin[1].Hooks()
+
+	checkoutdocument.Hooks[1] = checkoutdocumentMixinHooks1[0]
+	checkoutdocumentMixinFields0 := checkoutdocumentMixin[0].Fields()
+	_ = checkoutdocumentMixinFields0
+	checkoutdocumentFields := schema.CheckoutDocument{}.Fields()
+	_ = checkoutdocumentFields
+	// checkoutdocumentDescCreatedAt is the schema descriptor for created_at field.
+	checkoutdocumentDescCreatedAt := checkoutdocumentMixinFields0[1].Descriptor()
+	// checkoutdocument.DefaultCreatedAt holds the default value on creation for the created_at field.
+	checkoutdocument.DefaultCreatedAt = checkoutdocumentDescCreatedAt.Default.(func() time.Time)
+	// checkoutdocumentDescUpdatedAt is the schema descriptor for updated_at field.
+	checkoutdocumentDescUpdatedAt := checkoutdocumentMixinFields0[2].Descriptor()
+	// checkoutdocument.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	checkoutdocument.DefaultUpdatedAt = checkoutdocumentDescUpdatedAt.Default.(func() time.Time)
+	// checkoutdocument.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	checkoutdocument.UpdateDefaultUpdatedAt = checkoutdocumentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// checkoutdocumentDescTitle is the schema descriptor for title field.
+	checkoutdocumentDescTitle := checkoutdocumentFields[1].Descriptor()
+	// checkoutdocument.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	checkoutdocument.TitleValidator = func() func(string) error {
+		validators := checkoutdocumentDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// checkoutdocumentDescBody is the schema descriptor for body field.
+	checkoutdocumentDescBody := checkoutdocumentFields[2].Descriptor()
+	// checkoutdocument.DefaultBody holds the default value on creation for the body field.
+	checkoutdocument.DefaultBody = checkoutdocumentDescBody.Default.(string)
+	// checkoutdocumentDescActive is the schema descriptor for active field.
+	checkoutdocumentDescActive := checkoutdocumentFields[4].Descriptor()
+	// checkoutdocument.DefaultActive holds the default value on creation for the active field.
+	checkoutdocument.DefaultActive = checkoutdocumentDescActive.Default.(bool)
+	// checkoutdocumentDescID is the schema descriptor for id field.
+	checkoutdocumentDescID := checkoutdocumentMixinFields0[0].Descriptor()
+	// checkoutdocument.DefaultID holds the default value on creation for the id field.
+	checkoutdocument.DefaultID = checkoutdocumentDescID.Default.(func() uuid.UUID)
 	classinstanceMixin := schema.ClassInstance{}.Mixin()
 	classinstance.Policy = privacy.NewPolicies(classinstanceMixin[1], schema.ClassInstance{})
 	classinstance.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -1682,6 +1785,127 @@ func init() {
 	giftcardorderDescID := giftcardorderMixinFields0[0].Descriptor()
 	// giftcardorder.DefaultID holds the default value on creation for the id field.
 	giftcardorder.DefaultID = giftcardorderDescID.Default.(func() uuid.UUID)
+	guestinviteMixin := schema.GuestInvite{}.Mixin()
+	guestinvite.Policy = privacy.NewPolicies(guestinviteMixin[1], schema.GuestInvite{})
+	guestinvite.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := guestinvite.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	guestinviteMixinHooks1 := guestinviteMixin[1].Hooks()
+
+	guestinvite.Hooks[1] = guestinviteMixinHooks1[0]
+	guestinviteMixinFields0 := guestinviteMixin[0].Fields()
+	_ = guestinviteMixinFields0
+	guestinviteFields := schema.GuestInvite{}.Fields()
+	_ = guestinviteFields
+	// guestinviteDescCreatedAt is the schema descriptor for created_at field.
+	guestinviteDescCreatedAt := guestinviteMixinFields0[1].Descriptor()
+	// guestinvite.DefaultCreatedAt holds the default value on creation for the created_at field.
+	guestinvite.DefaultCreatedAt = guestinviteDescCreatedAt.Default.(func() time.Time)
+	// guestinviteDescUpdatedAt is the schema descriptor for updated_at field.
+	guestinviteDescUpdatedAt := guestinviteMixinFields0[2].Descriptor()
+	// guestinvite.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	guestinvite.DefaultUpdatedAt = guestinviteDescUpdatedAt.Default.(func() time.Time)
+	// guestinvite.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	guestinvite.UpdateDefaultUpdatedAt = guestinviteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// guestinviteDescTokenHash is the schema descriptor for token_hash field.
+	guestinviteDescTokenHash := guestinviteFields[2].Descriptor()
+	// guestinvite.TokenHashValidator is a validator for the "token_hash" field. It is called by the builders before save.
+	guestinvite.TokenHashValidator = func() func(string) error {
+		validators := guestinviteDescTokenHash.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(token_hash string) error {
+			for _, fn := range fns {
+				if err := fn(token_hash); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescWaitlistPosition is the schema descriptor for waitlist_position field.
+	guestinviteDescWaitlistPosition := guestinviteFields[5].Descriptor()
+	// guestinvite.WaitlistPositionValidator is a validator for the "waitlist_position" field. It is called by the builders before save.
+	guestinvite.WaitlistPositionValidator = guestinviteDescWaitlistPosition.Validators[0].(func(int) error)
+	// guestinviteDescPriceMinor is the schema descriptor for price_minor field.
+	guestinviteDescPriceMinor := guestinviteFields[6].Descriptor()
+	// guestinvite.PriceMinorValidator is a validator for the "price_minor" field. It is called by the builders before save.
+	guestinvite.PriceMinorValidator = guestinviteDescPriceMinor.Validators[0].(func(int64) error)
+	// guestinviteDescCompareAtMinor is the schema descriptor for compare_at_minor field.
+	guestinviteDescCompareAtMinor := guestinviteFields[7].Descriptor()
+	// guestinvite.CompareAtMinorValidator is a validator for the "compare_at_minor" field. It is called by the builders before save.
+	guestinvite.CompareAtMinorValidator = guestinviteDescCompareAtMinor.Validators[0].(func(int64) error)
+	// guestinviteDescCurrency is the schema descriptor for currency field.
+	guestinviteDescCurrency := guestinviteFields[8].Descriptor()
+	// guestinvite.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	guestinvite.CurrencyValidator = func() func(string) error {
+		validators := guestinviteDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescReturnBaseURL is the schema descriptor for return_base_url field.
+	guestinviteDescReturnBaseURL := guestinviteFields[9].Descriptor()
+	// guestinvite.ReturnBaseURLValidator is a validator for the "return_base_url" field. It is called by the builders before save.
+	guestinvite.ReturnBaseURLValidator = guestinviteDescReturnBaseURL.Validators[0].(func(string) error)
+	// guestinviteDescGuestName is the schema descriptor for guest_name field.
+	guestinviteDescGuestName := guestinviteFields[10].Descriptor()
+	// guestinvite.DefaultGuestName holds the default value on creation for the guest_name field.
+	guestinvite.DefaultGuestName = guestinviteDescGuestName.Default.(string)
+	// guestinvite.GuestNameValidator is a validator for the "guest_name" field. It is called by the builders before save.
+	guestinvite.GuestNameValidator = guestinviteDescGuestName.Validators[0].(func(string) error)
+	// guestinviteDescGuestEmail is the schema descriptor for guest_email field.
+	guestinviteDescGuestEmail := guestinviteFields[11].Descriptor()
+	// guestinvite.DefaultGuestEmail holds the default value on creation for the guest_email field.
+	guestinvite.DefaultGuestEmail = guestinviteDescGuestEmail.Default.(string)
+	// guestinvite.GuestEmailValidator is a validator for the "guest_email" field. It is called by the builders before save.
+	guestinvite.GuestEmailValidator = guestinviteDescGuestEmail.Validators[0].(func(string) error)
+	// guestinviteDescRequestKey is the schema descriptor for request_key field.
+	guestinviteDescRequestKey := guestinviteFields[12].Descriptor()
+	// guestinvite.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	guestinvite.RequestKeyValidator = func() func(string) error {
+		validators := guestinviteDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// guestinviteDescSpot is the schema descriptor for spot field.
+	guestinviteDescSpot := guestinviteFields[13].Descriptor()
+	// guestinvite.SpotValidator is a validator for the "spot" field. It is called by the builders before save.
+	guestinvite.SpotValidator = guestinviteDescSpot.Validators[0].(func(int) error)
+	// guestinviteDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	guestinviteDescPaymentIntentID := guestinviteFields[16].Descriptor()
+	// guestinvite.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	guestinvite.PaymentIntentIDValidator = guestinviteDescPaymentIntentID.Validators[0].(func(string) error)
+	// guestinviteDescID is the schema descriptor for id field.
+	guestinviteDescID := guestinviteMixinFields0[0].Descriptor()
+	// guestinvite.DefaultID holds the default value on creation for the id field.
+	guestinvite.DefaultID = guestinviteDescID.Default.(func() uuid.UUID)
 	handoffcodeMixin := schema.HandoffCode{}.Mixin()
 	handoffcode.Policy = privacy.NewPolicies(schema.HandoffCode{})
 	handoffcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {

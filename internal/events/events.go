@@ -83,6 +83,10 @@ const (
 	// past due (data: pass_id, member_id, invoice_id, invoice_number, amount_minor,
 	// currency, failure_code, decline_code, attempt_count).
 	MembershipRenewalFailed = "membership.renewal_failed"
+	// GuestInvitePaid: a guest place at a class was paid and the seat is the
+	// guest's (data: guest_invite_id, class_instance_id, member_id of the host,
+	// payer, payment_id, amount_minor, currency).
+	GuestInvitePaid = "guest_invite.paid"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -96,6 +100,7 @@ var Types = []string{
 	FeeSettled, FeeWaived,
 	PosSaleCompleted,
 	MembershipRenewed, MembershipRenewalFailed,
+	GuestInvitePaid,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

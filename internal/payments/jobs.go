@@ -52,6 +52,9 @@ func (s *Service) Register(w *river.Workers) error {
 	if err := river.AddWorkerSafely(w, river.WorkFunc(s.workEvent)); err != nil {
 		return err
 	}
+	if err := river.AddWorkerSafely(w, river.WorkFunc(s.workCancelIntent)); err != nil { // holds.go
+		return err
+	}
 	if err := river.AddWorkerSafely(w, river.WorkFunc(s.workReconcile)); err != nil {
 		return err
 	}

@@ -68,6 +68,9 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 	if err != nil {
 		return nil, err
 	}
+	if err := s.requireArtifacts(ctx, memberID, pt); err != nil { // artifacts.go
+		return nil, err
+	}
 	var (
 		co      *ent.Checkout
 		attempt *ent.PaymentAttempt

@@ -243,6 +243,14 @@ var registry = map[string]SiteInfo{
 	"billing.member_email":  bypass("reading a member's own account e-mail to send them their renewal receipt or the notice of a declined renewal", "Member", "User"),
 	"appointments.release_holds": members("a booking releases the expired online-checkout holds (pending_payment past hold_expires_at) of any member that meet its provider's or room's busy span in the viewer's venue, with the other held appointments and the visit of each, so the time can be taken",
 		"Appointment", "Visit"),
+
+	"guests.token_lookup": bypass("a guest holds only an invitation's token: finding the one invitation whose stored digest matches it (and so its venue), read only, before acting in that venue",
+		"GuestInvite"),
+	"guests.expired_holds": bypass("the sweep of every venue's unpaid guest holds whose time is up; it reads their ids and venues, then acts in each venue",
+		"GuestInvite"),
+	"guests.token_venue": elevation("a guest with an invitation's token (no account, or not a member of the venue) acts on that one invitation as the venue's guest-invitation operator, for the call only"),
+	"guests.waitlist": members("a freed seat of a class goes to the first guest waiting, whoever's invitation freed it: reading and moving the class's waiting guest invitations, in the class the caller locked in the viewer's venue",
+		"GuestInvite"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -15001,6 +15001,885 @@ func (s *GroupedVisitsPolicy) SetRefundTerms(val NilString) {
 	s.RefundTerms = val
 }
 
+// A guest place as its guest sees it.
+// Ref: #/components/schemas/GuestInvite
+type GuestInvite struct {
+	// Linked to an account.
+	Claimed         bool      `json:"claimed"`
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	// The ordinary price in major units, for display only; null without one.
+	CompareAtPrice      NilFloat64 `json:"compare_at_price"`
+	CompareAtPriceMinor NilInt64   `json:"compare_at_price_minor"`
+	EndTime             time.Time  `json:"end_time"`
+	GuestPrice          GuestPrice `json:"guest_price"`
+	// When an unpaid held seat is released; null unless held.
+	HoldExpiresAt    NilDateTime      `json:"hold_expires_at"`
+	ID               uuid.UUID        `json:"id"`
+	Payer            GuestInvitePayer `json:"payer"`
+	StartTime        time.Time        `json:"start_time"`
+	State            GuestInviteState `json:"state"`
+	VenueName        string           `json:"venue_name"`
+	VenueSlug        string           `json:"venue_slug"`
+	WaitlistPosition NilInt           `json:"waitlist_position"`
+}
+
+// GetClaimed returns the value of Claimed.
+func (s *GuestInvite) GetClaimed() bool {
+	return s.Claimed
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *GuestInvite) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetCompareAtPrice returns the value of CompareAtPrice.
+func (s *GuestInvite) GetCompareAtPrice() NilFloat64 {
+	return s.CompareAtPrice
+}
+
+// GetCompareAtPriceMinor returns the value of CompareAtPriceMinor.
+func (s *GuestInvite) GetCompareAtPriceMinor() NilInt64 {
+	return s.CompareAtPriceMinor
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *GuestInvite) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetGuestPrice returns the value of GuestPrice.
+func (s *GuestInvite) GetGuestPrice() GuestPrice {
+	return s.GuestPrice
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *GuestInvite) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
+}
+
+// GetID returns the value of ID.
+func (s *GuestInvite) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetPayer returns the value of Payer.
+func (s *GuestInvite) GetPayer() GuestInvitePayer {
+	return s.Payer
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *GuestInvite) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetState returns the value of State.
+func (s *GuestInvite) GetState() GuestInviteState {
+	return s.State
+}
+
+// GetVenueName returns the value of VenueName.
+func (s *GuestInvite) GetVenueName() string {
+	return s.VenueName
+}
+
+// GetVenueSlug returns the value of VenueSlug.
+func (s *GuestInvite) GetVenueSlug() string {
+	return s.VenueSlug
+}
+
+// GetWaitlistPosition returns the value of WaitlistPosition.
+func (s *GuestInvite) GetWaitlistPosition() NilInt {
+	return s.WaitlistPosition
+}
+
+// SetClaimed sets the value of Claimed.
+func (s *GuestInvite) SetClaimed(val bool) {
+	s.Claimed = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *GuestInvite) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetCompareAtPrice sets the value of CompareAtPrice.
+func (s *GuestInvite) SetCompareAtPrice(val NilFloat64) {
+	s.CompareAtPrice = val
+}
+
+// SetCompareAtPriceMinor sets the value of CompareAtPriceMinor.
+func (s *GuestInvite) SetCompareAtPriceMinor(val NilInt64) {
+	s.CompareAtPriceMinor = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *GuestInvite) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetGuestPrice sets the value of GuestPrice.
+func (s *GuestInvite) SetGuestPrice(val GuestPrice) {
+	s.GuestPrice = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *GuestInvite) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
+}
+
+// SetID sets the value of ID.
+func (s *GuestInvite) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetPayer sets the value of Payer.
+func (s *GuestInvite) SetPayer(val GuestInvitePayer) {
+	s.Payer = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *GuestInvite) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetState sets the value of State.
+func (s *GuestInvite) SetState(val GuestInviteState) {
+	s.State = val
+}
+
+// SetVenueName sets the value of VenueName.
+func (s *GuestInvite) SetVenueName(val string) {
+	s.VenueName = val
+}
+
+// SetVenueSlug sets the value of VenueSlug.
+func (s *GuestInvite) SetVenueSlug(val string) {
+	s.VenueSlug = val
+}
+
+// SetWaitlistPosition sets the value of WaitlistPosition.
+func (s *GuestInvite) SetWaitlistPosition(val NilInt) {
+	s.WaitlistPosition = val
+}
+
+// Ref: #/components/schemas/GuestInviteCheckout
+type GuestInviteCheckout struct {
+	CheckoutURL        string                           `json:"checkout_url"`
+	ClientSecret       NilString                        `json:"client_secret"`
+	Invite             GuestInvite                      `json:"invite"`
+	PaymentIntentID    NilString                        `json:"payment_intent_id"`
+	PaymentStatus      GuestInviteCheckoutPaymentStatus `json:"payment_status"`
+	ProcessorAccountID NilString                        `json:"processor_account_id"`
+}
+
+// GetCheckoutURL returns the value of CheckoutURL.
+func (s *GuestInviteCheckout) GetCheckoutURL() string {
+	return s.CheckoutURL
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *GuestInviteCheckout) GetClientSecret() NilString {
+	return s.ClientSecret
+}
+
+// GetInvite returns the value of Invite.
+func (s *GuestInviteCheckout) GetInvite() GuestInvite {
+	return s.Invite
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *GuestInviteCheckout) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *GuestInviteCheckout) GetPaymentStatus() GuestInviteCheckoutPaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *GuestInviteCheckout) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// SetCheckoutURL sets the value of CheckoutURL.
+func (s *GuestInviteCheckout) SetCheckoutURL(val string) {
+	s.CheckoutURL = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *GuestInviteCheckout) SetClientSecret(val NilString) {
+	s.ClientSecret = val
+}
+
+// SetInvite sets the value of Invite.
+func (s *GuestInviteCheckout) SetInvite(val GuestInvite) {
+	s.Invite = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *GuestInviteCheckout) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *GuestInviteCheckout) SetPaymentStatus(val GuestInviteCheckoutPaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *GuestInviteCheckout) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+type GuestInviteCheckoutPaymentStatus string
+
+const (
+	GuestInviteCheckoutPaymentStatusSucceeded             GuestInviteCheckoutPaymentStatus = "succeeded"
+	GuestInviteCheckoutPaymentStatusRequiresAction        GuestInviteCheckoutPaymentStatus = "requires_action"
+	GuestInviteCheckoutPaymentStatusRequiresPaymentMethod GuestInviteCheckoutPaymentStatus = "requires_payment_method"
+	GuestInviteCheckoutPaymentStatusProcessing            GuestInviteCheckoutPaymentStatus = "processing"
+	GuestInviteCheckoutPaymentStatusRequiresConfirmation  GuestInviteCheckoutPaymentStatus = "requires_confirmation"
+)
+
+// AllValues returns all GuestInviteCheckoutPaymentStatus values.
+func (GuestInviteCheckoutPaymentStatus) AllValues() []GuestInviteCheckoutPaymentStatus {
+	return []GuestInviteCheckoutPaymentStatus{
+		GuestInviteCheckoutPaymentStatusSucceeded,
+		GuestInviteCheckoutPaymentStatusRequiresAction,
+		GuestInviteCheckoutPaymentStatusRequiresPaymentMethod,
+		GuestInviteCheckoutPaymentStatusProcessing,
+		GuestInviteCheckoutPaymentStatusRequiresConfirmation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GuestInviteCheckoutPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case GuestInviteCheckoutPaymentStatusSucceeded:
+		return []byte(s), nil
+	case GuestInviteCheckoutPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case GuestInviteCheckoutPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case GuestInviteCheckoutPaymentStatusProcessing:
+		return []byte(s), nil
+	case GuestInviteCheckoutPaymentStatusRequiresConfirmation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GuestInviteCheckoutPaymentStatus) UnmarshalText(data []byte) error {
+	switch GuestInviteCheckoutPaymentStatus(data) {
+	case GuestInviteCheckoutPaymentStatusSucceeded:
+		*s = GuestInviteCheckoutPaymentStatusSucceeded
+		return nil
+	case GuestInviteCheckoutPaymentStatusRequiresAction:
+		*s = GuestInviteCheckoutPaymentStatusRequiresAction
+		return nil
+	case GuestInviteCheckoutPaymentStatusRequiresPaymentMethod:
+		*s = GuestInviteCheckoutPaymentStatusRequiresPaymentMethod
+		return nil
+	case GuestInviteCheckoutPaymentStatusProcessing:
+		*s = GuestInviteCheckoutPaymentStatusProcessing
+		return nil
+	case GuestInviteCheckoutPaymentStatusRequiresConfirmation:
+		*s = GuestInviteCheckoutPaymentStatusRequiresConfirmation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GuestInviteCheckoutResponse
+type GuestInviteCheckoutResponse struct {
+	Data  GuestInviteCheckout `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GuestInviteCheckoutResponse) GetData() GuestInviteCheckout {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GuestInviteCheckoutResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GuestInviteCheckoutResponse) SetData(val GuestInviteCheckout) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GuestInviteCheckoutResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/GuestInviteCreateRequest
+type GuestInviteCreateRequest struct {
+	ClassInstanceID uuid.UUID                     `json:"class_instance_id"`
+	GuestEmail      OptString                     `json:"guest_email"`
+	GuestName       OptString                     `json:"guest_name"`
+	Payer           GuestInviteCreateRequestPayer `json:"payer"`
+	ReturnBaseURL   url.URL                       `json:"return_base_url"`
+	Spots           OptInt                        `json:"spots"`
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *GuestInviteCreateRequest) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetGuestEmail returns the value of GuestEmail.
+func (s *GuestInviteCreateRequest) GetGuestEmail() OptString {
+	return s.GuestEmail
+}
+
+// GetGuestName returns the value of GuestName.
+func (s *GuestInviteCreateRequest) GetGuestName() OptString {
+	return s.GuestName
+}
+
+// GetPayer returns the value of Payer.
+func (s *GuestInviteCreateRequest) GetPayer() GuestInviteCreateRequestPayer {
+	return s.Payer
+}
+
+// GetReturnBaseURL returns the value of ReturnBaseURL.
+func (s *GuestInviteCreateRequest) GetReturnBaseURL() url.URL {
+	return s.ReturnBaseURL
+}
+
+// GetSpots returns the value of Spots.
+func (s *GuestInviteCreateRequest) GetSpots() OptInt {
+	return s.Spots
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *GuestInviteCreateRequest) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetGuestEmail sets the value of GuestEmail.
+func (s *GuestInviteCreateRequest) SetGuestEmail(val OptString) {
+	s.GuestEmail = val
+}
+
+// SetGuestName sets the value of GuestName.
+func (s *GuestInviteCreateRequest) SetGuestName(val OptString) {
+	s.GuestName = val
+}
+
+// SetPayer sets the value of Payer.
+func (s *GuestInviteCreateRequest) SetPayer(val GuestInviteCreateRequestPayer) {
+	s.Payer = val
+}
+
+// SetReturnBaseURL sets the value of ReturnBaseURL.
+func (s *GuestInviteCreateRequest) SetReturnBaseURL(val url.URL) {
+	s.ReturnBaseURL = val
+}
+
+// SetSpots sets the value of Spots.
+func (s *GuestInviteCreateRequest) SetSpots(val OptInt) {
+	s.Spots = val
+}
+
+type GuestInviteCreateRequestPayer string
+
+const (
+	GuestInviteCreateRequestPayerGuest GuestInviteCreateRequestPayer = "guest"
+	GuestInviteCreateRequestPayerHost  GuestInviteCreateRequestPayer = "host"
+)
+
+// AllValues returns all GuestInviteCreateRequestPayer values.
+func (GuestInviteCreateRequestPayer) AllValues() []GuestInviteCreateRequestPayer {
+	return []GuestInviteCreateRequestPayer{
+		GuestInviteCreateRequestPayerGuest,
+		GuestInviteCreateRequestPayerHost,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GuestInviteCreateRequestPayer) MarshalText() ([]byte, error) {
+	switch s {
+	case GuestInviteCreateRequestPayerGuest:
+		return []byte(s), nil
+	case GuestInviteCreateRequestPayerHost:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GuestInviteCreateRequestPayer) UnmarshalText(data []byte) error {
+	switch GuestInviteCreateRequestPayer(data) {
+	case GuestInviteCreateRequestPayerGuest:
+		*s = GuestInviteCreateRequestPayerGuest
+		return nil
+	case GuestInviteCreateRequestPayerHost:
+		*s = GuestInviteCreateRequestPayerHost
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GuestInviteEligibilityResponse
+type GuestInviteEligibilityResponse struct {
+	Data  GuestInviteEligibilityResponseData `json:"data"`
+	Error struct{}                           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GuestInviteEligibilityResponse) GetData() GuestInviteEligibilityResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GuestInviteEligibilityResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GuestInviteEligibilityResponse) SetData(val GuestInviteEligibilityResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GuestInviteEligibilityResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type GuestInviteEligibilityResponseData struct {
+	// The ordinary price in major units, for display only; null without one.
+	CompareAtPrice      NilFloat64                                  `json:"compare_at_price"`
+	CompareAtPriceMinor NilInt64                                    `json:"compare_at_price_minor"`
+	Eligible            bool                                        `json:"eligible"`
+	GuestPrice          OptGuestPrice                               `json:"guest_price"`
+	OpenInvitations     []HostGuestInvite                           `json:"open_invitations"`
+	Reason              NilGuestInviteEligibilityResponseDataReason `json:"reason"`
+}
+
+// GetCompareAtPrice returns the value of CompareAtPrice.
+func (s *GuestInviteEligibilityResponseData) GetCompareAtPrice() NilFloat64 {
+	return s.CompareAtPrice
+}
+
+// GetCompareAtPriceMinor returns the value of CompareAtPriceMinor.
+func (s *GuestInviteEligibilityResponseData) GetCompareAtPriceMinor() NilInt64 {
+	return s.CompareAtPriceMinor
+}
+
+// GetEligible returns the value of Eligible.
+func (s *GuestInviteEligibilityResponseData) GetEligible() bool {
+	return s.Eligible
+}
+
+// GetGuestPrice returns the value of GuestPrice.
+func (s *GuestInviteEligibilityResponseData) GetGuestPrice() OptGuestPrice {
+	return s.GuestPrice
+}
+
+// GetOpenInvitations returns the value of OpenInvitations.
+func (s *GuestInviteEligibilityResponseData) GetOpenInvitations() []HostGuestInvite {
+	return s.OpenInvitations
+}
+
+// GetReason returns the value of Reason.
+func (s *GuestInviteEligibilityResponseData) GetReason() NilGuestInviteEligibilityResponseDataReason {
+	return s.Reason
+}
+
+// SetCompareAtPrice sets the value of CompareAtPrice.
+func (s *GuestInviteEligibilityResponseData) SetCompareAtPrice(val NilFloat64) {
+	s.CompareAtPrice = val
+}
+
+// SetCompareAtPriceMinor sets the value of CompareAtPriceMinor.
+func (s *GuestInviteEligibilityResponseData) SetCompareAtPriceMinor(val NilInt64) {
+	s.CompareAtPriceMinor = val
+}
+
+// SetEligible sets the value of Eligible.
+func (s *GuestInviteEligibilityResponseData) SetEligible(val bool) {
+	s.Eligible = val
+}
+
+// SetGuestPrice sets the value of GuestPrice.
+func (s *GuestInviteEligibilityResponseData) SetGuestPrice(val OptGuestPrice) {
+	s.GuestPrice = val
+}
+
+// SetOpenInvitations sets the value of OpenInvitations.
+func (s *GuestInviteEligibilityResponseData) SetOpenInvitations(val []HostGuestInvite) {
+	s.OpenInvitations = val
+}
+
+// SetReason sets the value of Reason.
+func (s *GuestInviteEligibilityResponseData) SetReason(val NilGuestInviteEligibilityResponseDataReason) {
+	s.Reason = val
+}
+
+type GuestInviteEligibilityResponseDataReason string
+
+const (
+	GuestInviteEligibilityResponseDataReasonNoConfirmedBooking GuestInviteEligibilityResponseDataReason = "no_confirmed_booking"
+	GuestInviteEligibilityResponseDataReasonClassNotBookable   GuestInviteEligibilityResponseDataReason = "class_not_bookable"
+	GuestInviteEligibilityResponseDataReasonNoGuestPrice       GuestInviteEligibilityResponseDataReason = "no_guest_price"
+	GuestInviteEligibilityResponseDataReasonGuestLimitReached  GuestInviteEligibilityResponseDataReason = "guest_limit_reached"
+)
+
+// AllValues returns all GuestInviteEligibilityResponseDataReason values.
+func (GuestInviteEligibilityResponseDataReason) AllValues() []GuestInviteEligibilityResponseDataReason {
+	return []GuestInviteEligibilityResponseDataReason{
+		GuestInviteEligibilityResponseDataReasonNoConfirmedBooking,
+		GuestInviteEligibilityResponseDataReasonClassNotBookable,
+		GuestInviteEligibilityResponseDataReasonNoGuestPrice,
+		GuestInviteEligibilityResponseDataReasonGuestLimitReached,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GuestInviteEligibilityResponseDataReason) MarshalText() ([]byte, error) {
+	switch s {
+	case GuestInviteEligibilityResponseDataReasonNoConfirmedBooking:
+		return []byte(s), nil
+	case GuestInviteEligibilityResponseDataReasonClassNotBookable:
+		return []byte(s), nil
+	case GuestInviteEligibilityResponseDataReasonNoGuestPrice:
+		return []byte(s), nil
+	case GuestInviteEligibilityResponseDataReasonGuestLimitReached:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GuestInviteEligibilityResponseDataReason) UnmarshalText(data []byte) error {
+	switch GuestInviteEligibilityResponseDataReason(data) {
+	case GuestInviteEligibilityResponseDataReasonNoConfirmedBooking:
+		*s = GuestInviteEligibilityResponseDataReasonNoConfirmedBooking
+		return nil
+	case GuestInviteEligibilityResponseDataReasonClassNotBookable:
+		*s = GuestInviteEligibilityResponseDataReasonClassNotBookable
+		return nil
+	case GuestInviteEligibilityResponseDataReasonNoGuestPrice:
+		*s = GuestInviteEligibilityResponseDataReasonNoGuestPrice
+		return nil
+	case GuestInviteEligibilityResponseDataReasonGuestLimitReached:
+		*s = GuestInviteEligibilityResponseDataReasonGuestLimitReached
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GuestInvitePayer string
+
+const (
+	GuestInvitePayerGuest GuestInvitePayer = "guest"
+	GuestInvitePayerHost  GuestInvitePayer = "host"
+)
+
+// AllValues returns all GuestInvitePayer values.
+func (GuestInvitePayer) AllValues() []GuestInvitePayer {
+	return []GuestInvitePayer{
+		GuestInvitePayerGuest,
+		GuestInvitePayerHost,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GuestInvitePayer) MarshalText() ([]byte, error) {
+	switch s {
+	case GuestInvitePayerGuest:
+		return []byte(s), nil
+	case GuestInvitePayerHost:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GuestInvitePayer) UnmarshalText(data []byte) error {
+	switch GuestInvitePayer(data) {
+	case GuestInvitePayerGuest:
+		*s = GuestInvitePayerGuest
+		return nil
+	case GuestInvitePayerHost:
+		*s = GuestInvitePayerHost
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GuestInviteResponse
+type GuestInviteResponse struct {
+	Data  GuestInvite `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GuestInviteResponse) GetData() GuestInvite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GuestInviteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GuestInviteResponse) SetData(val GuestInvite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GuestInviteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/GuestInviteSignedInCheckoutRequest
+type GuestInviteSignedInCheckoutRequest struct {
+	PaymentMethodID OptString `json:"payment_method_id"`
+	Token           string    `json:"token"`
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *GuestInviteSignedInCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetToken returns the value of Token.
+func (s *GuestInviteSignedInCheckoutRequest) GetToken() string {
+	return s.Token
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *GuestInviteSignedInCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetToken sets the value of Token.
+func (s *GuestInviteSignedInCheckoutRequest) SetToken(val string) {
+	s.Token = val
+}
+
+// Ref: #/components/schemas/GuestInviteState
+type GuestInviteState string
+
+const (
+	GuestInviteStateNeedsAccount GuestInviteState = "needs_account"
+	GuestInviteStatePayable      GuestInviteState = "payable"
+	GuestInviteStateAlreadyPaid  GuestInviteState = "already_paid"
+	GuestInviteStateCancelled    GuestInviteState = "cancelled"
+	GuestInviteStateExpired      GuestInviteState = "expired"
+	GuestInviteStateClassStarted GuestInviteState = "class_started"
+	GuestInviteStateClassFull    GuestInviteState = "class_full"
+)
+
+// AllValues returns all GuestInviteState values.
+func (GuestInviteState) AllValues() []GuestInviteState {
+	return []GuestInviteState{
+		GuestInviteStateNeedsAccount,
+		GuestInviteStatePayable,
+		GuestInviteStateAlreadyPaid,
+		GuestInviteStateCancelled,
+		GuestInviteStateExpired,
+		GuestInviteStateClassStarted,
+		GuestInviteStateClassFull,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GuestInviteState) MarshalText() ([]byte, error) {
+	switch s {
+	case GuestInviteStateNeedsAccount:
+		return []byte(s), nil
+	case GuestInviteStatePayable:
+		return []byte(s), nil
+	case GuestInviteStateAlreadyPaid:
+		return []byte(s), nil
+	case GuestInviteStateCancelled:
+		return []byte(s), nil
+	case GuestInviteStateExpired:
+		return []byte(s), nil
+	case GuestInviteStateClassStarted:
+		return []byte(s), nil
+	case GuestInviteStateClassFull:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GuestInviteState) UnmarshalText(data []byte) error {
+	switch GuestInviteState(data) {
+	case GuestInviteStateNeedsAccount:
+		*s = GuestInviteStateNeedsAccount
+		return nil
+	case GuestInviteStatePayable:
+		*s = GuestInviteStatePayable
+		return nil
+	case GuestInviteStateAlreadyPaid:
+		*s = GuestInviteStateAlreadyPaid
+		return nil
+	case GuestInviteStateCancelled:
+		*s = GuestInviteStateCancelled
+		return nil
+	case GuestInviteStateExpired:
+		*s = GuestInviteStateExpired
+		return nil
+	case GuestInviteStateClassStarted:
+		*s = GuestInviteStateClassStarted
+		return nil
+	case GuestInviteStateClassFull:
+		*s = GuestInviteStateClassFull
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/GuestInviteTokenRequest
+type GuestInviteTokenRequest struct {
+	Token string `json:"token"`
+}
+
+// GetToken returns the value of Token.
+func (s *GuestInviteTokenRequest) GetToken() string {
+	return s.Token
+}
+
+// SetToken sets the value of Token.
+func (s *GuestInviteTokenRequest) SetToken(val string) {
+	s.Token = val
+}
+
+// Ref: #/components/schemas/GuestInviteWaitlistResponse
+type GuestInviteWaitlistResponse struct {
+	Data  GuestInviteWaitlistResponseData `json:"data"`
+	Error struct{}                        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *GuestInviteWaitlistResponse) GetData() GuestInviteWaitlistResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *GuestInviteWaitlistResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *GuestInviteWaitlistResponse) SetData(val GuestInviteWaitlistResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *GuestInviteWaitlistResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type GuestInviteWaitlistResponseData struct {
+	AlreadyOnWaitlist bool `json:"already_on_waitlist"`
+	// 1 is next; 0 when a seat was free and is now held.
+	Position int              `json:"position"`
+	State    GuestInviteState `json:"state"`
+}
+
+// GetAlreadyOnWaitlist returns the value of AlreadyOnWaitlist.
+func (s *GuestInviteWaitlistResponseData) GetAlreadyOnWaitlist() bool {
+	return s.AlreadyOnWaitlist
+}
+
+// GetPosition returns the value of Position.
+func (s *GuestInviteWaitlistResponseData) GetPosition() int {
+	return s.Position
+}
+
+// GetState returns the value of State.
+func (s *GuestInviteWaitlistResponseData) GetState() GuestInviteState {
+	return s.State
+}
+
+// SetAlreadyOnWaitlist sets the value of AlreadyOnWaitlist.
+func (s *GuestInviteWaitlistResponseData) SetAlreadyOnWaitlist(val bool) {
+	s.AlreadyOnWaitlist = val
+}
+
+// SetPosition sets the value of Position.
+func (s *GuestInviteWaitlistResponseData) SetPosition(val int) {
+	s.Position = val
+}
+
+// SetState sets the value of State.
+func (s *GuestInviteWaitlistResponseData) SetState(val GuestInviteState) {
+	s.State = val
+}
+
+// Ref: #/components/schemas/GuestPrice
+type GuestPrice struct {
+	// Major units.
+	Amount           float64 `json:"amount"`
+	AmountMinor      int64   `json:"amount_minor"`
+	Currency         string  `json:"currency"`
+	CurrencyExponent int     `json:"currency_exponent"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *GuestPrice) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *GuestPrice) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *GuestPrice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *GuestPrice) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// SetAmount sets the value of Amount.
+func (s *GuestPrice) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *GuestPrice) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *GuestPrice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *GuestPrice) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
 // Ref: #/components/schemas/HandoffCode
 type HandoffCode struct {
 	Code        string    `json:"code"`
@@ -15105,6 +15984,363 @@ func (s *HandoffMintRequest) GetDestination() string {
 // SetDestination sets the value of Destination.
 func (s *HandoffMintRequest) SetDestination(val string) {
 	s.Destination = val
+}
+
+// A guest place as its host sees it.
+// Ref: #/components/schemas/HostGuestInvite
+type HostGuestInvite struct {
+	Claimed         bool      `json:"claimed"`
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	// The ordinary price in major units, for display only; null without one.
+	CompareAtPrice      NilFloat64  `json:"compare_at_price"`
+	CompareAtPriceMinor NilInt64    `json:"compare_at_price_minor"`
+	CreatedAt           time.Time   `json:"created_at"`
+	GuestEmail          string      `json:"guest_email"`
+	GuestName           string      `json:"guest_name"`
+	GuestPrice          GuestPrice  `json:"guest_price"`
+	HoldExpiresAt       NilDateTime `json:"hold_expires_at"`
+	ID                  uuid.UUID   `json:"id"`
+	// The link to send to the guest, only with the token.
+	InviteURL NilString             `json:"invite_url"`
+	PaidAt    NilDateTime           `json:"paid_at"`
+	Payer     HostGuestInvitePayer  `json:"payer"`
+	State     GuestInviteState      `json:"state"`
+	Status    HostGuestInviteStatus `json:"status"`
+	// The token, only in the answer that made the place.
+	Token            NilString `json:"token"`
+	WaitlistPosition NilInt    `json:"waitlist_position"`
+}
+
+// GetClaimed returns the value of Claimed.
+func (s *HostGuestInvite) GetClaimed() bool {
+	return s.Claimed
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *HostGuestInvite) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetCompareAtPrice returns the value of CompareAtPrice.
+func (s *HostGuestInvite) GetCompareAtPrice() NilFloat64 {
+	return s.CompareAtPrice
+}
+
+// GetCompareAtPriceMinor returns the value of CompareAtPriceMinor.
+func (s *HostGuestInvite) GetCompareAtPriceMinor() NilInt64 {
+	return s.CompareAtPriceMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *HostGuestInvite) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetGuestEmail returns the value of GuestEmail.
+func (s *HostGuestInvite) GetGuestEmail() string {
+	return s.GuestEmail
+}
+
+// GetGuestName returns the value of GuestName.
+func (s *HostGuestInvite) GetGuestName() string {
+	return s.GuestName
+}
+
+// GetGuestPrice returns the value of GuestPrice.
+func (s *HostGuestInvite) GetGuestPrice() GuestPrice {
+	return s.GuestPrice
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *HostGuestInvite) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
+}
+
+// GetID returns the value of ID.
+func (s *HostGuestInvite) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInviteURL returns the value of InviteURL.
+func (s *HostGuestInvite) GetInviteURL() NilString {
+	return s.InviteURL
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *HostGuestInvite) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPayer returns the value of Payer.
+func (s *HostGuestInvite) GetPayer() HostGuestInvitePayer {
+	return s.Payer
+}
+
+// GetState returns the value of State.
+func (s *HostGuestInvite) GetState() GuestInviteState {
+	return s.State
+}
+
+// GetStatus returns the value of Status.
+func (s *HostGuestInvite) GetStatus() HostGuestInviteStatus {
+	return s.Status
+}
+
+// GetToken returns the value of Token.
+func (s *HostGuestInvite) GetToken() NilString {
+	return s.Token
+}
+
+// GetWaitlistPosition returns the value of WaitlistPosition.
+func (s *HostGuestInvite) GetWaitlistPosition() NilInt {
+	return s.WaitlistPosition
+}
+
+// SetClaimed sets the value of Claimed.
+func (s *HostGuestInvite) SetClaimed(val bool) {
+	s.Claimed = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *HostGuestInvite) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetCompareAtPrice sets the value of CompareAtPrice.
+func (s *HostGuestInvite) SetCompareAtPrice(val NilFloat64) {
+	s.CompareAtPrice = val
+}
+
+// SetCompareAtPriceMinor sets the value of CompareAtPriceMinor.
+func (s *HostGuestInvite) SetCompareAtPriceMinor(val NilInt64) {
+	s.CompareAtPriceMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *HostGuestInvite) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetGuestEmail sets the value of GuestEmail.
+func (s *HostGuestInvite) SetGuestEmail(val string) {
+	s.GuestEmail = val
+}
+
+// SetGuestName sets the value of GuestName.
+func (s *HostGuestInvite) SetGuestName(val string) {
+	s.GuestName = val
+}
+
+// SetGuestPrice sets the value of GuestPrice.
+func (s *HostGuestInvite) SetGuestPrice(val GuestPrice) {
+	s.GuestPrice = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *HostGuestInvite) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
+}
+
+// SetID sets the value of ID.
+func (s *HostGuestInvite) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInviteURL sets the value of InviteURL.
+func (s *HostGuestInvite) SetInviteURL(val NilString) {
+	s.InviteURL = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *HostGuestInvite) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPayer sets the value of Payer.
+func (s *HostGuestInvite) SetPayer(val HostGuestInvitePayer) {
+	s.Payer = val
+}
+
+// SetState sets the value of State.
+func (s *HostGuestInvite) SetState(val GuestInviteState) {
+	s.State = val
+}
+
+// SetStatus sets the value of Status.
+func (s *HostGuestInvite) SetStatus(val HostGuestInviteStatus) {
+	s.Status = val
+}
+
+// SetToken sets the value of Token.
+func (s *HostGuestInvite) SetToken(val NilString) {
+	s.Token = val
+}
+
+// SetWaitlistPosition sets the value of WaitlistPosition.
+func (s *HostGuestInvite) SetWaitlistPosition(val NilInt) {
+	s.WaitlistPosition = val
+}
+
+// Ref: #/components/schemas/HostGuestInviteListResponse
+type HostGuestInviteListResponse struct {
+	Data  []HostGuestInvite `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *HostGuestInviteListResponse) GetData() []HostGuestInvite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *HostGuestInviteListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *HostGuestInviteListResponse) SetData(val []HostGuestInvite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *HostGuestInviteListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type HostGuestInvitePayer string
+
+const (
+	HostGuestInvitePayerGuest HostGuestInvitePayer = "guest"
+	HostGuestInvitePayerHost  HostGuestInvitePayer = "host"
+)
+
+// AllValues returns all HostGuestInvitePayer values.
+func (HostGuestInvitePayer) AllValues() []HostGuestInvitePayer {
+	return []HostGuestInvitePayer{
+		HostGuestInvitePayerGuest,
+		HostGuestInvitePayerHost,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s HostGuestInvitePayer) MarshalText() ([]byte, error) {
+	switch s {
+	case HostGuestInvitePayerGuest:
+		return []byte(s), nil
+	case HostGuestInvitePayerHost:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *HostGuestInvitePayer) UnmarshalText(data []byte) error {
+	switch HostGuestInvitePayer(data) {
+	case HostGuestInvitePayerGuest:
+		*s = HostGuestInvitePayerGuest
+		return nil
+	case HostGuestInvitePayerHost:
+		*s = HostGuestInvitePayerHost
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/HostGuestInviteResponse
+type HostGuestInviteResponse struct {
+	Data  HostGuestInvite `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *HostGuestInviteResponse) GetData() HostGuestInvite {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *HostGuestInviteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *HostGuestInviteResponse) SetData(val HostGuestInvite) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *HostGuestInviteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type HostGuestInviteStatus string
+
+const (
+	HostGuestInviteStatusHeld       HostGuestInviteStatus = "held"
+	HostGuestInviteStatusPaid       HostGuestInviteStatus = "paid"
+	HostGuestInviteStatusUnseated   HostGuestInviteStatus = "unseated"
+	HostGuestInviteStatusWaitlisted HostGuestInviteStatus = "waitlisted"
+	HostGuestInviteStatusCancelled  HostGuestInviteStatus = "cancelled"
+	HostGuestInviteStatusExpired    HostGuestInviteStatus = "expired"
+)
+
+// AllValues returns all HostGuestInviteStatus values.
+func (HostGuestInviteStatus) AllValues() []HostGuestInviteStatus {
+	return []HostGuestInviteStatus{
+		HostGuestInviteStatusHeld,
+		HostGuestInviteStatusPaid,
+		HostGuestInviteStatusUnseated,
+		HostGuestInviteStatusWaitlisted,
+		HostGuestInviteStatusCancelled,
+		HostGuestInviteStatusExpired,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s HostGuestInviteStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case HostGuestInviteStatusHeld:
+		return []byte(s), nil
+	case HostGuestInviteStatusPaid:
+		return []byte(s), nil
+	case HostGuestInviteStatusUnseated:
+		return []byte(s), nil
+	case HostGuestInviteStatusWaitlisted:
+		return []byte(s), nil
+	case HostGuestInviteStatusCancelled:
+		return []byte(s), nil
+	case HostGuestInviteStatusExpired:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *HostGuestInviteStatus) UnmarshalText(data []byte) error {
+	switch HostGuestInviteStatus(data) {
+	case HostGuestInviteStatusHeld:
+		*s = HostGuestInviteStatusHeld
+		return nil
+	case HostGuestInviteStatusPaid:
+		*s = HostGuestInviteStatusPaid
+		return nil
+	case HostGuestInviteStatusUnseated:
+		*s = HostGuestInviteStatusUnseated
+		return nil
+	case HostGuestInviteStatusWaitlisted:
+		*s = HostGuestInviteStatusWaitlisted
+		return nil
+	case HostGuestInviteStatusCancelled:
+		*s = HostGuestInviteStatusCancelled
+		return nil
+	case HostGuestInviteStatusExpired:
+		*s = HostGuestInviteStatusExpired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/InquiryCreateRequest
@@ -19034,6 +20270,51 @@ func (o NilFloat64) Or(d float64) float64 {
 	return d
 }
 
+// NewNilGuestInviteEligibilityResponseDataReason returns new NilGuestInviteEligibilityResponseDataReason with value set to v.
+func NewNilGuestInviteEligibilityResponseDataReason(v GuestInviteEligibilityResponseDataReason) NilGuestInviteEligibilityResponseDataReason {
+	return NilGuestInviteEligibilityResponseDataReason{
+		Value: v,
+	}
+}
+
+// NilGuestInviteEligibilityResponseDataReason is nullable GuestInviteEligibilityResponseDataReason.
+type NilGuestInviteEligibilityResponseDataReason struct {
+	Value GuestInviteEligibilityResponseDataReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilGuestInviteEligibilityResponseDataReason) SetTo(v GuestInviteEligibilityResponseDataReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilGuestInviteEligibilityResponseDataReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilGuestInviteEligibilityResponseDataReason) SetToNull() {
+	o.Null = true
+	var v GuestInviteEligibilityResponseDataReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilGuestInviteEligibilityResponseDataReason) Get() (v GuestInviteEligibilityResponseDataReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilGuestInviteEligibilityResponseDataReason) Or(d GuestInviteEligibilityResponseDataReason) GuestInviteEligibilityResponseDataReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilInt returns new NilInt with value set to v.
 func NewNilInt(v int) NilInt {
 	return NilInt{
@@ -21486,6 +22767,52 @@ func (o OptGroupedVisitsPatch) Get() (v GroupedVisitsPatch, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptGroupedVisitsPatch) Or(d GroupedVisitsPatch) GroupedVisitsPatch {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGuestPrice returns new OptGuestPrice with value set to v.
+func NewOptGuestPrice(v GuestPrice) OptGuestPrice {
+	return OptGuestPrice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGuestPrice is optional GuestPrice.
+type OptGuestPrice struct {
+	Value GuestPrice
+	Set   bool
+}
+
+// IsSet returns true if OptGuestPrice was set.
+func (o OptGuestPrice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGuestPrice) Reset() {
+	var v GuestPrice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGuestPrice) SetTo(v GuestPrice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGuestPrice) Get() (v GuestPrice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGuestPrice) Or(d GuestPrice) GuestPrice {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -28577,6 +29904,292 @@ func (s *SessionUser) SetID(val uuid.UUID) {
 // SetLastName sets the value of LastName.
 func (s *SessionUser) SetLastName(val string) {
 	s.LastName = val
+}
+
+// Ref: #/components/schemas/SignArtifactRequest
+type SignArtifactRequest struct {
+	ArtifactKind     SignArtifactRequestArtifactKind `json:"artifact_kind"`
+	DocumentID       uuid.UUID                       `json:"document_id"`
+	PassTypeSlug     OptString                       `json:"pass_type_slug"`
+	SavedSignatureID OptString                       `json:"saved_signature_id"`
+	SignatureData    OptString                       `json:"signature_data"`
+	StartDate        OptDate                         `json:"start_date"`
+	VersionID        uuid.UUID                       `json:"version_id"`
+}
+
+// GetArtifactKind returns the value of ArtifactKind.
+func (s *SignArtifactRequest) GetArtifactKind() SignArtifactRequestArtifactKind {
+	return s.ArtifactKind
+}
+
+// GetDocumentID returns the value of DocumentID.
+func (s *SignArtifactRequest) GetDocumentID() uuid.UUID {
+	return s.DocumentID
+}
+
+// GetPassTypeSlug returns the value of PassTypeSlug.
+func (s *SignArtifactRequest) GetPassTypeSlug() OptString {
+	return s.PassTypeSlug
+}
+
+// GetSavedSignatureID returns the value of SavedSignatureID.
+func (s *SignArtifactRequest) GetSavedSignatureID() OptString {
+	return s.SavedSignatureID
+}
+
+// GetSignatureData returns the value of SignatureData.
+func (s *SignArtifactRequest) GetSignatureData() OptString {
+	return s.SignatureData
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *SignArtifactRequest) GetStartDate() OptDate {
+	return s.StartDate
+}
+
+// GetVersionID returns the value of VersionID.
+func (s *SignArtifactRequest) GetVersionID() uuid.UUID {
+	return s.VersionID
+}
+
+// SetArtifactKind sets the value of ArtifactKind.
+func (s *SignArtifactRequest) SetArtifactKind(val SignArtifactRequestArtifactKind) {
+	s.ArtifactKind = val
+}
+
+// SetDocumentID sets the value of DocumentID.
+func (s *SignArtifactRequest) SetDocumentID(val uuid.UUID) {
+	s.DocumentID = val
+}
+
+// SetPassTypeSlug sets the value of PassTypeSlug.
+func (s *SignArtifactRequest) SetPassTypeSlug(val OptString) {
+	s.PassTypeSlug = val
+}
+
+// SetSavedSignatureID sets the value of SavedSignatureID.
+func (s *SignArtifactRequest) SetSavedSignatureID(val OptString) {
+	s.SavedSignatureID = val
+}
+
+// SetSignatureData sets the value of SignatureData.
+func (s *SignArtifactRequest) SetSignatureData(val OptString) {
+	s.SignatureData = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *SignArtifactRequest) SetStartDate(val OptDate) {
+	s.StartDate = val
+}
+
+// SetVersionID sets the value of VersionID.
+func (s *SignArtifactRequest) SetVersionID(val uuid.UUID) {
+	s.VersionID = val
+}
+
+type SignArtifactRequestArtifactKind string
+
+const (
+	SignArtifactRequestArtifactKindWaiver   SignArtifactRequestArtifactKind = "waiver"
+	SignArtifactRequestArtifactKindTos      SignArtifactRequestArtifactKind = "tos"
+	SignArtifactRequestArtifactKindPrivacy  SignArtifactRequestArtifactKind = "privacy"
+	SignArtifactRequestArtifactKindContract SignArtifactRequestArtifactKind = "contract"
+)
+
+// AllValues returns all SignArtifactRequestArtifactKind values.
+func (SignArtifactRequestArtifactKind) AllValues() []SignArtifactRequestArtifactKind {
+	return []SignArtifactRequestArtifactKind{
+		SignArtifactRequestArtifactKindWaiver,
+		SignArtifactRequestArtifactKindTos,
+		SignArtifactRequestArtifactKindPrivacy,
+		SignArtifactRequestArtifactKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SignArtifactRequestArtifactKind) MarshalText() ([]byte, error) {
+	switch s {
+	case SignArtifactRequestArtifactKindWaiver:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindTos:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindPrivacy:
+		return []byte(s), nil
+	case SignArtifactRequestArtifactKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SignArtifactRequestArtifactKind) UnmarshalText(data []byte) error {
+	switch SignArtifactRequestArtifactKind(data) {
+	case SignArtifactRequestArtifactKindWaiver:
+		*s = SignArtifactRequestArtifactKindWaiver
+		return nil
+	case SignArtifactRequestArtifactKindTos:
+		*s = SignArtifactRequestArtifactKindTos
+		return nil
+	case SignArtifactRequestArtifactKindPrivacy:
+		*s = SignArtifactRequestArtifactKindPrivacy
+		return nil
+	case SignArtifactRequestArtifactKindContract:
+		*s = SignArtifactRequestArtifactKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SignArtifactResponse
+type SignArtifactResponse struct {
+	Data  SignArtifactResponseData `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *SignArtifactResponse) GetData() SignArtifactResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *SignArtifactResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *SignArtifactResponse) SetData(val SignArtifactResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *SignArtifactResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type SignArtifactResponseData struct {
+	AlreadySigned bool                                 `json:"already_signed"`
+	ArtifactKind  SignArtifactResponseDataArtifactKind `json:"artifact_kind"`
+	DocumentID    uuid.UUID                            `json:"document_id"`
+	SignatureID   uuid.UUID                            `json:"signature_id"`
+	SignedAt      time.Time                            `json:"signed_at"`
+	VersionID     uuid.UUID                            `json:"version_id"`
+}
+
+// GetAlreadySigned returns the value of AlreadySigned.
+func (s *SignArtifactResponseData) GetAlreadySigned() bool {
+	return s.AlreadySigned
+}
+
+// GetArtifactKind returns the value of ArtifactKind.
+func (s *SignArtifactResponseData) GetArtifactKind() SignArtifactResponseDataArtifactKind {
+	return s.ArtifactKind
+}
+
+// GetDocumentID returns the value of DocumentID.
+func (s *SignArtifactResponseData) GetDocumentID() uuid.UUID {
+	return s.DocumentID
+}
+
+// GetSignatureID returns the value of SignatureID.
+func (s *SignArtifactResponseData) GetSignatureID() uuid.UUID {
+	return s.SignatureID
+}
+
+// GetSignedAt returns the value of SignedAt.
+func (s *SignArtifactResponseData) GetSignedAt() time.Time {
+	return s.SignedAt
+}
+
+// GetVersionID returns the value of VersionID.
+func (s *SignArtifactResponseData) GetVersionID() uuid.UUID {
+	return s.VersionID
+}
+
+// SetAlreadySigned sets the value of AlreadySigned.
+func (s *SignArtifactResponseData) SetAlreadySigned(val bool) {
+	s.AlreadySigned = val
+}
+
+// SetArtifactKind sets the value of ArtifactKind.
+func (s *SignArtifactResponseData) SetArtifactKind(val SignArtifactResponseDataArtifactKind) {
+	s.ArtifactKind = val
+}
+
+// SetDocumentID sets the value of DocumentID.
+func (s *SignArtifactResponseData) SetDocumentID(val uuid.UUID) {
+	s.DocumentID = val
+}
+
+// SetSignatureID sets the value of SignatureID.
+func (s *SignArtifactResponseData) SetSignatureID(val uuid.UUID) {
+	s.SignatureID = val
+}
+
+// SetSignedAt sets the value of SignedAt.
+func (s *SignArtifactResponseData) SetSignedAt(val time.Time) {
+	s.SignedAt = val
+}
+
+// SetVersionID sets the value of VersionID.
+func (s *SignArtifactResponseData) SetVersionID(val uuid.UUID) {
+	s.VersionID = val
+}
+
+type SignArtifactResponseDataArtifactKind string
+
+const (
+	SignArtifactResponseDataArtifactKindWaiver   SignArtifactResponseDataArtifactKind = "waiver"
+	SignArtifactResponseDataArtifactKindTos      SignArtifactResponseDataArtifactKind = "tos"
+	SignArtifactResponseDataArtifactKindPrivacy  SignArtifactResponseDataArtifactKind = "privacy"
+	SignArtifactResponseDataArtifactKindContract SignArtifactResponseDataArtifactKind = "contract"
+)
+
+// AllValues returns all SignArtifactResponseDataArtifactKind values.
+func (SignArtifactResponseDataArtifactKind) AllValues() []SignArtifactResponseDataArtifactKind {
+	return []SignArtifactResponseDataArtifactKind{
+		SignArtifactResponseDataArtifactKindWaiver,
+		SignArtifactResponseDataArtifactKindTos,
+		SignArtifactResponseDataArtifactKindPrivacy,
+		SignArtifactResponseDataArtifactKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SignArtifactResponseDataArtifactKind) MarshalText() ([]byte, error) {
+	switch s {
+	case SignArtifactResponseDataArtifactKindWaiver:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindTos:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindPrivacy:
+		return []byte(s), nil
+	case SignArtifactResponseDataArtifactKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SignArtifactResponseDataArtifactKind) UnmarshalText(data []byte) error {
+	switch SignArtifactResponseDataArtifactKind(data) {
+	case SignArtifactResponseDataArtifactKindWaiver:
+		*s = SignArtifactResponseDataArtifactKindWaiver
+		return nil
+	case SignArtifactResponseDataArtifactKindTos:
+		*s = SignArtifactResponseDataArtifactKindTos
+		return nil
+	case SignArtifactResponseDataArtifactKindPrivacy:
+		*s = SignArtifactResponseDataArtifactKindPrivacy
+		return nil
+	case SignArtifactResponseDataArtifactKindContract:
+		*s = SignArtifactResponseDataArtifactKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/SignupRequest

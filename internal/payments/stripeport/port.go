@@ -37,6 +37,8 @@ type Port interface {
 	Refunds
 	// Billing renews memberships (subscriptions and their invoices).
 	Billing
+	// Cancels cancels payment intents left unfinished.
+	Cancels
 }
 
 // IntentParams are a payment intent to create.

@@ -163,6 +163,8 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.createIntent(w, r, key)
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/payment_intents/search":
 		f.searchIntents(w, r)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/payment_intents/") && strings.HasSuffix(r.URL.Path, "/cancel"):
+		f.cancelIntent(w, r, key)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/payment_intents/"):
 		f.mu.Lock()
 		pi, ok := f.intents[strings.TrimPrefix(r.URL.Path, "/v1/payment_intents/")]
