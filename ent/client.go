@@ -22,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -29,7 +30,9 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -40,11 +43,14 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -64,7 +70,13 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -72,10 +84,16 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
+	"github.com/venueplatform/venue/ent/servicebundle"
+	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -104,6 +122,8 @@ type Client struct {
 	Appointment *AppointmentClient
 	// AppointmentPolicy is the client for interacting with the AppointmentPolicy builders.
 	AppointmentPolicy *AppointmentPolicyClient
+	// ArtifactSignature is the client for interacting with the ArtifactSignature builders.
+	ArtifactSignature *ArtifactSignatureClient
 	// AuditLog is the client for interacting with the AuditLog builders.
 	AuditLog *AuditLogClient
 	// AuthCode is the client for interacting with the AuthCode builders.
@@ -118,8 +138,12 @@ type Client struct {
 	Brand *BrandClient
 	// BuddyInvite is the client for interacting with the BuddyInvite builders.
 	BuddyInvite *BuddyInviteClient
+	// CalendarEvent is the client for interacting with the CalendarEvent builders.
+	CalendarEvent *CalendarEventClient
 	// Checkout is the client for interacting with the Checkout builders.
 	Checkout *CheckoutClient
+	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
+	CheckoutDocument *CheckoutDocumentClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -140,6 +164,8 @@ type Client struct {
 	GiftCardMovement *GiftCardMovementClient
 	// GiftCardOrder is the client for interacting with the GiftCardOrder builders.
 	GiftCardOrder *GiftCardOrderClient
+	// GuestInvite is the client for interacting with the GuestInvite builders.
+	GuestInvite *GuestInviteClient
 	// HandoffCode is the client for interacting with the HandoffCode builders.
 	HandoffCode *HandoffCodeClient
 	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
@@ -150,6 +176,10 @@ type Client struct {
 	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
+	InvoiceCounter *InvoiceCounterClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -188,8 +218,20 @@ type Client struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosDayClose is the client for interacting with the PosDayClose builders.
+	PosDayClose *PosDayCloseClient
+	// PosFavorites is the client for interacting with the PosFavorites builders.
+	PosFavorites *PosFavoritesClient
+	// PosReturn is the client for interacting with the PosReturn builders.
+	PosReturn *PosReturnClient
+	// PosSale is the client for interacting with the PosSale builders.
+	PosSale *PosSaleClient
 	// ProcessorEvent is the client for interacting with the ProcessorEvent builders.
 	ProcessorEvent *ProcessorEventClient
+	// Product is the client for interacting with the Product builders.
+	Product *ProductClient
+	// ProductPrice is the client for interacting with the ProductPrice builders.
+	ProductPrice *ProductPriceClient
 	// ProviderHours is the client for interacting with the ProviderHours builders.
 	ProviderHours *ProviderHoursClient
 	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
@@ -204,14 +246,26 @@ type Client struct {
 	RefundReview *RefundReviewClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
+	// SalesDaily is the client for interacting with the SalesDaily builders.
+	SalesDaily *SalesDailyClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
+	// ServiceBundle is the client for interacting with the ServiceBundle builders.
+	ServiceBundle *ServiceBundleClient
+	// ServiceBundleItem is the client for interacting with the ServiceBundleItem builders.
+	ServiceBundleItem *ServiceBundleItemClient
 	// ServiceProvider is the client for interacting with the ServiceProvider builders.
 	ServiceProvider *ServiceProviderClient
 	// ServiceVariant is the client for interacting with the ServiceVariant builders.
 	ServiceVariant *ServiceVariantClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// StaffPin is the client for interacting with the StaffPin builders.
+	StaffPin *StaffPinClient
+	// StockMovement is the client for interacting with the StockMovement builders.
+	StockMovement *StockMovementClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -243,6 +297,7 @@ func (c *Client) init() {
 	c.Amenity = NewAmenityClient(c.config)
 	c.Appointment = NewAppointmentClient(c.config)
 	c.AppointmentPolicy = NewAppointmentPolicyClient(c.config)
+	c.ArtifactSignature = NewArtifactSignatureClient(c.config)
 	c.AuditLog = NewAuditLogClient(c.config)
 	c.AuthCode = NewAuthCodeClient(c.config)
 	c.Booking = NewBookingClient(c.config)
@@ -250,7 +305,9 @@ func (c *Client) init() {
 	c.BookingReassignment = NewBookingReassignmentClient(c.config)
 	c.Brand = NewBrandClient(c.config)
 	c.BuddyInvite = NewBuddyInviteClient(c.config)
+	c.CalendarEvent = NewCalendarEventClient(c.config)
 	c.Checkout = NewCheckoutClient(c.config)
+	c.CheckoutDocument = NewCheckoutDocumentClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
 	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
@@ -261,11 +318,14 @@ func (c *Client) init() {
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.GiftCardMovement = NewGiftCardMovementClient(c.config)
 	c.GiftCardOrder = NewGiftCardOrderClient(c.config)
+	c.GuestInvite = NewGuestInviteClient(c.config)
 	c.HandoffCode = NewHandoffCodeClient(c.config)
 	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.Inquiry = NewInquiryClient(c.config)
 	c.InstallationSecret = NewInstallationSecretClient(c.config)
 	c.Instructor = NewInstructorClient(c.config)
+	c.Invoice = NewInvoiceClient(c.config)
+	c.InvoiceCounter = NewInvoiceCounterClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
@@ -285,7 +345,13 @@ func (c *Client) init() {
 	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.PosDayClose = NewPosDayCloseClient(c.config)
+	c.PosFavorites = NewPosFavoritesClient(c.config)
+	c.PosReturn = NewPosReturnClient(c.config)
+	c.PosSale = NewPosSaleClient(c.config)
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
+	c.Product = NewProductClient(c.config)
+	c.ProductPrice = NewProductPriceClient(c.config)
 	c.ProviderHours = NewProviderHoursClient(c.config)
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
@@ -293,10 +359,16 @@ func (c *Client) init() {
 	c.Refund = NewRefundClient(c.config)
 	c.RefundReview = NewRefundReviewClient(c.config)
 	c.Room = NewRoomClient(c.config)
+	c.SalesDaily = NewSalesDailyClient(c.config)
 	c.Service = NewServiceClient(c.config)
+	c.ServiceBundle = NewServiceBundleClient(c.config)
+	c.ServiceBundleItem = NewServiceBundleItemClient(c.config)
 	c.ServiceProvider = NewServiceProviderClient(c.config)
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.StaffPin = NewStaffPinClient(c.config)
+	c.StockMovement = NewStockMovementClient(c.config)
+	c.Subscription = NewSubscriptionClient(c.config)
 	c.Tip = NewTipClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.VenuePayments = NewVenuePaymentsClient(c.config)
@@ -402,6 +474,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Amenity:                NewAmenityClient(cfg),
 		Appointment:            NewAppointmentClient(cfg),
 		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
+		ArtifactSignature:      NewArtifactSignatureClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -409,7 +482,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
+		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -420,11 +495,14 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
 		GiftCardOrder:          NewGiftCardOrderClient(cfg),
+		GuestInvite:            NewGuestInviteClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
 		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
+		Invoice:                NewInvoiceClient(cfg),
+		InvoiceCounter:         NewInvoiceCounterClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -444,7 +522,13 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosFavorites:           NewPosFavoritesClient(cfg),
+		PosReturn:              NewPosReturnClient(cfg),
+		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		Product:                NewProductClient(cfg),
+		ProductPrice:           NewProductPriceClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -452,10 +536,16 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
 		Room:                   NewRoomClient(cfg),
+		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceBundle:          NewServiceBundleClient(cfg),
+		ServiceBundleItem:      NewServiceBundleItemClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StaffPin:               NewStaffPinClient(cfg),
+		StockMovement:          NewStockMovementClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -488,6 +578,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Amenity:                NewAmenityClient(cfg),
 		Appointment:            NewAppointmentClient(cfg),
 		AppointmentPolicy:      NewAppointmentPolicyClient(cfg),
+		ArtifactSignature:      NewArtifactSignatureClient(cfg),
 		AuditLog:               NewAuditLogClient(cfg),
 		AuthCode:               NewAuthCodeClient(cfg),
 		Booking:                NewBookingClient(cfg),
@@ -495,7 +586,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		BookingReassignment:    NewBookingReassignmentClient(cfg),
 		Brand:                  NewBrandClient(cfg),
 		BuddyInvite:            NewBuddyInviteClient(cfg),
+		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
+		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
@@ -506,11 +599,14 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
 		GiftCardOrder:          NewGiftCardOrderClient(cfg),
+		GuestInvite:            NewGuestInviteClient(cfg),
 		HandoffCode:            NewHandoffCodeClient(cfg),
 		IdempotencyKey:         NewIdempotencyKeyClient(cfg),
 		Inquiry:                NewInquiryClient(cfg),
 		InstallationSecret:     NewInstallationSecretClient(cfg),
 		Instructor:             NewInstructorClient(cfg),
+		Invoice:                NewInvoiceClient(cfg),
+		InvoiceCounter:         NewInvoiceCounterClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -530,7 +626,13 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosDayClose:            NewPosDayCloseClient(cfg),
+		PosFavorites:           NewPosFavoritesClient(cfg),
+		PosReturn:              NewPosReturnClient(cfg),
+		PosSale:                NewPosSaleClient(cfg),
 		ProcessorEvent:         NewProcessorEventClient(cfg),
+		Product:                NewProductClient(cfg),
+		ProductPrice:           NewProductPriceClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -538,10 +640,16 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
 		Room:                   NewRoomClient(cfg),
+		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
+		ServiceBundle:          NewServiceBundleClient(cfg),
+		ServiceBundleItem:      NewServiceBundleItemClient(cfg),
 		ServiceProvider:        NewServiceProviderClient(cfg),
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
+		StaffPin:               NewStaffPinClient(cfg),
+		StockMovement:          NewStockMovementClient(cfg),
+		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
 		User:                   NewUserClient(cfg),
 		VenuePayments:          NewVenuePaymentsClient(cfg),
@@ -579,20 +687,23 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
-		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
+		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
+		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite,
+		c.HandoffCode, c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor,
+		c.Invoice, c.InvoiceCounter, c.Location, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
-		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments,
+		c.Visit, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -603,20 +714,23 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
-		c.AppointmentPolicy, c.AuditLog, c.AuthCode, c.Booking, c.BookingPolicy,
-		c.BookingReassignment, c.Brand, c.BuddyInvite, c.Checkout, c.ClassInstance,
-		c.ClassType, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Location, c.MFABackupCode,
-		c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
+		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
+		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
+		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
+		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
+		c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite,
+		c.HandoffCode, c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor,
+		c.Invoice, c.InvoiceCounter, c.Location, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.ProcessorEvent,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.Service, c.ServiceProvider, c.ServiceVariant,
-		c.Session, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments,
+		c.Visit, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -637,6 +751,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Appointment.mutate(ctx, m)
 	case *AppointmentPolicyMutation:
 		return c.AppointmentPolicy.mutate(ctx, m)
+	case *ArtifactSignatureMutation:
+		return c.ArtifactSignature.mutate(ctx, m)
 	case *AuditLogMutation:
 		return c.AuditLog.mutate(ctx, m)
 	case *AuthCodeMutation:
@@ -651,8 +767,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Brand.mutate(ctx, m)
 	case *BuddyInviteMutation:
 		return c.BuddyInvite.mutate(ctx, m)
+	case *CalendarEventMutation:
+		return c.CalendarEvent.mutate(ctx, m)
 	case *CheckoutMutation:
 		return c.Checkout.mutate(ctx, m)
+	case *CheckoutDocumentMutation:
+		return c.CheckoutDocument.mutate(ctx, m)
 	case *ClassInstanceMutation:
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
@@ -673,6 +793,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.GiftCardMovement.mutate(ctx, m)
 	case *GiftCardOrderMutation:
 		return c.GiftCardOrder.mutate(ctx, m)
+	case *GuestInviteMutation:
+		return c.GuestInvite.mutate(ctx, m)
 	case *HandoffCodeMutation:
 		return c.HandoffCode.mutate(ctx, m)
 	case *IdempotencyKeyMutation:
@@ -683,6 +805,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InstallationSecret.mutate(ctx, m)
 	case *InstructorMutation:
 		return c.Instructor.mutate(ctx, m)
+	case *InvoiceMutation:
+		return c.Invoice.mutate(ctx, m)
+	case *InvoiceCounterMutation:
+		return c.InvoiceCounter.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MFABackupCodeMutation:
@@ -721,8 +847,20 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *PosDayCloseMutation:
+		return c.PosDayClose.mutate(ctx, m)
+	case *PosFavoritesMutation:
+		return c.PosFavorites.mutate(ctx, m)
+	case *PosReturnMutation:
+		return c.PosReturn.mutate(ctx, m)
+	case *PosSaleMutation:
+		return c.PosSale.mutate(ctx, m)
 	case *ProcessorEventMutation:
 		return c.ProcessorEvent.mutate(ctx, m)
+	case *ProductMutation:
+		return c.Product.mutate(ctx, m)
+	case *ProductPriceMutation:
+		return c.ProductPrice.mutate(ctx, m)
 	case *ProviderHoursMutation:
 		return c.ProviderHours.mutate(ctx, m)
 	case *ProviderTimeOffMutation:
@@ -737,14 +875,26 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RefundReview.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
+	case *SalesDailyMutation:
+		return c.SalesDaily.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
+	case *ServiceBundleMutation:
+		return c.ServiceBundle.mutate(ctx, m)
+	case *ServiceBundleItemMutation:
+		return c.ServiceBundleItem.mutate(ctx, m)
 	case *ServiceProviderMutation:
 		return c.ServiceProvider.mutate(ctx, m)
 	case *ServiceVariantMutation:
 		return c.ServiceVariant.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *StaffPinMutation:
+		return c.StaffPin.mutate(ctx, m)
+	case *StockMovementMutation:
+		return c.StockMovement.mutate(ctx, m)
+	case *SubscriptionMutation:
+		return c.Subscription.mutate(ctx, m)
 	case *TipMutation:
 		return c.Tip.mutate(ctx, m)
 	case *UserMutation:
@@ -1805,6 +1955,156 @@ func (c *AppointmentPolicyClient) mutate(ctx context.Context, m *AppointmentPoli
 		return (&AppointmentPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AppointmentPolicy mutation op: %q", m.Op())
+	}
+}
+
+// ArtifactSignatureClient is a client for the ArtifactSignature schema.
+type ArtifactSignatureClient struct {
+	config
+}
+
+// NewArtifactSignatureClient returns a client for the ArtifactSignature from the given config.
+func NewArtifactSignatureClient(c config) *ArtifactSignatureClient {
+	return &ArtifactSignatureClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `artifactsignature.Hooks(f(g(h())))`.
+func (c *ArtifactSignatureClient) Use(hooks ...Hook) {
+	c.hooks.ArtifactSignature = append(c.hooks.ArtifactSignature, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `artifactsignature.Intercept(f(g(h())))`.
+func (c *ArtifactSignatureClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ArtifactSignature = append(c.inters.ArtifactSignature, interceptors...)
+}
+
+// Create returns a builder for creating a ArtifactSignature entity.
+func (c *ArtifactSignatureClient) Create() *ArtifactSignatureCreate {
+	mutation := newArtifactSignatureMutation(c.config, OpCreate)
+	return &ArtifactSignatureCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ArtifactSignature entities.
+func (c *ArtifactSignatureClient) CreateBulk(builders ...*ArtifactSignatureCreate) *ArtifactSignatureCreateBulk {
+	return &ArtifactSignatureCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ArtifactSignatureClient) MapCreateBulk(slice any, setFunc func(*ArtifactSignatureCreate, int)) *ArtifactSignatureCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ArtifactSignatureCreateBulk{err: fmt.Errorf("calling to ArtifactSignatureClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ArtifactSignatureCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ArtifactSignatureCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Update() *ArtifactSignatureUpdate {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdate)
+	return &ArtifactSignatureUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ArtifactSignatureClient) UpdateOne(_m *ArtifactSignature) *ArtifactSignatureUpdateOne {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdateOne, withArtifactSignature(_m))
+	return &ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ArtifactSignatureClient) UpdateOneID(id uuid.UUID) *ArtifactSignatureUpdateOne {
+	mutation := newArtifactSignatureMutation(c.config, OpUpdateOne, withArtifactSignatureID(id))
+	return &ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Delete() *ArtifactSignatureDelete {
+	mutation := newArtifactSignatureMutation(c.config, OpDelete)
+	return &ArtifactSignatureDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ArtifactSignatureClient) DeleteOne(_m *ArtifactSignature) *ArtifactSignatureDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ArtifactSignatureClient) DeleteOneID(id uuid.UUID) *ArtifactSignatureDeleteOne {
+	builder := c.Delete().Where(artifactsignature.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ArtifactSignatureDeleteOne{builder}
+}
+
+// Query returns a query builder for ArtifactSignature.
+func (c *ArtifactSignatureClient) Query() *ArtifactSignatureQuery {
+	return &ArtifactSignatureQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeArtifactSignature},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ArtifactSignature entity by its id.
+func (c *ArtifactSignatureClient) Get(ctx context.Context, id uuid.UUID) (*ArtifactSignature, error) {
+	return c.Query().Where(artifactsignature.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ArtifactSignatureClient) GetX(ctx context.Context, id uuid.UUID) *ArtifactSignature {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ArtifactSignature.
+func (c *ArtifactSignatureClient) QueryOrganization(_m *ArtifactSignature) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.OrganizationTable, artifactsignature.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ArtifactSignatureClient) Hooks() []Hook {
+	hooks := c.hooks.ArtifactSignature
+	return append(hooks[:len(hooks):len(hooks)], artifactsignature.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ArtifactSignatureClient) Interceptors() []Interceptor {
+	return c.inters.ArtifactSignature
+}
+
+func (c *ArtifactSignatureClient) mutate(ctx context.Context, m *ArtifactSignatureMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ArtifactSignatureCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ArtifactSignatureUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ArtifactSignatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ArtifactSignatureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ArtifactSignature mutation op: %q", m.Op())
 	}
 }
 
@@ -3082,6 +3382,156 @@ func (c *BuddyInviteClient) mutate(ctx context.Context, m *BuddyInviteMutation) 
 	}
 }
 
+// CalendarEventClient is a client for the CalendarEvent schema.
+type CalendarEventClient struct {
+	config
+}
+
+// NewCalendarEventClient returns a client for the CalendarEvent from the given config.
+func NewCalendarEventClient(c config) *CalendarEventClient {
+	return &CalendarEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `calendarevent.Hooks(f(g(h())))`.
+func (c *CalendarEventClient) Use(hooks ...Hook) {
+	c.hooks.CalendarEvent = append(c.hooks.CalendarEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `calendarevent.Intercept(f(g(h())))`.
+func (c *CalendarEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CalendarEvent = append(c.inters.CalendarEvent, interceptors...)
+}
+
+// Create returns a builder for creating a CalendarEvent entity.
+func (c *CalendarEventClient) Create() *CalendarEventCreate {
+	mutation := newCalendarEventMutation(c.config, OpCreate)
+	return &CalendarEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CalendarEvent entities.
+func (c *CalendarEventClient) CreateBulk(builders ...*CalendarEventCreate) *CalendarEventCreateBulk {
+	return &CalendarEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CalendarEventClient) MapCreateBulk(slice any, setFunc func(*CalendarEventCreate, int)) *CalendarEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CalendarEventCreateBulk{err: fmt.Errorf("calling to CalendarEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CalendarEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CalendarEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CalendarEvent.
+func (c *CalendarEventClient) Update() *CalendarEventUpdate {
+	mutation := newCalendarEventMutation(c.config, OpUpdate)
+	return &CalendarEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CalendarEventClient) UpdateOne(_m *CalendarEvent) *CalendarEventUpdateOne {
+	mutation := newCalendarEventMutation(c.config, OpUpdateOne, withCalendarEvent(_m))
+	return &CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CalendarEventClient) UpdateOneID(id uuid.UUID) *CalendarEventUpdateOne {
+	mutation := newCalendarEventMutation(c.config, OpUpdateOne, withCalendarEventID(id))
+	return &CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CalendarEvent.
+func (c *CalendarEventClient) Delete() *CalendarEventDelete {
+	mutation := newCalendarEventMutation(c.config, OpDelete)
+	return &CalendarEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CalendarEventClient) DeleteOne(_m *CalendarEvent) *CalendarEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CalendarEventClient) DeleteOneID(id uuid.UUID) *CalendarEventDeleteOne {
+	builder := c.Delete().Where(calendarevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CalendarEventDeleteOne{builder}
+}
+
+// Query returns a query builder for CalendarEvent.
+func (c *CalendarEventClient) Query() *CalendarEventQuery {
+	return &CalendarEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCalendarEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CalendarEvent entity by its id.
+func (c *CalendarEventClient) Get(ctx context.Context, id uuid.UUID) (*CalendarEvent, error) {
+	return c.Query().Where(calendarevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CalendarEventClient) GetX(ctx context.Context, id uuid.UUID) *CalendarEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CalendarEvent.
+func (c *CalendarEventClient) QueryOrganization(_m *CalendarEvent) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(calendarevent.Table, calendarevent.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, calendarevent.OrganizationTable, calendarevent.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CalendarEventClient) Hooks() []Hook {
+	hooks := c.hooks.CalendarEvent
+	return append(hooks[:len(hooks):len(hooks)], calendarevent.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CalendarEventClient) Interceptors() []Interceptor {
+	return c.inters.CalendarEvent
+}
+
+func (c *CalendarEventClient) mutate(ctx context.Context, m *CalendarEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CalendarEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CalendarEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CalendarEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CalendarEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CalendarEvent mutation op: %q", m.Op())
+	}
+}
+
 // CheckoutClient is a client for the Checkout schema.
 type CheckoutClient struct {
 	config
@@ -3261,6 +3711,156 @@ func (c *CheckoutClient) mutate(ctx context.Context, m *CheckoutMutation) (Value
 		return (&CheckoutDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Checkout mutation op: %q", m.Op())
+	}
+}
+
+// CheckoutDocumentClient is a client for the CheckoutDocument schema.
+type CheckoutDocumentClient struct {
+	config
+}
+
+// NewCheckoutDocumentClient returns a client for the CheckoutDocument from the given config.
+func NewCheckoutDocumentClient(c config) *CheckoutDocumentClient {
+	return &CheckoutDocumentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `checkoutdocument.Hooks(f(g(h())))`.
+func (c *CheckoutDocumentClient) Use(hooks ...Hook) {
+	c.hooks.CheckoutDocument = append(c.hooks.CheckoutDocument, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `checkoutdocument.Intercept(f(g(h())))`.
+func (c *CheckoutDocumentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CheckoutDocument = append(c.inters.CheckoutDocument, interceptors...)
+}
+
+// Create returns a builder for creating a CheckoutDocument entity.
+func (c *CheckoutDocumentClient) Create() *CheckoutDocumentCreate {
+	mutation := newCheckoutDocumentMutation(c.config, OpCreate)
+	return &CheckoutDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CheckoutDocument entities.
+func (c *CheckoutDocumentClient) CreateBulk(builders ...*CheckoutDocumentCreate) *CheckoutDocumentCreateBulk {
+	return &CheckoutDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CheckoutDocumentClient) MapCreateBulk(slice any, setFunc func(*CheckoutDocumentCreate, int)) *CheckoutDocumentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CheckoutDocumentCreateBulk{err: fmt.Errorf("calling to CheckoutDocumentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CheckoutDocumentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CheckoutDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Update() *CheckoutDocumentUpdate {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdate)
+	return &CheckoutDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CheckoutDocumentClient) UpdateOne(_m *CheckoutDocument) *CheckoutDocumentUpdateOne {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdateOne, withCheckoutDocument(_m))
+	return &CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CheckoutDocumentClient) UpdateOneID(id uuid.UUID) *CheckoutDocumentUpdateOne {
+	mutation := newCheckoutDocumentMutation(c.config, OpUpdateOne, withCheckoutDocumentID(id))
+	return &CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Delete() *CheckoutDocumentDelete {
+	mutation := newCheckoutDocumentMutation(c.config, OpDelete)
+	return &CheckoutDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CheckoutDocumentClient) DeleteOne(_m *CheckoutDocument) *CheckoutDocumentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CheckoutDocumentClient) DeleteOneID(id uuid.UUID) *CheckoutDocumentDeleteOne {
+	builder := c.Delete().Where(checkoutdocument.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CheckoutDocumentDeleteOne{builder}
+}
+
+// Query returns a query builder for CheckoutDocument.
+func (c *CheckoutDocumentClient) Query() *CheckoutDocumentQuery {
+	return &CheckoutDocumentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCheckoutDocument},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CheckoutDocument entity by its id.
+func (c *CheckoutDocumentClient) Get(ctx context.Context, id uuid.UUID) (*CheckoutDocument, error) {
+	return c.Query().Where(checkoutdocument.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CheckoutDocumentClient) GetX(ctx context.Context, id uuid.UUID) *CheckoutDocument {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a CheckoutDocument.
+func (c *CheckoutDocumentClient) QueryOrganization(_m *CheckoutDocument) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(checkoutdocument.Table, checkoutdocument.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, checkoutdocument.OrganizationTable, checkoutdocument.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CheckoutDocumentClient) Hooks() []Hook {
+	hooks := c.hooks.CheckoutDocument
+	return append(hooks[:len(hooks):len(hooks)], checkoutdocument.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CheckoutDocumentClient) Interceptors() []Interceptor {
+	return c.inters.CheckoutDocument
+}
+
+func (c *CheckoutDocumentClient) mutate(ctx context.Context, m *CheckoutDocumentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CheckoutDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CheckoutDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CheckoutDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CheckoutDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CheckoutDocument mutation op: %q", m.Op())
 	}
 }
 
@@ -4924,6 +5524,188 @@ func (c *GiftCardOrderClient) mutate(ctx context.Context, m *GiftCardOrderMutati
 	}
 }
 
+// GuestInviteClient is a client for the GuestInvite schema.
+type GuestInviteClient struct {
+	config
+}
+
+// NewGuestInviteClient returns a client for the GuestInvite from the given config.
+func NewGuestInviteClient(c config) *GuestInviteClient {
+	return &GuestInviteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `guestinvite.Hooks(f(g(h())))`.
+func (c *GuestInviteClient) Use(hooks ...Hook) {
+	c.hooks.GuestInvite = append(c.hooks.GuestInvite, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `guestinvite.Intercept(f(g(h())))`.
+func (c *GuestInviteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GuestInvite = append(c.inters.GuestInvite, interceptors...)
+}
+
+// Create returns a builder for creating a GuestInvite entity.
+func (c *GuestInviteClient) Create() *GuestInviteCreate {
+	mutation := newGuestInviteMutation(c.config, OpCreate)
+	return &GuestInviteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GuestInvite entities.
+func (c *GuestInviteClient) CreateBulk(builders ...*GuestInviteCreate) *GuestInviteCreateBulk {
+	return &GuestInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GuestInviteClient) MapCreateBulk(slice any, setFunc func(*GuestInviteCreate, int)) *GuestInviteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GuestInviteCreateBulk{err: fmt.Errorf("calling to GuestInviteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GuestInviteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GuestInviteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GuestInvite.
+func (c *GuestInviteClient) Update() *GuestInviteUpdate {
+	mutation := newGuestInviteMutation(c.config, OpUpdate)
+	return &GuestInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GuestInviteClient) UpdateOne(_m *GuestInvite) *GuestInviteUpdateOne {
+	mutation := newGuestInviteMutation(c.config, OpUpdateOne, withGuestInvite(_m))
+	return &GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GuestInviteClient) UpdateOneID(id uuid.UUID) *GuestInviteUpdateOne {
+	mutation := newGuestInviteMutation(c.config, OpUpdateOne, withGuestInviteID(id))
+	return &GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GuestInvite.
+func (c *GuestInviteClient) Delete() *GuestInviteDelete {
+	mutation := newGuestInviteMutation(c.config, OpDelete)
+	return &GuestInviteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GuestInviteClient) DeleteOne(_m *GuestInvite) *GuestInviteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GuestInviteClient) DeleteOneID(id uuid.UUID) *GuestInviteDeleteOne {
+	builder := c.Delete().Where(guestinvite.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GuestInviteDeleteOne{builder}
+}
+
+// Query returns a query builder for GuestInvite.
+func (c *GuestInviteClient) Query() *GuestInviteQuery {
+	return &GuestInviteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGuestInvite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GuestInvite entity by its id.
+func (c *GuestInviteClient) Get(ctx context.Context, id uuid.UUID) (*GuestInvite, error) {
+	return c.Query().Where(guestinvite.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GuestInviteClient) GetX(ctx context.Context, id uuid.UUID) *GuestInvite {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a GuestInvite.
+func (c *GuestInviteClient) QueryOrganization(_m *GuestInvite) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.OrganizationTable, guestinvite.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a GuestInvite.
+func (c *GuestInviteClient) QueryMember(_m *GuestInvite) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.MemberTable, guestinvite.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a GuestInvite.
+func (c *GuestInviteClient) QueryClassInstance(_m *GuestInvite) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(guestinvite.Table, guestinvite.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, guestinvite.ClassInstanceTable, guestinvite.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GuestInviteClient) Hooks() []Hook {
+	hooks := c.hooks.GuestInvite
+	return append(hooks[:len(hooks):len(hooks)], guestinvite.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *GuestInviteClient) Interceptors() []Interceptor {
+	return c.inters.GuestInvite
+}
+
+func (c *GuestInviteClient) mutate(ctx context.Context, m *GuestInviteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GuestInviteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GuestInviteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GuestInviteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GuestInviteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GuestInvite mutation op: %q", m.Op())
+	}
+}
+
 // HandoffCodeClient is a client for the HandoffCode schema.
 type HandoffCodeClient struct {
 	config
@@ -5719,6 +6501,322 @@ func (c *InstructorClient) mutate(ctx context.Context, m *InstructorMutation) (V
 		return (&InstructorDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Instructor mutation op: %q", m.Op())
+	}
+}
+
+// InvoiceClient is a client for the Invoice schema.
+type InvoiceClient struct {
+	config
+}
+
+// NewInvoiceClient returns a client for the Invoice from the given config.
+func NewInvoiceClient(c config) *InvoiceClient {
+	return &InvoiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invoice.Hooks(f(g(h())))`.
+func (c *InvoiceClient) Use(hooks ...Hook) {
+	c.hooks.Invoice = append(c.hooks.Invoice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invoice.Intercept(f(g(h())))`.
+func (c *InvoiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Invoice = append(c.inters.Invoice, interceptors...)
+}
+
+// Create returns a builder for creating a Invoice entity.
+func (c *InvoiceClient) Create() *InvoiceCreate {
+	mutation := newInvoiceMutation(c.config, OpCreate)
+	return &InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Invoice entities.
+func (c *InvoiceClient) CreateBulk(builders ...*InvoiceCreate) *InvoiceCreateBulk {
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InvoiceClient) MapCreateBulk(slice any, setFunc func(*InvoiceCreate, int)) *InvoiceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InvoiceCreateBulk{err: fmt.Errorf("calling to InvoiceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InvoiceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Invoice.
+func (c *InvoiceClient) Update() *InvoiceUpdate {
+	mutation := newInvoiceMutation(c.config, OpUpdate)
+	return &InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InvoiceClient) UpdateOne(_m *Invoice) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoice(_m))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InvoiceClient) UpdateOneID(id uuid.UUID) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoiceID(id))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Invoice.
+func (c *InvoiceClient) Delete() *InvoiceDelete {
+	mutation := newInvoiceMutation(c.config, OpDelete)
+	return &InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InvoiceClient) DeleteOne(_m *Invoice) *InvoiceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InvoiceClient) DeleteOneID(id uuid.UUID) *InvoiceDeleteOne {
+	builder := c.Delete().Where(invoice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InvoiceDeleteOne{builder}
+}
+
+// Query returns a query builder for Invoice.
+func (c *InvoiceClient) Query() *InvoiceQuery {
+	return &InvoiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInvoice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Invoice entity by its id.
+func (c *InvoiceClient) Get(ctx context.Context, id uuid.UUID) (*Invoice, error) {
+	return c.Query().Where(invoice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InvoiceClient) GetX(ctx context.Context, id uuid.UUID) *Invoice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Invoice.
+func (c *InvoiceClient) QueryOrganization(_m *Invoice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoice.Table, invoice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoice.OrganizationTable, invoice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Invoice.
+func (c *InvoiceClient) QueryMember(_m *Invoice) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoice.Table, invoice.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoice.MemberTable, invoice.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InvoiceClient) Hooks() []Hook {
+	hooks := c.hooks.Invoice
+	return append(hooks[:len(hooks):len(hooks)], invoice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InvoiceClient) Interceptors() []Interceptor {
+	return c.inters.Invoice
+}
+
+func (c *InvoiceClient) mutate(ctx context.Context, m *InvoiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Invoice mutation op: %q", m.Op())
+	}
+}
+
+// InvoiceCounterClient is a client for the InvoiceCounter schema.
+type InvoiceCounterClient struct {
+	config
+}
+
+// NewInvoiceCounterClient returns a client for the InvoiceCounter from the given config.
+func NewInvoiceCounterClient(c config) *InvoiceCounterClient {
+	return &InvoiceCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invoicecounter.Hooks(f(g(h())))`.
+func (c *InvoiceCounterClient) Use(hooks ...Hook) {
+	c.hooks.InvoiceCounter = append(c.hooks.InvoiceCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invoicecounter.Intercept(f(g(h())))`.
+func (c *InvoiceCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InvoiceCounter = append(c.inters.InvoiceCounter, interceptors...)
+}
+
+// Create returns a builder for creating a InvoiceCounter entity.
+func (c *InvoiceCounterClient) Create() *InvoiceCounterCreate {
+	mutation := newInvoiceCounterMutation(c.config, OpCreate)
+	return &InvoiceCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InvoiceCounter entities.
+func (c *InvoiceCounterClient) CreateBulk(builders ...*InvoiceCounterCreate) *InvoiceCounterCreateBulk {
+	return &InvoiceCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InvoiceCounterClient) MapCreateBulk(slice any, setFunc func(*InvoiceCounterCreate, int)) *InvoiceCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InvoiceCounterCreateBulk{err: fmt.Errorf("calling to InvoiceCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InvoiceCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InvoiceCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Update() *InvoiceCounterUpdate {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdate)
+	return &InvoiceCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InvoiceCounterClient) UpdateOne(_m *InvoiceCounter) *InvoiceCounterUpdateOne {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdateOne, withInvoiceCounter(_m))
+	return &InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InvoiceCounterClient) UpdateOneID(id uuid.UUID) *InvoiceCounterUpdateOne {
+	mutation := newInvoiceCounterMutation(c.config, OpUpdateOne, withInvoiceCounterID(id))
+	return &InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Delete() *InvoiceCounterDelete {
+	mutation := newInvoiceCounterMutation(c.config, OpDelete)
+	return &InvoiceCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InvoiceCounterClient) DeleteOne(_m *InvoiceCounter) *InvoiceCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InvoiceCounterClient) DeleteOneID(id uuid.UUID) *InvoiceCounterDeleteOne {
+	builder := c.Delete().Where(invoicecounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InvoiceCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for InvoiceCounter.
+func (c *InvoiceCounterClient) Query() *InvoiceCounterQuery {
+	return &InvoiceCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInvoiceCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InvoiceCounter entity by its id.
+func (c *InvoiceCounterClient) Get(ctx context.Context, id uuid.UUID) (*InvoiceCounter, error) {
+	return c.Query().Where(invoicecounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InvoiceCounterClient) GetX(ctx context.Context, id uuid.UUID) *InvoiceCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a InvoiceCounter.
+func (c *InvoiceCounterClient) QueryOrganization(_m *InvoiceCounter) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoicecounter.Table, invoicecounter.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, invoicecounter.OrganizationTable, invoicecounter.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InvoiceCounterClient) Hooks() []Hook {
+	hooks := c.hooks.InvoiceCounter
+	return append(hooks[:len(hooks):len(hooks)], invoicecounter.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InvoiceCounterClient) Interceptors() []Interceptor {
+	return c.inters.InvoiceCounter
+}
+
+func (c *InvoiceCounterClient) mutate(ctx context.Context, m *InvoiceCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InvoiceCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InvoiceCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InvoiceCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InvoiceCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InvoiceCounter mutation op: %q", m.Op())
 	}
 }
 
@@ -8924,6 +10022,606 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 	}
 }
 
+// PosDayCloseClient is a client for the PosDayClose schema.
+type PosDayCloseClient struct {
+	config
+}
+
+// NewPosDayCloseClient returns a client for the PosDayClose from the given config.
+func NewPosDayCloseClient(c config) *PosDayCloseClient {
+	return &PosDayCloseClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posdayclose.Hooks(f(g(h())))`.
+func (c *PosDayCloseClient) Use(hooks ...Hook) {
+	c.hooks.PosDayClose = append(c.hooks.PosDayClose, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posdayclose.Intercept(f(g(h())))`.
+func (c *PosDayCloseClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosDayClose = append(c.inters.PosDayClose, interceptors...)
+}
+
+// Create returns a builder for creating a PosDayClose entity.
+func (c *PosDayCloseClient) Create() *PosDayCloseCreate {
+	mutation := newPosDayCloseMutation(c.config, OpCreate)
+	return &PosDayCloseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosDayClose entities.
+func (c *PosDayCloseClient) CreateBulk(builders ...*PosDayCloseCreate) *PosDayCloseCreateBulk {
+	return &PosDayCloseCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosDayCloseClient) MapCreateBulk(slice any, setFunc func(*PosDayCloseCreate, int)) *PosDayCloseCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosDayCloseCreateBulk{err: fmt.Errorf("calling to PosDayCloseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosDayCloseCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosDayCloseCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosDayClose.
+func (c *PosDayCloseClient) Update() *PosDayCloseUpdate {
+	mutation := newPosDayCloseMutation(c.config, OpUpdate)
+	return &PosDayCloseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosDayCloseClient) UpdateOne(_m *PosDayClose) *PosDayCloseUpdateOne {
+	mutation := newPosDayCloseMutation(c.config, OpUpdateOne, withPosDayClose(_m))
+	return &PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosDayCloseClient) UpdateOneID(id uuid.UUID) *PosDayCloseUpdateOne {
+	mutation := newPosDayCloseMutation(c.config, OpUpdateOne, withPosDayCloseID(id))
+	return &PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosDayClose.
+func (c *PosDayCloseClient) Delete() *PosDayCloseDelete {
+	mutation := newPosDayCloseMutation(c.config, OpDelete)
+	return &PosDayCloseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosDayCloseClient) DeleteOne(_m *PosDayClose) *PosDayCloseDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosDayCloseClient) DeleteOneID(id uuid.UUID) *PosDayCloseDeleteOne {
+	builder := c.Delete().Where(posdayclose.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosDayCloseDeleteOne{builder}
+}
+
+// Query returns a query builder for PosDayClose.
+func (c *PosDayCloseClient) Query() *PosDayCloseQuery {
+	return &PosDayCloseQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosDayClose},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosDayClose entity by its id.
+func (c *PosDayCloseClient) Get(ctx context.Context, id uuid.UUID) (*PosDayClose, error) {
+	return c.Query().Where(posdayclose.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosDayCloseClient) GetX(ctx context.Context, id uuid.UUID) *PosDayClose {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosDayClose.
+func (c *PosDayCloseClient) QueryOrganization(_m *PosDayClose) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posdayclose.Table, posdayclose.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posdayclose.OrganizationTable, posdayclose.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosDayCloseClient) Hooks() []Hook {
+	hooks := c.hooks.PosDayClose
+	return append(hooks[:len(hooks):len(hooks)], posdayclose.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosDayCloseClient) Interceptors() []Interceptor {
+	return c.inters.PosDayClose
+}
+
+func (c *PosDayCloseClient) mutate(ctx context.Context, m *PosDayCloseMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosDayCloseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosDayCloseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosDayCloseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosDayCloseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosDayClose mutation op: %q", m.Op())
+	}
+}
+
+// PosFavoritesClient is a client for the PosFavorites schema.
+type PosFavoritesClient struct {
+	config
+}
+
+// NewPosFavoritesClient returns a client for the PosFavorites from the given config.
+func NewPosFavoritesClient(c config) *PosFavoritesClient {
+	return &PosFavoritesClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posfavorites.Hooks(f(g(h())))`.
+func (c *PosFavoritesClient) Use(hooks ...Hook) {
+	c.hooks.PosFavorites = append(c.hooks.PosFavorites, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posfavorites.Intercept(f(g(h())))`.
+func (c *PosFavoritesClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosFavorites = append(c.inters.PosFavorites, interceptors...)
+}
+
+// Create returns a builder for creating a PosFavorites entity.
+func (c *PosFavoritesClient) Create() *PosFavoritesCreate {
+	mutation := newPosFavoritesMutation(c.config, OpCreate)
+	return &PosFavoritesCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosFavorites entities.
+func (c *PosFavoritesClient) CreateBulk(builders ...*PosFavoritesCreate) *PosFavoritesCreateBulk {
+	return &PosFavoritesCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosFavoritesClient) MapCreateBulk(slice any, setFunc func(*PosFavoritesCreate, int)) *PosFavoritesCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosFavoritesCreateBulk{err: fmt.Errorf("calling to PosFavoritesClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosFavoritesCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosFavoritesCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosFavorites.
+func (c *PosFavoritesClient) Update() *PosFavoritesUpdate {
+	mutation := newPosFavoritesMutation(c.config, OpUpdate)
+	return &PosFavoritesUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosFavoritesClient) UpdateOne(_m *PosFavorites) *PosFavoritesUpdateOne {
+	mutation := newPosFavoritesMutation(c.config, OpUpdateOne, withPosFavorites(_m))
+	return &PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosFavoritesClient) UpdateOneID(id uuid.UUID) *PosFavoritesUpdateOne {
+	mutation := newPosFavoritesMutation(c.config, OpUpdateOne, withPosFavoritesID(id))
+	return &PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosFavorites.
+func (c *PosFavoritesClient) Delete() *PosFavoritesDelete {
+	mutation := newPosFavoritesMutation(c.config, OpDelete)
+	return &PosFavoritesDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosFavoritesClient) DeleteOne(_m *PosFavorites) *PosFavoritesDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosFavoritesClient) DeleteOneID(id uuid.UUID) *PosFavoritesDeleteOne {
+	builder := c.Delete().Where(posfavorites.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosFavoritesDeleteOne{builder}
+}
+
+// Query returns a query builder for PosFavorites.
+func (c *PosFavoritesClient) Query() *PosFavoritesQuery {
+	return &PosFavoritesQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosFavorites},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosFavorites entity by its id.
+func (c *PosFavoritesClient) Get(ctx context.Context, id uuid.UUID) (*PosFavorites, error) {
+	return c.Query().Where(posfavorites.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosFavoritesClient) GetX(ctx context.Context, id uuid.UUID) *PosFavorites {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosFavorites.
+func (c *PosFavoritesClient) QueryOrganization(_m *PosFavorites) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posfavorites.Table, posfavorites.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posfavorites.OrganizationTable, posfavorites.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosFavoritesClient) Hooks() []Hook {
+	hooks := c.hooks.PosFavorites
+	return append(hooks[:len(hooks):len(hooks)], posfavorites.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosFavoritesClient) Interceptors() []Interceptor {
+	return c.inters.PosFavorites
+}
+
+func (c *PosFavoritesClient) mutate(ctx context.Context, m *PosFavoritesMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosFavoritesCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosFavoritesUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosFavoritesUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosFavoritesDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosFavorites mutation op: %q", m.Op())
+	}
+}
+
+// PosReturnClient is a client for the PosReturn schema.
+type PosReturnClient struct {
+	config
+}
+
+// NewPosReturnClient returns a client for the PosReturn from the given config.
+func NewPosReturnClient(c config) *PosReturnClient {
+	return &PosReturnClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `posreturn.Hooks(f(g(h())))`.
+func (c *PosReturnClient) Use(hooks ...Hook) {
+	c.hooks.PosReturn = append(c.hooks.PosReturn, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `posreturn.Intercept(f(g(h())))`.
+func (c *PosReturnClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosReturn = append(c.inters.PosReturn, interceptors...)
+}
+
+// Create returns a builder for creating a PosReturn entity.
+func (c *PosReturnClient) Create() *PosReturnCreate {
+	mutation := newPosReturnMutation(c.config, OpCreate)
+	return &PosReturnCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosReturn entities.
+func (c *PosReturnClient) CreateBulk(builders ...*PosReturnCreate) *PosReturnCreateBulk {
+	return &PosReturnCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosReturnClient) MapCreateBulk(slice any, setFunc func(*PosReturnCreate, int)) *PosReturnCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosReturnCreateBulk{err: fmt.Errorf("calling to PosReturnClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosReturnCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosReturnCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosReturn.
+func (c *PosReturnClient) Update() *PosReturnUpdate {
+	mutation := newPosReturnMutation(c.config, OpUpdate)
+	return &PosReturnUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosReturnClient) UpdateOne(_m *PosReturn) *PosReturnUpdateOne {
+	mutation := newPosReturnMutation(c.config, OpUpdateOne, withPosReturn(_m))
+	return &PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosReturnClient) UpdateOneID(id uuid.UUID) *PosReturnUpdateOne {
+	mutation := newPosReturnMutation(c.config, OpUpdateOne, withPosReturnID(id))
+	return &PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosReturn.
+func (c *PosReturnClient) Delete() *PosReturnDelete {
+	mutation := newPosReturnMutation(c.config, OpDelete)
+	return &PosReturnDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosReturnClient) DeleteOne(_m *PosReturn) *PosReturnDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosReturnClient) DeleteOneID(id uuid.UUID) *PosReturnDeleteOne {
+	builder := c.Delete().Where(posreturn.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosReturnDeleteOne{builder}
+}
+
+// Query returns a query builder for PosReturn.
+func (c *PosReturnClient) Query() *PosReturnQuery {
+	return &PosReturnQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosReturn},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosReturn entity by its id.
+func (c *PosReturnClient) Get(ctx context.Context, id uuid.UUID) (*PosReturn, error) {
+	return c.Query().Where(posreturn.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosReturnClient) GetX(ctx context.Context, id uuid.UUID) *PosReturn {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosReturn.
+func (c *PosReturnClient) QueryOrganization(_m *PosReturn) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(posreturn.Table, posreturn.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, posreturn.OrganizationTable, posreturn.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosReturnClient) Hooks() []Hook {
+	hooks := c.hooks.PosReturn
+	return append(hooks[:len(hooks):len(hooks)], posreturn.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosReturnClient) Interceptors() []Interceptor {
+	return c.inters.PosReturn
+}
+
+func (c *PosReturnClient) mutate(ctx context.Context, m *PosReturnMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosReturnCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosReturnUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosReturnUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosReturnDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosReturn mutation op: %q", m.Op())
+	}
+}
+
+// PosSaleClient is a client for the PosSale schema.
+type PosSaleClient struct {
+	config
+}
+
+// NewPosSaleClient returns a client for the PosSale from the given config.
+func NewPosSaleClient(c config) *PosSaleClient {
+	return &PosSaleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `possale.Hooks(f(g(h())))`.
+func (c *PosSaleClient) Use(hooks ...Hook) {
+	c.hooks.PosSale = append(c.hooks.PosSale, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `possale.Intercept(f(g(h())))`.
+func (c *PosSaleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosSale = append(c.inters.PosSale, interceptors...)
+}
+
+// Create returns a builder for creating a PosSale entity.
+func (c *PosSaleClient) Create() *PosSaleCreate {
+	mutation := newPosSaleMutation(c.config, OpCreate)
+	return &PosSaleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosSale entities.
+func (c *PosSaleClient) CreateBulk(builders ...*PosSaleCreate) *PosSaleCreateBulk {
+	return &PosSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosSaleClient) MapCreateBulk(slice any, setFunc func(*PosSaleCreate, int)) *PosSaleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosSaleCreateBulk{err: fmt.Errorf("calling to PosSaleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosSaleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosSale.
+func (c *PosSaleClient) Update() *PosSaleUpdate {
+	mutation := newPosSaleMutation(c.config, OpUpdate)
+	return &PosSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosSaleClient) UpdateOne(_m *PosSale) *PosSaleUpdateOne {
+	mutation := newPosSaleMutation(c.config, OpUpdateOne, withPosSale(_m))
+	return &PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosSaleClient) UpdateOneID(id uuid.UUID) *PosSaleUpdateOne {
+	mutation := newPosSaleMutation(c.config, OpUpdateOne, withPosSaleID(id))
+	return &PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosSale.
+func (c *PosSaleClient) Delete() *PosSaleDelete {
+	mutation := newPosSaleMutation(c.config, OpDelete)
+	return &PosSaleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosSaleClient) DeleteOne(_m *PosSale) *PosSaleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosSaleClient) DeleteOneID(id uuid.UUID) *PosSaleDeleteOne {
+	builder := c.Delete().Where(possale.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosSaleDeleteOne{builder}
+}
+
+// Query returns a query builder for PosSale.
+func (c *PosSaleClient) Query() *PosSaleQuery {
+	return &PosSaleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosSale},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosSale entity by its id.
+func (c *PosSaleClient) Get(ctx context.Context, id uuid.UUID) (*PosSale, error) {
+	return c.Query().Where(possale.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosSaleClient) GetX(ctx context.Context, id uuid.UUID) *PosSale {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosSale.
+func (c *PosSaleClient) QueryOrganization(_m *PosSale) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(possale.Table, possale.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, possale.OrganizationTable, possale.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosSaleClient) Hooks() []Hook {
+	hooks := c.hooks.PosSale
+	return append(hooks[:len(hooks):len(hooks)], possale.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosSaleClient) Interceptors() []Interceptor {
+	return c.inters.PosSale
+}
+
+func (c *PosSaleClient) mutate(ctx context.Context, m *PosSaleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosSaleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosSaleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosSale mutation op: %q", m.Op())
+	}
+}
+
 // ProcessorEventClient is a client for the ProcessorEvent schema.
 type ProcessorEventClient struct {
 	config
@@ -9055,6 +10753,322 @@ func (c *ProcessorEventClient) mutate(ctx context.Context, m *ProcessorEventMuta
 		return (&ProcessorEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ProcessorEvent mutation op: %q", m.Op())
+	}
+}
+
+// ProductClient is a client for the Product schema.
+type ProductClient struct {
+	config
+}
+
+// NewProductClient returns a client for the Product from the given config.
+func NewProductClient(c config) *ProductClient {
+	return &ProductClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `product.Hooks(f(g(h())))`.
+func (c *ProductClient) Use(hooks ...Hook) {
+	c.hooks.Product = append(c.hooks.Product, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `product.Intercept(f(g(h())))`.
+func (c *ProductClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Product = append(c.inters.Product, interceptors...)
+}
+
+// Create returns a builder for creating a Product entity.
+func (c *ProductClient) Create() *ProductCreate {
+	mutation := newProductMutation(c.config, OpCreate)
+	return &ProductCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Product entities.
+func (c *ProductClient) CreateBulk(builders ...*ProductCreate) *ProductCreateBulk {
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProductClient) MapCreateBulk(slice any, setFunc func(*ProductCreate, int)) *ProductCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProductCreateBulk{err: fmt.Errorf("calling to ProductClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProductCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProductCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Product.
+func (c *ProductClient) Update() *ProductUpdate {
+	mutation := newProductMutation(c.config, OpUpdate)
+	return &ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProductClient) UpdateOne(_m *Product) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProduct(_m))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProductClient) UpdateOneID(id uuid.UUID) *ProductUpdateOne {
+	mutation := newProductMutation(c.config, OpUpdateOne, withProductID(id))
+	return &ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Product.
+func (c *ProductClient) Delete() *ProductDelete {
+	mutation := newProductMutation(c.config, OpDelete)
+	return &ProductDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProductClient) DeleteOne(_m *Product) *ProductDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProductClient) DeleteOneID(id uuid.UUID) *ProductDeleteOne {
+	builder := c.Delete().Where(product.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProductDeleteOne{builder}
+}
+
+// Query returns a query builder for Product.
+func (c *ProductClient) Query() *ProductQuery {
+	return &ProductQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProduct},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Product entity by its id.
+func (c *ProductClient) Get(ctx context.Context, id uuid.UUID) (*Product, error) {
+	return c.Query().Where(product.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProductClient) GetX(ctx context.Context, id uuid.UUID) *Product {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Product.
+func (c *ProductClient) QueryOrganization(_m *Product) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(product.Table, product.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, product.OrganizationTable, product.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProductClient) Hooks() []Hook {
+	hooks := c.hooks.Product
+	return append(hooks[:len(hooks):len(hooks)], product.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProductClient) Interceptors() []Interceptor {
+	return c.inters.Product
+}
+
+func (c *ProductClient) mutate(ctx context.Context, m *ProductMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProductCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProductUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProductUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProductDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Product mutation op: %q", m.Op())
+	}
+}
+
+// ProductPriceClient is a client for the ProductPrice schema.
+type ProductPriceClient struct {
+	config
+}
+
+// NewProductPriceClient returns a client for the ProductPrice from the given config.
+func NewProductPriceClient(c config) *ProductPriceClient {
+	return &ProductPriceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `productprice.Hooks(f(g(h())))`.
+func (c *ProductPriceClient) Use(hooks ...Hook) {
+	c.hooks.ProductPrice = append(c.hooks.ProductPrice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `productprice.Intercept(f(g(h())))`.
+func (c *ProductPriceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProductPrice = append(c.inters.ProductPrice, interceptors...)
+}
+
+// Create returns a builder for creating a ProductPrice entity.
+func (c *ProductPriceClient) Create() *ProductPriceCreate {
+	mutation := newProductPriceMutation(c.config, OpCreate)
+	return &ProductPriceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProductPrice entities.
+func (c *ProductPriceClient) CreateBulk(builders ...*ProductPriceCreate) *ProductPriceCreateBulk {
+	return &ProductPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProductPriceClient) MapCreateBulk(slice any, setFunc func(*ProductPriceCreate, int)) *ProductPriceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProductPriceCreateBulk{err: fmt.Errorf("calling to ProductPriceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProductPriceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProductPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProductPrice.
+func (c *ProductPriceClient) Update() *ProductPriceUpdate {
+	mutation := newProductPriceMutation(c.config, OpUpdate)
+	return &ProductPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProductPriceClient) UpdateOne(_m *ProductPrice) *ProductPriceUpdateOne {
+	mutation := newProductPriceMutation(c.config, OpUpdateOne, withProductPrice(_m))
+	return &ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProductPriceClient) UpdateOneID(id uuid.UUID) *ProductPriceUpdateOne {
+	mutation := newProductPriceMutation(c.config, OpUpdateOne, withProductPriceID(id))
+	return &ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProductPrice.
+func (c *ProductPriceClient) Delete() *ProductPriceDelete {
+	mutation := newProductPriceMutation(c.config, OpDelete)
+	return &ProductPriceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProductPriceClient) DeleteOne(_m *ProductPrice) *ProductPriceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProductPriceClient) DeleteOneID(id uuid.UUID) *ProductPriceDeleteOne {
+	builder := c.Delete().Where(productprice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProductPriceDeleteOne{builder}
+}
+
+// Query returns a query builder for ProductPrice.
+func (c *ProductPriceClient) Query() *ProductPriceQuery {
+	return &ProductPriceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProductPrice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProductPrice entity by its id.
+func (c *ProductPriceClient) Get(ctx context.Context, id uuid.UUID) (*ProductPrice, error) {
+	return c.Query().Where(productprice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProductPriceClient) GetX(ctx context.Context, id uuid.UUID) *ProductPrice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ProductPrice.
+func (c *ProductPriceClient) QueryOrganization(_m *ProductPrice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(productprice.Table, productprice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, productprice.OrganizationTable, productprice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProduct queries the product edge of a ProductPrice.
+func (c *ProductPriceClient) QueryProduct(_m *ProductPrice) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(productprice.Table, productprice.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, productprice.ProductTable, productprice.ProductColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ProductPriceClient) Hooks() []Hook {
+	hooks := c.hooks.ProductPrice
+	return append(hooks[:len(hooks):len(hooks)], productprice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProductPriceClient) Interceptors() []Interceptor {
+	return c.inters.ProductPrice
+}
+
+func (c *ProductPriceClient) mutate(ctx context.Context, m *ProductPriceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProductPriceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProductPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProductPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProductPriceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProductPrice mutation op: %q", m.Op())
 	}
 }
 
@@ -10236,6 +12250,156 @@ func (c *RoomClient) mutate(ctx context.Context, m *RoomMutation) (Value, error)
 	}
 }
 
+// SalesDailyClient is a client for the SalesDaily schema.
+type SalesDailyClient struct {
+	config
+}
+
+// NewSalesDailyClient returns a client for the SalesDaily from the given config.
+func NewSalesDailyClient(c config) *SalesDailyClient {
+	return &SalesDailyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `salesdaily.Hooks(f(g(h())))`.
+func (c *SalesDailyClient) Use(hooks ...Hook) {
+	c.hooks.SalesDaily = append(c.hooks.SalesDaily, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `salesdaily.Intercept(f(g(h())))`.
+func (c *SalesDailyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SalesDaily = append(c.inters.SalesDaily, interceptors...)
+}
+
+// Create returns a builder for creating a SalesDaily entity.
+func (c *SalesDailyClient) Create() *SalesDailyCreate {
+	mutation := newSalesDailyMutation(c.config, OpCreate)
+	return &SalesDailyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SalesDaily entities.
+func (c *SalesDailyClient) CreateBulk(builders ...*SalesDailyCreate) *SalesDailyCreateBulk {
+	return &SalesDailyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SalesDailyClient) MapCreateBulk(slice any, setFunc func(*SalesDailyCreate, int)) *SalesDailyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SalesDailyCreateBulk{err: fmt.Errorf("calling to SalesDailyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SalesDailyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SalesDailyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SalesDaily.
+func (c *SalesDailyClient) Update() *SalesDailyUpdate {
+	mutation := newSalesDailyMutation(c.config, OpUpdate)
+	return &SalesDailyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SalesDailyClient) UpdateOne(_m *SalesDaily) *SalesDailyUpdateOne {
+	mutation := newSalesDailyMutation(c.config, OpUpdateOne, withSalesDaily(_m))
+	return &SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SalesDailyClient) UpdateOneID(id uuid.UUID) *SalesDailyUpdateOne {
+	mutation := newSalesDailyMutation(c.config, OpUpdateOne, withSalesDailyID(id))
+	return &SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SalesDaily.
+func (c *SalesDailyClient) Delete() *SalesDailyDelete {
+	mutation := newSalesDailyMutation(c.config, OpDelete)
+	return &SalesDailyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SalesDailyClient) DeleteOne(_m *SalesDaily) *SalesDailyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SalesDailyClient) DeleteOneID(id uuid.UUID) *SalesDailyDeleteOne {
+	builder := c.Delete().Where(salesdaily.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SalesDailyDeleteOne{builder}
+}
+
+// Query returns a query builder for SalesDaily.
+func (c *SalesDailyClient) Query() *SalesDailyQuery {
+	return &SalesDailyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSalesDaily},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SalesDaily entity by its id.
+func (c *SalesDailyClient) Get(ctx context.Context, id uuid.UUID) (*SalesDaily, error) {
+	return c.Query().Where(salesdaily.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SalesDailyClient) GetX(ctx context.Context, id uuid.UUID) *SalesDaily {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SalesDaily.
+func (c *SalesDailyClient) QueryOrganization(_m *SalesDaily) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(salesdaily.Table, salesdaily.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, salesdaily.OrganizationTable, salesdaily.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SalesDailyClient) Hooks() []Hook {
+	hooks := c.hooks.SalesDaily
+	return append(hooks[:len(hooks):len(hooks)], salesdaily.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SalesDailyClient) Interceptors() []Interceptor {
+	return c.inters.SalesDaily
+}
+
+func (c *SalesDailyClient) mutate(ctx context.Context, m *SalesDailyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SalesDailyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SalesDailyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SalesDailyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SalesDailyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SalesDaily mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -10447,6 +12611,370 @@ func (c *ServiceClient) mutate(ctx context.Context, m *ServiceMutation) (Value, 
 		return (&ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Service mutation op: %q", m.Op())
+	}
+}
+
+// ServiceBundleClient is a client for the ServiceBundle schema.
+type ServiceBundleClient struct {
+	config
+}
+
+// NewServiceBundleClient returns a client for the ServiceBundle from the given config.
+func NewServiceBundleClient(c config) *ServiceBundleClient {
+	return &ServiceBundleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicebundle.Hooks(f(g(h())))`.
+func (c *ServiceBundleClient) Use(hooks ...Hook) {
+	c.hooks.ServiceBundle = append(c.hooks.ServiceBundle, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicebundle.Intercept(f(g(h())))`.
+func (c *ServiceBundleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceBundle = append(c.inters.ServiceBundle, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceBundle entity.
+func (c *ServiceBundleClient) Create() *ServiceBundleCreate {
+	mutation := newServiceBundleMutation(c.config, OpCreate)
+	return &ServiceBundleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceBundle entities.
+func (c *ServiceBundleClient) CreateBulk(builders ...*ServiceBundleCreate) *ServiceBundleCreateBulk {
+	return &ServiceBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceBundleClient) MapCreateBulk(slice any, setFunc func(*ServiceBundleCreate, int)) *ServiceBundleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceBundleCreateBulk{err: fmt.Errorf("calling to ServiceBundleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceBundleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceBundleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceBundle.
+func (c *ServiceBundleClient) Update() *ServiceBundleUpdate {
+	mutation := newServiceBundleMutation(c.config, OpUpdate)
+	return &ServiceBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceBundleClient) UpdateOne(_m *ServiceBundle) *ServiceBundleUpdateOne {
+	mutation := newServiceBundleMutation(c.config, OpUpdateOne, withServiceBundle(_m))
+	return &ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceBundleClient) UpdateOneID(id uuid.UUID) *ServiceBundleUpdateOne {
+	mutation := newServiceBundleMutation(c.config, OpUpdateOne, withServiceBundleID(id))
+	return &ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceBundle.
+func (c *ServiceBundleClient) Delete() *ServiceBundleDelete {
+	mutation := newServiceBundleMutation(c.config, OpDelete)
+	return &ServiceBundleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceBundleClient) DeleteOne(_m *ServiceBundle) *ServiceBundleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceBundleClient) DeleteOneID(id uuid.UUID) *ServiceBundleDeleteOne {
+	builder := c.Delete().Where(servicebundle.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceBundleDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceBundle.
+func (c *ServiceBundleClient) Query() *ServiceBundleQuery {
+	return &ServiceBundleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceBundle},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceBundle entity by its id.
+func (c *ServiceBundleClient) Get(ctx context.Context, id uuid.UUID) (*ServiceBundle, error) {
+	return c.Query().Where(servicebundle.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceBundleClient) GetX(ctx context.Context, id uuid.UUID) *ServiceBundle {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceBundle.
+func (c *ServiceBundleClient) QueryOrganization(_m *ServiceBundle) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundle.Table, servicebundle.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundle.OrganizationTable, servicebundle.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryItems queries the items edge of a ServiceBundle.
+func (c *ServiceBundleClient) QueryItems(_m *ServiceBundle) *ServiceBundleItemQuery {
+	query := (&ServiceBundleItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundle.Table, servicebundle.FieldID, id),
+			sqlgraph.To(servicebundleitem.Table, servicebundleitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, servicebundle.ItemsTable, servicebundle.ItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceBundleClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceBundle
+	return append(hooks[:len(hooks):len(hooks)], servicebundle.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceBundleClient) Interceptors() []Interceptor {
+	return c.inters.ServiceBundle
+}
+
+func (c *ServiceBundleClient) mutate(ctx context.Context, m *ServiceBundleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceBundleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceBundleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceBundleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceBundleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceBundle mutation op: %q", m.Op())
+	}
+}
+
+// ServiceBundleItemClient is a client for the ServiceBundleItem schema.
+type ServiceBundleItemClient struct {
+	config
+}
+
+// NewServiceBundleItemClient returns a client for the ServiceBundleItem from the given config.
+func NewServiceBundleItemClient(c config) *ServiceBundleItemClient {
+	return &ServiceBundleItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicebundleitem.Hooks(f(g(h())))`.
+func (c *ServiceBundleItemClient) Use(hooks ...Hook) {
+	c.hooks.ServiceBundleItem = append(c.hooks.ServiceBundleItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicebundleitem.Intercept(f(g(h())))`.
+func (c *ServiceBundleItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceBundleItem = append(c.inters.ServiceBundleItem, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceBundleItem entity.
+func (c *ServiceBundleItemClient) Create() *ServiceBundleItemCreate {
+	mutation := newServiceBundleItemMutation(c.config, OpCreate)
+	return &ServiceBundleItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceBundleItem entities.
+func (c *ServiceBundleItemClient) CreateBulk(builders ...*ServiceBundleItemCreate) *ServiceBundleItemCreateBulk {
+	return &ServiceBundleItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServiceBundleItemClient) MapCreateBulk(slice any, setFunc func(*ServiceBundleItemCreate, int)) *ServiceBundleItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServiceBundleItemCreateBulk{err: fmt.Errorf("calling to ServiceBundleItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServiceBundleItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServiceBundleItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Update() *ServiceBundleItemUpdate {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdate)
+	return &ServiceBundleItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServiceBundleItemClient) UpdateOne(_m *ServiceBundleItem) *ServiceBundleItemUpdateOne {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdateOne, withServiceBundleItem(_m))
+	return &ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceBundleItemClient) UpdateOneID(id uuid.UUID) *ServiceBundleItemUpdateOne {
+	mutation := newServiceBundleItemMutation(c.config, OpUpdateOne, withServiceBundleItemID(id))
+	return &ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Delete() *ServiceBundleItemDelete {
+	mutation := newServiceBundleItemMutation(c.config, OpDelete)
+	return &ServiceBundleItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServiceBundleItemClient) DeleteOne(_m *ServiceBundleItem) *ServiceBundleItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceBundleItemClient) DeleteOneID(id uuid.UUID) *ServiceBundleItemDeleteOne {
+	builder := c.Delete().Where(servicebundleitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceBundleItemDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceBundleItem.
+func (c *ServiceBundleItemClient) Query() *ServiceBundleItemQuery {
+	return &ServiceBundleItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceBundleItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceBundleItem entity by its id.
+func (c *ServiceBundleItemClient) Get(ctx context.Context, id uuid.UUID) (*ServiceBundleItem, error) {
+	return c.Query().Where(servicebundleitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServiceBundleItemClient) GetX(ctx context.Context, id uuid.UUID) *ServiceBundleItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryOrganization(_m *ServiceBundleItem) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.OrganizationTable, servicebundleitem.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBundle queries the bundle edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryBundle(_m *ServiceBundleItem) *ServiceBundleQuery {
+	query := (&ServiceBundleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(servicebundle.Table, servicebundle.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, servicebundleitem.BundleTable, servicebundleitem.BundleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryService queries the service edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryService(_m *ServiceBundleItem) *ServiceQuery {
+	query := (&ServiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(service.Table, service.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.ServiceTable, servicebundleitem.ServiceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVariant queries the variant edge of a ServiceBundleItem.
+func (c *ServiceBundleItemClient) QueryVariant(_m *ServiceBundleItem) *ServiceVariantQuery {
+	query := (&ServiceVariantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(servicebundleitem.Table, servicebundleitem.FieldID, id),
+			sqlgraph.To(servicevariant.Table, servicevariant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, servicebundleitem.VariantTable, servicebundleitem.VariantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceBundleItemClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceBundleItem
+	return append(hooks[:len(hooks):len(hooks)], servicebundleitem.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceBundleItemClient) Interceptors() []Interceptor {
+	return c.inters.ServiceBundleItem
+}
+
+func (c *ServiceBundleItemClient) mutate(ctx context.Context, m *ServiceBundleItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceBundleItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceBundleItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceBundleItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceBundleItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceBundleItem mutation op: %q", m.Op())
 	}
 }
 
@@ -10961,6 +13489,488 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
+	}
+}
+
+// StaffPinClient is a client for the StaffPin schema.
+type StaffPinClient struct {
+	config
+}
+
+// NewStaffPinClient returns a client for the StaffPin from the given config.
+func NewStaffPinClient(c config) *StaffPinClient {
+	return &StaffPinClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `staffpin.Hooks(f(g(h())))`.
+func (c *StaffPinClient) Use(hooks ...Hook) {
+	c.hooks.StaffPin = append(c.hooks.StaffPin, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `staffpin.Intercept(f(g(h())))`.
+func (c *StaffPinClient) Intercept(interceptors ...Interceptor) {
+	c.inters.StaffPin = append(c.inters.StaffPin, interceptors...)
+}
+
+// Create returns a builder for creating a StaffPin entity.
+func (c *StaffPinClient) Create() *StaffPinCreate {
+	mutation := newStaffPinMutation(c.config, OpCreate)
+	return &StaffPinCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of StaffPin entities.
+func (c *StaffPinClient) CreateBulk(builders ...*StaffPinCreate) *StaffPinCreateBulk {
+	return &StaffPinCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *StaffPinClient) MapCreateBulk(slice any, setFunc func(*StaffPinCreate, int)) *StaffPinCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &StaffPinCreateBulk{err: fmt.Errorf("calling to StaffPinClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*StaffPinCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &StaffPinCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for StaffPin.
+func (c *StaffPinClient) Update() *StaffPinUpdate {
+	mutation := newStaffPinMutation(c.config, OpUpdate)
+	return &StaffPinUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *StaffPinClient) UpdateOne(_m *StaffPin) *StaffPinUpdateOne {
+	mutation := newStaffPinMutation(c.config, OpUpdateOne, withStaffPin(_m))
+	return &StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *StaffPinClient) UpdateOneID(id uuid.UUID) *StaffPinUpdateOne {
+	mutation := newStaffPinMutation(c.config, OpUpdateOne, withStaffPinID(id))
+	return &StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for StaffPin.
+func (c *StaffPinClient) Delete() *StaffPinDelete {
+	mutation := newStaffPinMutation(c.config, OpDelete)
+	return &StaffPinDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *StaffPinClient) DeleteOne(_m *StaffPin) *StaffPinDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *StaffPinClient) DeleteOneID(id uuid.UUID) *StaffPinDeleteOne {
+	builder := c.Delete().Where(staffpin.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &StaffPinDeleteOne{builder}
+}
+
+// Query returns a query builder for StaffPin.
+func (c *StaffPinClient) Query() *StaffPinQuery {
+	return &StaffPinQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeStaffPin},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a StaffPin entity by its id.
+func (c *StaffPinClient) Get(ctx context.Context, id uuid.UUID) (*StaffPin, error) {
+	return c.Query().Where(staffpin.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *StaffPinClient) GetX(ctx context.Context, id uuid.UUID) *StaffPin {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a StaffPin.
+func (c *StaffPinClient) QueryOrganization(_m *StaffPin) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(staffpin.Table, staffpin.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, staffpin.OrganizationTable, staffpin.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *StaffPinClient) Hooks() []Hook {
+	hooks := c.hooks.StaffPin
+	return append(hooks[:len(hooks):len(hooks)], staffpin.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *StaffPinClient) Interceptors() []Interceptor {
+	return c.inters.StaffPin
+}
+
+func (c *StaffPinClient) mutate(ctx context.Context, m *StaffPinMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&StaffPinCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&StaffPinUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&StaffPinUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&StaffPinDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown StaffPin mutation op: %q", m.Op())
+	}
+}
+
+// StockMovementClient is a client for the StockMovement schema.
+type StockMovementClient struct {
+	config
+}
+
+// NewStockMovementClient returns a client for the StockMovement from the given config.
+func NewStockMovementClient(c config) *StockMovementClient {
+	return &StockMovementClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `stockmovement.Hooks(f(g(h())))`.
+func (c *StockMovementClient) Use(hooks ...Hook) {
+	c.hooks.StockMovement = append(c.hooks.StockMovement, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `stockmovement.Intercept(f(g(h())))`.
+func (c *StockMovementClient) Intercept(interceptors ...Interceptor) {
+	c.inters.StockMovement = append(c.inters.StockMovement, interceptors...)
+}
+
+// Create returns a builder for creating a StockMovement entity.
+func (c *StockMovementClient) Create() *StockMovementCreate {
+	mutation := newStockMovementMutation(c.config, OpCreate)
+	return &StockMovementCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of StockMovement entities.
+func (c *StockMovementClient) CreateBulk(builders ...*StockMovementCreate) *StockMovementCreateBulk {
+	return &StockMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *StockMovementClient) MapCreateBulk(slice any, setFunc func(*StockMovementCreate, int)) *StockMovementCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &StockMovementCreateBulk{err: fmt.Errorf("calling to StockMovementClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*StockMovementCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &StockMovementCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for StockMovement.
+func (c *StockMovementClient) Update() *StockMovementUpdate {
+	mutation := newStockMovementMutation(c.config, OpUpdate)
+	return &StockMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *StockMovementClient) UpdateOne(_m *StockMovement) *StockMovementUpdateOne {
+	mutation := newStockMovementMutation(c.config, OpUpdateOne, withStockMovement(_m))
+	return &StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *StockMovementClient) UpdateOneID(id uuid.UUID) *StockMovementUpdateOne {
+	mutation := newStockMovementMutation(c.config, OpUpdateOne, withStockMovementID(id))
+	return &StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for StockMovement.
+func (c *StockMovementClient) Delete() *StockMovementDelete {
+	mutation := newStockMovementMutation(c.config, OpDelete)
+	return &StockMovementDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *StockMovementClient) DeleteOne(_m *StockMovement) *StockMovementDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *StockMovementClient) DeleteOneID(id uuid.UUID) *StockMovementDeleteOne {
+	builder := c.Delete().Where(stockmovement.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &StockMovementDeleteOne{builder}
+}
+
+// Query returns a query builder for StockMovement.
+func (c *StockMovementClient) Query() *StockMovementQuery {
+	return &StockMovementQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeStockMovement},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a StockMovement entity by its id.
+func (c *StockMovementClient) Get(ctx context.Context, id uuid.UUID) (*StockMovement, error) {
+	return c.Query().Where(stockmovement.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *StockMovementClient) GetX(ctx context.Context, id uuid.UUID) *StockMovement {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a StockMovement.
+func (c *StockMovementClient) QueryOrganization(_m *StockMovement) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(stockmovement.Table, stockmovement.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, stockmovement.OrganizationTable, stockmovement.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryProduct queries the product edge of a StockMovement.
+func (c *StockMovementClient) QueryProduct(_m *StockMovement) *ProductQuery {
+	query := (&ProductClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(stockmovement.Table, stockmovement.FieldID, id),
+			sqlgraph.To(product.Table, product.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, stockmovement.ProductTable, stockmovement.ProductColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *StockMovementClient) Hooks() []Hook {
+	hooks := c.hooks.StockMovement
+	return append(hooks[:len(hooks):len(hooks)], stockmovement.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *StockMovementClient) Interceptors() []Interceptor {
+	return c.inters.StockMovement
+}
+
+func (c *StockMovementClient) mutate(ctx context.Context, m *StockMovementMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&StockMovementCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&StockMovementUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&StockMovementUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&StockMovementDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown StockMovement mutation op: %q", m.Op())
+	}
+}
+
+// SubscriptionClient is a client for the Subscription schema.
+type SubscriptionClient struct {
+	config
+}
+
+// NewSubscriptionClient returns a client for the Subscription from the given config.
+func NewSubscriptionClient(c config) *SubscriptionClient {
+	return &SubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscription.Hooks(f(g(h())))`.
+func (c *SubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.Subscription = append(c.hooks.Subscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscription.Intercept(f(g(h())))`.
+func (c *SubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Subscription = append(c.inters.Subscription, interceptors...)
+}
+
+// Create returns a builder for creating a Subscription entity.
+func (c *SubscriptionClient) Create() *SubscriptionCreate {
+	mutation := newSubscriptionMutation(c.config, OpCreate)
+	return &SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Subscription entities.
+func (c *SubscriptionClient) CreateBulk(builders ...*SubscriptionCreate) *SubscriptionCreateBulk {
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionClient) MapCreateBulk(slice any, setFunc func(*SubscriptionCreate, int)) *SubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionCreateBulk{err: fmt.Errorf("calling to SubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Subscription.
+func (c *SubscriptionClient) Update() *SubscriptionUpdate {
+	mutation := newSubscriptionMutation(c.config, OpUpdate)
+	return &SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionClient) UpdateOne(_m *Subscription) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscription(_m))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionClient) UpdateOneID(id uuid.UUID) *SubscriptionUpdateOne {
+	mutation := newSubscriptionMutation(c.config, OpUpdateOne, withSubscriptionID(id))
+	return &SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Subscription.
+func (c *SubscriptionClient) Delete() *SubscriptionDelete {
+	mutation := newSubscriptionMutation(c.config, OpDelete)
+	return &SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionClient) DeleteOne(_m *Subscription) *SubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionClient) DeleteOneID(id uuid.UUID) *SubscriptionDeleteOne {
+	builder := c.Delete().Where(subscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for Subscription.
+func (c *SubscriptionClient) Query() *SubscriptionQuery {
+	return &SubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Subscription entity by its id.
+func (c *SubscriptionClient) Get(ctx context.Context, id uuid.UUID) (*Subscription, error) {
+	return c.Query().Where(subscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionClient) GetX(ctx context.Context, id uuid.UUID) *Subscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Subscription.
+func (c *SubscriptionClient) QueryOrganization(_m *Subscription) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, subscription.OrganizationTable, subscription.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Subscription.
+func (c *SubscriptionClient) QueryMember(_m *Subscription) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscription.Table, subscription.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, subscription.MemberTable, subscription.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionClient) Hooks() []Hook {
+	hooks := c.hooks.Subscription
+	return append(hooks[:len(hooks):len(hooks)], subscription.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionClient) Interceptors() []Interceptor {
+	return c.inters.Subscription
+}
+
+func (c *SubscriptionClient) mutate(ctx context.Context, m *SubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Subscription mutation op: %q", m.Op())
 	}
 }
 
@@ -12145,31 +15155,39 @@ func (c *WebhookSubscriptionClient) mutate(ctx context.Context, m *WebhookSubscr
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
-		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
+		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
+		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
+		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
+		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
+		GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey, Inquiry,
+		InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview, Room, Service,
-		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
+		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
+		StaffPin, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
-		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy, AuditLog,
-		AuthCode, Booking, BookingPolicy, BookingReassignment, Brand, BuddyInvite,
-		Checkout, ClassInstance, ClassType, DeviceAuthorization, Event, FavoriteVenue,
-		FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement, GiftCardOrder,
-		HandoffCode, IdempotencyKey, Inquiry, InstallationSecret, Instructor, Location,
+		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
+		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
+		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
+		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
+		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
+		GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey, Inquiry,
+		InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, ProcessorEvent, ProviderHours,
-		ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview, Room, Service,
-		ServiceProvider, ServiceVariant, Session, Tip, User, VenuePayments, Visit,
+		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
+		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
+		StaffPin, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )

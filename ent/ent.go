@@ -45,6 +45,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -87,6 +89,7 @@ import (
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -187,6 +190,8 @@ func checkColumn(t, c string) error {
 			inquiry.Table:                inquiry.ValidColumn,
 			installationsecret.Table:     installationsecret.ValidColumn,
 			instructor.Table:             instructor.ValidColumn,
+			invoice.Table:                invoice.ValidColumn,
+			invoicecounter.Table:         invoicecounter.ValidColumn,
 			location.Table:               location.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,
 			mfachallenge.Table:           mfachallenge.ValidColumn,
@@ -229,6 +234,7 @@ func checkColumn(t, c string) error {
 			session.Table:                session.ValidColumn,
 			staffpin.Table:               staffpin.ValidColumn,
 			stockmovement.Table:          stockmovement.ValidColumn,
+			subscription.Table:           subscription.ValidColumn,
 			tip.Table:                    tip.ValidColumn,
 			user.Table:                   user.ValidColumn,
 			venuepayments.Table:          venuepayments.ValidColumn,

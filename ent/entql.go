@@ -9,6 +9,7 @@ import (
 	"github.com/venueplatform/venue/ent/apikey"
 	"github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/ent/artifactsignature"
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/authcode"
 	"github.com/venueplatform/venue/ent/booking"
@@ -16,7 +17,9 @@ import (
 	"github.com/venueplatform/venue/ent/bookingreassignment"
 	"github.com/venueplatform/venue/ent/brand"
 	"github.com/venueplatform/venue/ent/buddyinvite"
+	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
@@ -27,11 +30,14 @@ import (
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
 	"github.com/venueplatform/venue/ent/giftcardorder"
+	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/handoffcode"
 	"github.com/venueplatform/venue/ent/idempotencykey"
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -51,8 +57,14 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/posdayclose"
+	"github.com/venueplatform/venue/ent/posfavorites"
+	"github.com/venueplatform/venue/ent/posreturn"
+	"github.com/venueplatform/venue/ent/possale"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/processorevent"
+	"github.com/venueplatform/venue/ent/product"
+	"github.com/venueplatform/venue/ent/productprice"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -60,12 +72,16 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
 	"github.com/venueplatform/venue/ent/room"
+	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
 	"github.com/venueplatform/venue/ent/servicebundle"
 	"github.com/venueplatform/venue/ent/servicebundleitem"
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -82,7 +98,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 67)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 85)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -247,6 +263,31 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[6] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   artifactsignature.Table,
+			Columns: artifactsignature.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: artifactsignature.FieldID,
+			},
+		},
+		Type: "ArtifactSignature",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			artifactsignature.FieldCreatedAt:        {Type: field.TypeTime, Column: artifactsignature.FieldCreatedAt},
+			artifactsignature.FieldUpdatedAt:        {Type: field.TypeTime, Column: artifactsignature.FieldUpdatedAt},
+			artifactsignature.FieldOrganizationID:   {Type: field.TypeUUID, Column: artifactsignature.FieldOrganizationID},
+			artifactsignature.FieldMemberID:         {Type: field.TypeUUID, Column: artifactsignature.FieldMemberID},
+			artifactsignature.FieldDocumentID:       {Type: field.TypeUUID, Column: artifactsignature.FieldDocumentID},
+			artifactsignature.FieldVersionID:        {Type: field.TypeUUID, Column: artifactsignature.FieldVersionID},
+			artifactsignature.FieldKind:             {Type: field.TypeEnum, Column: artifactsignature.FieldKind},
+			artifactsignature.FieldSignatureData:    {Type: field.TypeString, Column: artifactsignature.FieldSignatureData},
+			artifactsignature.FieldSavedSignatureID: {Type: field.TypeString, Column: artifactsignature.FieldSavedSignatureID},
+			artifactsignature.FieldPassTypeSlug:     {Type: field.TypeString, Column: artifactsignature.FieldPassTypeSlug},
+			artifactsignature.FieldStartDate:        {Type: field.TypeTime, Column: artifactsignature.FieldStartDate},
+			artifactsignature.FieldSignedAt:         {Type: field.TypeTime, Column: artifactsignature.FieldSignedAt},
+		},
+	}
+	graph.Nodes[7] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   auditlog.Table,
 			Columns: auditlog.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -270,7 +311,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			auditlog.FieldDurationMs:     {Type: field.TypeInt64, Column: auditlog.FieldDurationMs},
 		},
 	}
-	graph.Nodes[7] = &sqlgraph.Node{
+	graph.Nodes[8] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   authcode.Table,
 			Columns: authcode.Columns,
@@ -291,7 +332,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			authcode.FieldAttempts:  {Type: field.TypeInt, Column: authcode.FieldAttempts},
 		},
 	}
-	graph.Nodes[8] = &sqlgraph.Node{
+	graph.Nodes[9] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   booking.Table,
 			Columns: booking.Columns,
@@ -324,7 +365,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			booking.FieldWatchAdmittedAt:    {Type: field.TypeTime, Column: booking.FieldWatchAdmittedAt},
 		},
 	}
-	graph.Nodes[9] = &sqlgraph.Node{
+	graph.Nodes[10] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   bookingpolicy.Table,
 			Columns: bookingpolicy.Columns,
@@ -347,7 +388,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bookingpolicy.FieldDailyLimit:              {Type: field.TypeInt, Column: bookingpolicy.FieldDailyLimit},
 		},
 	}
-	graph.Nodes[10] = &sqlgraph.Node{
+	graph.Nodes[11] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   bookingreassignment.Table,
 			Columns: bookingreassignment.Columns,
@@ -375,7 +416,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			bookingreassignment.FieldClosedAt:       {Type: field.TypeTime, Column: bookingreassignment.FieldClosedAt},
 		},
 	}
-	graph.Nodes[11] = &sqlgraph.Node{
+	graph.Nodes[12] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   brand.Table,
 			Columns: brand.Columns,
@@ -403,7 +444,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			brand.FieldSortOrder:      {Type: field.TypeInt, Column: brand.FieldSortOrder},
 		},
 	}
-	graph.Nodes[12] = &sqlgraph.Node{
+	graph.Nodes[13] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   buddyinvite.Table,
 			Columns: buddyinvite.Columns,
@@ -428,7 +469,32 @@ var schemaGraph = func() *sqlgraph.Schema {
 			buddyinvite.FieldRespondedAt:      {Type: field.TypeTime, Column: buddyinvite.FieldRespondedAt},
 		},
 	}
-	graph.Nodes[13] = &sqlgraph.Node{
+	graph.Nodes[14] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   calendarevent.Table,
+			Columns: calendarevent.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: calendarevent.FieldID,
+			},
+		},
+		Type: "CalendarEvent",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			calendarevent.FieldCreatedAt:      {Type: field.TypeTime, Column: calendarevent.FieldCreatedAt},
+			calendarevent.FieldUpdatedAt:      {Type: field.TypeTime, Column: calendarevent.FieldUpdatedAt},
+			calendarevent.FieldOrganizationID: {Type: field.TypeUUID, Column: calendarevent.FieldOrganizationID},
+			calendarevent.FieldKind:           {Type: field.TypeEnum, Column: calendarevent.FieldKind},
+			calendarevent.FieldTitle:          {Type: field.TypeString, Column: calendarevent.FieldTitle},
+			calendarevent.FieldStartsAt:       {Type: field.TypeTime, Column: calendarevent.FieldStartsAt},
+			calendarevent.FieldEndsAt:         {Type: field.TypeTime, Column: calendarevent.FieldEndsAt},
+			calendarevent.FieldStatus:         {Type: field.TypeEnum, Column: calendarevent.FieldStatus},
+			calendarevent.FieldLocationID:     {Type: field.TypeUUID, Column: calendarevent.FieldLocationID},
+			calendarevent.FieldRoomID:         {Type: field.TypeUUID, Column: calendarevent.FieldRoomID},
+			calendarevent.FieldNotes:          {Type: field.TypeString, Column: calendarevent.FieldNotes},
+			calendarevent.FieldCreatedBy:      {Type: field.TypeString, Column: calendarevent.FieldCreatedBy},
+		},
+	}
+	graph.Nodes[15] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   checkout.Table,
 			Columns: checkout.Columns,
@@ -466,7 +532,29 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
 		},
 	}
-	graph.Nodes[14] = &sqlgraph.Node{
+	graph.Nodes[16] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   checkoutdocument.Table,
+			Columns: checkoutdocument.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: checkoutdocument.FieldID,
+			},
+		},
+		Type: "CheckoutDocument",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			checkoutdocument.FieldCreatedAt:      {Type: field.TypeTime, Column: checkoutdocument.FieldCreatedAt},
+			checkoutdocument.FieldUpdatedAt:      {Type: field.TypeTime, Column: checkoutdocument.FieldUpdatedAt},
+			checkoutdocument.FieldOrganizationID: {Type: field.TypeUUID, Column: checkoutdocument.FieldOrganizationID},
+			checkoutdocument.FieldKind:           {Type: field.TypeEnum, Column: checkoutdocument.FieldKind},
+			checkoutdocument.FieldTitle:          {Type: field.TypeString, Column: checkoutdocument.FieldTitle},
+			checkoutdocument.FieldBody:           {Type: field.TypeString, Column: checkoutdocument.FieldBody},
+			checkoutdocument.FieldVersionID:      {Type: field.TypeUUID, Column: checkoutdocument.FieldVersionID},
+			checkoutdocument.FieldActive:         {Type: field.TypeBool, Column: checkoutdocument.FieldActive},
+			checkoutdocument.FieldPassTypeIds:    {Type: field.TypeJSON, Column: checkoutdocument.FieldPassTypeIds},
+		},
+	}
+	graph.Nodes[17] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classinstance.Table,
 			Columns: classinstance.Columns,
@@ -501,7 +589,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classinstance.FieldHistoryCorrectedAt: {Type: field.TypeTime, Column: classinstance.FieldHistoryCorrectedAt},
 		},
 	}
-	graph.Nodes[15] = &sqlgraph.Node{
+	graph.Nodes[18] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   classtype.Table,
 			Columns: classtype.Columns,
@@ -525,7 +613,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			classtype.FieldActive:          {Type: field.TypeBool, Column: classtype.FieldActive},
 		},
 	}
-	graph.Nodes[16] = &sqlgraph.Node{
+	graph.Nodes[19] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   deviceauthorization.Table,
 			Columns: deviceauthorization.Columns,
@@ -546,7 +634,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			deviceauthorization.FieldExpiresAt:      {Type: field.TypeTime, Column: deviceauthorization.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[17] = &sqlgraph.Node{
+	graph.Nodes[20] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   event.Table,
 			Columns: event.Columns,
@@ -565,7 +653,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			event.FieldDeliveredAt:    {Type: field.TypeTime, Column: event.FieldDeliveredAt},
 		},
 	}
-	graph.Nodes[18] = &sqlgraph.Node{
+	graph.Nodes[21] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   favoritevenue.Table,
 			Columns: favoritevenue.Columns,
@@ -582,7 +670,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			favoritevenue.FieldVenueID:   {Type: field.TypeUUID, Column: favoritevenue.FieldVenueID},
 		},
 	}
-	graph.Nodes[19] = &sqlgraph.Node{
+	graph.Nodes[22] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   featureprovisioning.Table,
 			Columns: featureprovisioning.Columns,
@@ -600,7 +688,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			featureprovisioning.FieldModules:        {Type: field.TypeJSON, Column: featureprovisioning.FieldModules},
 		},
 	}
-	graph.Nodes[20] = &sqlgraph.Node{
+	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
@@ -627,7 +715,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[21] = &sqlgraph.Node{
+	graph.Nodes[24] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -654,7 +742,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[22] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardmovement.Table,
 			Columns: giftcardmovement.Columns,
@@ -679,7 +767,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardmovement.FieldCreditID:          {Type: field.TypeUUID, Column: giftcardmovement.FieldCreditID},
 		},
 	}
-	graph.Nodes[23] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardorder.Table,
 			Columns: giftcardorder.Columns,
@@ -710,7 +798,43 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardorder.FieldPaidAt:          {Type: field.TypeTime, Column: giftcardorder.FieldPaidAt},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   guestinvite.Table,
+			Columns: guestinvite.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: guestinvite.FieldID,
+			},
+		},
+		Type: "GuestInvite",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			guestinvite.FieldCreatedAt:        {Type: field.TypeTime, Column: guestinvite.FieldCreatedAt},
+			guestinvite.FieldUpdatedAt:        {Type: field.TypeTime, Column: guestinvite.FieldUpdatedAt},
+			guestinvite.FieldOrganizationID:   {Type: field.TypeUUID, Column: guestinvite.FieldOrganizationID},
+			guestinvite.FieldMemberID:         {Type: field.TypeUUID, Column: guestinvite.FieldMemberID},
+			guestinvite.FieldClassInstanceID:  {Type: field.TypeUUID, Column: guestinvite.FieldClassInstanceID},
+			guestinvite.FieldTokenHash:        {Type: field.TypeString, Column: guestinvite.FieldTokenHash},
+			guestinvite.FieldPayer:            {Type: field.TypeEnum, Column: guestinvite.FieldPayer},
+			guestinvite.FieldStatus:           {Type: field.TypeEnum, Column: guestinvite.FieldStatus},
+			guestinvite.FieldWaitlistPosition: {Type: field.TypeInt, Column: guestinvite.FieldWaitlistPosition},
+			guestinvite.FieldPriceMinor:       {Type: field.TypeInt64, Column: guestinvite.FieldPriceMinor},
+			guestinvite.FieldCompareAtMinor:   {Type: field.TypeInt64, Column: guestinvite.FieldCompareAtMinor},
+			guestinvite.FieldCurrency:         {Type: field.TypeString, Column: guestinvite.FieldCurrency},
+			guestinvite.FieldReturnBaseURL:    {Type: field.TypeString, Column: guestinvite.FieldReturnBaseURL},
+			guestinvite.FieldGuestName:        {Type: field.TypeString, Column: guestinvite.FieldGuestName},
+			guestinvite.FieldGuestEmail:       {Type: field.TypeString, Column: guestinvite.FieldGuestEmail},
+			guestinvite.FieldRequestKey:       {Type: field.TypeString, Column: guestinvite.FieldRequestKey},
+			guestinvite.FieldSpot:             {Type: field.TypeInt, Column: guestinvite.FieldSpot},
+			guestinvite.FieldHoldExpiresAt:    {Type: field.TypeTime, Column: guestinvite.FieldHoldExpiresAt},
+			guestinvite.FieldClaimedUserID:    {Type: field.TypeUUID, Column: guestinvite.FieldClaimedUserID},
+			guestinvite.FieldPaymentIntentID:  {Type: field.TypeString, Column: guestinvite.FieldPaymentIntentID},
+			guestinvite.FieldPaymentID:        {Type: field.TypeUUID, Column: guestinvite.FieldPaymentID},
+			guestinvite.FieldPaidAt:           {Type: field.TypeTime, Column: guestinvite.FieldPaidAt},
+			guestinvite.FieldCancelledAt:      {Type: field.TypeTime, Column: guestinvite.FieldCancelledAt},
+		},
+	}
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -731,7 +855,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -756,7 +880,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inquiry.Table,
 			Columns: inquiry.Columns,
@@ -785,7 +909,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   installationsecret.Table,
 			Columns: installationsecret.Columns,
@@ -802,7 +926,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			installationsecret.FieldValue:     {Type: field.TypeString, Column: installationsecret.FieldValue},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -825,7 +949,69 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   invoice.Table,
+			Columns: invoice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: invoice.FieldID,
+			},
+		},
+		Type: "Invoice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			invoice.FieldCreatedAt:          {Type: field.TypeTime, Column: invoice.FieldCreatedAt},
+			invoice.FieldUpdatedAt:          {Type: field.TypeTime, Column: invoice.FieldUpdatedAt},
+			invoice.FieldOrganizationID:     {Type: field.TypeUUID, Column: invoice.FieldOrganizationID},
+			invoice.FieldMemberID:           {Type: field.TypeUUID, Column: invoice.FieldMemberID},
+			invoice.FieldPassID:             {Type: field.TypeUUID, Column: invoice.FieldPassID},
+			invoice.FieldSubscriptionID:     {Type: field.TypeUUID, Column: invoice.FieldSubscriptionID},
+			invoice.FieldProcessorInvoiceID: {Type: field.TypeString, Column: invoice.FieldProcessorInvoiceID},
+			invoice.FieldYear:               {Type: field.TypeInt, Column: invoice.FieldYear},
+			invoice.FieldSequence:           {Type: field.TypeInt, Column: invoice.FieldSequence},
+			invoice.FieldNumber:             {Type: field.TypeString, Column: invoice.FieldNumber},
+			invoice.FieldStatus:             {Type: field.TypeEnum, Column: invoice.FieldStatus},
+			invoice.FieldLines:              {Type: field.TypeJSON, Column: invoice.FieldLines},
+			invoice.FieldSubtotalMinor:      {Type: field.TypeInt64, Column: invoice.FieldSubtotalMinor},
+			invoice.FieldDiscountMinor:      {Type: field.TypeInt64, Column: invoice.FieldDiscountMinor},
+			invoice.FieldVatMinor:           {Type: field.TypeInt64, Column: invoice.FieldVatMinor},
+			invoice.FieldTotalMinor:         {Type: field.TypeInt64, Column: invoice.FieldTotalMinor},
+			invoice.FieldAmountPaidMinor:    {Type: field.TypeInt64, Column: invoice.FieldAmountPaidMinor},
+			invoice.FieldCurrency:           {Type: field.TypeString, Column: invoice.FieldCurrency},
+			invoice.FieldIssuedAt:           {Type: field.TypeTime, Column: invoice.FieldIssuedAt},
+			invoice.FieldDueDate:            {Type: field.TypeTime, Column: invoice.FieldDueDate},
+			invoice.FieldPeriodStart:        {Type: field.TypeTime, Column: invoice.FieldPeriodStart},
+			invoice.FieldPeriodEnd:          {Type: field.TypeTime, Column: invoice.FieldPeriodEnd},
+			invoice.FieldPaidAt:             {Type: field.TypeTime, Column: invoice.FieldPaidAt},
+			invoice.FieldViewedAt:           {Type: field.TypeTime, Column: invoice.FieldViewedAt},
+			invoice.FieldFailedAt:           {Type: field.TypeTime, Column: invoice.FieldFailedAt},
+			invoice.FieldFailureCode:        {Type: field.TypeString, Column: invoice.FieldFailureCode},
+			invoice.FieldDeclineCode:        {Type: field.TypeString, Column: invoice.FieldDeclineCode},
+			invoice.FieldAttemptCount:       {Type: field.TypeInt, Column: invoice.FieldAttemptCount},
+			invoice.FieldPaymentIntentID:    {Type: field.TypeString, Column: invoice.FieldPaymentIntentID},
+			invoice.FieldPaymentID:          {Type: field.TypeUUID, Column: invoice.FieldPaymentID},
+			invoice.FieldSettlement:         {Type: field.TypeEnum, Column: invoice.FieldSettlement},
+		},
+	}
+	graph.Nodes[34] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   invoicecounter.Table,
+			Columns: invoicecounter.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: invoicecounter.FieldID,
+			},
+		},
+		Type: "InvoiceCounter",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			invoicecounter.FieldCreatedAt:      {Type: field.TypeTime, Column: invoicecounter.FieldCreatedAt},
+			invoicecounter.FieldUpdatedAt:      {Type: field.TypeTime, Column: invoicecounter.FieldUpdatedAt},
+			invoicecounter.FieldOrganizationID: {Type: field.TypeUUID, Column: invoicecounter.FieldOrganizationID},
+			invoicecounter.FieldYear:           {Type: field.TypeInt, Column: invoicecounter.FieldYear},
+			invoicecounter.FieldNext:           {Type: field.TypeInt, Column: invoicecounter.FieldNext},
+		},
+	}
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -849,7 +1035,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldImageURL:       {Type: field.TypeString, Column: location.FieldImageURL},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -867,7 +1053,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -887,7 +1073,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -907,7 +1093,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -936,7 +1122,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membercredit.Table,
 			Columns: membercredit.Columns,
@@ -958,7 +1144,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldCheckoutID:     {Type: field.TypeUUID, Column: membercredit.FieldCheckoutID},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -995,7 +1181,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -1013,7 +1199,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -1034,7 +1220,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -1056,7 +1242,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -1078,7 +1264,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -1111,7 +1297,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -1137,7 +1323,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldFlexibleChange:   {Type: field.TypeJSON, Column: pass.FieldFlexibleChange},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -1174,7 +1360,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -1197,9 +1383,12 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldKind:               {Type: field.TypeEnum, Column: payment.FieldKind},
 			payment.FieldPaidAt:             {Type: field.TypeTime, Column: payment.FieldPaidAt},
 			payment.FieldProcessorPaymentID: {Type: field.TypeString, Column: payment.FieldProcessorPaymentID},
+			payment.FieldMethod:             {Type: field.TypeEnum, Column: payment.FieldMethod},
+			payment.FieldBrandID:            {Type: field.TypeUUID, Column: payment.FieldBrandID},
+			payment.FieldLocationID:         {Type: field.TypeUUID, Column: payment.FieldLocationID},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentattempt.Table,
 			Columns: paymentattempt.Columns,
@@ -1223,7 +1412,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentcustomer.Table,
 			Columns: paymentcustomer.Columns,
@@ -1243,7 +1432,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1265,7 +1454,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1283,7 +1472,107 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   posdayclose.Table,
+			Columns: posdayclose.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: posdayclose.FieldID,
+			},
+		},
+		Type: "PosDayClose",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			posdayclose.FieldCreatedAt:         {Type: field.TypeTime, Column: posdayclose.FieldCreatedAt},
+			posdayclose.FieldUpdatedAt:         {Type: field.TypeTime, Column: posdayclose.FieldUpdatedAt},
+			posdayclose.FieldOrganizationID:    {Type: field.TypeUUID, Column: posdayclose.FieldOrganizationID},
+			posdayclose.FieldBusinessDate:      {Type: field.TypeTime, Column: posdayclose.FieldBusinessDate},
+			posdayclose.FieldCurrency:          {Type: field.TypeString, Column: posdayclose.FieldCurrency},
+			posdayclose.FieldTotals:            {Type: field.TypeJSON, Column: posdayclose.FieldTotals},
+			posdayclose.FieldOpeningFloatMinor: {Type: field.TypeInt64, Column: posdayclose.FieldOpeningFloatMinor},
+			posdayclose.FieldExpectedCashMinor: {Type: field.TypeInt64, Column: posdayclose.FieldExpectedCashMinor},
+			posdayclose.FieldCountedCashMinor:  {Type: field.TypeInt64, Column: posdayclose.FieldCountedCashMinor},
+			posdayclose.FieldDifferenceMinor:   {Type: field.TypeInt64, Column: posdayclose.FieldDifferenceMinor},
+			posdayclose.FieldNote:              {Type: field.TypeString, Column: posdayclose.FieldNote},
+			posdayclose.FieldClosedByUserID:    {Type: field.TypeUUID, Column: posdayclose.FieldClosedByUserID},
+			posdayclose.FieldClosedAt:          {Type: field.TypeTime, Column: posdayclose.FieldClosedAt},
+		},
+	}
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   posfavorites.Table,
+			Columns: posfavorites.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: posfavorites.FieldID,
+			},
+		},
+		Type: "PosFavorites",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			posfavorites.FieldCreatedAt:       {Type: field.TypeTime, Column: posfavorites.FieldCreatedAt},
+			posfavorites.FieldUpdatedAt:       {Type: field.TypeTime, Column: posfavorites.FieldUpdatedAt},
+			posfavorites.FieldOrganizationID:  {Type: field.TypeUUID, Column: posfavorites.FieldOrganizationID},
+			posfavorites.FieldPinned:          {Type: field.TypeJSON, Column: posfavorites.FieldPinned},
+			posfavorites.FieldUpdatedByUserID: {Type: field.TypeUUID, Column: posfavorites.FieldUpdatedByUserID},
+		},
+	}
+	graph.Nodes[56] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   posreturn.Table,
+			Columns: posreturn.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: posreturn.FieldID,
+			},
+		},
+		Type: "PosReturn",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			posreturn.FieldCreatedAt:      {Type: field.TypeTime, Column: posreturn.FieldCreatedAt},
+			posreturn.FieldUpdatedAt:      {Type: field.TypeTime, Column: posreturn.FieldUpdatedAt},
+			posreturn.FieldOrganizationID: {Type: field.TypeUUID, Column: posreturn.FieldOrganizationID},
+			posreturn.FieldRequestKey:     {Type: field.TypeString, Column: posreturn.FieldRequestKey},
+			posreturn.FieldBodyDigest:     {Type: field.TypeString, Column: posreturn.FieldBodyDigest},
+			posreturn.FieldSaleID:         {Type: field.TypeUUID, Column: posreturn.FieldSaleID},
+			posreturn.FieldLines:          {Type: field.TypeJSON, Column: posreturn.FieldLines},
+			posreturn.FieldReason:         {Type: field.TypeString, Column: posreturn.FieldReason},
+			posreturn.FieldUserID:         {Type: field.TypeUUID, Column: posreturn.FieldUserID},
+		},
+	}
+	graph.Nodes[57] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   possale.Table,
+			Columns: possale.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: possale.FieldID,
+			},
+		},
+		Type: "PosSale",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			possale.FieldCreatedAt:            {Type: field.TypeTime, Column: possale.FieldCreatedAt},
+			possale.FieldUpdatedAt:            {Type: field.TypeTime, Column: possale.FieldUpdatedAt},
+			possale.FieldOrganizationID:       {Type: field.TypeUUID, Column: possale.FieldOrganizationID},
+			possale.FieldRequestKey:           {Type: field.TypeString, Column: possale.FieldRequestKey},
+			possale.FieldKind:                 {Type: field.TypeEnum, Column: possale.FieldKind},
+			possale.FieldMethod:               {Type: field.TypeEnum, Column: possale.FieldMethod},
+			possale.FieldCurrency:             {Type: field.TypeString, Column: possale.FieldCurrency},
+			possale.FieldSubtotalMinor:        {Type: field.TypeInt64, Column: possale.FieldSubtotalMinor},
+			possale.FieldDiscountMinor:        {Type: field.TypeInt64, Column: possale.FieldDiscountMinor},
+			possale.FieldVatMinor:             {Type: field.TypeInt64, Column: possale.FieldVatMinor},
+			possale.FieldVatRateBp:            {Type: field.TypeInt, Column: possale.FieldVatRateBp},
+			possale.FieldTotalMinor:           {Type: field.TypeInt64, Column: possale.FieldTotalMinor},
+			possale.FieldLines:                {Type: field.TypeJSON, Column: possale.FieldLines},
+			possale.FieldMemberID:             {Type: field.TypeUUID, Column: possale.FieldMemberID},
+			possale.FieldPaymentID:            {Type: field.TypeUUID, Column: possale.FieldPaymentID},
+			possale.FieldPassID:               {Type: field.TypeUUID, Column: possale.FieldPassID},
+			possale.FieldGiftCardID:           {Type: field.TypeUUID, Column: possale.FieldGiftCardID},
+			possale.FieldSoldByUserID:         {Type: field.TypeUUID, Column: possale.FieldSoldByUserID},
+			possale.FieldBusinessDate:         {Type: field.TypeTime, Column: possale.FieldBusinessDate},
+			possale.FieldPromoExceptionKind:   {Type: field.TypeString, Column: possale.FieldPromoExceptionKind},
+			possale.FieldPromoExceptionReason: {Type: field.TypeString, Column: possale.FieldPromoExceptionReason},
+		},
+	}
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1304,7 +1593,47 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   product.Table,
+			Columns: product.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: product.FieldID,
+			},
+		},
+		Type: "Product",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			product.FieldCreatedAt:      {Type: field.TypeTime, Column: product.FieldCreatedAt},
+			product.FieldUpdatedAt:      {Type: field.TypeTime, Column: product.FieldUpdatedAt},
+			product.FieldOrganizationID: {Type: field.TypeUUID, Column: product.FieldOrganizationID},
+			product.FieldName:           {Type: field.TypeString, Column: product.FieldName},
+			product.FieldSku:            {Type: field.TypeString, Column: product.FieldSku},
+			product.FieldStockOnHand:    {Type: field.TypeInt, Column: product.FieldStockOnHand},
+			product.FieldActive:         {Type: field.TypeBool, Column: product.FieldActive},
+		},
+	}
+	graph.Nodes[60] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   productprice.Table,
+			Columns: productprice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: productprice.FieldID,
+			},
+		},
+		Type: "ProductPrice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			productprice.FieldCreatedAt:      {Type: field.TypeTime, Column: productprice.FieldCreatedAt},
+			productprice.FieldUpdatedAt:      {Type: field.TypeTime, Column: productprice.FieldUpdatedAt},
+			productprice.FieldOrganizationID: {Type: field.TypeUUID, Column: productprice.FieldOrganizationID},
+			productprice.FieldProductID:      {Type: field.TypeUUID, Column: productprice.FieldProductID},
+			productprice.FieldCurrency:       {Type: field.TypeString, Column: productprice.FieldCurrency},
+			productprice.FieldPriceMinor:     {Type: field.TypeInt64, Column: productprice.FieldPriceMinor},
+			productprice.FieldVersion:        {Type: field.TypeInt, Column: productprice.FieldVersion},
+		},
+	}
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1325,7 +1654,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1345,7 +1674,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1367,7 +1696,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1389,7 +1718,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refund.Table,
 			Columns: refund.Columns,
@@ -1423,7 +1752,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refundreview.Table,
 			Columns: refundreview.Columns,
@@ -1447,7 +1776,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1470,7 +1799,32 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[68] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   salesdaily.Table,
+			Columns: salesdaily.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: salesdaily.FieldID,
+			},
+		},
+		Type: "SalesDaily",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			salesdaily.FieldCreatedAt:      {Type: field.TypeTime, Column: salesdaily.FieldCreatedAt},
+			salesdaily.FieldUpdatedAt:      {Type: field.TypeTime, Column: salesdaily.FieldUpdatedAt},
+			salesdaily.FieldOrganizationID: {Type: field.TypeUUID, Column: salesdaily.FieldOrganizationID},
+			salesdaily.FieldBasis:          {Type: field.TypeEnum, Column: salesdaily.FieldBasis},
+			salesdaily.FieldDay:            {Type: field.TypeTime, Column: salesdaily.FieldDay},
+			salesdaily.FieldCurrency:       {Type: field.TypeString, Column: salesdaily.FieldCurrency},
+			salesdaily.FieldMethod:         {Type: field.TypeEnum, Column: salesdaily.FieldMethod},
+			salesdaily.FieldCategory:       {Type: field.TypeString, Column: salesdaily.FieldCategory},
+			salesdaily.FieldBrandID:        {Type: field.TypeUUID, Column: salesdaily.FieldBrandID},
+			salesdaily.FieldLocationID:     {Type: field.TypeUUID, Column: salesdaily.FieldLocationID},
+			salesdaily.FieldAmountMinor:    {Type: field.TypeInt64, Column: salesdaily.FieldAmountMinor},
+			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
+		},
+	}
+	graph.Nodes[69] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1504,7 +1858,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[70] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -1526,7 +1880,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[71] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -1546,7 +1900,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[72] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1569,7 +1923,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[73] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1591,7 +1945,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1615,7 +1969,80 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[75] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   staffpin.Table,
+			Columns: staffpin.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: staffpin.FieldID,
+			},
+		},
+		Type: "StaffPin",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			staffpin.FieldCreatedAt:      {Type: field.TypeTime, Column: staffpin.FieldCreatedAt},
+			staffpin.FieldUpdatedAt:      {Type: field.TypeTime, Column: staffpin.FieldUpdatedAt},
+			staffpin.FieldOrganizationID: {Type: field.TypeUUID, Column: staffpin.FieldOrganizationID},
+			staffpin.FieldUserID:         {Type: field.TypeUUID, Column: staffpin.FieldUserID},
+			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
+		},
+	}
+	graph.Nodes[76] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   stockmovement.Table,
+			Columns: stockmovement.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: stockmovement.FieldID,
+			},
+		},
+		Type: "StockMovement",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			stockmovement.FieldCreatedAt:      {Type: field.TypeTime, Column: stockmovement.FieldCreatedAt},
+			stockmovement.FieldUpdatedAt:      {Type: field.TypeTime, Column: stockmovement.FieldUpdatedAt},
+			stockmovement.FieldOrganizationID: {Type: field.TypeUUID, Column: stockmovement.FieldOrganizationID},
+			stockmovement.FieldProductID:      {Type: field.TypeUUID, Column: stockmovement.FieldProductID},
+			stockmovement.FieldKind:           {Type: field.TypeEnum, Column: stockmovement.FieldKind},
+			stockmovement.FieldDelta:          {Type: field.TypeInt, Column: stockmovement.FieldDelta},
+			stockmovement.FieldStockAfter:     {Type: field.TypeInt, Column: stockmovement.FieldStockAfter},
+			stockmovement.FieldSaleID:         {Type: field.TypeUUID, Column: stockmovement.FieldSaleID},
+			stockmovement.FieldReturnID:       {Type: field.TypeUUID, Column: stockmovement.FieldReturnID},
+			stockmovement.FieldUserID:         {Type: field.TypeUUID, Column: stockmovement.FieldUserID},
+			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
+		},
+	}
+	graph.Nodes[77] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   subscription.Table,
+			Columns: subscription.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: subscription.FieldID,
+			},
+		},
+		Type: "Subscription",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			subscription.FieldCreatedAt:               {Type: field.TypeTime, Column: subscription.FieldCreatedAt},
+			subscription.FieldUpdatedAt:               {Type: field.TypeTime, Column: subscription.FieldUpdatedAt},
+			subscription.FieldOrganizationID:          {Type: field.TypeUUID, Column: subscription.FieldOrganizationID},
+			subscription.FieldMemberID:                {Type: field.TypeUUID, Column: subscription.FieldMemberID},
+			subscription.FieldPassID:                  {Type: field.TypeUUID, Column: subscription.FieldPassID},
+			subscription.FieldPassTypeID:              {Type: field.TypeUUID, Column: subscription.FieldPassTypeID},
+			subscription.FieldCustomerID:              {Type: field.TypeString, Column: subscription.FieldCustomerID},
+			subscription.FieldPaymentMethodID:         {Type: field.TypeString, Column: subscription.FieldPaymentMethodID},
+			subscription.FieldProcessorSubscriptionID: {Type: field.TypeString, Column: subscription.FieldProcessorSubscriptionID},
+			subscription.FieldProcessorStatus:         {Type: field.TypeString, Column: subscription.FieldProcessorStatus},
+			subscription.FieldAmountMinor:             {Type: field.TypeInt64, Column: subscription.FieldAmountMinor},
+			subscription.FieldCurrency:                {Type: field.TypeString, Column: subscription.FieldCurrency},
+			subscription.FieldVatRateBp:               {Type: field.TypeInt, Column: subscription.FieldVatRateBp},
+			subscription.FieldInterval:                {Type: field.TypeEnum, Column: subscription.FieldInterval},
+			subscription.FieldIntervalCount:           {Type: field.TypeInt, Column: subscription.FieldIntervalCount},
+			subscription.FieldCurrentPeriodEnd:        {Type: field.TypeTime, Column: subscription.FieldCurrentPeriodEnd},
+			subscription.FieldNextChargeAt:            {Type: field.TypeTime, Column: subscription.FieldNextChargeAt},
+			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
+		},
+	}
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -1643,7 +2070,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -1667,7 +2094,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -1688,7 +2115,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -1716,7 +2143,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -1742,7 +2169,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[65] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -1768,7 +2195,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[66] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -1973,6 +2400,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 			Bidi:    false,
 		},
 		"AppointmentPolicy",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   artifactsignature.OrganizationTable,
+			Columns: []string{artifactsignature.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ArtifactSignature",
 		"Organization",
 	)
 	graph.MustAddE(
@@ -2232,6 +2671,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   calendarevent.OrganizationTable,
+			Columns: []string{calendarevent.OrganizationColumn},
+			Bidi:    false,
+		},
+		"CalendarEvent",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   checkout.OrganizationTable,
 			Columns: []string{checkout.OrganizationColumn},
 			Bidi:    false,
@@ -2262,6 +2713,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Checkout",
 		"PassType",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   checkoutdocument.OrganizationTable,
+			Columns: []string{checkoutdocument.OrganizationColumn},
+			Bidi:    false,
+		},
+		"CheckoutDocument",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -2508,6 +2971,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   guestinvite.OrganizationTable,
+			Columns: []string{guestinvite.OrganizationColumn},
+			Bidi:    false,
+		},
+		"GuestInvite",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   guestinvite.MemberTable,
+			Columns: []string{guestinvite.MemberColumn},
+			Bidi:    false,
+		},
+		"GuestInvite",
+		"Member",
+	)
+	graph.MustAddE(
+		"class_instance",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   guestinvite.ClassInstanceTable,
+			Columns: []string{guestinvite.ClassInstanceColumn},
+			Bidi:    false,
+		},
+		"GuestInvite",
+		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   inquiry.OrganizationTable,
 			Columns: []string{inquiry.OrganizationColumn},
 			Bidi:    false,
@@ -2598,6 +3097,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Instructor",
 		"Appointment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   invoice.OrganizationTable,
+			Columns: []string{invoice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Invoice",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   invoice.MemberTable,
+			Columns: []string{invoice.MemberColumn},
+			Bidi:    false,
+		},
+		"Invoice",
+		"Member",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   invoicecounter.OrganizationTable,
+			Columns: []string{invoicecounter.OrganizationColumn},
+			Bidi:    false,
+		},
+		"InvoiceCounter",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3096,6 +3631,90 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   posdayclose.OrganizationTable,
+			Columns: []string{posdayclose.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosDayClose",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   posfavorites.OrganizationTable,
+			Columns: []string{posfavorites.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosFavorites",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   posreturn.OrganizationTable,
+			Columns: []string{posreturn.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosReturn",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   possale.OrganizationTable,
+			Columns: []string{possale.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosSale",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   product.OrganizationTable,
+			Columns: []string{product.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Product",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   productprice.OrganizationTable,
+			Columns: []string{productprice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"ProductPrice",
+		"Organization",
+	)
+	graph.MustAddE(
+		"product",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   productprice.ProductTable,
+			Columns: []string{productprice.ProductColumn},
+			Bidi:    false,
+		},
+		"ProductPrice",
+		"Product",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   providerhours.OrganizationTable,
 			Columns: []string{providerhours.OrganizationColumn},
 			Bidi:    false,
@@ -3270,6 +3889,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Room",
 		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   salesdaily.OrganizationTable,
+			Columns: []string{salesdaily.OrganizationColumn},
+			Bidi:    false,
+		},
+		"SalesDaily",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -3486,6 +4117,66 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Session",
 		"RefreshToken",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   staffpin.OrganizationTable,
+			Columns: []string{staffpin.OrganizationColumn},
+			Bidi:    false,
+		},
+		"StaffPin",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   stockmovement.OrganizationTable,
+			Columns: []string{stockmovement.OrganizationColumn},
+			Bidi:    false,
+		},
+		"StockMovement",
+		"Organization",
+	)
+	graph.MustAddE(
+		"product",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   stockmovement.ProductTable,
+			Columns: []string{stockmovement.ProductColumn},
+			Bidi:    false,
+		},
+		"StockMovement",
+		"Product",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   subscription.OrganizationTable,
+			Columns: []string{subscription.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Subscription",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   subscription.MemberTable,
+			Columns: []string{subscription.MemberColumn},
+			Bidi:    false,
+		},
+		"Subscription",
+		"Member",
 	)
 	graph.MustAddE(
 		"organization",
@@ -4547,6 +5238,120 @@ func (f *AppointmentPolicyFilter) WhereHasOrganizationWith(preds ...predicate.Or
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ArtifactSignatureQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ArtifactSignatureQuery builder.
+func (_q *ArtifactSignatureQuery) Filter() *ArtifactSignatureFilter {
+	return &ArtifactSignatureFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ArtifactSignatureMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ArtifactSignatureMutation builder.
+func (m *ArtifactSignatureMutation) Filter() *ArtifactSignatureFilter {
+	return &ArtifactSignatureFilter{config: m.config, predicateAdder: m}
+}
+
+// ArtifactSignatureFilter provides a generic filtering capability at runtime for ArtifactSignatureQuery.
+type ArtifactSignatureFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ArtifactSignatureFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ArtifactSignatureFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(artifactsignature.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ArtifactSignatureFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(artifactsignature.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ArtifactSignatureFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(artifactsignature.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ArtifactSignatureFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(artifactsignature.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *ArtifactSignatureFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(artifactsignature.FieldMemberID))
+}
+
+// WhereDocumentID applies the entql [16]byte predicate on the document_id field.
+func (f *ArtifactSignatureFilter) WhereDocumentID(p entql.ValueP) {
+	f.Where(p.Field(artifactsignature.FieldDocumentID))
+}
+
+// WhereVersionID applies the entql [16]byte predicate on the version_id field.
+func (f *ArtifactSignatureFilter) WhereVersionID(p entql.ValueP) {
+	f.Where(p.Field(artifactsignature.FieldVersionID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *ArtifactSignatureFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(artifactsignature.FieldKind))
+}
+
+// WhereSignatureData applies the entql string predicate on the signature_data field.
+func (f *ArtifactSignatureFilter) WhereSignatureData(p entql.StringP) {
+	f.Where(p.Field(artifactsignature.FieldSignatureData))
+}
+
+// WhereSavedSignatureID applies the entql string predicate on the saved_signature_id field.
+func (f *ArtifactSignatureFilter) WhereSavedSignatureID(p entql.StringP) {
+	f.Where(p.Field(artifactsignature.FieldSavedSignatureID))
+}
+
+// WherePassTypeSlug applies the entql string predicate on the pass_type_slug field.
+func (f *ArtifactSignatureFilter) WherePassTypeSlug(p entql.StringP) {
+	f.Where(p.Field(artifactsignature.FieldPassTypeSlug))
+}
+
+// WhereStartDate applies the entql time.Time predicate on the start_date field.
+func (f *ArtifactSignatureFilter) WhereStartDate(p entql.TimeP) {
+	f.Where(p.Field(artifactsignature.FieldStartDate))
+}
+
+// WhereSignedAt applies the entql time.Time predicate on the signed_at field.
+func (f *ArtifactSignatureFilter) WhereSignedAt(p entql.TimeP) {
+	f.Where(p.Field(artifactsignature.FieldSignedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ArtifactSignatureFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ArtifactSignatureFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *AuditLogQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -4575,7 +5380,7 @@ type AuditLogFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AuditLogFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[6].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4689,7 +5494,7 @@ type AuthCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *AuthCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[7].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4783,7 +5588,7 @@ type BookingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[8].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -4979,7 +5784,7 @@ type BookingPolicyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingPolicyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[9].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5083,7 +5888,7 @@ type BookingReassignmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BookingReassignmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[10].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5254,7 +6059,7 @@ type BrandFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BrandFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[11].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5425,7 +6230,7 @@ type BuddyInviteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *BuddyInviteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[12].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5581,6 +6386,120 @@ func (f *BuddyInviteFilter) WhereHasBookingWith(preds ...predicate.Booking) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *CalendarEventQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CalendarEventQuery builder.
+func (_q *CalendarEventQuery) Filter() *CalendarEventFilter {
+	return &CalendarEventFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CalendarEventMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CalendarEventMutation builder.
+func (m *CalendarEventMutation) Filter() *CalendarEventFilter {
+	return &CalendarEventFilter{config: m.config, predicateAdder: m}
+}
+
+// CalendarEventFilter provides a generic filtering capability at runtime for CalendarEventQuery.
+type CalendarEventFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CalendarEventFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *CalendarEventFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(calendarevent.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CalendarEventFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(calendarevent.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CalendarEventFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(calendarevent.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *CalendarEventFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(calendarevent.FieldOrganizationID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *CalendarEventFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(calendarevent.FieldKind))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *CalendarEventFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(calendarevent.FieldTitle))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *CalendarEventFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(calendarevent.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *CalendarEventFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(calendarevent.FieldEndsAt))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *CalendarEventFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(calendarevent.FieldStatus))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *CalendarEventFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(calendarevent.FieldLocationID))
+}
+
+// WhereRoomID applies the entql [16]byte predicate on the room_id field.
+func (f *CalendarEventFilter) WhereRoomID(p entql.ValueP) {
+	f.Where(p.Field(calendarevent.FieldRoomID))
+}
+
+// WhereNotes applies the entql string predicate on the notes field.
+func (f *CalendarEventFilter) WhereNotes(p entql.StringP) {
+	f.Where(p.Field(calendarevent.FieldNotes))
+}
+
+// WhereCreatedBy applies the entql string predicate on the created_by field.
+func (f *CalendarEventFilter) WhereCreatedBy(p entql.StringP) {
+	f.Where(p.Field(calendarevent.FieldCreatedBy))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CalendarEventFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CalendarEventFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *CheckoutQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5609,7 +6528,7 @@ type CheckoutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *CheckoutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[13].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -5788,6 +6707,105 @@ func (f *CheckoutFilter) WhereHasPassTypeWith(preds ...predicate.PassType) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *CheckoutDocumentQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the CheckoutDocumentQuery builder.
+func (_q *CheckoutDocumentQuery) Filter() *CheckoutDocumentFilter {
+	return &CheckoutDocumentFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *CheckoutDocumentMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the CheckoutDocumentMutation builder.
+func (m *CheckoutDocumentMutation) Filter() *CheckoutDocumentFilter {
+	return &CheckoutDocumentFilter{config: m.config, predicateAdder: m}
+}
+
+// CheckoutDocumentFilter provides a generic filtering capability at runtime for CheckoutDocumentQuery.
+type CheckoutDocumentFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *CheckoutDocumentFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *CheckoutDocumentFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(checkoutdocument.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *CheckoutDocumentFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(checkoutdocument.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *CheckoutDocumentFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(checkoutdocument.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *CheckoutDocumentFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(checkoutdocument.FieldOrganizationID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *CheckoutDocumentFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(checkoutdocument.FieldKind))
+}
+
+// WhereTitle applies the entql string predicate on the title field.
+func (f *CheckoutDocumentFilter) WhereTitle(p entql.StringP) {
+	f.Where(p.Field(checkoutdocument.FieldTitle))
+}
+
+// WhereBody applies the entql string predicate on the body field.
+func (f *CheckoutDocumentFilter) WhereBody(p entql.StringP) {
+	f.Where(p.Field(checkoutdocument.FieldBody))
+}
+
+// WhereVersionID applies the entql [16]byte predicate on the version_id field.
+func (f *CheckoutDocumentFilter) WhereVersionID(p entql.ValueP) {
+	f.Where(p.Field(checkoutdocument.FieldVersionID))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *CheckoutDocumentFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(checkoutdocument.FieldActive))
+}
+
+// WherePassTypeIds applies the entql json.RawMessage predicate on the pass_type_ids field.
+func (f *CheckoutDocumentFilter) WherePassTypeIds(p entql.BytesP) {
+	f.Where(p.Field(checkoutdocument.FieldPassTypeIds))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *CheckoutDocumentFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *CheckoutDocumentFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ClassInstanceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -5816,7 +6834,7 @@ type ClassInstanceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassInstanceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[14].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6050,7 +7068,7 @@ type ClassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ClassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[15].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6201,7 +7219,7 @@ type DeviceAuthorizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *DeviceAuthorizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[16].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6281,7 +7299,7 @@ type EventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *EventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[17].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6365,7 +7383,7 @@ type FavoriteVenueFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FavoriteVenueFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[18].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6425,7 +7443,7 @@ type FeatureProvisioningFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FeatureProvisioningFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[19].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6504,7 +7522,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[20].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6642,7 +7660,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[21].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6780,7 +7798,7 @@ type GiftCardMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[22].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -6908,7 +7926,7 @@ type GiftCardOrderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardOrderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7038,6 +8056,203 @@ func (f *GiftCardOrderFilter) WhereHasMemberWith(preds ...predicate.Member) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *GuestInviteQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the GuestInviteQuery builder.
+func (_q *GuestInviteQuery) Filter() *GuestInviteFilter {
+	return &GuestInviteFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *GuestInviteMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the GuestInviteMutation builder.
+func (m *GuestInviteMutation) Filter() *GuestInviteFilter {
+	return &GuestInviteFilter{config: m.config, predicateAdder: m}
+}
+
+// GuestInviteFilter provides a generic filtering capability at runtime for GuestInviteQuery.
+type GuestInviteFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *GuestInviteFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *GuestInviteFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *GuestInviteFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(guestinvite.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *GuestInviteFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(guestinvite.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *GuestInviteFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *GuestInviteFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldMemberID))
+}
+
+// WhereClassInstanceID applies the entql [16]byte predicate on the class_instance_id field.
+func (f *GuestInviteFilter) WhereClassInstanceID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldClassInstanceID))
+}
+
+// WhereTokenHash applies the entql string predicate on the token_hash field.
+func (f *GuestInviteFilter) WhereTokenHash(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldTokenHash))
+}
+
+// WherePayer applies the entql string predicate on the payer field.
+func (f *GuestInviteFilter) WherePayer(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldPayer))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *GuestInviteFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldStatus))
+}
+
+// WhereWaitlistPosition applies the entql int predicate on the waitlist_position field.
+func (f *GuestInviteFilter) WhereWaitlistPosition(p entql.IntP) {
+	f.Where(p.Field(guestinvite.FieldWaitlistPosition))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *GuestInviteFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(guestinvite.FieldPriceMinor))
+}
+
+// WhereCompareAtMinor applies the entql int64 predicate on the compare_at_minor field.
+func (f *GuestInviteFilter) WhereCompareAtMinor(p entql.Int64P) {
+	f.Where(p.Field(guestinvite.FieldCompareAtMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *GuestInviteFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldCurrency))
+}
+
+// WhereReturnBaseURL applies the entql string predicate on the return_base_url field.
+func (f *GuestInviteFilter) WhereReturnBaseURL(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldReturnBaseURL))
+}
+
+// WhereGuestName applies the entql string predicate on the guest_name field.
+func (f *GuestInviteFilter) WhereGuestName(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldGuestName))
+}
+
+// WhereGuestEmail applies the entql string predicate on the guest_email field.
+func (f *GuestInviteFilter) WhereGuestEmail(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldGuestEmail))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *GuestInviteFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldRequestKey))
+}
+
+// WhereSpot applies the entql int predicate on the spot field.
+func (f *GuestInviteFilter) WhereSpot(p entql.IntP) {
+	f.Where(p.Field(guestinvite.FieldSpot))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *GuestInviteFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(guestinvite.FieldHoldExpiresAt))
+}
+
+// WhereClaimedUserID applies the entql [16]byte predicate on the claimed_user_id field.
+func (f *GuestInviteFilter) WhereClaimedUserID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldClaimedUserID))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *GuestInviteFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(guestinvite.FieldPaymentIntentID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *GuestInviteFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(guestinvite.FieldPaymentID))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *GuestInviteFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(guestinvite.FieldPaidAt))
+}
+
+// WhereCancelledAt applies the entql time.Time predicate on the cancelled_at field.
+func (f *GuestInviteFilter) WhereCancelledAt(p entql.TimeP) {
+	f.Where(p.Field(guestinvite.FieldCancelledAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *GuestInviteFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *GuestInviteFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *GuestInviteFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *GuestInviteFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasClassInstance applies a predicate to check if query has an edge class_instance.
+func (f *GuestInviteFilter) WhereHasClassInstance() {
+	f.Where(entql.HasEdge("class_instance"))
+}
+
+// WhereHasClassInstanceWith applies a predicate to check if query has an edge class_instance with a given conditions (other predicates).
+func (f *GuestInviteFilter) WhereHasClassInstanceWith(preds ...predicate.ClassInstance) {
+	f.Where(entql.HasEdgeWith("class_instance", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *HandoffCodeQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7066,7 +8281,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7146,7 +8361,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7246,7 +8461,7 @@ type InquiryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InquiryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7394,7 +8609,7 @@ type InstallationSecretFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstallationSecretFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7454,7 +8669,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7600,6 +8815,308 @@ func (f *InstructorFilter) WhereHasAppointmentsWith(preds ...predicate.Appointme
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *InvoiceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the InvoiceQuery builder.
+func (_q *InvoiceQuery) Filter() *InvoiceFilter {
+	return &InvoiceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *InvoiceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the InvoiceMutation builder.
+func (m *InvoiceMutation) Filter() *InvoiceFilter {
+	return &InvoiceFilter{config: m.config, predicateAdder: m}
+}
+
+// InvoiceFilter provides a generic filtering capability at runtime for InvoiceQuery.
+type InvoiceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *InvoiceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *InvoiceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *InvoiceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *InvoiceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *InvoiceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *InvoiceFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldMemberID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *InvoiceFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldPassID))
+}
+
+// WhereSubscriptionID applies the entql [16]byte predicate on the subscription_id field.
+func (f *InvoiceFilter) WhereSubscriptionID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldSubscriptionID))
+}
+
+// WhereProcessorInvoiceID applies the entql string predicate on the processor_invoice_id field.
+func (f *InvoiceFilter) WhereProcessorInvoiceID(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldProcessorInvoiceID))
+}
+
+// WhereYear applies the entql int predicate on the year field.
+func (f *InvoiceFilter) WhereYear(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldYear))
+}
+
+// WhereSequence applies the entql int predicate on the sequence field.
+func (f *InvoiceFilter) WhereSequence(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldSequence))
+}
+
+// WhereNumber applies the entql string predicate on the number field.
+func (f *InvoiceFilter) WhereNumber(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldNumber))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *InvoiceFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldStatus))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *InvoiceFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(invoice.FieldLines))
+}
+
+// WhereSubtotalMinor applies the entql int64 predicate on the subtotal_minor field.
+func (f *InvoiceFilter) WhereSubtotalMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldSubtotalMinor))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *InvoiceFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldDiscountMinor))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *InvoiceFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldVatMinor))
+}
+
+// WhereTotalMinor applies the entql int64 predicate on the total_minor field.
+func (f *InvoiceFilter) WhereTotalMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldTotalMinor))
+}
+
+// WhereAmountPaidMinor applies the entql int64 predicate on the amount_paid_minor field.
+func (f *InvoiceFilter) WhereAmountPaidMinor(p entql.Int64P) {
+	f.Where(p.Field(invoice.FieldAmountPaidMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *InvoiceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldCurrency))
+}
+
+// WhereIssuedAt applies the entql time.Time predicate on the issued_at field.
+func (f *InvoiceFilter) WhereIssuedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldIssuedAt))
+}
+
+// WhereDueDate applies the entql time.Time predicate on the due_date field.
+func (f *InvoiceFilter) WhereDueDate(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldDueDate))
+}
+
+// WherePeriodStart applies the entql time.Time predicate on the period_start field.
+func (f *InvoiceFilter) WherePeriodStart(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPeriodStart))
+}
+
+// WherePeriodEnd applies the entql time.Time predicate on the period_end field.
+func (f *InvoiceFilter) WherePeriodEnd(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPeriodEnd))
+}
+
+// WherePaidAt applies the entql time.Time predicate on the paid_at field.
+func (f *InvoiceFilter) WherePaidAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldPaidAt))
+}
+
+// WhereViewedAt applies the entql time.Time predicate on the viewed_at field.
+func (f *InvoiceFilter) WhereViewedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldViewedAt))
+}
+
+// WhereFailedAt applies the entql time.Time predicate on the failed_at field.
+func (f *InvoiceFilter) WhereFailedAt(p entql.TimeP) {
+	f.Where(p.Field(invoice.FieldFailedAt))
+}
+
+// WhereFailureCode applies the entql string predicate on the failure_code field.
+func (f *InvoiceFilter) WhereFailureCode(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldFailureCode))
+}
+
+// WhereDeclineCode applies the entql string predicate on the decline_code field.
+func (f *InvoiceFilter) WhereDeclineCode(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldDeclineCode))
+}
+
+// WhereAttemptCount applies the entql int predicate on the attempt_count field.
+func (f *InvoiceFilter) WhereAttemptCount(p entql.IntP) {
+	f.Where(p.Field(invoice.FieldAttemptCount))
+}
+
+// WherePaymentIntentID applies the entql string predicate on the payment_intent_id field.
+func (f *InvoiceFilter) WherePaymentIntentID(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldPaymentIntentID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *InvoiceFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(invoice.FieldPaymentID))
+}
+
+// WhereSettlement applies the entql string predicate on the settlement field.
+func (f *InvoiceFilter) WhereSettlement(p entql.StringP) {
+	f.Where(p.Field(invoice.FieldSettlement))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *InvoiceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *InvoiceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *InvoiceFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *InvoiceFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *InvoiceCounterQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the InvoiceCounterQuery builder.
+func (_q *InvoiceCounterQuery) Filter() *InvoiceCounterFilter {
+	return &InvoiceCounterFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *InvoiceCounterMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the InvoiceCounterMutation builder.
+func (m *InvoiceCounterMutation) Filter() *InvoiceCounterFilter {
+	return &InvoiceCounterFilter{config: m.config, predicateAdder: m}
+}
+
+// InvoiceCounterFilter provides a generic filtering capability at runtime for InvoiceCounterQuery.
+type InvoiceCounterFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *InvoiceCounterFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *InvoiceCounterFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(invoicecounter.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *InvoiceCounterFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoicecounter.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *InvoiceCounterFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(invoicecounter.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *InvoiceCounterFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(invoicecounter.FieldOrganizationID))
+}
+
+// WhereYear applies the entql int predicate on the year field.
+func (f *InvoiceCounterFilter) WhereYear(p entql.IntP) {
+	f.Where(p.Field(invoicecounter.FieldYear))
+}
+
+// WhereNext applies the entql int predicate on the next field.
+func (f *InvoiceCounterFilter) WhereNext(p entql.IntP) {
+	f.Where(p.Field(invoicecounter.FieldNext))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *InvoiceCounterFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *InvoiceCounterFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *LocationQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7628,7 +9145,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7807,7 +9324,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7872,7 +9389,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7947,7 +9464,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8022,7 +9539,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8212,7 +9729,7 @@ type MemberCreditFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberCreditFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8325,7 +9842,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8541,7 +10058,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8634,7 +10151,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8714,7 +10231,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8799,7 +10316,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8912,7 +10429,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9052,7 +10569,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9227,7 +10744,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9471,7 +10988,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9540,6 +11057,21 @@ func (f *PaymentFilter) WherePaidAt(p entql.TimeP) {
 // WhereProcessorPaymentID applies the entql string predicate on the processor_payment_id field.
 func (f *PaymentFilter) WhereProcessorPaymentID(p entql.StringP) {
 	f.Where(p.Field(payment.FieldProcessorPaymentID))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *PaymentFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(payment.FieldMethod))
+}
+
+// WhereBrandID applies the entql [16]byte predicate on the brand_id field.
+func (f *PaymentFilter) WhereBrandID(p entql.ValueP) {
+	f.Where(p.Field(payment.FieldBrandID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *PaymentFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(payment.FieldLocationID))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
@@ -9613,7 +11145,7 @@ type PaymentAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9722,7 +11254,7 @@ type PaymentCustomerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentCustomerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9825,7 +11357,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9952,7 +11484,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9989,6 +11521,462 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PosDayCloseQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosDayCloseQuery builder.
+func (_q *PosDayCloseQuery) Filter() *PosDayCloseFilter {
+	return &PosDayCloseFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosDayCloseMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosDayCloseMutation builder.
+func (m *PosDayCloseMutation) Filter() *PosDayCloseFilter {
+	return &PosDayCloseFilter{config: m.config, predicateAdder: m}
+}
+
+// PosDayCloseFilter provides a generic filtering capability at runtime for PosDayCloseQuery.
+type PosDayCloseFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosDayCloseFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosDayCloseFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosDayCloseFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosDayCloseFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosDayCloseFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldOrganizationID))
+}
+
+// WhereBusinessDate applies the entql time.Time predicate on the business_date field.
+func (f *PosDayCloseFilter) WhereBusinessDate(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldBusinessDate))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PosDayCloseFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(posdayclose.FieldCurrency))
+}
+
+// WhereTotals applies the entql json.RawMessage predicate on the totals field.
+func (f *PosDayCloseFilter) WhereTotals(p entql.BytesP) {
+	f.Where(p.Field(posdayclose.FieldTotals))
+}
+
+// WhereOpeningFloatMinor applies the entql int64 predicate on the opening_float_minor field.
+func (f *PosDayCloseFilter) WhereOpeningFloatMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldOpeningFloatMinor))
+}
+
+// WhereExpectedCashMinor applies the entql int64 predicate on the expected_cash_minor field.
+func (f *PosDayCloseFilter) WhereExpectedCashMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldExpectedCashMinor))
+}
+
+// WhereCountedCashMinor applies the entql int64 predicate on the counted_cash_minor field.
+func (f *PosDayCloseFilter) WhereCountedCashMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldCountedCashMinor))
+}
+
+// WhereDifferenceMinor applies the entql int64 predicate on the difference_minor field.
+func (f *PosDayCloseFilter) WhereDifferenceMinor(p entql.Int64P) {
+	f.Where(p.Field(posdayclose.FieldDifferenceMinor))
+}
+
+// WhereNote applies the entql string predicate on the note field.
+func (f *PosDayCloseFilter) WhereNote(p entql.StringP) {
+	f.Where(p.Field(posdayclose.FieldNote))
+}
+
+// WhereClosedByUserID applies the entql [16]byte predicate on the closed_by_user_id field.
+func (f *PosDayCloseFilter) WhereClosedByUserID(p entql.ValueP) {
+	f.Where(p.Field(posdayclose.FieldClosedByUserID))
+}
+
+// WhereClosedAt applies the entql time.Time predicate on the closed_at field.
+func (f *PosDayCloseFilter) WhereClosedAt(p entql.TimeP) {
+	f.Where(p.Field(posdayclose.FieldClosedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosDayCloseFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosDayCloseFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PosFavoritesQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosFavoritesQuery builder.
+func (_q *PosFavoritesQuery) Filter() *PosFavoritesFilter {
+	return &PosFavoritesFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosFavoritesMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosFavoritesMutation builder.
+func (m *PosFavoritesMutation) Filter() *PosFavoritesFilter {
+	return &PosFavoritesFilter{config: m.config, predicateAdder: m}
+}
+
+// PosFavoritesFilter provides a generic filtering capability at runtime for PosFavoritesQuery.
+type PosFavoritesFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosFavoritesFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosFavoritesFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(posfavorites.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosFavoritesFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(posfavorites.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosFavoritesFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(posfavorites.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosFavoritesFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(posfavorites.FieldOrganizationID))
+}
+
+// WherePinned applies the entql json.RawMessage predicate on the pinned field.
+func (f *PosFavoritesFilter) WherePinned(p entql.BytesP) {
+	f.Where(p.Field(posfavorites.FieldPinned))
+}
+
+// WhereUpdatedByUserID applies the entql [16]byte predicate on the updated_by_user_id field.
+func (f *PosFavoritesFilter) WhereUpdatedByUserID(p entql.ValueP) {
+	f.Where(p.Field(posfavorites.FieldUpdatedByUserID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosFavoritesFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosFavoritesFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PosReturnQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosReturnQuery builder.
+func (_q *PosReturnQuery) Filter() *PosReturnFilter {
+	return &PosReturnFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosReturnMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosReturnMutation builder.
+func (m *PosReturnMutation) Filter() *PosReturnFilter {
+	return &PosReturnFilter{config: m.config, predicateAdder: m}
+}
+
+// PosReturnFilter provides a generic filtering capability at runtime for PosReturnQuery.
+type PosReturnFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosReturnFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosReturnFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosReturnFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(posreturn.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosReturnFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(posreturn.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosReturnFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldOrganizationID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *PosReturnFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldRequestKey))
+}
+
+// WhereBodyDigest applies the entql string predicate on the body_digest field.
+func (f *PosReturnFilter) WhereBodyDigest(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldBodyDigest))
+}
+
+// WhereSaleID applies the entql [16]byte predicate on the sale_id field.
+func (f *PosReturnFilter) WhereSaleID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldSaleID))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *PosReturnFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(posreturn.FieldLines))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *PosReturnFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(posreturn.FieldReason))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *PosReturnFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(posreturn.FieldUserID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosReturnFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosReturnFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PosSaleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosSaleQuery builder.
+func (_q *PosSaleQuery) Filter() *PosSaleFilter {
+	return &PosSaleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosSaleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosSaleMutation builder.
+func (m *PosSaleMutation) Filter() *PosSaleFilter {
+	return &PosSaleFilter{config: m.config, predicateAdder: m}
+}
+
+// PosSaleFilter provides a generic filtering capability at runtime for PosSaleQuery.
+type PosSaleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosSaleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosSaleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosSaleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosSaleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosSaleFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldOrganizationID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *PosSaleFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(possale.FieldRequestKey))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *PosSaleFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(possale.FieldKind))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *PosSaleFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(possale.FieldMethod))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PosSaleFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(possale.FieldCurrency))
+}
+
+// WhereSubtotalMinor applies the entql int64 predicate on the subtotal_minor field.
+func (f *PosSaleFilter) WhereSubtotalMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldSubtotalMinor))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *PosSaleFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldDiscountMinor))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *PosSaleFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldVatMinor))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *PosSaleFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(possale.FieldVatRateBp))
+}
+
+// WhereTotalMinor applies the entql int64 predicate on the total_minor field.
+func (f *PosSaleFilter) WhereTotalMinor(p entql.Int64P) {
+	f.Where(p.Field(possale.FieldTotalMinor))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *PosSaleFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(possale.FieldLines))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PosSaleFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldMemberID))
+}
+
+// WherePaymentID applies the entql [16]byte predicate on the payment_id field.
+func (f *PosSaleFilter) WherePaymentID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldPaymentID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *PosSaleFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldPassID))
+}
+
+// WhereGiftCardID applies the entql [16]byte predicate on the gift_card_id field.
+func (f *PosSaleFilter) WhereGiftCardID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldGiftCardID))
+}
+
+// WhereSoldByUserID applies the entql [16]byte predicate on the sold_by_user_id field.
+func (f *PosSaleFilter) WhereSoldByUserID(p entql.ValueP) {
+	f.Where(p.Field(possale.FieldSoldByUserID))
+}
+
+// WhereBusinessDate applies the entql time.Time predicate on the business_date field.
+func (f *PosSaleFilter) WhereBusinessDate(p entql.TimeP) {
+	f.Where(p.Field(possale.FieldBusinessDate))
+}
+
+// WherePromoExceptionKind applies the entql string predicate on the promo_exception_kind field.
+func (f *PosSaleFilter) WherePromoExceptionKind(p entql.StringP) {
+	f.Where(p.Field(possale.FieldPromoExceptionKind))
+}
+
+// WherePromoExceptionReason applies the entql string predicate on the promo_exception_reason field.
+func (f *PosSaleFilter) WherePromoExceptionReason(p entql.StringP) {
+	f.Where(p.Field(possale.FieldPromoExceptionReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosSaleFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosSaleFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ProcessorEventQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10017,7 +12005,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10069,6 +12057,198 @@ func (f *ProcessorEventFilter) WhereOutcome(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *ProductQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProductQuery builder.
+func (_q *ProductQuery) Filter() *ProductFilter {
+	return &ProductFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProductMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProductMutation builder.
+func (m *ProductMutation) Filter() *ProductFilter {
+	return &ProductFilter{config: m.config, predicateAdder: m}
+}
+
+// ProductFilter provides a generic filtering capability at runtime for ProductQuery.
+type ProductFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProductFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProductFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(product.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProductFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(product.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProductFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(product.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProductFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(product.FieldOrganizationID))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *ProductFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(product.FieldName))
+}
+
+// WhereSku applies the entql string predicate on the sku field.
+func (f *ProductFilter) WhereSku(p entql.StringP) {
+	f.Where(p.Field(product.FieldSku))
+}
+
+// WhereStockOnHand applies the entql int predicate on the stock_on_hand field.
+func (f *ProductFilter) WhereStockOnHand(p entql.IntP) {
+	f.Where(p.Field(product.FieldStockOnHand))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *ProductFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(product.FieldActive))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProductFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProductFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *ProductPriceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the ProductPriceQuery builder.
+func (_q *ProductPriceQuery) Filter() *ProductPriceFilter {
+	return &ProductPriceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *ProductPriceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the ProductPriceMutation builder.
+func (m *ProductPriceMutation) Filter() *ProductPriceFilter {
+	return &ProductPriceFilter{config: m.config, predicateAdder: m}
+}
+
+// ProductPriceFilter provides a generic filtering capability at runtime for ProductPriceQuery.
+type ProductPriceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *ProductPriceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *ProductPriceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *ProductPriceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(productprice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *ProductPriceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(productprice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *ProductPriceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldOrganizationID))
+}
+
+// WhereProductID applies the entql [16]byte predicate on the product_id field.
+func (f *ProductPriceFilter) WhereProductID(p entql.ValueP) {
+	f.Where(p.Field(productprice.FieldProductID))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *ProductPriceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(productprice.FieldCurrency))
+}
+
+// WherePriceMinor applies the entql int64 predicate on the price_minor field.
+func (f *ProductPriceFilter) WherePriceMinor(p entql.Int64P) {
+	f.Where(p.Field(productprice.FieldPriceMinor))
+}
+
+// WhereVersion applies the entql int predicate on the version field.
+func (f *ProductPriceFilter) WhereVersion(p entql.IntP) {
+	f.Where(p.Field(productprice.FieldVersion))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *ProductPriceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *ProductPriceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProduct applies a predicate to check if query has an edge product.
+func (f *ProductPriceFilter) WhereHasProduct() {
+	f.Where(entql.HasEdge("product"))
+}
+
+// WhereHasProductWith applies a predicate to check if query has an edge product with a given conditions (other predicates).
+func (f *ProductPriceFilter) WhereHasProductWith(preds ...predicate.Product) {
+	f.Where(entql.HasEdgeWith("product", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ProviderHoursQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10097,7 +12277,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10219,7 +12399,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10322,7 +12502,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10435,7 +12615,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10534,7 +12714,7 @@ type RefundFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10721,7 +12901,7 @@ type RefundReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10830,7 +13010,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10934,6 +13114,120 @@ func (f *RoomFilter) WhereHasClassInstancesWith(preds ...predicate.ClassInstance
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *SalesDailyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SalesDailyQuery builder.
+func (_q *SalesDailyQuery) Filter() *SalesDailyFilter {
+	return &SalesDailyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SalesDailyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SalesDailyMutation builder.
+func (m *SalesDailyMutation) Filter() *SalesDailyFilter {
+	return &SalesDailyFilter{config: m.config, predicateAdder: m}
+}
+
+// SalesDailyFilter provides a generic filtering capability at runtime for SalesDailyQuery.
+type SalesDailyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SalesDailyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *SalesDailyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SalesDailyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SalesDailyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *SalesDailyFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldOrganizationID))
+}
+
+// WhereBasis applies the entql string predicate on the basis field.
+func (f *SalesDailyFilter) WhereBasis(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldBasis))
+}
+
+// WhereDay applies the entql time.Time predicate on the day field.
+func (f *SalesDailyFilter) WhereDay(p entql.TimeP) {
+	f.Where(p.Field(salesdaily.FieldDay))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *SalesDailyFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldCurrency))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *SalesDailyFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldMethod))
+}
+
+// WhereCategory applies the entql string predicate on the category field.
+func (f *SalesDailyFilter) WhereCategory(p entql.StringP) {
+	f.Where(p.Field(salesdaily.FieldCategory))
+}
+
+// WhereBrandID applies the entql [16]byte predicate on the brand_id field.
+func (f *SalesDailyFilter) WhereBrandID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldBrandID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *SalesDailyFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(salesdaily.FieldLocationID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *SalesDailyFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldAmountMinor))
+}
+
+// WherePayments applies the entql int64 predicate on the payments field.
+func (f *SalesDailyFilter) WherePayments(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldPayments))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SalesDailyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SalesDailyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ServiceQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10962,7 +13256,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11177,7 +13471,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11290,7 +13584,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11421,7 +13715,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11553,7 +13847,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11666,7 +13960,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11761,6 +14055,366 @@ func (f *SessionFilter) WhereHasRefreshTokensWith(preds ...predicate.RefreshToke
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *StaffPinQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the StaffPinQuery builder.
+func (_q *StaffPinQuery) Filter() *StaffPinFilter {
+	return &StaffPinFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *StaffPinMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the StaffPinMutation builder.
+func (m *StaffPinMutation) Filter() *StaffPinFilter {
+	return &StaffPinFilter{config: m.config, predicateAdder: m}
+}
+
+// StaffPinFilter provides a generic filtering capability at runtime for StaffPinQuery.
+type StaffPinFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *StaffPinFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *StaffPinFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(staffpin.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *StaffPinFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(staffpin.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *StaffPinFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(staffpin.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *StaffPinFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(staffpin.FieldOrganizationID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *StaffPinFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(staffpin.FieldUserID))
+}
+
+// WherePinHash applies the entql string predicate on the pin_hash field.
+func (f *StaffPinFilter) WherePinHash(p entql.StringP) {
+	f.Where(p.Field(staffpin.FieldPinHash))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *StaffPinFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *StaffPinFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *StockMovementQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the StockMovementQuery builder.
+func (_q *StockMovementQuery) Filter() *StockMovementFilter {
+	return &StockMovementFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *StockMovementMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the StockMovementMutation builder.
+func (m *StockMovementMutation) Filter() *StockMovementFilter {
+	return &StockMovementFilter{config: m.config, predicateAdder: m}
+}
+
+// StockMovementFilter provides a generic filtering capability at runtime for StockMovementQuery.
+type StockMovementFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *StockMovementFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *StockMovementFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *StockMovementFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(stockmovement.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *StockMovementFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(stockmovement.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *StockMovementFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldOrganizationID))
+}
+
+// WhereProductID applies the entql [16]byte predicate on the product_id field.
+func (f *StockMovementFilter) WhereProductID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldProductID))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *StockMovementFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(stockmovement.FieldKind))
+}
+
+// WhereDelta applies the entql int predicate on the delta field.
+func (f *StockMovementFilter) WhereDelta(p entql.IntP) {
+	f.Where(p.Field(stockmovement.FieldDelta))
+}
+
+// WhereStockAfter applies the entql int predicate on the stock_after field.
+func (f *StockMovementFilter) WhereStockAfter(p entql.IntP) {
+	f.Where(p.Field(stockmovement.FieldStockAfter))
+}
+
+// WhereSaleID applies the entql [16]byte predicate on the sale_id field.
+func (f *StockMovementFilter) WhereSaleID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldSaleID))
+}
+
+// WhereReturnID applies the entql [16]byte predicate on the return_id field.
+func (f *StockMovementFilter) WhereReturnID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldReturnID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *StockMovementFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(stockmovement.FieldUserID))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *StockMovementFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(stockmovement.FieldReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *StockMovementFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *StockMovementFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasProduct applies a predicate to check if query has an edge product.
+func (f *StockMovementFilter) WhereHasProduct() {
+	f.Where(entql.HasEdge("product"))
+}
+
+// WhereHasProductWith applies a predicate to check if query has an edge product with a given conditions (other predicates).
+func (f *StockMovementFilter) WhereHasProductWith(preds ...predicate.Product) {
+	f.Where(entql.HasEdgeWith("product", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *SubscriptionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the SubscriptionQuery builder.
+func (_q *SubscriptionQuery) Filter() *SubscriptionFilter {
+	return &SubscriptionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *SubscriptionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Filter() *SubscriptionFilter {
+	return &SubscriptionFilter{config: m.config, predicateAdder: m}
+}
+
+// SubscriptionFilter provides a generic filtering capability at runtime for SubscriptionQuery.
+type SubscriptionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *SubscriptionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *SubscriptionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *SubscriptionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *SubscriptionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *SubscriptionFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *SubscriptionFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldMemberID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *SubscriptionFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldPassID))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *SubscriptionFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(subscription.FieldPassTypeID))
+}
+
+// WhereCustomerID applies the entql string predicate on the customer_id field.
+func (f *SubscriptionFilter) WhereCustomerID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldCustomerID))
+}
+
+// WherePaymentMethodID applies the entql string predicate on the payment_method_id field.
+func (f *SubscriptionFilter) WherePaymentMethodID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldPaymentMethodID))
+}
+
+// WhereProcessorSubscriptionID applies the entql string predicate on the processor_subscription_id field.
+func (f *SubscriptionFilter) WhereProcessorSubscriptionID(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldProcessorSubscriptionID))
+}
+
+// WhereProcessorStatus applies the entql string predicate on the processor_status field.
+func (f *SubscriptionFilter) WhereProcessorStatus(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldProcessorStatus))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *SubscriptionFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(subscription.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *SubscriptionFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldCurrency))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *SubscriptionFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(subscription.FieldVatRateBp))
+}
+
+// WhereInterval applies the entql string predicate on the interval field.
+func (f *SubscriptionFilter) WhereInterval(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldInterval))
+}
+
+// WhereIntervalCount applies the entql int predicate on the interval_count field.
+func (f *SubscriptionFilter) WhereIntervalCount(p entql.IntP) {
+	f.Where(p.Field(subscription.FieldIntervalCount))
+}
+
+// WhereCurrentPeriodEnd applies the entql time.Time predicate on the current_period_end field.
+func (f *SubscriptionFilter) WhereCurrentPeriodEnd(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCurrentPeriodEnd))
+}
+
+// WhereNextChargeAt applies the entql time.Time predicate on the next_charge_at field.
+func (f *SubscriptionFilter) WhereNextChargeAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldNextChargeAt))
+}
+
+// WhereCanceledAt applies the entql time.Time predicate on the canceled_at field.
+func (f *SubscriptionFilter) WhereCanceledAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCanceledAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *SubscriptionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *SubscriptionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *SubscriptionFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *SubscriptionFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *TipQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -11789,7 +14443,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11932,7 +14586,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12069,7 +14723,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12163,7 +14817,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12320,7 +14974,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12453,7 +15107,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12600,7 +15254,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

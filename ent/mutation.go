@@ -45,6 +45,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -88,6 +90,7 @@ import (
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -140,6 +143,8 @@ const (
 	TypeInquiry                = "Inquiry"
 	TypeInstallationSecret     = "InstallationSecret"
 	TypeInstructor             = "Instructor"
+	TypeInvoice                = "Invoice"
+	TypeInvoiceCounter         = "InvoiceCounter"
 	TypeLocation               = "Location"
 	TypeMFABackupCode          = "MFABackupCode"
 	TypeMFAChallenge           = "MFAChallenge"
@@ -182,6 +187,7 @@ const (
 	TypeSession                = "Session"
 	TypeStaffPin               = "StaffPin"
 	TypeStockMovement          = "StockMovement"
+	TypeSubscription           = "Subscription"
 	TypeTip                    = "Tip"
 	TypeUser                   = "User"
 	TypeVenuePayments          = "VenuePayments"
@@ -40550,6 +40556,3262 @@ func (m *InstructorMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Instructor edge %s", name)
+}
+
+// InvoiceMutation represents an operation that mutates the Invoice nodes in the graph.
+type InvoiceMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	pass_id              *uuid.UUID
+	subscription_id      *uuid.UUID
+	processor_invoice_id *string
+	year                 *int
+	addyear              *int
+	sequence             *int
+	addsequence          *int
+	number               *string
+	status               *invoice.Status
+	lines                *[]model.InvoiceLine
+	appendlines          []model.InvoiceLine
+	subtotal_minor       *int64
+	addsubtotal_minor    *int64
+	discount_minor       *int64
+	adddiscount_minor    *int64
+	vat_minor            *int64
+	addvat_minor         *int64
+	total_minor          *int64
+	addtotal_minor       *int64
+	amount_paid_minor    *int64
+	addamount_paid_minor *int64
+	currency             *string
+	issued_at            *time.Time
+	due_date             *time.Time
+	period_start         *time.Time
+	period_end           *time.Time
+	paid_at              *time.Time
+	viewed_at            *time.Time
+	failed_at            *time.Time
+	failure_code         *string
+	decline_code         *string
+	attempt_count        *int
+	addattempt_count     *int
+	payment_intent_id    *string
+	payment_id           *uuid.UUID
+	settlement           *invoice.Settlement
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	member               *uuid.UUID
+	clearedmember        bool
+	done                 bool
+	oldValue             func(context.Context) (*Invoice, error)
+	predicates           []predicate.Invoice
+}
+
+var _ ent.Mutation = (*InvoiceMutation)(nil)
+
+// invoiceOption allows management of the mutation configuration using functional options.
+type invoiceOption func(*InvoiceMutation)
+
+// newInvoiceMutation creates new mutation for the Invoice entity.
+func newInvoiceMutation(c config, op Op, opts ...invoiceOption) *InvoiceMutation {
+	m := &InvoiceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInvoice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInvoiceID sets the ID field of the mutation.
+func withInvoiceID(id uuid.UUID) invoiceOption {
+	return func(m *InvoiceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Invoice
+		)
+		m.oldValue = func(ctx context.Context) (*Invoice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Invoice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInvoice sets the old Invoice of the mutation.
+func withInvoice(node *Invoice) invoiceOption {
+	return func(m *InvoiceMutation) {
+		m.oldValue = func(context.Context) (*Invoice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InvoiceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InvoiceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Invoice entities.
+func (m *InvoiceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InvoiceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InvoiceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Invoice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InvoiceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InvoiceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InvoiceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *InvoiceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *InvoiceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *InvoiceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *InvoiceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *InvoiceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *InvoiceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *InvoiceMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *InvoiceMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *InvoiceMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *InvoiceMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *InvoiceMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *InvoiceMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[invoice.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *InvoiceMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *InvoiceMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, invoice.FieldPassID)
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *InvoiceMutation) SetSubscriptionID(u uuid.UUID) {
+	m.subscription_id = &u
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *InvoiceMutation) SubscriptionID() (r uuid.UUID, exists bool) {
+	v := m.subscription_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldSubscriptionID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ClearSubscriptionID clears the value of the "subscription_id" field.
+func (m *InvoiceMutation) ClearSubscriptionID() {
+	m.subscription_id = nil
+	m.clearedFields[invoice.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionIDCleared returns if the "subscription_id" field was cleared in this mutation.
+func (m *InvoiceMutation) SubscriptionIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldSubscriptionID]
+	return ok
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *InvoiceMutation) ResetSubscriptionID() {
+	m.subscription_id = nil
+	delete(m.clearedFields, invoice.FieldSubscriptionID)
+}
+
+// SetProcessorInvoiceID sets the "processor_invoice_id" field.
+func (m *InvoiceMutation) SetProcessorInvoiceID(s string) {
+	m.processor_invoice_id = &s
+}
+
+// ProcessorInvoiceID returns the value of the "processor_invoice_id" field in the mutation.
+func (m *InvoiceMutation) ProcessorInvoiceID() (r string, exists bool) {
+	v := m.processor_invoice_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorInvoiceID returns the old "processor_invoice_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldProcessorInvoiceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorInvoiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorInvoiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorInvoiceID: %w", err)
+	}
+	return oldValue.ProcessorInvoiceID, nil
+}
+
+// ClearProcessorInvoiceID clears the value of the "processor_invoice_id" field.
+func (m *InvoiceMutation) ClearProcessorInvoiceID() {
+	m.processor_invoice_id = nil
+	m.clearedFields[invoice.FieldProcessorInvoiceID] = struct{}{}
+}
+
+// ProcessorInvoiceIDCleared returns if the "processor_invoice_id" field was cleared in this mutation.
+func (m *InvoiceMutation) ProcessorInvoiceIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldProcessorInvoiceID]
+	return ok
+}
+
+// ResetProcessorInvoiceID resets all changes to the "processor_invoice_id" field.
+func (m *InvoiceMutation) ResetProcessorInvoiceID() {
+	m.processor_invoice_id = nil
+	delete(m.clearedFields, invoice.FieldProcessorInvoiceID)
+}
+
+// SetYear sets the "year" field.
+func (m *InvoiceMutation) SetYear(i int) {
+	m.year = &i
+	m.addyear = nil
+}
+
+// Year returns the value of the "year" field in the mutation.
+func (m *InvoiceMutation) Year() (r int, exists bool) {
+	v := m.year
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldYear returns the old "year" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldYear(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldYear is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldYear requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldYear: %w", err)
+	}
+	return oldValue.Year, nil
+}
+
+// AddYear adds i to the "year" field.
+func (m *InvoiceMutation) AddYear(i int) {
+	if m.addyear != nil {
+		*m.addyear += i
+	} else {
+		m.addyear = &i
+	}
+}
+
+// AddedYear returns the value that was added to the "year" field in this mutation.
+func (m *InvoiceMutation) AddedYear() (r int, exists bool) {
+	v := m.addyear
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetYear resets all changes to the "year" field.
+func (m *InvoiceMutation) ResetYear() {
+	m.year = nil
+	m.addyear = nil
+}
+
+// SetSequence sets the "sequence" field.
+func (m *InvoiceMutation) SetSequence(i int) {
+	m.sequence = &i
+	m.addsequence = nil
+}
+
+// Sequence returns the value of the "sequence" field in the mutation.
+func (m *InvoiceMutation) Sequence() (r int, exists bool) {
+	v := m.sequence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSequence returns the old "sequence" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldSequence(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSequence is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSequence requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSequence: %w", err)
+	}
+	return oldValue.Sequence, nil
+}
+
+// AddSequence adds i to the "sequence" field.
+func (m *InvoiceMutation) AddSequence(i int) {
+	if m.addsequence != nil {
+		*m.addsequence += i
+	} else {
+		m.addsequence = &i
+	}
+}
+
+// AddedSequence returns the value that was added to the "sequence" field in this mutation.
+func (m *InvoiceMutation) AddedSequence() (r int, exists bool) {
+	v := m.addsequence
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSequence resets all changes to the "sequence" field.
+func (m *InvoiceMutation) ResetSequence() {
+	m.sequence = nil
+	m.addsequence = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *InvoiceMutation) SetNumber(s string) {
+	m.number = &s
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *InvoiceMutation) Number() (r string, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldNumber(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *InvoiceMutation) ResetNumber() {
+	m.number = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *InvoiceMutation) SetStatus(i invoice.Status) {
+	m.status = &i
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *InvoiceMutation) Status() (r invoice.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldStatus(ctx context.Context) (v invoice.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *InvoiceMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetLines sets the "lines" field.
+func (m *InvoiceMutation) SetLines(ml []model.InvoiceLine) {
+	m.lines = &ml
+	m.appendlines = nil
+}
+
+// Lines returns the value of the "lines" field in the mutation.
+func (m *InvoiceMutation) Lines() (r []model.InvoiceLine, exists bool) {
+	v := m.lines
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLines returns the old "lines" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldLines(ctx context.Context) (v []model.InvoiceLine, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLines is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLines requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLines: %w", err)
+	}
+	return oldValue.Lines, nil
+}
+
+// AppendLines adds ml to the "lines" field.
+func (m *InvoiceMutation) AppendLines(ml []model.InvoiceLine) {
+	m.appendlines = append(m.appendlines, ml...)
+}
+
+// AppendedLines returns the list of values that were appended to the "lines" field in this mutation.
+func (m *InvoiceMutation) AppendedLines() ([]model.InvoiceLine, bool) {
+	if len(m.appendlines) == 0 {
+		return nil, false
+	}
+	return m.appendlines, true
+}
+
+// ResetLines resets all changes to the "lines" field.
+func (m *InvoiceMutation) ResetLines() {
+	m.lines = nil
+	m.appendlines = nil
+}
+
+// SetSubtotalMinor sets the "subtotal_minor" field.
+func (m *InvoiceMutation) SetSubtotalMinor(i int64) {
+	m.subtotal_minor = &i
+	m.addsubtotal_minor = nil
+}
+
+// SubtotalMinor returns the value of the "subtotal_minor" field in the mutation.
+func (m *InvoiceMutation) SubtotalMinor() (r int64, exists bool) {
+	v := m.subtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubtotalMinor returns the old "subtotal_minor" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldSubtotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubtotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubtotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubtotalMinor: %w", err)
+	}
+	return oldValue.SubtotalMinor, nil
+}
+
+// AddSubtotalMinor adds i to the "subtotal_minor" field.
+func (m *InvoiceMutation) AddSubtotalMinor(i int64) {
+	if m.addsubtotal_minor != nil {
+		*m.addsubtotal_minor += i
+	} else {
+		m.addsubtotal_minor = &i
+	}
+}
+
+// AddedSubtotalMinor returns the value that was added to the "subtotal_minor" field in this mutation.
+func (m *InvoiceMutation) AddedSubtotalMinor() (r int64, exists bool) {
+	v := m.addsubtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubtotalMinor resets all changes to the "subtotal_minor" field.
+func (m *InvoiceMutation) ResetSubtotalMinor() {
+	m.subtotal_minor = nil
+	m.addsubtotal_minor = nil
+}
+
+// SetDiscountMinor sets the "discount_minor" field.
+func (m *InvoiceMutation) SetDiscountMinor(i int64) {
+	m.discount_minor = &i
+	m.adddiscount_minor = nil
+}
+
+// DiscountMinor returns the value of the "discount_minor" field in the mutation.
+func (m *InvoiceMutation) DiscountMinor() (r int64, exists bool) {
+	v := m.discount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountMinor returns the old "discount_minor" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldDiscountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountMinor: %w", err)
+	}
+	return oldValue.DiscountMinor, nil
+}
+
+// AddDiscountMinor adds i to the "discount_minor" field.
+func (m *InvoiceMutation) AddDiscountMinor(i int64) {
+	if m.adddiscount_minor != nil {
+		*m.adddiscount_minor += i
+	} else {
+		m.adddiscount_minor = &i
+	}
+}
+
+// AddedDiscountMinor returns the value that was added to the "discount_minor" field in this mutation.
+func (m *InvoiceMutation) AddedDiscountMinor() (r int64, exists bool) {
+	v := m.adddiscount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountMinor resets all changes to the "discount_minor" field.
+func (m *InvoiceMutation) ResetDiscountMinor() {
+	m.discount_minor = nil
+	m.adddiscount_minor = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *InvoiceMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *InvoiceMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *InvoiceMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *InvoiceMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *InvoiceMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetTotalMinor sets the "total_minor" field.
+func (m *InvoiceMutation) SetTotalMinor(i int64) {
+	m.total_minor = &i
+	m.addtotal_minor = nil
+}
+
+// TotalMinor returns the value of the "total_minor" field in the mutation.
+func (m *InvoiceMutation) TotalMinor() (r int64, exists bool) {
+	v := m.total_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalMinor returns the old "total_minor" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldTotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalMinor: %w", err)
+	}
+	return oldValue.TotalMinor, nil
+}
+
+// AddTotalMinor adds i to the "total_minor" field.
+func (m *InvoiceMutation) AddTotalMinor(i int64) {
+	if m.addtotal_minor != nil {
+		*m.addtotal_minor += i
+	} else {
+		m.addtotal_minor = &i
+	}
+}
+
+// AddedTotalMinor returns the value that was added to the "total_minor" field in this mutation.
+func (m *InvoiceMutation) AddedTotalMinor() (r int64, exists bool) {
+	v := m.addtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalMinor resets all changes to the "total_minor" field.
+func (m *InvoiceMutation) ResetTotalMinor() {
+	m.total_minor = nil
+	m.addtotal_minor = nil
+}
+
+// SetAmountPaidMinor sets the "amount_paid_minor" field.
+func (m *InvoiceMutation) SetAmountPaidMinor(i int64) {
+	m.amount_paid_minor = &i
+	m.addamount_paid_minor = nil
+}
+
+// AmountPaidMinor returns the value of the "amount_paid_minor" field in the mutation.
+func (m *InvoiceMutation) AmountPaidMinor() (r int64, exists bool) {
+	v := m.amount_paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountPaidMinor returns the old "amount_paid_minor" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldAmountPaidMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountPaidMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountPaidMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountPaidMinor: %w", err)
+	}
+	return oldValue.AmountPaidMinor, nil
+}
+
+// AddAmountPaidMinor adds i to the "amount_paid_minor" field.
+func (m *InvoiceMutation) AddAmountPaidMinor(i int64) {
+	if m.addamount_paid_minor != nil {
+		*m.addamount_paid_minor += i
+	} else {
+		m.addamount_paid_minor = &i
+	}
+}
+
+// AddedAmountPaidMinor returns the value that was added to the "amount_paid_minor" field in this mutation.
+func (m *InvoiceMutation) AddedAmountPaidMinor() (r int64, exists bool) {
+	v := m.addamount_paid_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountPaidMinor resets all changes to the "amount_paid_minor" field.
+func (m *InvoiceMutation) ResetAmountPaidMinor() {
+	m.amount_paid_minor = nil
+	m.addamount_paid_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *InvoiceMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *InvoiceMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *InvoiceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetIssuedAt sets the "issued_at" field.
+func (m *InvoiceMutation) SetIssuedAt(t time.Time) {
+	m.issued_at = &t
+}
+
+// IssuedAt returns the value of the "issued_at" field in the mutation.
+func (m *InvoiceMutation) IssuedAt() (r time.Time, exists bool) {
+	v := m.issued_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuedAt returns the old "issued_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldIssuedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuedAt: %w", err)
+	}
+	return oldValue.IssuedAt, nil
+}
+
+// ResetIssuedAt resets all changes to the "issued_at" field.
+func (m *InvoiceMutation) ResetIssuedAt() {
+	m.issued_at = nil
+}
+
+// SetDueDate sets the "due_date" field.
+func (m *InvoiceMutation) SetDueDate(t time.Time) {
+	m.due_date = &t
+}
+
+// DueDate returns the value of the "due_date" field in the mutation.
+func (m *InvoiceMutation) DueDate() (r time.Time, exists bool) {
+	v := m.due_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueDate returns the old "due_date" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldDueDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueDate: %w", err)
+	}
+	return oldValue.DueDate, nil
+}
+
+// ResetDueDate resets all changes to the "due_date" field.
+func (m *InvoiceMutation) ResetDueDate() {
+	m.due_date = nil
+}
+
+// SetPeriodStart sets the "period_start" field.
+func (m *InvoiceMutation) SetPeriodStart(t time.Time) {
+	m.period_start = &t
+}
+
+// PeriodStart returns the value of the "period_start" field in the mutation.
+func (m *InvoiceMutation) PeriodStart() (r time.Time, exists bool) {
+	v := m.period_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodStart returns the old "period_start" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPeriodStart(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodStart: %w", err)
+	}
+	return oldValue.PeriodStart, nil
+}
+
+// ClearPeriodStart clears the value of the "period_start" field.
+func (m *InvoiceMutation) ClearPeriodStart() {
+	m.period_start = nil
+	m.clearedFields[invoice.FieldPeriodStart] = struct{}{}
+}
+
+// PeriodStartCleared returns if the "period_start" field was cleared in this mutation.
+func (m *InvoiceMutation) PeriodStartCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPeriodStart]
+	return ok
+}
+
+// ResetPeriodStart resets all changes to the "period_start" field.
+func (m *InvoiceMutation) ResetPeriodStart() {
+	m.period_start = nil
+	delete(m.clearedFields, invoice.FieldPeriodStart)
+}
+
+// SetPeriodEnd sets the "period_end" field.
+func (m *InvoiceMutation) SetPeriodEnd(t time.Time) {
+	m.period_end = &t
+}
+
+// PeriodEnd returns the value of the "period_end" field in the mutation.
+func (m *InvoiceMutation) PeriodEnd() (r time.Time, exists bool) {
+	v := m.period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodEnd returns the old "period_end" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPeriodEnd(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodEnd: %w", err)
+	}
+	return oldValue.PeriodEnd, nil
+}
+
+// ClearPeriodEnd clears the value of the "period_end" field.
+func (m *InvoiceMutation) ClearPeriodEnd() {
+	m.period_end = nil
+	m.clearedFields[invoice.FieldPeriodEnd] = struct{}{}
+}
+
+// PeriodEndCleared returns if the "period_end" field was cleared in this mutation.
+func (m *InvoiceMutation) PeriodEndCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPeriodEnd]
+	return ok
+}
+
+// ResetPeriodEnd resets all changes to the "period_end" field.
+func (m *InvoiceMutation) ResetPeriodEnd() {
+	m.period_end = nil
+	delete(m.clearedFields, invoice.FieldPeriodEnd)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *InvoiceMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *InvoiceMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *InvoiceMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[invoice.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *InvoiceMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *InvoiceMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, invoice.FieldPaidAt)
+}
+
+// SetViewedAt sets the "viewed_at" field.
+func (m *InvoiceMutation) SetViewedAt(t time.Time) {
+	m.viewed_at = &t
+}
+
+// ViewedAt returns the value of the "viewed_at" field in the mutation.
+func (m *InvoiceMutation) ViewedAt() (r time.Time, exists bool) {
+	v := m.viewed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldViewedAt returns the old "viewed_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldViewedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldViewedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldViewedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldViewedAt: %w", err)
+	}
+	return oldValue.ViewedAt, nil
+}
+
+// ClearViewedAt clears the value of the "viewed_at" field.
+func (m *InvoiceMutation) ClearViewedAt() {
+	m.viewed_at = nil
+	m.clearedFields[invoice.FieldViewedAt] = struct{}{}
+}
+
+// ViewedAtCleared returns if the "viewed_at" field was cleared in this mutation.
+func (m *InvoiceMutation) ViewedAtCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldViewedAt]
+	return ok
+}
+
+// ResetViewedAt resets all changes to the "viewed_at" field.
+func (m *InvoiceMutation) ResetViewedAt() {
+	m.viewed_at = nil
+	delete(m.clearedFields, invoice.FieldViewedAt)
+}
+
+// SetFailedAt sets the "failed_at" field.
+func (m *InvoiceMutation) SetFailedAt(t time.Time) {
+	m.failed_at = &t
+}
+
+// FailedAt returns the value of the "failed_at" field in the mutation.
+func (m *InvoiceMutation) FailedAt() (r time.Time, exists bool) {
+	v := m.failed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailedAt returns the old "failed_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldFailedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailedAt: %w", err)
+	}
+	return oldValue.FailedAt, nil
+}
+
+// ClearFailedAt clears the value of the "failed_at" field.
+func (m *InvoiceMutation) ClearFailedAt() {
+	m.failed_at = nil
+	m.clearedFields[invoice.FieldFailedAt] = struct{}{}
+}
+
+// FailedAtCleared returns if the "failed_at" field was cleared in this mutation.
+func (m *InvoiceMutation) FailedAtCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldFailedAt]
+	return ok
+}
+
+// ResetFailedAt resets all changes to the "failed_at" field.
+func (m *InvoiceMutation) ResetFailedAt() {
+	m.failed_at = nil
+	delete(m.clearedFields, invoice.FieldFailedAt)
+}
+
+// SetFailureCode sets the "failure_code" field.
+func (m *InvoiceMutation) SetFailureCode(s string) {
+	m.failure_code = &s
+}
+
+// FailureCode returns the value of the "failure_code" field in the mutation.
+func (m *InvoiceMutation) FailureCode() (r string, exists bool) {
+	v := m.failure_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailureCode returns the old "failure_code" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldFailureCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailureCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailureCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailureCode: %w", err)
+	}
+	return oldValue.FailureCode, nil
+}
+
+// ClearFailureCode clears the value of the "failure_code" field.
+func (m *InvoiceMutation) ClearFailureCode() {
+	m.failure_code = nil
+	m.clearedFields[invoice.FieldFailureCode] = struct{}{}
+}
+
+// FailureCodeCleared returns if the "failure_code" field was cleared in this mutation.
+func (m *InvoiceMutation) FailureCodeCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldFailureCode]
+	return ok
+}
+
+// ResetFailureCode resets all changes to the "failure_code" field.
+func (m *InvoiceMutation) ResetFailureCode() {
+	m.failure_code = nil
+	delete(m.clearedFields, invoice.FieldFailureCode)
+}
+
+// SetDeclineCode sets the "decline_code" field.
+func (m *InvoiceMutation) SetDeclineCode(s string) {
+	m.decline_code = &s
+}
+
+// DeclineCode returns the value of the "decline_code" field in the mutation.
+func (m *InvoiceMutation) DeclineCode() (r string, exists bool) {
+	v := m.decline_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeclineCode returns the old "decline_code" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldDeclineCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeclineCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeclineCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeclineCode: %w", err)
+	}
+	return oldValue.DeclineCode, nil
+}
+
+// ClearDeclineCode clears the value of the "decline_code" field.
+func (m *InvoiceMutation) ClearDeclineCode() {
+	m.decline_code = nil
+	m.clearedFields[invoice.FieldDeclineCode] = struct{}{}
+}
+
+// DeclineCodeCleared returns if the "decline_code" field was cleared in this mutation.
+func (m *InvoiceMutation) DeclineCodeCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldDeclineCode]
+	return ok
+}
+
+// ResetDeclineCode resets all changes to the "decline_code" field.
+func (m *InvoiceMutation) ResetDeclineCode() {
+	m.decline_code = nil
+	delete(m.clearedFields, invoice.FieldDeclineCode)
+}
+
+// SetAttemptCount sets the "attempt_count" field.
+func (m *InvoiceMutation) SetAttemptCount(i int) {
+	m.attempt_count = &i
+	m.addattempt_count = nil
+}
+
+// AttemptCount returns the value of the "attempt_count" field in the mutation.
+func (m *InvoiceMutation) AttemptCount() (r int, exists bool) {
+	v := m.attempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptCount returns the old "attempt_count" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldAttemptCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptCount: %w", err)
+	}
+	return oldValue.AttemptCount, nil
+}
+
+// AddAttemptCount adds i to the "attempt_count" field.
+func (m *InvoiceMutation) AddAttemptCount(i int) {
+	if m.addattempt_count != nil {
+		*m.addattempt_count += i
+	} else {
+		m.addattempt_count = &i
+	}
+}
+
+// AddedAttemptCount returns the value that was added to the "attempt_count" field in this mutation.
+func (m *InvoiceMutation) AddedAttemptCount() (r int, exists bool) {
+	v := m.addattempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptCount resets all changes to the "attempt_count" field.
+func (m *InvoiceMutation) ResetAttemptCount() {
+	m.attempt_count = nil
+	m.addattempt_count = nil
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *InvoiceMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *InvoiceMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *InvoiceMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[invoice.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *InvoiceMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *InvoiceMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, invoice.FieldPaymentIntentID)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *InvoiceMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *InvoiceMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaymentID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ClearPaymentID clears the value of the "payment_id" field.
+func (m *InvoiceMutation) ClearPaymentID() {
+	m.payment_id = nil
+	m.clearedFields[invoice.FieldPaymentID] = struct{}{}
+}
+
+// PaymentIDCleared returns if the "payment_id" field was cleared in this mutation.
+func (m *InvoiceMutation) PaymentIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaymentID]
+	return ok
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *InvoiceMutation) ResetPaymentID() {
+	m.payment_id = nil
+	delete(m.clearedFields, invoice.FieldPaymentID)
+}
+
+// SetSettlement sets the "settlement" field.
+func (m *InvoiceMutation) SetSettlement(i invoice.Settlement) {
+	m.settlement = &i
+}
+
+// Settlement returns the value of the "settlement" field in the mutation.
+func (m *InvoiceMutation) Settlement() (r invoice.Settlement, exists bool) {
+	v := m.settlement
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSettlement returns the old "settlement" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldSettlement(ctx context.Context) (v *invoice.Settlement, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSettlement is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSettlement requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSettlement: %w", err)
+	}
+	return oldValue.Settlement, nil
+}
+
+// ClearSettlement clears the value of the "settlement" field.
+func (m *InvoiceMutation) ClearSettlement() {
+	m.settlement = nil
+	m.clearedFields[invoice.FieldSettlement] = struct{}{}
+}
+
+// SettlementCleared returns if the "settlement" field was cleared in this mutation.
+func (m *InvoiceMutation) SettlementCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldSettlement]
+	return ok
+}
+
+// ResetSettlement resets all changes to the "settlement" field.
+func (m *InvoiceMutation) ResetSettlement() {
+	m.settlement = nil
+	delete(m.clearedFields, invoice.FieldSettlement)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *InvoiceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[invoice.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *InvoiceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *InvoiceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *InvoiceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *InvoiceMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[invoice.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *InvoiceMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *InvoiceMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *InvoiceMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the InvoiceMutation builder.
+func (m *InvoiceMutation) Where(ps ...predicate.Invoice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InvoiceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InvoiceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Invoice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InvoiceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InvoiceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Invoice).
+func (m *InvoiceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InvoiceMutation) Fields() []string {
+	fields := make([]string, 0, 31)
+	if m.created_at != nil {
+		fields = append(fields, invoice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, invoice.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, invoice.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, invoice.FieldMemberID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, invoice.FieldPassID)
+	}
+	if m.subscription_id != nil {
+		fields = append(fields, invoice.FieldSubscriptionID)
+	}
+	if m.processor_invoice_id != nil {
+		fields = append(fields, invoice.FieldProcessorInvoiceID)
+	}
+	if m.year != nil {
+		fields = append(fields, invoice.FieldYear)
+	}
+	if m.sequence != nil {
+		fields = append(fields, invoice.FieldSequence)
+	}
+	if m.number != nil {
+		fields = append(fields, invoice.FieldNumber)
+	}
+	if m.status != nil {
+		fields = append(fields, invoice.FieldStatus)
+	}
+	if m.lines != nil {
+		fields = append(fields, invoice.FieldLines)
+	}
+	if m.subtotal_minor != nil {
+		fields = append(fields, invoice.FieldSubtotalMinor)
+	}
+	if m.discount_minor != nil {
+		fields = append(fields, invoice.FieldDiscountMinor)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, invoice.FieldVatMinor)
+	}
+	if m.total_minor != nil {
+		fields = append(fields, invoice.FieldTotalMinor)
+	}
+	if m.amount_paid_minor != nil {
+		fields = append(fields, invoice.FieldAmountPaidMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, invoice.FieldCurrency)
+	}
+	if m.issued_at != nil {
+		fields = append(fields, invoice.FieldIssuedAt)
+	}
+	if m.due_date != nil {
+		fields = append(fields, invoice.FieldDueDate)
+	}
+	if m.period_start != nil {
+		fields = append(fields, invoice.FieldPeriodStart)
+	}
+	if m.period_end != nil {
+		fields = append(fields, invoice.FieldPeriodEnd)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, invoice.FieldPaidAt)
+	}
+	if m.viewed_at != nil {
+		fields = append(fields, invoice.FieldViewedAt)
+	}
+	if m.failed_at != nil {
+		fields = append(fields, invoice.FieldFailedAt)
+	}
+	if m.failure_code != nil {
+		fields = append(fields, invoice.FieldFailureCode)
+	}
+	if m.decline_code != nil {
+		fields = append(fields, invoice.FieldDeclineCode)
+	}
+	if m.attempt_count != nil {
+		fields = append(fields, invoice.FieldAttemptCount)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, invoice.FieldPaymentIntentID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, invoice.FieldPaymentID)
+	}
+	if m.settlement != nil {
+		fields = append(fields, invoice.FieldSettlement)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InvoiceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case invoice.FieldCreatedAt:
+		return m.CreatedAt()
+	case invoice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case invoice.FieldOrganizationID:
+		return m.OrganizationID()
+	case invoice.FieldMemberID:
+		return m.MemberID()
+	case invoice.FieldPassID:
+		return m.PassID()
+	case invoice.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case invoice.FieldProcessorInvoiceID:
+		return m.ProcessorInvoiceID()
+	case invoice.FieldYear:
+		return m.Year()
+	case invoice.FieldSequence:
+		return m.Sequence()
+	case invoice.FieldNumber:
+		return m.Number()
+	case invoice.FieldStatus:
+		return m.Status()
+	case invoice.FieldLines:
+		return m.Lines()
+	case invoice.FieldSubtotalMinor:
+		return m.SubtotalMinor()
+	case invoice.FieldDiscountMinor:
+		return m.DiscountMinor()
+	case invoice.FieldVatMinor:
+		return m.VatMinor()
+	case invoice.FieldTotalMinor:
+		return m.TotalMinor()
+	case invoice.FieldAmountPaidMinor:
+		return m.AmountPaidMinor()
+	case invoice.FieldCurrency:
+		return m.Currency()
+	case invoice.FieldIssuedAt:
+		return m.IssuedAt()
+	case invoice.FieldDueDate:
+		return m.DueDate()
+	case invoice.FieldPeriodStart:
+		return m.PeriodStart()
+	case invoice.FieldPeriodEnd:
+		return m.PeriodEnd()
+	case invoice.FieldPaidAt:
+		return m.PaidAt()
+	case invoice.FieldViewedAt:
+		return m.ViewedAt()
+	case invoice.FieldFailedAt:
+		return m.FailedAt()
+	case invoice.FieldFailureCode:
+		return m.FailureCode()
+	case invoice.FieldDeclineCode:
+		return m.DeclineCode()
+	case invoice.FieldAttemptCount:
+		return m.AttemptCount()
+	case invoice.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case invoice.FieldPaymentID:
+		return m.PaymentID()
+	case invoice.FieldSettlement:
+		return m.Settlement()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InvoiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case invoice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case invoice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case invoice.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case invoice.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case invoice.FieldPassID:
+		return m.OldPassID(ctx)
+	case invoice.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case invoice.FieldProcessorInvoiceID:
+		return m.OldProcessorInvoiceID(ctx)
+	case invoice.FieldYear:
+		return m.OldYear(ctx)
+	case invoice.FieldSequence:
+		return m.OldSequence(ctx)
+	case invoice.FieldNumber:
+		return m.OldNumber(ctx)
+	case invoice.FieldStatus:
+		return m.OldStatus(ctx)
+	case invoice.FieldLines:
+		return m.OldLines(ctx)
+	case invoice.FieldSubtotalMinor:
+		return m.OldSubtotalMinor(ctx)
+	case invoice.FieldDiscountMinor:
+		return m.OldDiscountMinor(ctx)
+	case invoice.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case invoice.FieldTotalMinor:
+		return m.OldTotalMinor(ctx)
+	case invoice.FieldAmountPaidMinor:
+		return m.OldAmountPaidMinor(ctx)
+	case invoice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case invoice.FieldIssuedAt:
+		return m.OldIssuedAt(ctx)
+	case invoice.FieldDueDate:
+		return m.OldDueDate(ctx)
+	case invoice.FieldPeriodStart:
+		return m.OldPeriodStart(ctx)
+	case invoice.FieldPeriodEnd:
+		return m.OldPeriodEnd(ctx)
+	case invoice.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case invoice.FieldViewedAt:
+		return m.OldViewedAt(ctx)
+	case invoice.FieldFailedAt:
+		return m.OldFailedAt(ctx)
+	case invoice.FieldFailureCode:
+		return m.OldFailureCode(ctx)
+	case invoice.FieldDeclineCode:
+		return m.OldDeclineCode(ctx)
+	case invoice.FieldAttemptCount:
+		return m.OldAttemptCount(ctx)
+	case invoice.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case invoice.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case invoice.FieldSettlement:
+		return m.OldSettlement(ctx)
+	}
+	return nil, fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case invoice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case invoice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case invoice.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case invoice.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case invoice.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case invoice.FieldSubscriptionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case invoice.FieldProcessorInvoiceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorInvoiceID(v)
+		return nil
+	case invoice.FieldYear:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetYear(v)
+		return nil
+	case invoice.FieldSequence:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSequence(v)
+		return nil
+	case invoice.FieldNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case invoice.FieldStatus:
+		v, ok := value.(invoice.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case invoice.FieldLines:
+		v, ok := value.([]model.InvoiceLine)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLines(v)
+		return nil
+	case invoice.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubtotalMinor(v)
+		return nil
+	case invoice.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountMinor(v)
+		return nil
+	case invoice.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case invoice.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalMinor(v)
+		return nil
+	case invoice.FieldAmountPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountPaidMinor(v)
+		return nil
+	case invoice.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case invoice.FieldIssuedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuedAt(v)
+		return nil
+	case invoice.FieldDueDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueDate(v)
+		return nil
+	case invoice.FieldPeriodStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodStart(v)
+		return nil
+	case invoice.FieldPeriodEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodEnd(v)
+		return nil
+	case invoice.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case invoice.FieldViewedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetViewedAt(v)
+		return nil
+	case invoice.FieldFailedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailedAt(v)
+		return nil
+	case invoice.FieldFailureCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailureCode(v)
+		return nil
+	case invoice.FieldDeclineCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeclineCode(v)
+		return nil
+	case invoice.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptCount(v)
+		return nil
+	case invoice.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case invoice.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case invoice.FieldSettlement:
+		v, ok := value.(invoice.Settlement)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSettlement(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InvoiceMutation) AddedFields() []string {
+	var fields []string
+	if m.addyear != nil {
+		fields = append(fields, invoice.FieldYear)
+	}
+	if m.addsequence != nil {
+		fields = append(fields, invoice.FieldSequence)
+	}
+	if m.addsubtotal_minor != nil {
+		fields = append(fields, invoice.FieldSubtotalMinor)
+	}
+	if m.adddiscount_minor != nil {
+		fields = append(fields, invoice.FieldDiscountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, invoice.FieldVatMinor)
+	}
+	if m.addtotal_minor != nil {
+		fields = append(fields, invoice.FieldTotalMinor)
+	}
+	if m.addamount_paid_minor != nil {
+		fields = append(fields, invoice.FieldAmountPaidMinor)
+	}
+	if m.addattempt_count != nil {
+		fields = append(fields, invoice.FieldAttemptCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InvoiceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case invoice.FieldYear:
+		return m.AddedYear()
+	case invoice.FieldSequence:
+		return m.AddedSequence()
+	case invoice.FieldSubtotalMinor:
+		return m.AddedSubtotalMinor()
+	case invoice.FieldDiscountMinor:
+		return m.AddedDiscountMinor()
+	case invoice.FieldVatMinor:
+		return m.AddedVatMinor()
+	case invoice.FieldTotalMinor:
+		return m.AddedTotalMinor()
+	case invoice.FieldAmountPaidMinor:
+		return m.AddedAmountPaidMinor()
+	case invoice.FieldAttemptCount:
+		return m.AddedAttemptCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case invoice.FieldYear:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddYear(v)
+		return nil
+	case invoice.FieldSequence:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSequence(v)
+		return nil
+	case invoice.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubtotalMinor(v)
+		return nil
+	case invoice.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountMinor(v)
+		return nil
+	case invoice.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	case invoice.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalMinor(v)
+		return nil
+	case invoice.FieldAmountPaidMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountPaidMinor(v)
+		return nil
+	case invoice.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InvoiceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(invoice.FieldPassID) {
+		fields = append(fields, invoice.FieldPassID)
+	}
+	if m.FieldCleared(invoice.FieldSubscriptionID) {
+		fields = append(fields, invoice.FieldSubscriptionID)
+	}
+	if m.FieldCleared(invoice.FieldProcessorInvoiceID) {
+		fields = append(fields, invoice.FieldProcessorInvoiceID)
+	}
+	if m.FieldCleared(invoice.FieldPeriodStart) {
+		fields = append(fields, invoice.FieldPeriodStart)
+	}
+	if m.FieldCleared(invoice.FieldPeriodEnd) {
+		fields = append(fields, invoice.FieldPeriodEnd)
+	}
+	if m.FieldCleared(invoice.FieldPaidAt) {
+		fields = append(fields, invoice.FieldPaidAt)
+	}
+	if m.FieldCleared(invoice.FieldViewedAt) {
+		fields = append(fields, invoice.FieldViewedAt)
+	}
+	if m.FieldCleared(invoice.FieldFailedAt) {
+		fields = append(fields, invoice.FieldFailedAt)
+	}
+	if m.FieldCleared(invoice.FieldFailureCode) {
+		fields = append(fields, invoice.FieldFailureCode)
+	}
+	if m.FieldCleared(invoice.FieldDeclineCode) {
+		fields = append(fields, invoice.FieldDeclineCode)
+	}
+	if m.FieldCleared(invoice.FieldPaymentIntentID) {
+		fields = append(fields, invoice.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(invoice.FieldPaymentID) {
+		fields = append(fields, invoice.FieldPaymentID)
+	}
+	if m.FieldCleared(invoice.FieldSettlement) {
+		fields = append(fields, invoice.FieldSettlement)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InvoiceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InvoiceMutation) ClearField(name string) error {
+	switch name {
+	case invoice.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case invoice.FieldSubscriptionID:
+		m.ClearSubscriptionID()
+		return nil
+	case invoice.FieldProcessorInvoiceID:
+		m.ClearProcessorInvoiceID()
+		return nil
+	case invoice.FieldPeriodStart:
+		m.ClearPeriodStart()
+		return nil
+	case invoice.FieldPeriodEnd:
+		m.ClearPeriodEnd()
+		return nil
+	case invoice.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case invoice.FieldViewedAt:
+		m.ClearViewedAt()
+		return nil
+	case invoice.FieldFailedAt:
+		m.ClearFailedAt()
+		return nil
+	case invoice.FieldFailureCode:
+		m.ClearFailureCode()
+		return nil
+	case invoice.FieldDeclineCode:
+		m.ClearDeclineCode()
+		return nil
+	case invoice.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case invoice.FieldPaymentID:
+		m.ClearPaymentID()
+		return nil
+	case invoice.FieldSettlement:
+		m.ClearSettlement()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InvoiceMutation) ResetField(name string) error {
+	switch name {
+	case invoice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case invoice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case invoice.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case invoice.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case invoice.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case invoice.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case invoice.FieldProcessorInvoiceID:
+		m.ResetProcessorInvoiceID()
+		return nil
+	case invoice.FieldYear:
+		m.ResetYear()
+		return nil
+	case invoice.FieldSequence:
+		m.ResetSequence()
+		return nil
+	case invoice.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case invoice.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case invoice.FieldLines:
+		m.ResetLines()
+		return nil
+	case invoice.FieldSubtotalMinor:
+		m.ResetSubtotalMinor()
+		return nil
+	case invoice.FieldDiscountMinor:
+		m.ResetDiscountMinor()
+		return nil
+	case invoice.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case invoice.FieldTotalMinor:
+		m.ResetTotalMinor()
+		return nil
+	case invoice.FieldAmountPaidMinor:
+		m.ResetAmountPaidMinor()
+		return nil
+	case invoice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case invoice.FieldIssuedAt:
+		m.ResetIssuedAt()
+		return nil
+	case invoice.FieldDueDate:
+		m.ResetDueDate()
+		return nil
+	case invoice.FieldPeriodStart:
+		m.ResetPeriodStart()
+		return nil
+	case invoice.FieldPeriodEnd:
+		m.ResetPeriodEnd()
+		return nil
+	case invoice.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case invoice.FieldViewedAt:
+		m.ResetViewedAt()
+		return nil
+	case invoice.FieldFailedAt:
+		m.ResetFailedAt()
+		return nil
+	case invoice.FieldFailureCode:
+		m.ResetFailureCode()
+		return nil
+	case invoice.FieldDeclineCode:
+		m.ResetDeclineCode()
+		return nil
+	case invoice.FieldAttemptCount:
+		m.ResetAttemptCount()
+		return nil
+	case invoice.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case invoice.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case invoice.FieldSettlement:
+		m.ResetSettlement()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InvoiceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, invoice.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, invoice.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InvoiceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case invoice.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case invoice.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InvoiceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InvoiceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InvoiceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, invoice.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, invoice.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InvoiceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case invoice.EdgeOrganization:
+		return m.clearedorganization
+	case invoice.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InvoiceMutation) ClearEdge(name string) error {
+	switch name {
+	case invoice.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case invoice.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InvoiceMutation) ResetEdge(name string) error {
+	switch name {
+	case invoice.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case invoice.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice edge %s", name)
+}
+
+// InvoiceCounterMutation represents an operation that mutates the InvoiceCounter nodes in the graph.
+type InvoiceCounterMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	year                *int
+	addyear             *int
+	next                *int
+	addnext             *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*InvoiceCounter, error)
+	predicates          []predicate.InvoiceCounter
+}
+
+var _ ent.Mutation = (*InvoiceCounterMutation)(nil)
+
+// invoicecounterOption allows management of the mutation configuration using functional options.
+type invoicecounterOption func(*InvoiceCounterMutation)
+
+// newInvoiceCounterMutation creates new mutation for the InvoiceCounter entity.
+func newInvoiceCounterMutation(c config, op Op, opts ...invoicecounterOption) *InvoiceCounterMutation {
+	m := &InvoiceCounterMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInvoiceCounter,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInvoiceCounterID sets the ID field of the mutation.
+func withInvoiceCounterID(id uuid.UUID) invoicecounterOption {
+	return func(m *InvoiceCounterMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InvoiceCounter
+		)
+		m.oldValue = func(ctx context.Context) (*InvoiceCounter, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InvoiceCounter.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInvoiceCounter sets the old InvoiceCounter of the mutation.
+func withInvoiceCounter(node *InvoiceCounter) invoicecounterOption {
+	return func(m *InvoiceCounterMutation) {
+		m.oldValue = func(context.Context) (*InvoiceCounter, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InvoiceCounterMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InvoiceCounterMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of InvoiceCounter entities.
+func (m *InvoiceCounterMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InvoiceCounterMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InvoiceCounterMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InvoiceCounter.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InvoiceCounterMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InvoiceCounterMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the InvoiceCounter entity.
+// If the InvoiceCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceCounterMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InvoiceCounterMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *InvoiceCounterMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *InvoiceCounterMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the InvoiceCounter entity.
+// If the InvoiceCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceCounterMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *InvoiceCounterMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *InvoiceCounterMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *InvoiceCounterMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the InvoiceCounter entity.
+// If the InvoiceCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceCounterMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *InvoiceCounterMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetYear sets the "year" field.
+func (m *InvoiceCounterMutation) SetYear(i int) {
+	m.year = &i
+	m.addyear = nil
+}
+
+// Year returns the value of the "year" field in the mutation.
+func (m *InvoiceCounterMutation) Year() (r int, exists bool) {
+	v := m.year
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldYear returns the old "year" field's value of the InvoiceCounter entity.
+// If the InvoiceCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceCounterMutation) OldYear(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldYear is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldYear requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldYear: %w", err)
+	}
+	return oldValue.Year, nil
+}
+
+// AddYear adds i to the "year" field.
+func (m *InvoiceCounterMutation) AddYear(i int) {
+	if m.addyear != nil {
+		*m.addyear += i
+	} else {
+		m.addyear = &i
+	}
+}
+
+// AddedYear returns the value that was added to the "year" field in this mutation.
+func (m *InvoiceCounterMutation) AddedYear() (r int, exists bool) {
+	v := m.addyear
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetYear resets all changes to the "year" field.
+func (m *InvoiceCounterMutation) ResetYear() {
+	m.year = nil
+	m.addyear = nil
+}
+
+// SetNext sets the "next" field.
+func (m *InvoiceCounterMutation) SetNext(i int) {
+	m.next = &i
+	m.addnext = nil
+}
+
+// Next returns the value of the "next" field in the mutation.
+func (m *InvoiceCounterMutation) Next() (r int, exists bool) {
+	v := m.next
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNext returns the old "next" field's value of the InvoiceCounter entity.
+// If the InvoiceCounter object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceCounterMutation) OldNext(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNext is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNext requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNext: %w", err)
+	}
+	return oldValue.Next, nil
+}
+
+// AddNext adds i to the "next" field.
+func (m *InvoiceCounterMutation) AddNext(i int) {
+	if m.addnext != nil {
+		*m.addnext += i
+	} else {
+		m.addnext = &i
+	}
+}
+
+// AddedNext returns the value that was added to the "next" field in this mutation.
+func (m *InvoiceCounterMutation) AddedNext() (r int, exists bool) {
+	v := m.addnext
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNext resets all changes to the "next" field.
+func (m *InvoiceCounterMutation) ResetNext() {
+	m.next = nil
+	m.addnext = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *InvoiceCounterMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[invoicecounter.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *InvoiceCounterMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *InvoiceCounterMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *InvoiceCounterMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the InvoiceCounterMutation builder.
+func (m *InvoiceCounterMutation) Where(ps ...predicate.InvoiceCounter) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InvoiceCounterMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InvoiceCounterMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InvoiceCounter, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InvoiceCounterMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InvoiceCounterMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InvoiceCounter).
+func (m *InvoiceCounterMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InvoiceCounterMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, invoicecounter.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, invoicecounter.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, invoicecounter.FieldOrganizationID)
+	}
+	if m.year != nil {
+		fields = append(fields, invoicecounter.FieldYear)
+	}
+	if m.next != nil {
+		fields = append(fields, invoicecounter.FieldNext)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InvoiceCounterMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case invoicecounter.FieldCreatedAt:
+		return m.CreatedAt()
+	case invoicecounter.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case invoicecounter.FieldOrganizationID:
+		return m.OrganizationID()
+	case invoicecounter.FieldYear:
+		return m.Year()
+	case invoicecounter.FieldNext:
+		return m.Next()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InvoiceCounterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case invoicecounter.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case invoicecounter.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case invoicecounter.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case invoicecounter.FieldYear:
+		return m.OldYear(ctx)
+	case invoicecounter.FieldNext:
+		return m.OldNext(ctx)
+	}
+	return nil, fmt.Errorf("unknown InvoiceCounter field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceCounterMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case invoicecounter.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case invoicecounter.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case invoicecounter.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case invoicecounter.FieldYear:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetYear(v)
+		return nil
+	case invoicecounter.FieldNext:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNext(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InvoiceCounter field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InvoiceCounterMutation) AddedFields() []string {
+	var fields []string
+	if m.addyear != nil {
+		fields = append(fields, invoicecounter.FieldYear)
+	}
+	if m.addnext != nil {
+		fields = append(fields, invoicecounter.FieldNext)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InvoiceCounterMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case invoicecounter.FieldYear:
+		return m.AddedYear()
+	case invoicecounter.FieldNext:
+		return m.AddedNext()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceCounterMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case invoicecounter.FieldYear:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddYear(v)
+		return nil
+	case invoicecounter.FieldNext:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNext(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InvoiceCounter numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InvoiceCounterMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InvoiceCounterMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InvoiceCounterMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown InvoiceCounter nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InvoiceCounterMutation) ResetField(name string) error {
+	switch name {
+	case invoicecounter.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case invoicecounter.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case invoicecounter.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case invoicecounter.FieldYear:
+		m.ResetYear()
+		return nil
+	case invoicecounter.FieldNext:
+		m.ResetNext()
+		return nil
+	}
+	return fmt.Errorf("unknown InvoiceCounter field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InvoiceCounterMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, invoicecounter.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InvoiceCounterMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case invoicecounter.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InvoiceCounterMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InvoiceCounterMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InvoiceCounterMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, invoicecounter.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InvoiceCounterMutation) EdgeCleared(name string) bool {
+	switch name {
+	case invoicecounter.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InvoiceCounterMutation) ClearEdge(name string) error {
+	switch name {
+	case invoicecounter.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown InvoiceCounter unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InvoiceCounterMutation) ResetEdge(name string) error {
+	switch name {
+	case invoicecounter.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown InvoiceCounter edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
@@ -86516,6 +89778,1556 @@ func (m *StockMovementMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown StockMovement edge %s", name)
+}
+
+// SubscriptionMutation represents an operation that mutates the Subscription nodes in the graph.
+type SubscriptionMutation struct {
+	config
+	op                        Op
+	typ                       string
+	id                        *uuid.UUID
+	created_at                *time.Time
+	updated_at                *time.Time
+	pass_id                   *uuid.UUID
+	pass_type_id              *uuid.UUID
+	customer_id               *string
+	payment_method_id         *string
+	processor_subscription_id *string
+	processor_status          *string
+	amount_minor              *int64
+	addamount_minor           *int64
+	currency                  *string
+	vat_rate_bp               *int
+	addvat_rate_bp            *int
+	interval                  *subscription.Interval
+	interval_count            *int
+	addinterval_count         *int
+	current_period_end        *time.Time
+	next_charge_at            *time.Time
+	canceled_at               *time.Time
+	clearedFields             map[string]struct{}
+	organization              *uuid.UUID
+	clearedorganization       bool
+	member                    *uuid.UUID
+	clearedmember             bool
+	done                      bool
+	oldValue                  func(context.Context) (*Subscription, error)
+	predicates                []predicate.Subscription
+}
+
+var _ ent.Mutation = (*SubscriptionMutation)(nil)
+
+// subscriptionOption allows management of the mutation configuration using functional options.
+type subscriptionOption func(*SubscriptionMutation)
+
+// newSubscriptionMutation creates new mutation for the Subscription entity.
+func newSubscriptionMutation(c config, op Op, opts ...subscriptionOption) *SubscriptionMutation {
+	m := &SubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionID sets the ID field of the mutation.
+func withSubscriptionID(id uuid.UUID) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Subscription
+		)
+		m.oldValue = func(ctx context.Context) (*Subscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Subscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscription sets the old Subscription of the mutation.
+func withSubscription(node *Subscription) subscriptionOption {
+	return func(m *SubscriptionMutation) {
+		m.oldValue = func(context.Context) (*Subscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Subscription entities.
+func (m *SubscriptionMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Subscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SubscriptionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SubscriptionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SubscriptionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SubscriptionMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SubscriptionMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SubscriptionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *SubscriptionMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *SubscriptionMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *SubscriptionMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *SubscriptionMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *SubscriptionMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *SubscriptionMutation) ResetPassID() {
+	m.pass_id = nil
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (m *SubscriptionMutation) SetPassTypeID(u uuid.UUID) {
+	m.pass_type_id = &u
+}
+
+// PassTypeID returns the value of the "pass_type_id" field in the mutation.
+func (m *SubscriptionMutation) PassTypeID() (r uuid.UUID, exists bool) {
+	v := m.pass_type_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeID returns the old "pass_type_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPassTypeID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeID: %w", err)
+	}
+	return oldValue.PassTypeID, nil
+}
+
+// ResetPassTypeID resets all changes to the "pass_type_id" field.
+func (m *SubscriptionMutation) ResetPassTypeID() {
+	m.pass_type_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *SubscriptionMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *SubscriptionMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *SubscriptionMutation) ResetCustomerID() {
+	m.customer_id = nil
+}
+
+// SetPaymentMethodID sets the "payment_method_id" field.
+func (m *SubscriptionMutation) SetPaymentMethodID(s string) {
+	m.payment_method_id = &s
+}
+
+// PaymentMethodID returns the value of the "payment_method_id" field in the mutation.
+func (m *SubscriptionMutation) PaymentMethodID() (r string, exists bool) {
+	v := m.payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodID returns the old "payment_method_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodID: %w", err)
+	}
+	return oldValue.PaymentMethodID, nil
+}
+
+// ClearPaymentMethodID clears the value of the "payment_method_id" field.
+func (m *SubscriptionMutation) ClearPaymentMethodID() {
+	m.payment_method_id = nil
+	m.clearedFields[subscription.FieldPaymentMethodID] = struct{}{}
+}
+
+// PaymentMethodIDCleared returns if the "payment_method_id" field was cleared in this mutation.
+func (m *SubscriptionMutation) PaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldPaymentMethodID]
+	return ok
+}
+
+// ResetPaymentMethodID resets all changes to the "payment_method_id" field.
+func (m *SubscriptionMutation) ResetPaymentMethodID() {
+	m.payment_method_id = nil
+	delete(m.clearedFields, subscription.FieldPaymentMethodID)
+}
+
+// SetProcessorSubscriptionID sets the "processor_subscription_id" field.
+func (m *SubscriptionMutation) SetProcessorSubscriptionID(s string) {
+	m.processor_subscription_id = &s
+}
+
+// ProcessorSubscriptionID returns the value of the "processor_subscription_id" field in the mutation.
+func (m *SubscriptionMutation) ProcessorSubscriptionID() (r string, exists bool) {
+	v := m.processor_subscription_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorSubscriptionID returns the old "processor_subscription_id" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldProcessorSubscriptionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorSubscriptionID: %w", err)
+	}
+	return oldValue.ProcessorSubscriptionID, nil
+}
+
+// ClearProcessorSubscriptionID clears the value of the "processor_subscription_id" field.
+func (m *SubscriptionMutation) ClearProcessorSubscriptionID() {
+	m.processor_subscription_id = nil
+	m.clearedFields[subscription.FieldProcessorSubscriptionID] = struct{}{}
+}
+
+// ProcessorSubscriptionIDCleared returns if the "processor_subscription_id" field was cleared in this mutation.
+func (m *SubscriptionMutation) ProcessorSubscriptionIDCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldProcessorSubscriptionID]
+	return ok
+}
+
+// ResetProcessorSubscriptionID resets all changes to the "processor_subscription_id" field.
+func (m *SubscriptionMutation) ResetProcessorSubscriptionID() {
+	m.processor_subscription_id = nil
+	delete(m.clearedFields, subscription.FieldProcessorSubscriptionID)
+}
+
+// SetProcessorStatus sets the "processor_status" field.
+func (m *SubscriptionMutation) SetProcessorStatus(s string) {
+	m.processor_status = &s
+}
+
+// ProcessorStatus returns the value of the "processor_status" field in the mutation.
+func (m *SubscriptionMutation) ProcessorStatus() (r string, exists bool) {
+	v := m.processor_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorStatus returns the old "processor_status" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldProcessorStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorStatus: %w", err)
+	}
+	return oldValue.ProcessorStatus, nil
+}
+
+// ResetProcessorStatus resets all changes to the "processor_status" field.
+func (m *SubscriptionMutation) ResetProcessorStatus() {
+	m.processor_status = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *SubscriptionMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *SubscriptionMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *SubscriptionMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *SubscriptionMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *SubscriptionMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *SubscriptionMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *SubscriptionMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *SubscriptionMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *SubscriptionMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *SubscriptionMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *SubscriptionMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *SubscriptionMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *SubscriptionMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetInterval sets the "interval" field.
+func (m *SubscriptionMutation) SetInterval(s subscription.Interval) {
+	m.interval = &s
+}
+
+// Interval returns the value of the "interval" field in the mutation.
+func (m *SubscriptionMutation) Interval() (r subscription.Interval, exists bool) {
+	v := m.interval
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInterval returns the old "interval" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldInterval(ctx context.Context) (v subscription.Interval, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInterval is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInterval requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInterval: %w", err)
+	}
+	return oldValue.Interval, nil
+}
+
+// ResetInterval resets all changes to the "interval" field.
+func (m *SubscriptionMutation) ResetInterval() {
+	m.interval = nil
+}
+
+// SetIntervalCount sets the "interval_count" field.
+func (m *SubscriptionMutation) SetIntervalCount(i int) {
+	m.interval_count = &i
+	m.addinterval_count = nil
+}
+
+// IntervalCount returns the value of the "interval_count" field in the mutation.
+func (m *SubscriptionMutation) IntervalCount() (r int, exists bool) {
+	v := m.interval_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntervalCount returns the old "interval_count" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldIntervalCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntervalCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntervalCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntervalCount: %w", err)
+	}
+	return oldValue.IntervalCount, nil
+}
+
+// AddIntervalCount adds i to the "interval_count" field.
+func (m *SubscriptionMutation) AddIntervalCount(i int) {
+	if m.addinterval_count != nil {
+		*m.addinterval_count += i
+	} else {
+		m.addinterval_count = &i
+	}
+}
+
+// AddedIntervalCount returns the value that was added to the "interval_count" field in this mutation.
+func (m *SubscriptionMutation) AddedIntervalCount() (r int, exists bool) {
+	v := m.addinterval_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIntervalCount resets all changes to the "interval_count" field.
+func (m *SubscriptionMutation) ResetIntervalCount() {
+	m.interval_count = nil
+	m.addinterval_count = nil
+}
+
+// SetCurrentPeriodEnd sets the "current_period_end" field.
+func (m *SubscriptionMutation) SetCurrentPeriodEnd(t time.Time) {
+	m.current_period_end = &t
+}
+
+// CurrentPeriodEnd returns the value of the "current_period_end" field in the mutation.
+func (m *SubscriptionMutation) CurrentPeriodEnd() (r time.Time, exists bool) {
+	v := m.current_period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrentPeriodEnd returns the old "current_period_end" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCurrentPeriodEnd(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrentPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrentPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrentPeriodEnd: %w", err)
+	}
+	return oldValue.CurrentPeriodEnd, nil
+}
+
+// ClearCurrentPeriodEnd clears the value of the "current_period_end" field.
+func (m *SubscriptionMutation) ClearCurrentPeriodEnd() {
+	m.current_period_end = nil
+	m.clearedFields[subscription.FieldCurrentPeriodEnd] = struct{}{}
+}
+
+// CurrentPeriodEndCleared returns if the "current_period_end" field was cleared in this mutation.
+func (m *SubscriptionMutation) CurrentPeriodEndCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldCurrentPeriodEnd]
+	return ok
+}
+
+// ResetCurrentPeriodEnd resets all changes to the "current_period_end" field.
+func (m *SubscriptionMutation) ResetCurrentPeriodEnd() {
+	m.current_period_end = nil
+	delete(m.clearedFields, subscription.FieldCurrentPeriodEnd)
+}
+
+// SetNextChargeAt sets the "next_charge_at" field.
+func (m *SubscriptionMutation) SetNextChargeAt(t time.Time) {
+	m.next_charge_at = &t
+}
+
+// NextChargeAt returns the value of the "next_charge_at" field in the mutation.
+func (m *SubscriptionMutation) NextChargeAt() (r time.Time, exists bool) {
+	v := m.next_charge_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextChargeAt returns the old "next_charge_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldNextChargeAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextChargeAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextChargeAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextChargeAt: %w", err)
+	}
+	return oldValue.NextChargeAt, nil
+}
+
+// ClearNextChargeAt clears the value of the "next_charge_at" field.
+func (m *SubscriptionMutation) ClearNextChargeAt() {
+	m.next_charge_at = nil
+	m.clearedFields[subscription.FieldNextChargeAt] = struct{}{}
+}
+
+// NextChargeAtCleared returns if the "next_charge_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) NextChargeAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldNextChargeAt]
+	return ok
+}
+
+// ResetNextChargeAt resets all changes to the "next_charge_at" field.
+func (m *SubscriptionMutation) ResetNextChargeAt() {
+	m.next_charge_at = nil
+	delete(m.clearedFields, subscription.FieldNextChargeAt)
+}
+
+// SetCanceledAt sets the "canceled_at" field.
+func (m *SubscriptionMutation) SetCanceledAt(t time.Time) {
+	m.canceled_at = &t
+}
+
+// CanceledAt returns the value of the "canceled_at" field in the mutation.
+func (m *SubscriptionMutation) CanceledAt() (r time.Time, exists bool) {
+	v := m.canceled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCanceledAt returns the old "canceled_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCanceledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCanceledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCanceledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCanceledAt: %w", err)
+	}
+	return oldValue.CanceledAt, nil
+}
+
+// ClearCanceledAt clears the value of the "canceled_at" field.
+func (m *SubscriptionMutation) ClearCanceledAt() {
+	m.canceled_at = nil
+	m.clearedFields[subscription.FieldCanceledAt] = struct{}{}
+}
+
+// CanceledAtCleared returns if the "canceled_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) CanceledAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldCanceledAt]
+	return ok
+}
+
+// ResetCanceledAt resets all changes to the "canceled_at" field.
+func (m *SubscriptionMutation) ResetCanceledAt() {
+	m.canceled_at = nil
+	delete(m.clearedFields, subscription.FieldCanceledAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SubscriptionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[subscription.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SubscriptionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SubscriptionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *SubscriptionMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[subscription.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *SubscriptionMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *SubscriptionMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *SubscriptionMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the SubscriptionMutation builder.
+func (m *SubscriptionMutation) Where(ps ...predicate.Subscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Subscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Subscription).
+func (m *SubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, subscription.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, subscription.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, subscription.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, subscription.FieldMemberID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, subscription.FieldPassID)
+	}
+	if m.pass_type_id != nil {
+		fields = append(fields, subscription.FieldPassTypeID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, subscription.FieldCustomerID)
+	}
+	if m.payment_method_id != nil {
+		fields = append(fields, subscription.FieldPaymentMethodID)
+	}
+	if m.processor_subscription_id != nil {
+		fields = append(fields, subscription.FieldProcessorSubscriptionID)
+	}
+	if m.processor_status != nil {
+		fields = append(fields, subscription.FieldProcessorStatus)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, subscription.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, subscription.FieldCurrency)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, subscription.FieldVatRateBp)
+	}
+	if m.interval != nil {
+		fields = append(fields, subscription.FieldInterval)
+	}
+	if m.interval_count != nil {
+		fields = append(fields, subscription.FieldIntervalCount)
+	}
+	if m.current_period_end != nil {
+		fields = append(fields, subscription.FieldCurrentPeriodEnd)
+	}
+	if m.next_charge_at != nil {
+		fields = append(fields, subscription.FieldNextChargeAt)
+	}
+	if m.canceled_at != nil {
+		fields = append(fields, subscription.FieldCanceledAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscription.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case subscription.FieldOrganizationID:
+		return m.OrganizationID()
+	case subscription.FieldMemberID:
+		return m.MemberID()
+	case subscription.FieldPassID:
+		return m.PassID()
+	case subscription.FieldPassTypeID:
+		return m.PassTypeID()
+	case subscription.FieldCustomerID:
+		return m.CustomerID()
+	case subscription.FieldPaymentMethodID:
+		return m.PaymentMethodID()
+	case subscription.FieldProcessorSubscriptionID:
+		return m.ProcessorSubscriptionID()
+	case subscription.FieldProcessorStatus:
+		return m.ProcessorStatus()
+	case subscription.FieldAmountMinor:
+		return m.AmountMinor()
+	case subscription.FieldCurrency:
+		return m.Currency()
+	case subscription.FieldVatRateBp:
+		return m.VatRateBp()
+	case subscription.FieldInterval:
+		return m.Interval()
+	case subscription.FieldIntervalCount:
+		return m.IntervalCount()
+	case subscription.FieldCurrentPeriodEnd:
+		return m.CurrentPeriodEnd()
+	case subscription.FieldNextChargeAt:
+		return m.NextChargeAt()
+	case subscription.FieldCanceledAt:
+		return m.CanceledAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscription.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscription.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case subscription.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case subscription.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case subscription.FieldPassID:
+		return m.OldPassID(ctx)
+	case subscription.FieldPassTypeID:
+		return m.OldPassTypeID(ctx)
+	case subscription.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case subscription.FieldPaymentMethodID:
+		return m.OldPaymentMethodID(ctx)
+	case subscription.FieldProcessorSubscriptionID:
+		return m.OldProcessorSubscriptionID(ctx)
+	case subscription.FieldProcessorStatus:
+		return m.OldProcessorStatus(ctx)
+	case subscription.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case subscription.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case subscription.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case subscription.FieldInterval:
+		return m.OldInterval(ctx)
+	case subscription.FieldIntervalCount:
+		return m.OldIntervalCount(ctx)
+	case subscription.FieldCurrentPeriodEnd:
+		return m.OldCurrentPeriodEnd(ctx)
+	case subscription.FieldNextChargeAt:
+		return m.OldNextChargeAt(ctx)
+	case subscription.FieldCanceledAt:
+		return m.OldCanceledAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscription.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case subscription.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case subscription.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case subscription.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case subscription.FieldPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeID(v)
+		return nil
+	case subscription.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case subscription.FieldPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodID(v)
+		return nil
+	case subscription.FieldProcessorSubscriptionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorSubscriptionID(v)
+		return nil
+	case subscription.FieldProcessorStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorStatus(v)
+		return nil
+	case subscription.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case subscription.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case subscription.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case subscription.FieldInterval:
+		v, ok := value.(subscription.Interval)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInterval(v)
+		return nil
+	case subscription.FieldIntervalCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntervalCount(v)
+		return nil
+	case subscription.FieldCurrentPeriodEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrentPeriodEnd(v)
+		return nil
+	case subscription.FieldNextChargeAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextChargeAt(v)
+		return nil
+	case subscription.FieldCanceledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCanceledAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, subscription.FieldAmountMinor)
+	}
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, subscription.FieldVatRateBp)
+	}
+	if m.addinterval_count != nil {
+		fields = append(fields, subscription.FieldIntervalCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case subscription.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case subscription.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	case subscription.FieldIntervalCount:
+		return m.AddedIntervalCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case subscription.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case subscription.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	case subscription.FieldIntervalCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIntervalCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscription.FieldPaymentMethodID) {
+		fields = append(fields, subscription.FieldPaymentMethodID)
+	}
+	if m.FieldCleared(subscription.FieldProcessorSubscriptionID) {
+		fields = append(fields, subscription.FieldProcessorSubscriptionID)
+	}
+	if m.FieldCleared(subscription.FieldCurrentPeriodEnd) {
+		fields = append(fields, subscription.FieldCurrentPeriodEnd)
+	}
+	if m.FieldCleared(subscription.FieldNextChargeAt) {
+		fields = append(fields, subscription.FieldNextChargeAt)
+	}
+	if m.FieldCleared(subscription.FieldCanceledAt) {
+		fields = append(fields, subscription.FieldCanceledAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ClearField(name string) error {
+	switch name {
+	case subscription.FieldPaymentMethodID:
+		m.ClearPaymentMethodID()
+		return nil
+	case subscription.FieldProcessorSubscriptionID:
+		m.ClearProcessorSubscriptionID()
+		return nil
+	case subscription.FieldCurrentPeriodEnd:
+		m.ClearCurrentPeriodEnd()
+		return nil
+	case subscription.FieldNextChargeAt:
+		m.ClearNextChargeAt()
+		return nil
+	case subscription.FieldCanceledAt:
+		m.ClearCanceledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case subscription.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscription.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case subscription.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case subscription.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case subscription.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case subscription.FieldPassTypeID:
+		m.ResetPassTypeID()
+		return nil
+	case subscription.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case subscription.FieldPaymentMethodID:
+		m.ResetPaymentMethodID()
+		return nil
+	case subscription.FieldProcessorSubscriptionID:
+		m.ResetProcessorSubscriptionID()
+		return nil
+	case subscription.FieldProcessorStatus:
+		m.ResetProcessorStatus()
+		return nil
+	case subscription.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case subscription.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case subscription.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case subscription.FieldInterval:
+		m.ResetInterval()
+		return nil
+	case subscription.FieldIntervalCount:
+		m.ResetIntervalCount()
+		return nil
+	case subscription.FieldCurrentPeriodEnd:
+		m.ResetCurrentPeriodEnd()
+		return nil
+	case subscription.FieldNextChargeAt:
+		m.ResetNextChargeAt()
+		return nil
+	case subscription.FieldCanceledAt:
+		m.ResetCanceledAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, subscription.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, subscription.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscription.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case subscription.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, subscription.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, subscription.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscription.EdgeOrganization:
+		return m.clearedorganization
+	case subscription.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	case subscription.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case subscription.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case subscription.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case subscription.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown Subscription edge %s", name)
 }
 
 // TipMutation represents an operation that mutates the Tip nodes in the graph.

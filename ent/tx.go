@@ -80,6 +80,10 @@ type Tx struct {
 	InstallationSecret *InstallationSecretClient
 	// Instructor is the client for interacting with the Instructor builders.
 	Instructor *InstructorClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
+	InvoiceCounter *InvoiceCounterClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -164,6 +168,8 @@ type Tx struct {
 	StaffPin *StaffPinClient
 	// StockMovement is the client for interacting with the StockMovement builders.
 	StockMovement *StockMovementClient
+	// Subscription is the client for interacting with the Subscription builders.
+	Subscription *SubscriptionClient
 	// Tip is the client for interacting with the Tip builders.
 	Tip *TipClient
 	// User is the client for interacting with the User builders.
@@ -342,6 +348,8 @@ func (tx *Tx) init() {
 	tx.Inquiry = NewInquiryClient(tx.config)
 	tx.InstallationSecret = NewInstallationSecretClient(tx.config)
 	tx.Instructor = NewInstructorClient(tx.config)
+	tx.Invoice = NewInvoiceClient(tx.config)
+	tx.InvoiceCounter = NewInvoiceCounterClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
@@ -384,6 +392,7 @@ func (tx *Tx) init() {
 	tx.Session = NewSessionClient(tx.config)
 	tx.StaffPin = NewStaffPinClient(tx.config)
 	tx.StockMovement = NewStockMovementClient(tx.config)
+	tx.Subscription = NewSubscriptionClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.VenuePayments = NewVenuePaymentsClient(tx.config)

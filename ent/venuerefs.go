@@ -40,6 +40,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -82,6 +84,7 @@ import (
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -126,6 +129,8 @@ var edgeTargets = map[string]map[string]string{
 	"Inquiry":                {"organization": "Organization", "service": "Service"},
 	"InstallationSecret":     {},
 	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance", "service_assignments": "ServiceProvider", "working_hours": "ProviderHours", "time_off": "ProviderTimeOff", "appointments": "Appointment"},
+	"Invoice":                {"organization": "Organization", "member": "Member"},
+	"InvoiceCounter":         {"organization": "Organization"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
@@ -168,6 +173,7 @@ var edgeTargets = map[string]map[string]string{
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
 	"StaffPin":               {"organization": "Organization"},
 	"StockMovement":          {"organization": "Organization", "product": "Product"},
+	"Subscription":           {"organization": "Organization", "member": "Member"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
@@ -207,6 +213,8 @@ var VenueOwnedTypes = []string{
 	"GuestInvite",
 	"Inquiry",
 	"Instructor",
+	"Invoice",
+	"InvoiceCounter",
 	"Location",
 	"Member",
 	"MemberCredit",
@@ -239,6 +247,7 @@ var VenueOwnedTypes = []string{
 	"ServiceVariant",
 	"StaffPin",
 	"StockMovement",
+	"Subscription",
 	"Tip",
 	"VenuePayments",
 	"Visit",
@@ -282,6 +291,8 @@ var AllTypes = []string{
 	"Inquiry",
 	"InstallationSecret",
 	"Instructor",
+	"Invoice",
+	"InvoiceCounter",
 	"Location",
 	"MFABackupCode",
 	"MFAChallenge",
@@ -324,6 +335,7 @@ var AllTypes = []string{
 	"Session",
 	"StaffPin",
 	"StockMovement",
+	"Subscription",
 	"Tip",
 	"User",
 	"VenuePayments",
@@ -409,6 +421,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.InstallationSecret.Query().Where(installationsecret.IDIn(ids...)).Count(ctx)
 	case "Instructor":
 		return c.Instructor.Query().Where(instructor.IDIn(ids...)).Count(ctx)
+	case "Invoice":
+		return c.Invoice.Query().Where(invoice.IDIn(ids...)).Count(ctx)
+	case "InvoiceCounter":
+		return c.InvoiceCounter.Query().Where(invoicecounter.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
 	case "MFABackupCode":
@@ -493,6 +509,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.StaffPin.Query().Where(staffpin.IDIn(ids...)).Count(ctx)
 	case "StockMovement":
 		return c.StockMovement.Query().Where(stockmovement.IDIn(ids...)).Count(ctx)
+	case "Subscription":
+		return c.Subscription.Query().Where(subscription.IDIn(ids...)).Count(ctx)
 	case "Tip":
 		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":

@@ -41,6 +41,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -84,6 +86,7 @@ import (
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -1038,6 +1041,60 @@ func (f TraverseInstructor) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.InstructorQuery", q)
+}
+
+// The InvoiceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InvoiceFunc func(context.Context, *ent.InvoiceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InvoiceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InvoiceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InvoiceQuery", q)
+}
+
+// The TraverseInvoice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInvoice func(context.Context, *ent.InvoiceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInvoice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInvoice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvoiceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InvoiceQuery", q)
+}
+
+// The InvoiceCounterFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InvoiceCounterFunc func(context.Context, *ent.InvoiceCounterQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InvoiceCounterFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InvoiceCounterQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InvoiceCounterQuery", q)
+}
+
+// The TraverseInvoiceCounter type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInvoiceCounter func(context.Context, *ent.InvoiceCounterQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInvoiceCounter) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInvoiceCounter) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvoiceCounterQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InvoiceCounterQuery", q)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2174,6 +2231,33 @@ func (f TraverseStockMovement) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.StockMovementQuery", q)
 }
 
+// The SubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SubscriptionFunc func(context.Context, *ent.SubscriptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SubscriptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionQuery", q)
+}
+
+// The TraverseSubscription type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSubscription func(context.Context, *ent.SubscriptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSubscription) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSubscription) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionQuery", q)
+}
+
 // The TipFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TipFunc func(context.Context, *ent.TipQuery) (ent.Value, error)
 
@@ -2432,6 +2516,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.InstallationSecretQuery, predicate.InstallationSecret, installationsecret.OrderOption]{typ: ent.TypeInstallationSecret, tq: q}, nil
 	case *ent.InstructorQuery:
 		return &query[*ent.InstructorQuery, predicate.Instructor, instructor.OrderOption]{typ: ent.TypeInstructor, tq: q}, nil
+	case *ent.InvoiceQuery:
+		return &query[*ent.InvoiceQuery, predicate.Invoice, invoice.OrderOption]{typ: ent.TypeInvoice, tq: q}, nil
+	case *ent.InvoiceCounterQuery:
+		return &query[*ent.InvoiceCounterQuery, predicate.InvoiceCounter, invoicecounter.OrderOption]{typ: ent.TypeInvoiceCounter, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
 	case *ent.MFABackupCodeQuery:
@@ -2516,6 +2604,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.StaffPinQuery, predicate.StaffPin, staffpin.OrderOption]{typ: ent.TypeStaffPin, tq: q}, nil
 	case *ent.StockMovementQuery:
 		return &query[*ent.StockMovementQuery, predicate.StockMovement, stockmovement.OrderOption]{typ: ent.TypeStockMovement, tq: q}, nil
+	case *ent.SubscriptionQuery:
+		return &query[*ent.SubscriptionQuery, predicate.Subscription, subscription.OrderOption]{typ: ent.TypeSubscription, tq: q}, nil
 	case *ent.TipQuery:
 		return &query[*ent.TipQuery, predicate.Tip, tip.OrderOption]{typ: ent.TypeTip, tq: q}, nil
 	case *ent.UserQuery:

@@ -184,10 +184,10 @@ var (
 		{Name: "ends_at", Type: field.TypeTime},
 		{Name: "busy_from", Type: field.TypeTime},
 		{Name: "busy_until", Type: field.TypeTime},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "checked_in", "in_progress", "completed", "no_show", "cancelled", "rescheduled"}, Default: "booked"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "checked_in", "in_progress", "completed", "no_show", "cancelled", "rescheduled", "pending_payment"}, Default: "booked"},
 		{Name: "price_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
-		{Name: "payment", Type: field.TypeEnum, Enums: []string{"free", "pass", "venue"}},
+		{Name: "payment", Type: field.TypeEnum, Enums: []string{"free", "pass", "venue", "online"}},
 		{Name: "booked_via", Type: field.TypeEnum, Enums: []string{"member", "staff", "api_key"}},
 		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
 		{Name: "cancel_fee_minor", Type: field.TypeInt64, Nullable: true},
@@ -196,6 +196,12 @@ var (
 		{Name: "started_at", Type: field.TypeTime, Nullable: true},
 		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
 		{Name: "notes", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "hold_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "due_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "paid_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "checkout_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "variant_id", Type: field.TypeUUID, Nullable: true},
@@ -214,55 +220,55 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "appointments_organizations_organization",
-				Columns:    []*schema.Column{AppointmentsColumns[20]},
+				Columns:    []*schema.Column{AppointmentsColumns[26]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "appointments_members_member",
-				Columns:    []*schema.Column{AppointmentsColumns[21]},
+				Columns:    []*schema.Column{AppointmentsColumns[27]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "appointments_service_variants_variant",
-				Columns:    []*schema.Column{AppointmentsColumns[22]},
+				Columns:    []*schema.Column{AppointmentsColumns[28]},
 				RefColumns: []*schema.Column{ServiceVariantsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "appointments_rooms_room",
-				Columns:    []*schema.Column{AppointmentsColumns[23]},
+				Columns:    []*schema.Column{AppointmentsColumns[29]},
 				RefColumns: []*schema.Column{RoomsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "appointments_locations_location",
-				Columns:    []*schema.Column{AppointmentsColumns[24]},
+				Columns:    []*schema.Column{AppointmentsColumns[30]},
 				RefColumns: []*schema.Column{LocationsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "appointments_passes_pass",
-				Columns:    []*schema.Column{AppointmentsColumns[25]},
+				Columns:    []*schema.Column{AppointmentsColumns[31]},
 				RefColumns: []*schema.Column{PassesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "appointments_instructors_appointments",
-				Columns:    []*schema.Column{AppointmentsColumns[26]},
+				Columns:    []*schema.Column{AppointmentsColumns[32]},
 				RefColumns: []*schema.Column{InstructorsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "appointments_services_appointments",
-				Columns:    []*schema.Column{AppointmentsColumns[27]},
+				Columns:    []*schema.Column{AppointmentsColumns[33]},
 				RefColumns: []*schema.Column{ServicesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "appointments_visits_appointments",
-				Columns:    []*schema.Column{AppointmentsColumns[28]},
+				Columns:    []*schema.Column{AppointmentsColumns[34]},
 				RefColumns: []*schema.Column{VisitsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -271,27 +277,32 @@ var (
 			{
 				Name:    "appointment_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentsColumns[20]},
+				Columns: []*schema.Column{AppointmentsColumns[26]},
 			},
 			{
 				Name:    "appointment_organization_id_provider_id_starts_at",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[26], AppointmentsColumns[4]},
+				Columns: []*schema.Column{AppointmentsColumns[26], AppointmentsColumns[32], AppointmentsColumns[4]},
 			},
 			{
 				Name:    "appointment_organization_id_room_id_starts_at",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[23], AppointmentsColumns[4]},
+				Columns: []*schema.Column{AppointmentsColumns[26], AppointmentsColumns[29], AppointmentsColumns[4]},
 			},
 			{
 				Name:    "appointment_organization_id_member_id_starts_at",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[21], AppointmentsColumns[4]},
+				Columns: []*schema.Column{AppointmentsColumns[26], AppointmentsColumns[27], AppointmentsColumns[4]},
 			},
 			{
 				Name:    "appointment_organization_id_starts_at",
 				Unique:  false,
-				Columns: []*schema.Column{AppointmentsColumns[20], AppointmentsColumns[4]},
+				Columns: []*schema.Column{AppointmentsColumns[26], AppointmentsColumns[4]},
+			},
+			{
+				Name:    "appointment_organization_id_member_id_checkout_key",
+				Unique:  true,
+				Columns: []*schema.Column{AppointmentsColumns[26], AppointmentsColumns[27], AppointmentsColumns[25]},
 			},
 		},
 	}
@@ -333,6 +344,48 @@ var (
 				Name:    "appointmentpolicy_organization_unique",
 				Unique:  true,
 				Columns: []*schema.Column{AppointmentPoliciesColumns[11]},
+			},
+		},
+	}
+	// ArtifactSignaturesColumns holds the columns for the "artifact_signatures" table.
+	ArtifactSignaturesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "document_id", Type: field.TypeUUID},
+		{Name: "version_id", Type: field.TypeUUID},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"waiver", "tos", "privacy", "contract"}},
+		{Name: "signature_data", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "saved_signature_id", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "pass_type_slug", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "start_date", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "signed_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ArtifactSignaturesTable holds the schema information for the "artifact_signatures" table.
+	ArtifactSignaturesTable = &schema.Table{
+		Name:       "artifact_signatures",
+		Columns:    ArtifactSignaturesColumns,
+		PrimaryKey: []*schema.Column{ArtifactSignaturesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "artifact_signatures_organizations_organization",
+				Columns:    []*schema.Column{ArtifactSignaturesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "artifactsignature_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ArtifactSignaturesColumns[12]},
+			},
+			{
+				Name:    "artifactsignature_organization_id_member_id_document_id_version_id",
+				Unique:  true,
+				Columns: []*schema.Column{ArtifactSignaturesColumns[12], ArtifactSignaturesColumns[3], ArtifactSignaturesColumns[4], ArtifactSignaturesColumns[5]},
 			},
 		},
 	}
@@ -853,6 +906,45 @@ var (
 			},
 		},
 	}
+	// CheckoutDocumentsColumns holds the columns for the "checkout_documents" table.
+	CheckoutDocumentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"waiver", "tos", "privacy", "contract"}},
+		{Name: "title", Type: field.TypeString, Size: 200},
+		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "version_id", Type: field.TypeUUID},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "pass_type_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// CheckoutDocumentsTable holds the schema information for the "checkout_documents" table.
+	CheckoutDocumentsTable = &schema.Table{
+		Name:       "checkout_documents",
+		Columns:    CheckoutDocumentsColumns,
+		PrimaryKey: []*schema.Column{CheckoutDocumentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "checkout_documents_organizations_organization",
+				Columns:    []*schema.Column{CheckoutDocumentsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "checkoutdocument_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutDocumentsColumns[9]},
+			},
+			{
+				Name:    "checkoutdocument_organization_id_kind",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutDocumentsColumns[9], CheckoutDocumentsColumns[3]},
+			},
+		},
+	}
 	// ClassInstancesColumns holds the columns for the "class_instances" table.
 	ClassInstancesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1307,6 +1399,86 @@ var (
 			},
 		},
 	}
+	// GuestInvitesColumns holds the columns for the "guest_invites" table.
+	GuestInvitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "token_hash", Type: field.TypeString, Size: 64},
+		{Name: "payer", Type: field.TypeEnum, Enums: []string{"guest", "host"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"held", "paid", "unseated", "waitlisted", "cancelled", "expired"}, Default: "held"},
+		{Name: "waitlist_position", Type: field.TypeInt, Nullable: true},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "compare_at_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "return_base_url", Type: field.TypeString, Size: 500},
+		{Name: "guest_name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "guest_email", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "spot", Type: field.TypeInt},
+		{Name: "hold_expires_at", Type: field.TypeTime},
+		{Name: "claimed_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "class_instance_id", Type: field.TypeUUID},
+	}
+	// GuestInvitesTable holds the schema information for the "guest_invites" table.
+	GuestInvitesTable = &schema.Table{
+		Name:       "guest_invites",
+		Columns:    GuestInvitesColumns,
+		PrimaryKey: []*schema.Column{GuestInvitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "guest_invites_organizations_organization",
+				Columns:    []*schema.Column{GuestInvitesColumns[21]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "guest_invites_members_member",
+				Columns:    []*schema.Column{GuestInvitesColumns[22]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "guest_invites_class_instances_class_instance",
+				Columns:    []*schema.Column{GuestInvitesColumns[23]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "guestinvite_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[21]},
+			},
+			{
+				Name:    "guestinvite_token_hash",
+				Unique:  true,
+				Columns: []*schema.Column{GuestInvitesColumns[3]},
+			},
+			{
+				Name:    "guestinvite_organization_id_member_id_request_key_spot",
+				Unique:  true,
+				Columns: []*schema.Column{GuestInvitesColumns[21], GuestInvitesColumns[22], GuestInvitesColumns[13], GuestInvitesColumns[14]},
+			},
+			{
+				Name:    "guestinvite_organization_id_class_instance_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[21], GuestInvitesColumns[23], GuestInvitesColumns[5]},
+			},
+			{
+				Name:    "guestinvite_status_hold_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{GuestInvitesColumns[5], GuestInvitesColumns[15]},
+			},
+		},
+	}
 	// HandoffCodesColumns holds the columns for the "handoff_codes" table.
 	HandoffCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -1472,6 +1644,123 @@ var (
 				Name:    "instructor_organization_id_import_ref",
 				Unique:  true,
 				Columns: []*schema.Column{InstructorsColumns[10], InstructorsColumns[3]},
+			},
+		},
+	}
+	// InvoicesColumns holds the columns for the "invoices" table.
+	InvoicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "subscription_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "processor_invoice_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "year", Type: field.TypeInt},
+		{Name: "sequence", Type: field.TypeInt},
+		{Name: "number", Type: field.TypeString, Size: 40},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "sent", "viewed", "overdue", "partially_paid", "paid", "void", "uncollectible"}, Default: "sent"},
+		{Name: "lines", Type: field.TypeJSON},
+		{Name: "subtotal_minor", Type: field.TypeInt64},
+		{Name: "discount_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "vat_minor", Type: field.TypeInt64},
+		{Name: "total_minor", Type: field.TypeInt64},
+		{Name: "amount_paid_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "issued_at", Type: field.TypeTime},
+		{Name: "due_date", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "period_start", Type: field.TypeTime, Nullable: true},
+		{Name: "period_end", Type: field.TypeTime, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "viewed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "decline_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "settlement", Type: field.TypeEnum, Nullable: true, Enums: []string{"card", "external", "comp"}},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// InvoicesTable holds the schema information for the "invoices" table.
+	InvoicesTable = &schema.Table{
+		Name:       "invoices",
+		Columns:    InvoicesColumns,
+		PrimaryKey: []*schema.Column{InvoicesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invoices_organizations_organization",
+				Columns:    []*schema.Column{InvoicesColumns[30]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "invoices_members_member",
+				Columns:    []*schema.Column{InvoicesColumns[31]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invoice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30]},
+			},
+			{
+				Name:    "invoice_organization_id_year_sequence",
+				Unique:  true,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[6], InvoicesColumns[7]},
+			},
+			{
+				Name:    "invoice_processor_invoice_id",
+				Unique:  true,
+				Columns: []*schema.Column{InvoicesColumns[5]},
+			},
+			{
+				Name:    "invoice_organization_id_member_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[31], InvoicesColumns[1], InvoicesColumns[0]},
+			},
+			{
+				Name:    "invoice_organization_id_status_failed_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[30], InvoicesColumns[9], InvoicesColumns[23]},
+			},
+		},
+	}
+	// InvoiceCountersColumns holds the columns for the "invoice_counters" table.
+	InvoiceCountersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "year", Type: field.TypeInt},
+		{Name: "next", Type: field.TypeInt, Default: 1},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// InvoiceCountersTable holds the schema information for the "invoice_counters" table.
+	InvoiceCountersTable = &schema.Table{
+		Name:       "invoice_counters",
+		Columns:    InvoiceCountersColumns,
+		PrimaryKey: []*schema.Column{InvoiceCountersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invoice_counters_organizations_organization",
+				Columns:    []*schema.Column{InvoiceCountersColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invoicecounter_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoiceCountersColumns[5]},
+			},
+			{
+				Name:    "invoicecounter_organization_id_year",
+				Unique:  true,
+				Columns: []*schema.Column{InvoiceCountersColumns[5], InvoiceCountersColumns[3]},
 			},
 		},
 	}
@@ -2173,7 +2462,7 @@ var (
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "failed", "refunded", "partially_refunded", "cancelled"}, Default: "pending"},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other"}, Default: "other"},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"pass_purchase", "renewal", "drop_in", "product", "gift_card", "fee", "other", "appointment"}, Default: "other"},
 		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
 		{Name: "processor_payment_id", Type: field.TypeString, Nullable: true},
 		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "cash", "gift_card", "bank_transfer", "other"}, Default: "other"},
@@ -2241,7 +2530,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -3078,6 +3367,7 @@ var (
 		{Name: "buffer_after_minutes", Type: field.TypeInt, Default: 0},
 		{Name: "cancel_window_hours", Type: field.TypeInt, Default: 24},
 		{Name: "cancel_fee_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "deposit_minor", Type: field.TypeInt64, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// ServicesTable holds the schema information for the "services" table.
@@ -3088,7 +3378,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "services_organizations_organization",
-				Columns:    []*schema.Column{ServicesColumns[20]},
+				Columns:    []*schema.Column{ServicesColumns[21]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3097,17 +3387,106 @@ var (
 			{
 				Name:    "service_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ServicesColumns[20]},
+				Columns: []*schema.Column{ServicesColumns[21]},
 			},
 			{
 				Name:    "service_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[20], ServicesColumns[3]},
+				Columns: []*schema.Column{ServicesColumns[21], ServicesColumns[3]},
 			},
 			{
 				Name:    "service_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[20], ServicesColumns[5]},
+				Columns: []*schema.Column{ServicesColumns[21], ServicesColumns[5]},
+			},
+		},
+	}
+	// ServiceBundlesColumns holds the columns for the "service_bundles" table.
+	ServiceBundlesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2000},
+		{Name: "price_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// ServiceBundlesTable holds the schema information for the "service_bundles" table.
+	ServiceBundlesTable = &schema.Table{
+		Name:       "service_bundles",
+		Columns:    ServiceBundlesColumns,
+		PrimaryKey: []*schema.Column{ServiceBundlesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_bundles_organizations_organization",
+				Columns:    []*schema.Column{ServiceBundlesColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicebundle_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceBundlesColumns[9]},
+			},
+		},
+	}
+	// ServiceBundleItemsColumns holds the columns for the "service_bundle_items" table.
+	ServiceBundleItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "position", Type: field.TypeInt},
+		{Name: "bundle_id", Type: field.TypeUUID},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "service_id", Type: field.TypeUUID},
+		{Name: "variant_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// ServiceBundleItemsTable holds the schema information for the "service_bundle_items" table.
+	ServiceBundleItemsTable = &schema.Table{
+		Name:       "service_bundle_items",
+		Columns:    ServiceBundleItemsColumns,
+		PrimaryKey: []*schema.Column{ServiceBundleItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "service_bundle_items_service_bundles_items",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[4]},
+				RefColumns: []*schema.Column{ServiceBundlesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_organizations_organization",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_services_service",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[6]},
+				RefColumns: []*schema.Column{ServicesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "service_bundle_items_service_variants_variant",
+				Columns:    []*schema.Column{ServiceBundleItemsColumns[7]},
+				RefColumns: []*schema.Column{ServiceVariantsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicebundleitem_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ServiceBundleItemsColumns[5]},
+			},
+			{
+				Name:    "servicebundleitem_organization_id_bundle_id_position",
+				Unique:  true,
+				Columns: []*schema.Column{ServiceBundleItemsColumns[5], ServiceBundleItemsColumns[4], ServiceBundleItemsColumns[3]},
 			},
 		},
 	}
@@ -3331,6 +3710,70 @@ var (
 			},
 		},
 	}
+	// SubscriptionsColumns holds the columns for the "subscriptions" table.
+	SubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "pass_type_id", Type: field.TypeUUID},
+		{Name: "customer_id", Type: field.TypeString, Size: 255},
+		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_subscription_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_status", Type: field.TypeString, Size: 40, Default: "incomplete"},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "vat_rate_bp", Type: field.TypeInt},
+		{Name: "interval", Type: field.TypeEnum, Enums: []string{"day", "week", "month", "year"}},
+		{Name: "interval_count", Type: field.TypeInt},
+		{Name: "current_period_end", Type: field.TypeTime, Nullable: true},
+		{Name: "next_charge_at", Type: field.TypeTime, Nullable: true},
+		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// SubscriptionsTable holds the schema information for the "subscriptions" table.
+	SubscriptionsTable = &schema.Table{
+		Name:       "subscriptions",
+		Columns:    SubscriptionsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "subscriptions_organizations_organization",
+				Columns:    []*schema.Column{SubscriptionsColumns[17]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "subscriptions_members_member",
+				Columns:    []*schema.Column{SubscriptionsColumns[18]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscription_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[17]},
+			},
+			{
+				Name:    "subscription_organization_id_pass_id",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[17], SubscriptionsColumns[3]},
+			},
+			{
+				Name:    "subscription_processor_subscription_id",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[7]},
+			},
+			{
+				Name:    "subscription_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[17], SubscriptionsColumns[18]},
+			},
+		},
+	}
 	// TipsColumns holds the columns for the "tips" table.
 	TipsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3485,11 +3928,17 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "cancelled"}, Default: "booked"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"booked", "cancelled", "pending_payment"}, Default: "booked"},
 		{Name: "starts_at", Type: field.TypeTime},
 		{Name: "ends_at", Type: field.TypeTime},
 		{Name: "total_price_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "hold_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "due_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "paid_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "checkout_key", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 	}
@@ -3501,13 +3950,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "visits_organizations_organization",
-				Columns:    []*schema.Column{VisitsColumns[8]},
+				Columns:    []*schema.Column{VisitsColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "visits_members_member",
-				Columns:    []*schema.Column{VisitsColumns[9]},
+				Columns:    []*schema.Column{VisitsColumns[15]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3516,12 +3965,17 @@ var (
 			{
 				Name:    "visit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{VisitsColumns[8]},
+				Columns: []*schema.Column{VisitsColumns[14]},
 			},
 			{
 				Name:    "visit_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{VisitsColumns[8], VisitsColumns[9]},
+				Columns: []*schema.Column{VisitsColumns[14], VisitsColumns[15]},
+			},
+			{
+				Name:    "visit_organization_id_member_id_checkout_key",
+				Unique:  true,
+				Columns: []*schema.Column{VisitsColumns[14], VisitsColumns[15], VisitsColumns[13]},
 			},
 		},
 	}
@@ -3761,6 +4215,7 @@ var (
 		AmenitiesTable,
 		AppointmentsTable,
 		AppointmentPoliciesTable,
+		ArtifactSignaturesTable,
 		AuditLogsTable,
 		AuthCodesTable,
 		BookingsTable,
@@ -3770,6 +4225,7 @@ var (
 		BuddyInvitesTable,
 		CalendarEventsTable,
 		CheckoutsTable,
+		CheckoutDocumentsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
 		DeviceAuthorizationsTable,
@@ -3780,11 +4236,14 @@ var (
 		GiftCardsTable,
 		GiftCardMovementsTable,
 		GiftCardOrdersTable,
+		GuestInvitesTable,
 		HandoffCodesTable,
 		IdempotencyKeysTable,
 		InquiriesTable,
 		InstallationSecretsTable,
 		InstructorsTable,
+		InvoicesTable,
+		InvoiceCountersTable,
 		LocationsTable,
 		MfaBackupCodesTable,
 		MfaChallengesTable,
@@ -3820,11 +4279,14 @@ var (
 		RoomsTable,
 		SalesDailiesTable,
 		ServicesTable,
+		ServiceBundlesTable,
+		ServiceBundleItemsTable,
 		ServiceProvidersTable,
 		ServiceVariantsTable,
 		SessionsTable,
 		StaffPinsTable,
 		StockMovementsTable,
+		SubscriptionsTable,
 		TipsTable,
 		UsersTable,
 		VenuePaymentsTable,
@@ -3854,6 +4316,7 @@ func init() {
 	AppointmentsTable.ForeignKeys[7].RefTable = ServicesTable
 	AppointmentsTable.ForeignKeys[8].RefTable = VisitsTable
 	AppointmentPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ArtifactSignaturesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuthCodesTable.ForeignKeys[0].RefTable = UsersTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable
@@ -3876,6 +4339,7 @@ func init() {
 	CheckoutsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
 	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable
+	CheckoutDocumentsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[1].RefTable = ClassTypesTable
 	ClassInstancesTable.ForeignKeys[2].RefTable = InstructorsTable
@@ -3892,9 +4356,15 @@ func init() {
 	GiftCardMovementsTable.ForeignKeys[1].RefTable = GiftCardsTable
 	GiftCardOrdersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardOrdersTable.ForeignKeys[1].RefTable = MembersTable
+	GuestInvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	GuestInvitesTable.ForeignKeys[1].RefTable = MembersTable
+	GuestInvitesTable.ForeignKeys[2].RefTable = ClassInstancesTable
 	InquiriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InquiriesTable.ForeignKeys[1].RefTable = ServicesTable
 	InstructorsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InvoicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InvoicesTable.ForeignKeys[1].RefTable = MembersTable
+	InvoiceCountersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
@@ -3944,6 +4414,11 @@ func init() {
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ServicesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ServiceBundlesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ServiceBundleItemsTable.ForeignKeys[0].RefTable = ServiceBundlesTable
+	ServiceBundleItemsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	ServiceBundleItemsTable.ForeignKeys[2].RefTable = ServicesTable
+	ServiceBundleItemsTable.ForeignKeys[3].RefTable = ServiceVariantsTable
 	ServiceProvidersTable.ForeignKeys[0].RefTable = InstructorsTable
 	ServiceProvidersTable.ForeignKeys[1].RefTable = ServicesTable
 	ServiceProvidersTable.ForeignKeys[2].RefTable = OrganizationsTable
@@ -3953,6 +4428,8 @@ func init() {
 	StaffPinsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	StockMovementsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	StockMovementsTable.ForeignKeys[1].RefTable = ProductsTable
+	SubscriptionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SubscriptionsTable.ForeignKeys[1].RefTable = MembersTable
 	TipsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TipsTable.ForeignKeys[1].RefTable = MembersTable
 	VenuePaymentsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -109,11 +109,16 @@ type Purpose string
 
 // Purpose values.
 const (
-	PurposeCheckoutCharge Purpose = "checkout_charge"
-	PurposeCheckoutSetup  Purpose = "checkout_setup"
-	PurposeTipCharge      Purpose = "tip_charge"
-	PurposeGiftCardCharge Purpose = "gift_card_charge"
-	PurposeRefund         Purpose = "refund"
+	PurposeCheckoutCharge     Purpose = "checkout_charge"
+	PurposeCheckoutSetup      Purpose = "checkout_setup"
+	PurposeTipCharge          Purpose = "tip_charge"
+	PurposeGiftCardCharge     Purpose = "gift_card_charge"
+	PurposeRefund             Purpose = "refund"
+	PurposeSubscriptionCreate Purpose = "subscription_create"
+	PurposeInvoicePay         Purpose = "invoice_pay"
+	PurposeAppointmentCharge  Purpose = "appointment_charge"
+	PurposeVisitCharge        Purpose = "visit_charge"
+	PurposeGuestInviteCharge  Purpose = "guest_invite_charge"
 )
 
 func (pu Purpose) String() string {
@@ -123,7 +128,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

@@ -105,6 +105,12 @@ type InstallationSecret func(*sql.Selector)
 // Instructor is the predicate function for instructor builders.
 type Instructor func(*sql.Selector)
 
+// Invoice is the predicate function for invoice builders.
+type Invoice func(*sql.Selector)
+
+// InvoiceCounter is the predicate function for invoicecounter builders.
+type InvoiceCounter func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
@@ -230,6 +236,9 @@ type StaffPin func(*sql.Selector)
 
 // StockMovement is the predicate function for stockmovement builders.
 type StockMovement func(*sql.Selector)
+
+// Subscription is the predicate function for subscription builders.
+type Subscription func(*sql.Selector)
 
 // Tip is the predicate function for tip builders.
 type Tip func(*sql.Selector)

@@ -903,6 +903,54 @@ func (f InstructorMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InstructorMutation", m)
 }
 
+// The InvoiceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type InvoiceQueryRuleFunc func(context.Context, *ent.InvoiceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f InvoiceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvoiceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.InvoiceQuery", q)
+}
+
+// The InvoiceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type InvoiceMutationRuleFunc func(context.Context, *ent.InvoiceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f InvoiceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.InvoiceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InvoiceMutation", m)
+}
+
+// The InvoiceCounterQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type InvoiceCounterQueryRuleFunc func(context.Context, *ent.InvoiceCounterQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f InvoiceCounterQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvoiceCounterQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.InvoiceCounterQuery", q)
+}
+
+// The InvoiceCounterMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type InvoiceCounterMutationRuleFunc func(context.Context, *ent.InvoiceCounterMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f InvoiceCounterMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.InvoiceCounterMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InvoiceCounterMutation", m)
+}
+
 // The LocationQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type LocationQueryRuleFunc func(context.Context, *ent.LocationQuery) error
@@ -1911,6 +1959,30 @@ func (f StockMovementMutationRuleFunc) EvalMutation(ctx context.Context, m ent.M
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StockMovementMutation", m)
 }
 
+// The SubscriptionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type SubscriptionQueryRuleFunc func(context.Context, *ent.SubscriptionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f SubscriptionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.SubscriptionQuery", q)
+}
+
+// The SubscriptionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type SubscriptionMutationRuleFunc func(context.Context, *ent.SubscriptionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f SubscriptionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.SubscriptionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SubscriptionMutation", m)
+}
+
 // The TipQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type TipQueryRuleFunc func(context.Context, *ent.TipQuery) error
@@ -2180,6 +2252,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.InstructorQuery:
 		return q.Filter(), nil
+	case *ent.InvoiceQuery:
+		return q.Filter(), nil
+	case *ent.InvoiceCounterQuery:
+		return q.Filter(), nil
 	case *ent.LocationQuery:
 		return q.Filter(), nil
 	case *ent.MFABackupCodeQuery:
@@ -2263,6 +2339,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.StaffPinQuery:
 		return q.Filter(), nil
 	case *ent.StockMovementQuery:
+		return q.Filter(), nil
+	case *ent.SubscriptionQuery:
 		return q.Filter(), nil
 	case *ent.TipQuery:
 		return q.Filter(), nil
@@ -2351,6 +2429,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.InstructorMutation:
 		return m.Filter(), nil
+	case *ent.InvoiceMutation:
+		return m.Filter(), nil
+	case *ent.InvoiceCounterMutation:
+		return m.Filter(), nil
 	case *ent.LocationMutation:
 		return m.Filter(), nil
 	case *ent.MFABackupCodeMutation:
@@ -2434,6 +2516,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.StaffPinMutation:
 		return m.Filter(), nil
 	case *ent.StockMovementMutation:
+		return m.Filter(), nil
+	case *ent.SubscriptionMutation:
 		return m.Filter(), nil
 	case *ent.TipMutation:
 		return m.Filter(), nil

@@ -40,6 +40,8 @@ import (
 	"github.com/venueplatform/venue/ent/inquiry"
 	"github.com/venueplatform/venue/ent/installationsecret"
 	"github.com/venueplatform/venue/ent/instructor"
+	"github.com/venueplatform/venue/ent/invoice"
+	"github.com/venueplatform/venue/ent/invoicecounter"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -83,6 +85,7 @@ import (
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
 	"github.com/venueplatform/venue/ent/stockmovement"
+	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -2198,6 +2201,160 @@ func init() {
 	instructorDescID := instructorMixinFields0[0].Descriptor()
 	// instructor.DefaultID holds the default value on creation for the id field.
 	instructor.DefaultID = instructorDescID.Default.(func() uuid.UUID)
+	invoiceMixin := schema.Invoice{}.Mixin()
+	invoice.Policy = privacy.NewPolicies(invoiceMixin[1], schema.Invoice{})
+	invoice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := invoice.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	invoiceMixinHooks1 := invoiceMixin[1].Hooks()
+
+	invoice.Hooks[1] = invoiceMixinHooks1[0]
+	invoiceMixinFields0 := invoiceMixin[0].Fields()
+	_ = invoiceMixinFields0
+	invoiceFields := schema.Invoice{}.Fields()
+	_ = invoiceFields
+	// invoiceDescCreatedAt is the schema descriptor for created_at field.
+	invoiceDescCreatedAt := invoiceMixinFields0[1].Descriptor()
+	// invoice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invoice.DefaultCreatedAt = invoiceDescCreatedAt.Default.(func() time.Time)
+	// invoiceDescUpdatedAt is the schema descriptor for updated_at field.
+	invoiceDescUpdatedAt := invoiceMixinFields0[2].Descriptor()
+	// invoice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	invoice.DefaultUpdatedAt = invoiceDescUpdatedAt.Default.(func() time.Time)
+	// invoice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	invoice.UpdateDefaultUpdatedAt = invoiceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// invoiceDescProcessorInvoiceID is the schema descriptor for processor_invoice_id field.
+	invoiceDescProcessorInvoiceID := invoiceFields[3].Descriptor()
+	// invoice.ProcessorInvoiceIDValidator is a validator for the "processor_invoice_id" field. It is called by the builders before save.
+	invoice.ProcessorInvoiceIDValidator = invoiceDescProcessorInvoiceID.Validators[0].(func(string) error)
+	// invoiceDescSequence is the schema descriptor for sequence field.
+	invoiceDescSequence := invoiceFields[5].Descriptor()
+	// invoice.SequenceValidator is a validator for the "sequence" field. It is called by the builders before save.
+	invoice.SequenceValidator = invoiceDescSequence.Validators[0].(func(int) error)
+	// invoiceDescNumber is the schema descriptor for number field.
+	invoiceDescNumber := invoiceFields[6].Descriptor()
+	// invoice.NumberValidator is a validator for the "number" field. It is called by the builders before save.
+	invoice.NumberValidator = func() func(string) error {
+		validators := invoiceDescNumber.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(number string) error {
+			for _, fn := range fns {
+				if err := fn(number); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescSubtotalMinor is the schema descriptor for subtotal_minor field.
+	invoiceDescSubtotalMinor := invoiceFields[9].Descriptor()
+	// invoice.SubtotalMinorValidator is a validator for the "subtotal_minor" field. It is called by the builders before save.
+	invoice.SubtotalMinorValidator = invoiceDescSubtotalMinor.Validators[0].(func(int64) error)
+	// invoiceDescDiscountMinor is the schema descriptor for discount_minor field.
+	invoiceDescDiscountMinor := invoiceFields[10].Descriptor()
+	// invoice.DefaultDiscountMinor holds the default value on creation for the discount_minor field.
+	invoice.DefaultDiscountMinor = invoiceDescDiscountMinor.Default.(int64)
+	// invoice.DiscountMinorValidator is a validator for the "discount_minor" field. It is called by the builders before save.
+	invoice.DiscountMinorValidator = invoiceDescDiscountMinor.Validators[0].(func(int64) error)
+	// invoiceDescVatMinor is the schema descriptor for vat_minor field.
+	invoiceDescVatMinor := invoiceFields[11].Descriptor()
+	// invoice.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	invoice.VatMinorValidator = invoiceDescVatMinor.Validators[0].(func(int64) error)
+	// invoiceDescTotalMinor is the schema descriptor for total_minor field.
+	invoiceDescTotalMinor := invoiceFields[12].Descriptor()
+	// invoice.TotalMinorValidator is a validator for the "total_minor" field. It is called by the builders before save.
+	invoice.TotalMinorValidator = invoiceDescTotalMinor.Validators[0].(func(int64) error)
+	// invoiceDescAmountPaidMinor is the schema descriptor for amount_paid_minor field.
+	invoiceDescAmountPaidMinor := invoiceFields[13].Descriptor()
+	// invoice.DefaultAmountPaidMinor holds the default value on creation for the amount_paid_minor field.
+	invoice.DefaultAmountPaidMinor = invoiceDescAmountPaidMinor.Default.(int64)
+	// invoice.AmountPaidMinorValidator is a validator for the "amount_paid_minor" field. It is called by the builders before save.
+	invoice.AmountPaidMinorValidator = invoiceDescAmountPaidMinor.Validators[0].(func(int64) error)
+	// invoiceDescCurrency is the schema descriptor for currency field.
+	invoiceDescCurrency := invoiceFields[14].Descriptor()
+	// invoice.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	invoice.CurrencyValidator = func() func(string) error {
+		validators := invoiceDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescFailureCode is the schema descriptor for failure_code field.
+	invoiceDescFailureCode := invoiceFields[22].Descriptor()
+	// invoice.FailureCodeValidator is a validator for the "failure_code" field. It is called by the builders before save.
+	invoice.FailureCodeValidator = invoiceDescFailureCode.Validators[0].(func(string) error)
+	// invoiceDescDeclineCode is the schema descriptor for decline_code field.
+	invoiceDescDeclineCode := invoiceFields[23].Descriptor()
+	// invoice.DeclineCodeValidator is a validator for the "decline_code" field. It is called by the builders before save.
+	invoice.DeclineCodeValidator = invoiceDescDeclineCode.Validators[0].(func(string) error)
+	// invoiceDescAttemptCount is the schema descriptor for attempt_count field.
+	invoiceDescAttemptCount := invoiceFields[24].Descriptor()
+	// invoice.DefaultAttemptCount holds the default value on creation for the attempt_count field.
+	invoice.DefaultAttemptCount = invoiceDescAttemptCount.Default.(int)
+	// invoice.AttemptCountValidator is a validator for the "attempt_count" field. It is called by the builders before save.
+	invoice.AttemptCountValidator = invoiceDescAttemptCount.Validators[0].(func(int) error)
+	// invoiceDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	invoiceDescPaymentIntentID := invoiceFields[25].Descriptor()
+	// invoice.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	invoice.PaymentIntentIDValidator = invoiceDescPaymentIntentID.Validators[0].(func(string) error)
+	// invoiceDescID is the schema descriptor for id field.
+	invoiceDescID := invoiceMixinFields0[0].Descriptor()
+	// invoice.DefaultID holds the default value on creation for the id field.
+	invoice.DefaultID = invoiceDescID.Default.(func() uuid.UUID)
+	invoicecounterMixin := schema.InvoiceCounter{}.Mixin()
+	invoicecounter.Policy = privacy.NewPolicies(invoicecounterMixin[1], schema.InvoiceCounter{})
+	invoicecounter.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := invoicecounter.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	invoicecounterMixinHooks1 := invoicecounterMixin[1].Hooks()
+
+	invoicecounter.Hooks[1] = invoicecounterMixinHooks1[0]
+	invoicecounterMixinFields0 := invoicecounterMixin[0].Fields()
+	_ = invoicecounterMixinFields0
+	invoicecounterFields := schema.InvoiceCounter{}.Fields()
+	_ = invoicecounterFields
+	// invoicecounterDescCreatedAt is the schema descriptor for created_at field.
+	invoicecounterDescCreatedAt := invoicecounterMixinFields0[1].Descriptor()
+	// invoicecounter.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invoicecounter.DefaultCreatedAt = invoicecounterDescCreatedAt.Default.(func() time.Time)
+	// invoicecounterDescUpdatedAt is the schema descriptor for updated_at field.
+	invoicecounterDescUpdatedAt := invoicecounterMixinFields0[2].Descriptor()
+	// invoicecounter.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	invoicecounter.DefaultUpdatedAt = invoicecounterDescUpdatedAt.Default.(func() time.Time)
+	// invoicecounter.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	invoicecounter.UpdateDefaultUpdatedAt = invoicecounterDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// invoicecounterDescNext is the schema descriptor for next field.
+	invoicecounterDescNext := invoicecounterFields[1].Descriptor()
+	// invoicecounter.DefaultNext holds the default value on creation for the next field.
+	invoicecounter.DefaultNext = invoicecounterDescNext.Default.(int)
+	// invoicecounter.NextValidator is a validator for the "next" field. It is called by the builders before save.
+	invoicecounter.NextValidator = invoicecounterDescNext.Validators[0].(func(int) error)
+	// invoicecounterDescID is the schema descriptor for id field.
+	invoicecounterDescID := invoicecounterMixinFields0[0].Descriptor()
+	// invoicecounter.DefaultID holds the default value on creation for the id field.
+	invoicecounter.DefaultID = invoicecounterDescID.Default.(func() uuid.UUID)
 	locationMixin := schema.Location{}.Mixin()
 	location.Policy = privacy.NewPolicies(locationMixin[1], schema.Location{})
 	location.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -4875,6 +5032,113 @@ func init() {
 	stockmovementDescID := stockmovementMixinFields0[0].Descriptor()
 	// stockmovement.DefaultID holds the default value on creation for the id field.
 	stockmovement.DefaultID = stockmovementDescID.Default.(func() uuid.UUID)
+	subscriptionMixin := schema.Subscription{}.Mixin()
+	subscription.Policy = privacy.NewPolicies(subscriptionMixin[1], schema.Subscription{})
+	subscription.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := subscription.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	subscriptionMixinHooks1 := subscriptionMixin[1].Hooks()
+
+	subscription.Hooks[1] = subscriptionMixinHooks1[0]
+	subscriptionMixinFields0 := subscriptionMixin[0].Fields()
+	_ = subscriptionMixinFields0
+	subscriptionFields := schema.Subscription{}.Fields()
+	_ = subscriptionFields
+	// subscriptionDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionDescCreatedAt := subscriptionMixinFields0[1].Descriptor()
+	// subscription.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscription.DefaultCreatedAt = subscriptionDescCreatedAt.Default.(func() time.Time)
+	// subscriptionDescUpdatedAt is the schema descriptor for updated_at field.
+	subscriptionDescUpdatedAt := subscriptionMixinFields0[2].Descriptor()
+	// subscription.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	subscription.DefaultUpdatedAt = subscriptionDescUpdatedAt.Default.(func() time.Time)
+	// subscription.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	subscription.UpdateDefaultUpdatedAt = subscriptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// subscriptionDescCustomerID is the schema descriptor for customer_id field.
+	subscriptionDescCustomerID := subscriptionFields[3].Descriptor()
+	// subscription.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	subscription.CustomerIDValidator = func() func(string) error {
+		validators := subscriptionDescCustomerID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(customer_id string) error {
+			for _, fn := range fns {
+				if err := fn(customer_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// subscriptionDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	subscriptionDescPaymentMethodID := subscriptionFields[4].Descriptor()
+	// subscription.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	subscription.PaymentMethodIDValidator = subscriptionDescPaymentMethodID.Validators[0].(func(string) error)
+	// subscriptionDescProcessorSubscriptionID is the schema descriptor for processor_subscription_id field.
+	subscriptionDescProcessorSubscriptionID := subscriptionFields[5].Descriptor()
+	// subscription.ProcessorSubscriptionIDValidator is a validator for the "processor_subscription_id" field. It is called by the builders before save.
+	subscription.ProcessorSubscriptionIDValidator = subscriptionDescProcessorSubscriptionID.Validators[0].(func(string) error)
+	// subscriptionDescProcessorStatus is the schema descriptor for processor_status field.
+	subscriptionDescProcessorStatus := subscriptionFields[6].Descriptor()
+	// subscription.DefaultProcessorStatus holds the default value on creation for the processor_status field.
+	subscription.DefaultProcessorStatus = subscriptionDescProcessorStatus.Default.(string)
+	// subscription.ProcessorStatusValidator is a validator for the "processor_status" field. It is called by the builders before save.
+	subscription.ProcessorStatusValidator = subscriptionDescProcessorStatus.Validators[0].(func(string) error)
+	// subscriptionDescAmountMinor is the schema descriptor for amount_minor field.
+	subscriptionDescAmountMinor := subscriptionFields[7].Descriptor()
+	// subscription.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	subscription.AmountMinorValidator = subscriptionDescAmountMinor.Validators[0].(func(int64) error)
+	// subscriptionDescCurrency is the schema descriptor for currency field.
+	subscriptionDescCurrency := subscriptionFields[8].Descriptor()
+	// subscription.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	subscription.CurrencyValidator = func() func(string) error {
+		validators := subscriptionDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// subscriptionDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	subscriptionDescVatRateBp := subscriptionFields[9].Descriptor()
+	// subscription.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	subscription.VatRateBpValidator = func() func(int) error {
+		validators := subscriptionDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// subscriptionDescIntervalCount is the schema descriptor for interval_count field.
+	subscriptionDescIntervalCount := subscriptionFields[11].Descriptor()
+	// subscription.IntervalCountValidator is a validator for the "interval_count" field. It is called by the builders before save.
+	subscription.IntervalCountValidator = subscriptionDescIntervalCount.Validators[0].(func(int) error)
+	// subscriptionDescID is the schema descriptor for id field.
+	subscriptionDescID := subscriptionMixinFields0[0].Descriptor()
+	// subscription.DefaultID holds the default value on creation for the id field.
+	subscription.DefaultID = subscriptionDescID.Default.(func() uuid.UUID)
 	tipMixin := schema.Tip{}.Mixin()
 	tip.Policy = privacy.NewPolicies(tipMixin[1], schema.Tip{})
 	tip.Hooks[0] = func(next ent.Mutator) ent.Mutator {

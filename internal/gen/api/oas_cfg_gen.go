@@ -13,9 +13,11 @@ import (
 )
 
 var regexMap = map[string]ogenregex.Regexp{
-	"^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$":                                             ogenregex.MustCompile("^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$"),
-	"^([01][0-9]|2[0-3]):[0-5][0-9]$":                                                     ogenregex.MustCompile("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
-	"^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$": ogenregex.MustCompile("^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"),
+	"^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$":                                                                                      ogenregex.MustCompile("^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$"),
+	"^([01][0-9]|2[0-3]):[0-5][0-9]$":                                                                                              ogenregex.MustCompile("^([01][0-9]|2[0-3]):[0-5][0-9]$"),
+	"^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$":                                          ogenregex.MustCompile("^(any|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"),
+	"^(card|cash|gift_card|bank_transfer|other)(,(card|cash|gift_card|bank_transfer|other))*$":                                     ogenregex.MustCompile("^(card|cash|gift_card|bank_transfer|other)(,(card|cash|gift_card|bank_transfer|other))*$"),
+	"^(pass_purchase|renewal|drop_in|product|gift_card|fee|other)(,(pass_purchase|renewal|drop_in|product|gift_card|fee|other))*$": ogenregex.MustCompile("^(pass_purchase|renewal|drop_in|product|gift_card|fee|other)(,(pass_purchase|renewal|drop_in|product|gift_card|fee|other))*$"),
 	"^[!-~]{8,160}$":                   ogenregex.MustCompile("^[!-~]{8,160}$"),
 	"^[0-9]{4,8}$":                     ogenregex.MustCompile("^[0-9]{4,8}$"),
 	"^[A-Z]{3}$":                       ogenregex.MustCompile("^[A-Z]{3}$"),

@@ -472,6 +472,90 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/check-in
 	CheckInAdminBooking(ctx context.Context, request OptCheckinCheckInRequest, params CheckInAdminBookingParams) (*CheckinBookingWriteResponse, error)
+	// CheckPosKioskPin invokes checkPosKioskPin operation.
+	//
+	// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+	// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+	// An unknown staff member, one without a PIN or the permission, and a
+	// wrong PIN all answer `valid` false after the same work: the answer
+	// never tells which part was wrong. Rate limited to 10 checks per
+	// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+	// nothing, so it takes no Idempotency-Key.
+	//
+	// POST /admin/pos/kiosk/pin
+	CheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (*PosKioskPinResponse, error)
+	// CheckoutAppointment invokes checkoutAppointment operation.
+	//
+	// Books `service_id` at `start_time` as `POST /appointments` does, in
+	// status `pending_payment`, and charges the amount due at booking.
+	// `expected_amount_due_at_booking` must be what the quote said (else
+	// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+	// online (a free service, pay-at-venue mode or choice) is 422
+	// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+	// `POST /appointments`. 201 with the appointment and the payment:
+	// `status` `succeeded` (booked), `requires_action` or
+	// `requires_payment_method` (finish with the `client_secret`, then
+	// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+	// and the hold stays until it expires, so another card may be tried with
+	// a new key. Card payments unavailable at the venue: 422
+	// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+	// and body replays the first answer.
+	//
+	// POST /appointments/checkout
+	CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
+	//
+	// The body of `POST /appointments/visits` plus `payment_method_id`:
+	// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+	// charges the sum of its services' amounts due at booking. Nothing due
+	// online is 422 `VALIDATION_FAILED` (`details.reason`
+	// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+	// with the same key and body replays the first answer.
+	//
+	// POST /appointments/visits/checkout
+	CheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (*VisitCheckoutResponse, error)
+	// CheckoutGuestInvite invokes checkoutGuestInvite operation.
+	//
+	// Starts the guest's card payment of a `payable` place paid by the
+	// guest, or answers the one already started (the same intent), and
+	// returns `checkout_url`: the place's `return_base_url` with
+	// `guest_invite` (its id) in the query and `payment_intent`,
+	// `payment_intent_client_secret` and `stripe_account` in the fragment
+	// (never sent to a server), for the page that confirms the payment with
+	// Stripe's client library. The same fields are in the answer. Errors:
+	// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+	// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+	// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+	// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+	// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+	// `STRIPE_ERROR` as checkout.
+	//
+	// POST /guest-invites/{token}/checkout
+	CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (*GuestInviteCheckoutResponse, error)
+	// CheckoutGuestInviteSignedIn invokes checkoutGuestInviteSignedIn operation.
+	//
+	// The host pays a place whose payer is the host, or the guest who
+	// claimed it pays a place whose payer is the guest; `payment_method_id`
+	// (a saved card of the payer at the venue) confirms at once. Anyone
+	// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+	// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+	// checkout.
+	//
+	// POST /me/guest-invites/checkout
+	CheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (*GuestInviteCheckoutResponse, error)
+	// ClaimGuestInvite invokes claimGuestInvite operation.
+	//
+	// The signed-in guest links the place of `token` to their account (no
+	// membership of the venue is needed). From then on it is paid signed in
+	// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+	// changes nothing; a place another account claimed is 409
+	// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+	// own place 400 `VALIDATION_ERROR`.
+	//
+	// POST /me/guest-invites/claim
+	ClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (*GuestInviteResponse, error)
 	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -485,6 +569,50 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 	CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (*CheckinAttemptResponse, error)
+	// ClosePosDay invokes closePosDay operation.
+	//
+	// Needs `pos.sell`. Totals the date's desk sales per method,
+	// computes the expected cash (`opening_float_minor` plus the cash
+	// sales in the venue's currency) against `counted_cash_minor`, and
+	// stores it as the date's close, replacing an earlier close of the same
+	// date (audited as `pos.day_closed`). A date after the venue's today
+	// is 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/eod/close
+	ClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error)
+	// CompAdminInvoice invokes compAdminInvoice operation.
+	//
+	// The invoice is marked paid by comp with no payment row (no money
+	// moved), the pass rolls on to the end of the period, and the audit
+	// entry `payment.comped` records `reason` (required, 1 to 500
+	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+	// void invoice.
+	//
+	// POST /admin/billing/invoices/{id}/comp
+	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
+	// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
+	//
+	// Reads the appointment's payment from Stripe (read only) and books the
+	// appointment on success. 200 `status` `booked`; 202 `status`
+	// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+	// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+	// after the hold was released: 202 is safe to retry. A payment that
+	// still needs the member (3-D Secure, a card) is 409
+	// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+	// appointment that was not checked out online 404 `NOT_FOUND`.
+	// Confirming twice, or after Stripe's event, changes nothing.
+	//
+	// POST /appointments/checkout/{id}/confirm
+	ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (ConfirmAppointmentCheckoutRes, error)
+	// ConfirmAppointmentVisitCheckout invokes confirmAppointmentVisitCheckout operation.
+	//
+	// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+	// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+	// (paid after the hold was released), safe to retry; 409
+	// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+	//
+	// POST /appointments/visits/checkout/{visitId}/confirm
+	ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (ConfirmAppointmentVisitCheckoutRes, error)
 	// ConfirmCheckout invokes confirmCheckout operation.
 	//
 	// Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -502,6 +630,15 @@ type Invoker interface {
 	//
 	// POST /me/checkout/confirm
 	ConfirmCheckout(ctx context.Context, request *CheckoutConfirmRequest, params ConfirmCheckoutParams) (*CheckoutConfirmResponse, error)
+	// ConfirmMyInvoiceRetry invokes confirmMyInvoiceRetry operation.
+	//
+	// Reads the invoice from Stripe and applies it: `paid`, `pending`
+	// (still processing or waiting), or `failed` with `reason`
+	// `not_started` (no charge of this intent for this invoice),
+	// `not_completed` or `cancelled`. 5 per minute per user.
+	//
+	// POST /me/invoices/{id}/retry/confirm
+	ConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error)
 	// ConfirmTip invokes confirmTip operation.
 	//
 	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -667,8 +804,8 @@ type Invoker interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 	// `due_minor` and `currency`, nothing booked); payment due at booking
-	// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-	// offered by this version). The `Idempotency-Key` is required and must
+	// is 402 `PAYMENT_REQUIRED` (book it with `POST
+	// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 	// be a UUID. Each appointment records `appointment.created` and carries
 	// the `visit_id`; such appointments are cancelled with their visit
 	// (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -710,6 +847,21 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events
 	CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
+	// CreateGuestInvites invokes createGuestInvites operation.
+	//
+	// Makes `spots` places (1 to 20; 1 when left out), each with its own
+	// token, shown in this answer only, and `invite_url`
+	// (`return_base_url` with `guest_invite_token` in the query) to send to
+	// the guest. Each takes a free seat (`held`) or, with none left, is
+	// `unseated`. `payer` says who pays: the guest, or the host (then the
+	// host pays each place with `POST /me/guest-invites/checkout`). A retry
+	// with the same `Idempotency-Key` answers the same places (after the
+	// stored answer lapsed, without their tokens). Errors: 422
+	// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+	// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+	//
+	// POST /me/guest-invites
+	CreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (*HostGuestInviteListResponse, error)
 	// CreateMyPaymentMethod invokes createMyPaymentMethod operation.
 	//
 	// Creates the member's customer at the venue's connected account on
@@ -734,12 +886,70 @@ type Invoker interface {
 	//
 	// POST /admin/payments/connect/account-link
 	CreatePaymentsAccountLink(ctx context.Context, request *PaymentsAccountLinkRequest, params CreatePaymentsAccountLinkParams) (*PaymentsAccountLinkResponse, error)
+	// CreatePosProduct invokes createPosProduct operation.
+	//
+	// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+	// price per currency (version 1); `initial_stock` above zero is
+	// recorded as an `adjustment` stock movement. A SKU is unique in the
+	// venue (400 `VALIDATION_ERROR`).
+	//
+	// POST /admin/pos/products
+	CreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (*PosProductResponse, error)
+	// CreatePosReturn invokes createPosReturn operation.
+	//
+	// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+	// back in stock (a `return` stock movement each) with `reason`, once
+	// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+	// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+	// return (`replayed` true) without moving stock again; the same key
+	// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+	// returning more of a product than the sale sold less what was
+	// returned against it since is 409 `POS_RETURN_STALE`
+	// (`details.product_id`, `details.returnable`). A store failure is 503
+	// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+	// key. Money goes back through the refund flow; the return moves
+	// stock only.
+	//
+	// POST /admin/pos/returns
+	CreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (*PosReturnResponse, error)
+	// CreatePosSale invokes createPosSale operation.
+	//
+	// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+	// price book of `product_currency`) or `pass_type_id` (sold to
+	// `member_id`, required then, as an active pass from the venue's
+	// today; a membership's first period). Paid by `method` `cash` or
+	// `gift_card` (`gift_card_code`, an amount card of the venue in the
+	// sale's currency holding at least the total: the same ledger as cards
+	// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+	// `details.reason`). `expected_total_minor` (the preview's
+	// `total_minor`) holds the sale to the preview: another total is 409
+	// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+	// the stock movements, the pass, the payment row (`kind` `product`,
+	// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+	// and, when `member_id` names a member with an address, the receipt
+	// e-mail through the outbox. Errors as catalog-preview, and 404
+	// `NOT_FOUND` for an unknown member or gift card code.
+	//
+	// POST /admin/pos/sale
+	CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error)
 	// CreateRefundReview invokes createRefundReview operation.
 	//
 	// Review a refund before making it (a review intent).
 	//
 	// POST /admin/payments/{paymentId}/refund-reviews
 	CreateRefundReview(ctx context.Context, request *RefundReviewRequest, params CreateRefundReviewParams) (*RefundReviewResponse, error)
+	// CreateServiceBundle invokes createServiceBundle operation.
+	//
+	// Create a combo package.
+	//
+	// POST /admin/services/bundles
+	CreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (*ServiceBundleResponse, error)
+	// CreateServiceImageUpload invokes createServiceImageUpload operation.
+	//
+	// An upload URL for a service's new image.
+	//
+	// POST /admin/services/{id}/image/upload-url
+	CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (*ServiceImageUploadResponse, error)
 	// CreateServiceVariant invokes createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
@@ -821,6 +1031,13 @@ type Invoker interface {
 	//
 	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceImage invokes deleteServiceImage operation.
+	//
+	// Clears the service's `image_url` and removes the published file (a service without an image
+	// succeeds too).
+	//
+	// DELETE /admin/services/{id}/image
+	DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (*ServiceImageDeleteResponse, error)
 	// DeleteServiceVariant invokes deleteServiceVariant operation.
 	//
 	// A variant that appointments name is deactivated (`is_active` false)
@@ -838,6 +1055,12 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// FinalizeServiceImage invokes finalizeServiceImage operation.
+	//
+	// Check the uploaded file and make it the service's image.
+	//
+	// POST /admin/services/{id}/image/finalize
+	FinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (*ServiceImageResponse, error)
 	// GetAdminAppointment invokes getAdminAppointment operation.
 	//
 	// One appointment of the venue.
@@ -928,6 +1151,17 @@ type Invoker interface {
 	//
 	// GET /appointments/availability
 	GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (*AppointmentAvailabilityResponse, error)
+	// GetAppointmentCheckoutQuote invokes getAppointmentCheckoutQuote operation.
+	//
+	// The concrete provider (`provider_id` `any` resolves to the first free
+	// provider in the service's order), the price, the deposit, the amount
+	// due at booking and the remaining balance of `service_id` (and
+	// `variant_id`) at `start_time`, which must be a start the availability
+	// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+	// honoured only in `client_choice` mode. Nothing is held.
+	//
+	// GET /appointments/checkout/quote
+	GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (*AppointmentCheckoutQuoteResponse, error)
 	// GetAppointmentPolicies invokes getAppointmentPolicies operation.
 	//
 	// `row_present` false means the venue runs on the defaults (slot
@@ -1103,6 +1337,19 @@ type Invoker interface {
 	//
 	// GET /venues/{slug}/gift-cards/{code}/preview
 	GetGiftCardPreview(ctx context.Context, params GetGiftCardPreviewParams) (*GiftCardPreviewResponse, error)
+	// GetGuestInviteEligibility invokes getGuestInviteEligibility operation.
+	//
+	// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+	// confirmed or checked-in seat in the class), `class_not_bookable`
+	// (cancelled, started), `no_guest_price` (the venue sells no guest or
+	// drop-in place) or `guest_limit_reached` (20 open places at the
+	// class). `guest_price` and `compare_at_price` (display only; null
+	// without one) and the member's open places at the class (held,
+	// unseated, waiting or paid). An unknown, unlisted or another venue's
+	// class is 404 `NOT_FOUND`.
+	//
+	// GET /me/guest-invites
+	GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (*GuestInviteEligibilityResponse, error)
 	// GetMe invokes getMe operation.
 	//
 	// The profile and every relationship with a venue (`memberships`).
@@ -1188,6 +1435,19 @@ type Invoker interface {
 	//
 	// GET /me/features
 	GetMyFeatures(ctx context.Context, params GetMyFeaturesParams) (*FeaturesResponse, error)
+	// GetMyInvoice invokes getMyInvoice operation.
+	//
+	// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+	// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+	//
+	// GET /me/invoices/{id}
+	GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (*InvoiceDetailResponse, error)
+	// GetMyInvoiceDocument invokes getMyInvoiceDocument operation.
+	//
+	// The invoice as a print-ready HTML document.
+	//
+	// GET /me/invoices/{id}/document
+	GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (GetMyInvoiceDocumentOK, error)
 	// GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
 	//
 	// Bearer only. The ten categories (`class_changes`,
@@ -1212,6 +1472,17 @@ type Invoker interface {
 	//
 	// GET /me/notification-preferences
 	GetMyNotificationPreferences(ctx context.Context) (*MeNotificationPreferencesResponse, error)
+	// GetMyOutstandingPayments invokes getMyOutstandingPayments operation.
+	//
+	// Read only. Every unpaid invoice of the member (`kind`
+	// `membership_renewal` for a renewal the card declined, `overdue
+	// invoice` for another invoice past its due date), with the action that
+	// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+	// and, when Stripe answered, the member's `cards_on_file` (left out when
+	// the cards could not be read). `totals` sums the items per currency.
+	//
+	// GET /me/outstanding-payments
+	GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error)
 	// GetMyRefundPdf invokes getMyRefundPdf operation.
 	//
 	// Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
@@ -1227,6 +1498,22 @@ type Invoker interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetPosDay invokes getPosDay operation.
+	//
+	// Needs `pos.access`. `date` is venue-local (the venue's today when
+	// left out). The desk's sales per method and currency, the cash they
+	// bring in the venue's currency, and the stored close of the date
+	// (null while not closed).
+	//
+	// GET /admin/pos/eod
+	GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error)
+	// GetPosFavorites invokes getPosFavorites operation.
+	//
+	// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/favorites
+	GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error)
 	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1365,6 +1652,17 @@ type Invoker interface {
 	//
 	// POST /admin/gift-cards
 	IssueAdminGiftCard(ctx context.Context, request *AdminGiftCardIssueRequest, params IssueAdminGiftCardParams) (*AdminGiftCardResponse, error)
+	// JoinGuestInviteWaitlist invokes joinGuestInviteWaitlist operation.
+	//
+	// For a place in state `class_full`: puts it at the end of the class's
+	// guest waiting list and answers its `position`; joining again answers
+	// the same position with `already_on_waitlist` true. When a seat is free
+	// at once the place takes it (`position` 0, `state` `payable`). A seat
+	// freed by a guest place (withdrawn, expired) goes to the first guest
+	// waiting. Any other state is 409 `STALE` (`details.state`).
+	//
+	// POST /guest-invites/{token}/waitlist
+	JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (*GuestInviteWaitlistResponse, error)
 	// JoinVenue invokes joinVenue operation.
 	//
 	// Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1403,6 +1701,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminFailedPayments invokes listAdminFailedPayments operation.
+	//
+	// Declined charges of the last `days` days (1 to 365, default 30),
+	// of one member with `member_id`, newest first, at most 100. Each
+	// names its invoice and whether the invoice is still unpaid
+	// (`invoice_status`).
+	//
+	// GET /admin/billing/failed-payments
+	ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error)
 	// ListAdminFees invokes listAdminFees operation.
 	//
 	// Newest cancellation first, at most `limit` (1 to 100, default 100) rows; `status` defaults to
@@ -1483,6 +1790,12 @@ type Invoker interface {
 	//
 	// GET /bookings
 	ListBookings(ctx context.Context, params ListBookingsParams) (*BookingListResponse, error)
+	// ListMyFailedPayments invokes listMyFailedPayments operation.
+	//
+	// The member's ten newest declined charges at the venue.
+	//
+	// GET /me/failed-payments
+	ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (*FailedPaymentListResponse, error)
 	// ListMyInquiries invokes listMyInquiries operation.
 	//
 	// Every inquiry the signed-in user filed, at any venue, newest first;
@@ -1495,6 +1808,14 @@ type Invoker interface {
 	//
 	// GET /me/inquiries
 	ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (*InquiryListResponse, error)
+	// ListMyInvoices invokes listMyInvoices operation.
+	//
+	// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+	// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+	//
+	// GET /me/invoices
+	ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (*InvoiceListResponse, error)
 	// ListMyPaymentHistory invokes listMyPaymentHistory operation.
 	//
 	// The archived payment snapshots of the member at the venue: every
@@ -1540,12 +1861,32 @@ type Invoker interface {
 	//
 	// GET /me/refunds
 	ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error)
+	// ListPosPassTypes invokes listPosPassTypes operation.
+	//
+	// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+	// access`.
+	//
+	// GET /admin/pos/pass-types
+	ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error)
+	// ListPosProducts invokes listPosProducts operation.
+	//
+	// Active products by name, at most 500, each with its price per currency and the price book version.
+	// Needs `pos.access`.
+	//
+	// GET /admin/pos/products
+	ListPosProducts(ctx context.Context) (*PosProductListResponse, error)
 	// ListProviderTimeOff invokes listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
 	//
 	// GET /admin/providers/{providerId}/time-off
 	ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (*TimeOffListResponse, error)
+	// ListServiceBundles invokes listServiceBundles operation.
+	//
+	// Active bundles in display order; `include_inactive` adds the others.
+	//
+	// GET /admin/services/bundles
+	ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (*ServiceBundleListResponse, error)
 	// ListServiceProviders invokes listServiceProviders operation.
 	//
 	// In the service's order (primary first, then `sort_order`).
@@ -1676,6 +2017,22 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/ping
 	PingWebhookSubscription(ctx context.Context, params PingWebhookSubscriptionParams) (*WebhookDeliveryResponse, error)
+	// PlanAppointmentVisit invokes planAppointmentVisit operation.
+	//
+	// For `services` in order (1 to 8) on the venue-local `date`:
+	// `capability` (`enabled` and, when not, `reason`
+	// `grouped_visits_disabled` or `too_many_services`), the venue's
+	// `max_services`, its confirmed `refund_terms` (null when none), and
+	// `candidates`: every start of the first service from which all of them
+	// can be booked in sequence exactly as `POST /appointments/visits` books
+	// them (each next service at the first time on the slot grid after the
+	// previous one's end and buffers), each with its items, totals and
+	// amount due at booking. `from_visit_id` (a visit of the member's, for a
+	// reschedule) counts that visit's own time as free. Reading the plan
+	// holds nothing.
+	//
+	// POST /appointments/visits/plan
+	PlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (*VisitPlanResponse, error)
 	// PostCheckoutPreview invokes postCheckoutPreview operation.
 	//
 	// The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -1690,7 +2047,7 @@ type Invoker interface {
 	// window default 24 hours, fee default 0); `package_linked` (always
 	// false in this version), `visit_linked` and `visit_id`.
 	//
-	// GET /appointments/{id}/cancel-preview
+	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
 	// PreviewFlexibleChange invokes previewFlexibleChange operation.
 	//
@@ -1704,6 +2061,30 @@ type Invoker interface {
 	//
 	// GET /me/passes/{id}/flexible/change-preview
 	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// PreviewPosCatalog invokes previewPosCatalog operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+	// (products) from the price book of `product_currency` (the venue's
+	// currency when left out); with `product_currency` the answer adds
+	// `product_price_book_versions` and `product_quote`. Errors: 422
+	// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+	// type beside products; a pass is priced by pass-preview),
+	// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+	// currency: `details.product_id`, `details.currency`),
+	// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+	// stock: `details.reason` `quantity` or `out_of_stock`); 404
+	// `NOT_FOUND` for an unknown, inactive or another venue's product.
+	//
+	// POST /admin/pos/catalog-preview
+	PreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (*PosQuoteResponse, error)
+	// PreviewPosPass invokes previewPosPass operation.
+	//
+	// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+	// VAT-inclusive price in its currency, as the sale of it charges.
+	// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+	//
+	// POST /admin/pos/pass-preview
+	PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
 	// Charges `direct_purchase_quote` exactly as previewed (never
@@ -1864,6 +2245,23 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
+	//
+	// Moves every booked service of the visit, in order, to start from
+	// `start_time` (each next one as `POST /appointments/visits` places
+	// it), all or nothing, with the visit's exact `expected_updated_at`
+	// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+	// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+	// naming its replacement, which keeps the visit, the price and the
+	// payment; `appointment.rescheduled` is recorded for each. A new time
+	// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+	// (`details.service_index`) and nothing moves. 422
+	// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+	// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+	// booked.
+	//
+	// PATCH /appointments/visits/{visitId}
+	RescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (*VisitResponse, error)
 	// ResendReceipt invokes resendReceipt operation.
 	//
 	// Empty body. Sends the receipt to the member's address on file
@@ -1872,6 +2270,47 @@ type Invoker interface {
 	//
 	// POST /me/receipts/{paymentId}/resend
 	ResendReceipt(ctx context.Context, params ResendReceiptParams) (*ReceiptResendResponse, error)
+	// ResolveGuestInvite invokes resolveGuestInvite operation.
+	//
+	// The place, its class and venue, the guest price and its `state`. A
+	// payment waiting on 3-D Secure or the bank is first brought up to
+	// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+	//
+	// GET /guest-invites/{token}
+	ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error)
+	// RetryAdminInvoice invokes retryAdminInvoice operation.
+	//
+	// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+	// the same order of checks and one charge however many retries meet
+	// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+	// `payment_method_id` charges another saved card of the member
+	// instead of the default. `status` is `succeeded`, `requires_action`
+	// or `failed` with `message`.
+	//
+	// POST /admin/billing/invoices/{id}/retry
+	RetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error)
+	// RetryMyInvoice invokes retryMyInvoice operation.
+	//
+	// Charges the member's saved default card (the subscription's card, or
+	// the customer's default) for `total` minus `amount_paid`, off session.
+	// Checks, in this order, each refusal carrying `details.next_step`:
+	// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+	// void or uncollectible invoice, or one not billed through Stripe);
+	// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+	// balance (nothing charged; `details.outstanding_balance_minor`);
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+	// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+	// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+	// charge's outcome is unknown); then the charge. `status` is
+	// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+	// sent), `requires_action` (with `client_secret` and
+	// `processor_account_id`), `processing`, `failed` (`failure_code`,
+	// `decline_code`, `next_step`) or `paid` with `already_settled` true
+	// when Stripe had it paid meanwhile. 5 per minute per user. An
+	// optional `Idempotency-Key` replays the first answer.
+	//
+	// POST /me/invoices/{id}/retry
+	RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
 	// RotateWebhookSecret invokes rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -1891,6 +2330,19 @@ type Invoker interface {
 	//
 	// POST /me/passes/{id}/flexible/change
 	ScheduleFlexibleChange(ctx context.Context, request *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// SellPosGiftCard invokes sellPosGiftCard operation.
+	//
+	// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+	// ledger (the same as cards bought online: its first line `issue`)
+	// worth `amount_minor` in `currency` (the venue's when left out), paid
+	// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+	// voucher) and a sale. Silent by default: `send_notification` true
+	// e-mails the code to `recipient_email` (required then) and also needs
+	// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+	// The answer carries the code (the buyer is at the counter).
+	//
+	// POST /admin/pos/gift-cards
+	SellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -1911,6 +2363,22 @@ type Invoker interface {
 	//
 	// PATCH /me/payment-methods/{id}/default
 	SetMyDefaultPaymentMethod(ctx context.Context, params SetMyDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetPosFavorites invokes setPosFavorites operation.
+	//
+	// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+	// venue's pins; each names an active pass type or product of the venue
+	// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+	// 400 `VALIDATION_ERROR`.
+	//
+	// POST /admin/pos/favorites
+	SetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (*PosFavoritesResponse, error)
+	// SetPosKioskPin invokes setPosKioskPin operation.
+	//
+	// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+	// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+	//
+	// POST /admin/pos/kiosk/my-pin
+	SetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (*PosKioskPinResponse, error)
 	// SetProviderWorkingHours invokes setProviderWorkingHours operation.
 	//
 	// The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
@@ -1927,6 +2395,45 @@ type Invoker interface {
 	//
 	// POST /admin/fees/{bookingId}/settle
 	SettleAdminFee(ctx context.Context, request *FeeSettleRequest, params SettleAdminFeeParams) (*AdminFeeResponse, error)
+	// SettleAdminInvoiceExternally invokes settleAdminInvoiceExternally operation.
+	//
+	// The member paid the venue directly (`method`: cash, bank_transfer,
+	// other): a payment row of `amount_minor` (an integer above zero, at
+	// most the outstanding balance; the whole balance pays the invoice,
+	// less leaves it `partially_paid`), the pass rolled on when paid, and
+	// the audit entry `payment.settled_externally`. `paid_at` defaults to
+	// now and may not be in the future. The receipt is e-mailed only with
+	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+	// above the balance or `paid_at` in the future.
+	//
+	// POST /admin/billing/invoices/{id}/settle-externally
+	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// SignCheckoutArtifact invokes signCheckoutArtifact operation.
+	//
+	// Records the member's signature of a venue document (`artifact_kind`
+	// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+	// `signature_data` (the drawn or typed signature, at most 100 000
+	// characters) or `saved_signature_id`. Idempotent per member, document
+	// and version: signing again answers the first signature
+	// (`already_signed` true) and changes nothing. `pass_type_slug` and
+	// `start_date` record what the member was buying.
+	// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+	// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+	// `document_id`, `version_id` of each) while an active document that
+	// applies to it (to every pass type, or to the ones it lists) is not
+	// signed at its current version.
+	// Errors: 409 `STALE` (`details.reason` `stale_version`,
+	// `details.current_version_id`) when the version is no longer the
+	// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+	// (`details.reason` `parental_consent_required`) for a member under 18
+	// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+	// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+	// for a kind that is not the document's, no signature, or an unknown
+	// `pass_type_slug`.
+	//
+	// POST /me/checkout/sign-artifact
+	SignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (*SignArtifactResponse, error)
 	// SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 	//
 	// Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -1937,6 +2444,23 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/substitute
 	SubstituteAdminScheduleInstructor(ctx context.Context, request *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (*AdminScheduleWriteResponse, error)
+	// SuspendAdminPass invokes suspendAdminPass operation.
+	//
+	// An `active` pass becomes `suspended`: it books nothing until
+	// unsuspended. A pass in another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+	// with `details.status`. Renewals are not paused: a suspended
+	// membership's renewal is still billed and, once paid, leaves the pass
+	// suspended. The member is not contacted. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/suspend
+	SuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params SuspendAdminPassParams) (*AdminPassStatusResponse, error)
+	// UnsuspendAdminPass invokes unsuspendAdminPass operation.
+	//
+	// A `suspended` pass becomes `active` again; any other state is 422
+	// `NOT_SUSPENDED`. The member is not contacted. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/unsuspend
+	UnsuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (*AdminPassStatusResponse, error)
 	// UpdateAdminLocation invokes updateAdminLocation operation.
 	//
 	// [locations.manage] Any of `image_url` (an absolute http(s) URL, or null
@@ -2050,6 +2574,15 @@ type Invoker interface {
 	//
 	// POST /admin/fees/{bookingId}/waive
 	WaiveAdminFee(ctx context.Context, request *FeeWaiveRequest, params WaiveAdminFeeParams) (*AdminFeeResponse, error)
+	// WithdrawGuestInvite invokes withdrawGuestInvite operation.
+	//
+	// The place becomes `cancelled` and its seat is freed (the first guest
+	// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+	// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+	// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+	//
+	// DELETE /me/guest-invites/{inviteId}
+	WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (*HostGuestInviteResponse, error)
 }
 
 // Client implements OAS client.
@@ -5328,6 +5861,523 @@ func (c *Client) sendCheckInAdminBooking(ctx context.Context, request OptCheckin
 	return result, nil
 }
 
+// CheckPosKioskPin invokes checkPosKioskPin operation.
+//
+// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+// An unknown staff member, one without a PIN or the permission, and a
+// wrong PIN all answer `valid` false after the same work: the answer
+// never tells which part was wrong. Rate limited to 10 checks per
+// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+// nothing, so it takes no Idempotency-Key.
+//
+// POST /admin/pos/kiosk/pin
+func (c *Client) CheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (*PosKioskPinResponse, error) {
+	res, err := c.sendCheckPosKioskPin(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendCheckPosKioskPin(ctx context.Context, request *PosKioskPinCheckRequest) (res *PosKioskPinResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/kiosk/pin"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckPosKioskPinRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckPosKioskPinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckPosKioskPinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutAppointment invokes checkoutAppointment operation.
+//
+// Books `service_id` at `start_time` as `POST /appointments` does, in
+// status `pending_payment`, and charges the amount due at booking.
+// `expected_amount_due_at_booking` must be what the quote said (else
+// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+// online (a free service, pay-at-venue mode or choice) is 422
+// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+// `POST /appointments`. 201 with the appointment and the payment:
+// `status` `succeeded` (booked), `requires_action` or
+// `requires_payment_method` (finish with the `client_secret`, then
+// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+// and the hold stays until it expires, so another card may be tried with
+// a new key. Card payments unavailable at the venue: 422
+// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+// and body replays the first answer.
+//
+// POST /appointments/checkout
+func (c *Client) CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointment(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (res *AppointmentCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
+//
+// The body of `POST /appointments/visits` plus `payment_method_id`:
+// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+// charges the sum of its services' amounts due at booking. Nothing due
+// online is 422 `VALIDATION_FAILED` (`details.reason`
+// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+// with the same key and body replays the first answer.
+//
+// POST /appointments/visits/checkout
+func (c *Client) CheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (*VisitCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointmentVisit(ctx context.Context, request *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (res *VisitCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutGuestInvite invokes checkoutGuestInvite operation.
+//
+// Starts the guest's card payment of a `payable` place paid by the
+// guest, or answers the one already started (the same intent), and
+// returns `checkout_url`: the place's `return_base_url` with
+// `guest_invite` (its id) in the query and `payment_intent`,
+// `payment_intent_client_secret` and `stripe_account` in the fragment
+// (never sent to a server), for the page that confirms the payment with
+// Stripe's client library. The same fields are in the answer. Errors:
+// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+// `STRIPE_ERROR` as checkout.
+//
+// POST /guest-invites/{token}/checkout
+func (c *Client) CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (*GuestInviteCheckoutResponse, error) {
+	res, err := c.sendCheckoutGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (res *GuestInviteCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutGuestInviteSignedIn invokes checkoutGuestInviteSignedIn operation.
+//
+// The host pays a place whose payer is the host, or the guest who
+// claimed it pays a place whose payer is the guest; `payment_method_id`
+// (a saved card of the payer at the venue) confirms at once. Anyone
+// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+// checkout.
+//
+// POST /me/guest-invites/checkout
+func (c *Client) CheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (*GuestInviteCheckoutResponse, error) {
+	res, err := c.sendCheckoutGuestInviteSignedIn(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendCheckoutGuestInviteSignedIn(ctx context.Context, request *GuestInviteSignedInCheckoutRequest) (res *GuestInviteCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutGuestInviteSignedInRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutGuestInviteSignedInOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutGuestInviteSignedInResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ClaimGuestInvite invokes claimGuestInvite operation.
+//
+// The signed-in guest links the place of `token` to their account (no
+// membership of the venue is needed). From then on it is paid signed in
+// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+// changes nothing; a place another account claimed is 409
+// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+// own place 400 `VALIDATION_ERROR`.
+//
+// POST /me/guest-invites/claim
+func (c *Client) ClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (*GuestInviteResponse, error) {
+	res, err := c.sendClaimGuestInvite(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (res *GuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites/claim"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeClaimGuestInviteRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ClaimGuestInviteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeClaimGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -5490,6 +6540,443 @@ func (c *Client) sendCloseAdminBookingFundingAttempt(ctx context.Context, params
 	return result, nil
 }
 
+// ClosePosDay invokes closePosDay operation.
+//
+// Needs `pos.sell`. Totals the date's desk sales per method,
+// computes the expected cash (`opening_float_minor` plus the cash
+// sales in the venue's currency) against `counted_cash_minor`, and
+// stores it as the date's close, replacing an earlier close of the same
+// date (audited as `pos.day_closed`). A date after the venue's today
+// is 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/eod/close
+func (c *Client) ClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error) {
+	res, err := c.sendClosePosDay(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (res *PosDayResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/eod/close"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeClosePosDayRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ClosePosDayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeClosePosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CompAdminInvoice invokes compAdminInvoice operation.
+//
+// The invoice is marked paid by comp with no payment row (no money
+// moved), the pass rolls on to the end of the period, and the audit
+// entry `payment.comped` records `reason` (required, 1 to 500
+// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+// void invoice.
+//
+// POST /admin/billing/invoices/{id}/comp
+func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendCompAdminInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/comp"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCompAdminInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CompAdminInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCompAdminInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
+//
+// Reads the appointment's payment from Stripe (read only) and books the
+// appointment on success. 200 `status` `booked`; 202 `status`
+// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+// after the hold was released: 202 is safe to retry. A payment that
+// still needs the member (3-D Secure, a card) is 409
+// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+// appointment that was not checked out online 404 `NOT_FOUND`.
+// Confirming twice, or after Stripe's event, changes nothing.
+//
+// POST /appointments/checkout/{id}/confirm
+func (c *Client) ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (ConfirmAppointmentCheckoutRes, error) {
+	res, err := c.sendConfirmAppointmentCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (res ConfirmAppointmentCheckoutRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/checkout/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmAppointmentCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmAppointmentCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmAppointmentVisitCheckout invokes confirmAppointmentVisitCheckout operation.
+//
+// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+// (paid after the hold was released), safe to retry; 409
+// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+//
+// POST /appointments/visits/checkout/{visitId}/confirm
+func (c *Client) ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (ConfirmAppointmentVisitCheckoutRes, error) {
+	res, err := c.sendConfirmAppointmentVisitCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (res ConfirmAppointmentVisitCheckoutRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/appointments/visits/checkout/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmAppointmentVisitCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmAppointmentVisitCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ConfirmCheckout invokes confirmCheckout operation.
 //
 // Exactly one of `payment_intent_id` (read from Stripe now; activates
@@ -5580,6 +7067,128 @@ func (c *Client) sendConfirmCheckout(ctx context.Context, request *CheckoutConfi
 	defer body.Close()
 
 	result, err := decodeConfirmCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ConfirmMyInvoiceRetry invokes confirmMyInvoiceRetry operation.
+//
+// Reads the invoice from Stripe and applies it: `paid`, `pending`
+// (still processing or waiting), or `failed` with `reason`
+// `not_started` (no charge of this intent for this invoice),
+// `not_completed` or `cancelled`. 5 per minute per user.
+//
+// POST /me/invoices/{id}/retry/confirm
+func (c *Client) ConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error) {
+	res, err := c.sendConfirmMyInvoiceRetry(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (res *InvoiceRetryConfirmResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeConfirmMyInvoiceRetryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmMyInvoiceRetryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmMyInvoiceRetryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6561,8 +8170,8 @@ func (c *Client) sendCreateAppointment(ctx context.Context, request *Appointment
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 // `due_minor` and `currency`, nothing booked); payment due at booking
-// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-// offered by this version). The `Idempotency-Key` is required and must
+// is 402 `PAYMENT_REQUIRED` (book it with `POST
+// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 // be a UUID. Each appointment records `appointment.created` and carries
 // the `visit_id`; such appointments are cancelled with their visit
 // (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -6899,6 +8508,126 @@ func (c *Client) sendCreateCalendarEvent(ctx context.Context, request *CalendarE
 	return result, nil
 }
 
+// CreateGuestInvites invokes createGuestInvites operation.
+//
+// Makes `spots` places (1 to 20; 1 when left out), each with its own
+// token, shown in this answer only, and `invite_url`
+// (`return_base_url` with `guest_invite_token` in the query) to send to
+// the guest. Each takes a free seat (`held`) or, with none left, is
+// `unseated`. `payer` says who pays: the guest, or the host (then the
+// host pays each place with `POST /me/guest-invites/checkout`). A retry
+// with the same `Idempotency-Key` answers the same places (after the
+// stored answer lapsed, without their tokens). Errors: 422
+// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+//
+// POST /me/guest-invites
+func (c *Client) CreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (*HostGuestInviteListResponse, error) {
+	res, err := c.sendCreateGuestInvites(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateGuestInvites(ctx context.Context, request *GuestInviteCreateRequest, params CreateGuestInvitesParams) (res *HostGuestInviteListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateGuestInvitesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateGuestInvitesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateGuestInvitesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateMyPaymentMethod invokes createMyPaymentMethod operation.
 //
 // Creates the member's customer at the venue's connected account on
@@ -7091,6 +8820,292 @@ func (c *Client) sendCreatePaymentsAccountLink(ctx context.Context, request *Pay
 	return result, nil
 }
 
+// CreatePosProduct invokes createPosProduct operation.
+//
+// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+// price per currency (version 1); `initial_stock` above zero is
+// recorded as an `adjustment` stock movement. A SKU is unique in the
+// venue (400 `VALIDATION_ERROR`).
+//
+// POST /admin/pos/products
+func (c *Client) CreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (*PosProductResponse, error) {
+	res, err := c.sendCreatePosProduct(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosProduct(ctx context.Context, request *PosProductCreateRequest, params CreatePosProductParams) (res *PosProductResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/products"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosProductRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosProductOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosProductResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePosReturn invokes createPosReturn operation.
+//
+// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+// back in stock (a `return` stock movement each) with `reason`, once
+// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+// return (`replayed` true) without moving stock again; the same key
+// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+// returning more of a product than the sale sold less what was
+// returned against it since is 409 `POS_RETURN_STALE`
+// (`details.product_id`, `details.returnable`). A store failure is 503
+// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+// key. Money goes back through the refund flow; the return moves
+// stock only.
+//
+// POST /admin/pos/returns
+func (c *Client) CreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (*PosReturnResponse, error) {
+	res, err := c.sendCreatePosReturn(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosReturn(ctx context.Context, request *PosReturnRequest, params CreatePosReturnParams) (res *PosReturnResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/returns"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosReturnRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosReturnOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosReturnResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreatePosSale invokes createPosSale operation.
+//
+// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+// price book of `product_currency`) or `pass_type_id` (sold to
+// `member_id`, required then, as an active pass from the venue's
+// today; a membership's first period). Paid by `method` `cash` or
+// `gift_card` (`gift_card_code`, an amount card of the venue in the
+// sale's currency holding at least the total: the same ledger as cards
+// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+// `details.reason`). `expected_total_minor` (the preview's
+// `total_minor`) holds the sale to the preview: another total is 409
+// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+// the stock movements, the pass, the payment row (`kind` `product`,
+// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+// and, when `member_id` names a member with an address, the receipt
+// e-mail through the outbox. Errors as catalog-preview, and 404
+// `NOT_FOUND` for an unknown member or gift card code.
+//
+// POST /admin/pos/sale
+func (c *Client) CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error) {
+	res, err := c.sendCreatePosSale(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (res *PosSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/sale"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePosSaleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePosSaleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePosSaleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateRefundReview invokes createRefundReview operation.
 //
 // Review a refund before making it (a review intent).
@@ -7189,6 +9204,197 @@ func (c *Client) sendCreateRefundReview(ctx context.Context, request *RefundRevi
 	defer body.Close()
 
 	result, err := decodeCreateRefundReviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateServiceBundle invokes createServiceBundle operation.
+//
+// Create a combo package.
+//
+// POST /admin/services/bundles
+func (c *Client) CreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (*ServiceBundleResponse, error) {
+	res, err := c.sendCreateServiceBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceBundle(ctx context.Context, request *ServiceBundleCreateRequest, params CreateServiceBundleParams) (res *ServiceBundleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/services/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateServiceBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceBundleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateServiceImageUpload invokes createServiceImageUpload operation.
+//
+// An upload URL for a service's new image.
+//
+// POST /admin/services/{id}/image/upload-url
+func (c *Client) CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (*ServiceImageUploadResponse, error) {
+	res, err := c.sendCreateServiceImageUpload(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (res *ServiceImageUploadResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image/upload-url"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateServiceImageUploadOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateServiceImageUploadResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -7867,6 +10073,109 @@ func (c *Client) sendDeleteProviderTimeOff(ctx context.Context, params DeletePro
 	return result, nil
 }
 
+// DeleteServiceImage invokes deleteServiceImage operation.
+//
+// Clears the service's `image_url` and removes the published file (a service without an image
+// succeeds too).
+//
+// DELETE /admin/services/{id}/image
+func (c *Client) DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (*ServiceImageDeleteResponse, error) {
+	res, err := c.sendDeleteServiceImage(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (res *ServiceImageDeleteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteServiceImageOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteServiceImageResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // DeleteServiceVariant invokes deleteServiceVariant operation.
 //
 // A variant that appointments name is deactivated (`is_active` false)
@@ -8080,6 +10389,111 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 	defer body.Close()
 
 	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// FinalizeServiceImage invokes finalizeServiceImage operation.
+//
+// Check the uploaded file and make it the service's image.
+//
+// POST /admin/services/{id}/image/finalize
+func (c *Client) FinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (*ServiceImageResponse, error) {
+	res, err := c.sendFinalizeServiceImage(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendFinalizeServiceImage(ctx context.Context, request *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (res *ServiceImageResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/image/finalize"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeFinalizeServiceImageRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, FinalizeServiceImageOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeFinalizeServiceImageResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9378,6 +11792,193 @@ func (c *Client) sendGetAppointmentAvailability(ctx context.Context, params GetA
 	defer body.Close()
 
 	result, err := decodeGetAppointmentAvailabilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAppointmentCheckoutQuote invokes getAppointmentCheckoutQuote operation.
+//
+// The concrete provider (`provider_id` `any` resolves to the first free
+// provider in the service's order), the price, the deposit, the amount
+// due at booking and the remaining balance of `service_id` (and
+// `variant_id`) at `start_time`, which must be a start the availability
+// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+// honoured only in `client_choice` mode. Nothing is held.
+//
+// GET /appointments/checkout/quote
+func (c *Client) GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (*AppointmentCheckoutQuoteResponse, error) {
+	res, err := c.sendGetAppointmentCheckoutQuote(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (res *AppointmentCheckoutQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/checkout/quote"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "service_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "service_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ServiceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "variant_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "variant_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.VariantID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "provider_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "provider_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ProviderID.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "location_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "location_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.LocationID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "start_time" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start_time",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateTimeToString(params.StartTime))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "payment_choice" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "payment_choice",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.PaymentChoice.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAppointmentCheckoutQuoteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAppointmentCheckoutQuoteResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -11082,6 +13683,127 @@ func (c *Client) sendGetGiftCardPreview(ctx context.Context, params GetGiftCardP
 	return result, nil
 }
 
+// GetGuestInviteEligibility invokes getGuestInviteEligibility operation.
+//
+// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+// confirmed or checked-in seat in the class), `class_not_bookable`
+// (cancelled, started), `no_guest_price` (the venue sells no guest or
+// drop-in place) or `guest_limit_reached` (20 open places at the
+// class). `guest_price` and `compare_at_price` (display only; null
+// without one) and the member's open places at the class (held,
+// unseated, waiting or paid). An unknown, unlisted or another venue's
+// class is 404 `NOT_FOUND`.
+//
+// GET /me/guest-invites
+func (c *Client) GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (*GuestInviteEligibilityResponse, error) {
+	res, err := c.sendGetGuestInviteEligibility(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (res *GuestInviteEligibilityResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/guest-invites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "class_instance_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "class_instance_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.ClassInstanceID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetGuestInviteEligibilityOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetGuestInviteEligibilityResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetMe invokes getMe operation.
 //
 // The profile and every relationship with a venue (`memberships`).
@@ -11586,6 +14308,238 @@ func (c *Client) sendGetMyFeatures(ctx context.Context, params GetMyFeaturesPara
 	return result, nil
 }
 
+// GetMyInvoice invokes getMyInvoice operation.
+//
+// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+//
+// GET /me/invoices/{id}
+func (c *Client) GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendGetMyInvoice(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyInvoiceDocument invokes getMyInvoiceDocument operation.
+//
+// The invoice as a print-ready HTML document.
+//
+// GET /me/invoices/{id}/document
+func (c *Client) GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (GetMyInvoiceDocumentOK, error) {
+	res, err := c.sendGetMyInvoiceDocument(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (res GetMyInvoiceDocumentOK, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/document"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyInvoiceDocumentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyInvoiceDocumentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetMyNotificationPreferences invokes getMyNotificationPreferences operation.
 //
 // Bearer only. The ten categories (`class_changes`,
@@ -11667,6 +14621,108 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 	defer body.Close()
 
 	result, err := decodeGetMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetMyOutstandingPayments invokes getMyOutstandingPayments operation.
+//
+// Read only. Every unpaid invoice of the member (`kind`
+// `membership_renewal` for a renewal the card declined, `overdue
+// invoice` for another invoice past its due date), with the action that
+// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+// and, when Stripe answered, the member's `cards_on_file` (left out when
+// the cards could not be read). `totals` sums the items per currency.
+//
+// GET /me/outstanding-payments
+func (c *Client) GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error) {
+	res, err := c.sendGetMyOutstandingPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (res *OutstandingPaymentsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/outstanding-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetMyOutstandingPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetMyOutstandingPaymentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -11842,6 +14898,170 @@ func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConne
 	defer body.Close()
 
 	result, err := decodeGetPaymentsConnectResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetPosDay invokes getPosDay operation.
+//
+// Needs `pos.access`. `date` is venue-local (the venue's today when
+// left out). The desk's sales per method and currency, the cash they
+// bring in the venue's currency, and the stored close of the date
+// (null while not closed).
+//
+// GET /admin/pos/eod
+func (c *Client) GetPosDay(ctx context.Context, params GetPosDayParams) (*PosDayResponse, error) {
+	res, err := c.sendGetPosDay(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetPosDay(ctx context.Context, params GetPosDayParams) (res *PosDayResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/eod"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Date.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosDayOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetPosFavorites invokes getPosFavorites operation.
+//
+// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+// access`.
+//
+// GET /admin/pos/favorites
+func (c *Client) GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error) {
+	res, err := c.sendGetPosFavorites(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetPosFavorites(ctx context.Context) (res *PosFavoritesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/favorites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosFavoritesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosFavoritesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -13478,6 +16698,67 @@ func (c *Client) sendIssueAdminGiftCard(ctx context.Context, request *AdminGiftC
 	return result, nil
 }
 
+// JoinGuestInviteWaitlist invokes joinGuestInviteWaitlist operation.
+//
+// For a place in state `class_full`: puts it at the end of the class's
+// guest waiting list and answers its `position`; joining again answers
+// the same position with `already_on_waitlist` true. When a seat is free
+// at once the place takes it (`position` 0, `state` `payable`). A seat
+// freed by a guest place (withdrawn, expired) goes to the first guest
+// waiting. Any other state is 409 `STALE` (`details.state`).
+//
+// POST /guest-invites/{token}/waitlist
+func (c *Client) JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (*GuestInviteWaitlistResponse, error) {
+	res, err := c.sendJoinGuestInviteWaitlist(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendJoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (res *GuestInviteWaitlistResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/waitlist"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeJoinGuestInviteWaitlistResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // JoinVenue invokes joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -13923,6 +17204,116 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	defer body.Close()
 
 	result, err := decodeListAdminCheckinResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminFailedPayments invokes listAdminFailedPayments operation.
+//
+// Declined charges of the last `days` days (1 to 365, default 30),
+// of one member with `member_id`, newest first, at most 100. Each
+// names its invoice and whether the invoice is still unpaid
+// (`invoice_status`).
+//
+// GET /admin/billing/failed-payments
+func (c *Client) ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error) {
+	res, err := c.sendListAdminFailedPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (res *AdminFailedPaymentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/failed-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "days" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "days",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Days.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "member_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "member_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.MemberID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminFailedPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminFailedPaymentsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -14840,6 +18231,103 @@ func (c *Client) sendListBookings(ctx context.Context, params ListBookingsParams
 	return result, nil
 }
 
+// ListMyFailedPayments invokes listMyFailedPayments operation.
+//
+// The member's ten newest declined charges at the venue.
+//
+// GET /me/failed-payments
+func (c *Client) ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (*FailedPaymentListResponse, error) {
+	res, err := c.sendListMyFailedPayments(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (res *FailedPaymentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/failed-payments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyFailedPaymentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyFailedPaymentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListMyInquiries invokes listMyInquiries operation.
 //
 // Every inquiry the signed-in user filed, at any venue, newest first;
@@ -14946,6 +18434,142 @@ func (c *Client) sendListMyInquiries(ctx context.Context, params ListMyInquiries
 	defer body.Close()
 
 	result, err := decodeListMyInquiriesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListMyInvoices invokes listMyInvoices operation.
+//
+// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+//
+// GET /me/invoices
+func (c *Client) ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (*InvoiceListResponse, error) {
+	res, err := c.sendListMyInvoices(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (res *InvoiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/invoices"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListMyInvoicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListMyInvoicesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -15431,6 +19055,148 @@ func (c *Client) sendListMyRefunds(ctx context.Context, params ListMyRefundsPara
 	return result, nil
 }
 
+// ListPosPassTypes invokes listPosPassTypes operation.
+//
+// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+// access`.
+//
+// GET /admin/pos/pass-types
+func (c *Client) ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error) {
+	res, err := c.sendListPosPassTypes(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosPassTypes(ctx context.Context) (res *PosPassTypeListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/pass-types"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosPassTypesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosPassTypesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListPosProducts invokes listPosProducts operation.
+//
+// Active products by name, at most 500, each with its price per currency and the price book version.
+// Needs `pos.access`.
+//
+// GET /admin/pos/products
+func (c *Client) ListPosProducts(ctx context.Context) (*PosProductListResponse, error) {
+	res, err := c.sendListPosProducts(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosProducts(ctx context.Context) (res *PosProductListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/products"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosProductsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosProductsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListProviderTimeOff invokes listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -15513,6 +19279,96 @@ func (c *Client) sendListProviderTimeOff(ctx context.Context, params ListProvide
 	defer body.Close()
 
 	result, err := decodeListProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListServiceBundles invokes listServiceBundles operation.
+//
+// Active bundles in display order; `include_inactive` adds the others.
+//
+// GET /admin/services/bundles
+func (c *Client) ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (*ServiceBundleListResponse, error) {
+	res, err := c.sendListServiceBundles(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (res *ServiceBundleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/services/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "include_inactive" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "include_inactive",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IncludeInactive.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListServiceBundlesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListServiceBundlesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -17118,6 +20974,102 @@ func (c *Client) sendPingWebhookSubscription(ctx context.Context, params PingWeb
 	return result, nil
 }
 
+// PlanAppointmentVisit invokes planAppointmentVisit operation.
+//
+// For `services` in order (1 to 8) on the venue-local `date`:
+// `capability` (`enabled` and, when not, `reason`
+// `grouped_visits_disabled` or `too_many_services`), the venue's
+// `max_services`, its confirmed `refund_terms` (null when none), and
+// `candidates`: every start of the first service from which all of them
+// can be booked in sequence exactly as `POST /appointments/visits` books
+// them (each next service at the first time on the slot grid after the
+// previous one's end and buffers), each with its items, totals and
+// amount due at booking. `from_visit_id` (a visit of the member's, for a
+// reschedule) counts that visit's own time as free. Reading the plan
+// holds nothing.
+//
+// POST /appointments/visits/plan
+func (c *Client) PlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (*VisitPlanResponse, error) {
+	res, err := c.sendPlanAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPlanAppointmentVisit(ctx context.Context, request *VisitPlanRequest, params PlanAppointmentVisitParams) (res *VisitPlanResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/visits/plan"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePlanAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PlanAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePlanAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PostCheckoutPreview invokes postCheckoutPreview operation.
 //
 // The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -17212,7 +21164,7 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 // window default 24 hours, fee default 0); `package_linked` (always
 // false in this version), `visit_linked` and `visit_id`.
 //
-// GET /appointments/{id}/cancel-preview
+// GET /appointments/cancel-preview/{id}
 func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
 	res, err := c.sendPreviewAppointmentCancel(ctx, params)
 	return res, err
@@ -17221,8 +21173,8 @@ func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewApp
 func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (res *AppointmentCancelPreviewResponse, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
-	var pathParts [3]string
-	pathParts[0] = "/appointments/"
+	var pathParts [2]string
+	pathParts[0] = "/appointments/cancel-preview/"
 	{
 		// Encode "id" parameter.
 		e := uri.NewPathEncoder(uri.PathEncoderConfig{
@@ -17241,7 +21193,6 @@ func (c *Client) sendPreviewAppointmentCancel(ctx context.Context, params Previe
 		}
 		pathParts[1] = encoded
 	}
-	pathParts[2] = "/cancel-preview"
 	uri.AddPathParts(u, pathParts[:]...)
 
 	r, err := ht.NewRequest(ctx, "GET", u)
@@ -17449,6 +21400,164 @@ func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFl
 	defer body.Close()
 
 	result, err := decodePreviewFlexibleChangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewPosCatalog invokes previewPosCatalog operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+// (products) from the price book of `product_currency` (the venue's
+// currency when left out); with `product_currency` the answer adds
+// `product_price_book_versions` and `product_quote`. Errors: 422
+// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+// type beside products; a pass is priced by pass-preview),
+// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+// currency: `details.product_id`, `details.currency`),
+// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+// stock: `details.reason` `quantity` or `out_of_stock`); 404
+// `NOT_FOUND` for an unknown, inactive or another venue's product.
+//
+// POST /admin/pos/catalog-preview
+func (c *Client) PreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (*PosQuoteResponse, error) {
+	res, err := c.sendPreviewPosCatalog(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewPosCatalog(ctx context.Context, request *PosCatalogPreviewRequest) (res *PosQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/catalog-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewPosCatalogRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewPosCatalogOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewPosCatalogResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewPosPass invokes previewPosPass operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+// VAT-inclusive price in its currency, as the sale of it charges.
+// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+//
+// POST /admin/pos/pass-preview
+func (c *Client) PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error) {
+	res, err := c.sendPreviewPosPass(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (res *PosQuoteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/pass-preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewPosPassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewPosPassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewPosPassResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -18607,6 +22716,132 @@ func (c *Client) sendReplayWebhookDelivery(ctx context.Context, params ReplayWeb
 	return result, nil
 }
 
+// RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
+//
+// Moves every booked service of the visit, in order, to start from
+// `start_time` (each next one as `POST /appointments/visits` places
+// it), all or nothing, with the visit's exact `expected_updated_at`
+// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+// naming its replacement, which keeps the visit, the price and the
+// payment; `appointment.rescheduled` is recorded for each. A new time
+// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+// (`details.service_index`) and nothing moves. 422
+// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+// booked.
+//
+// PATCH /appointments/visits/{visitId}
+func (c *Client) RescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (*VisitResponse, error) {
+	res, err := c.sendRescheduleAppointmentVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRescheduleAppointmentVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/appointments/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRescheduleAppointmentVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RescheduleAppointmentVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRescheduleAppointmentVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ResendReceipt invokes resendReceipt operation.
 //
 // Empty body. Sends the receipt to the member's address on file
@@ -18715,6 +22950,322 @@ func (c *Client) sendResendReceipt(ctx context.Context, params ResendReceiptPara
 	defer body.Close()
 
 	result, err := decodeResendReceiptResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ResolveGuestInvite invokes resolveGuestInvite operation.
+//
+// The place, its class and venue, the guest price and its `state`. A
+// payment waiting on 3-D Secure or the bank is first brought up to
+// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+//
+// GET /guest-invites/{token}
+func (c *Client) ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error) {
+	res, err := c.sendResolveGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (res *GuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/guest-invites/"
+	{
+		// Encode "token" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "token",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Token))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeResolveGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RetryAdminInvoice invokes retryAdminInvoice operation.
+//
+// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+// the same order of checks and one charge however many retries meet
+// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+// `payment_method_id` charges another saved card of the member
+// instead of the default. `status` is `succeeded`, `requires_action`
+// or `failed` with `message`.
+//
+// POST /admin/billing/invoices/{id}/retry
+func (c *Client) RetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error) {
+	res, err := c.sendRetryAdminInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRetryAdminInvoice(ctx context.Context, request OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (res *InvoiceRetryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRetryAdminInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RetryAdminInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRetryAdminInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RetryMyInvoice invokes retryMyInvoice operation.
+//
+// Charges the member's saved default card (the subscription's card, or
+// the customer's default) for `total` minus `amount_paid`, off session.
+// Checks, in this order, each refusal carrying `details.next_step`:
+// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+// void or uncollectible invoice, or one not billed through Stripe);
+// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+// balance (nothing charged; `details.outstanding_balance_minor`);
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+// charge's outcome is unknown); then the charge. `status` is
+// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+// sent), `requires_action` (with `client_secret` and
+// `processor_account_id`), `processing`, `failed` (`failure_code`,
+// `decline_code`, `next_step`) or `paid` with `already_settled` true
+// when Stripe had it paid meanwhile. 5 per minute per user. An
+// optional `Idempotency-Key` replays the first answer.
+//
+// POST /me/invoices/{id}/retry
+func (c *Client) RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error) {
+	res, err := c.sendRetryMyInvoice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (res *InvoiceRetryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/retry"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRetryMyInvoiceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RetryMyInvoiceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRetryMyInvoiceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -18953,6 +23504,99 @@ func (c *Client) sendScheduleFlexibleChange(ctx context.Context, request *Flexib
 	return result, nil
 }
 
+// SellPosGiftCard invokes sellPosGiftCard operation.
+//
+// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+// ledger (the same as cards bought online: its first line `issue`)
+// worth `amount_minor` in `currency` (the venue's when left out), paid
+// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+// voucher) and a sale. Silent by default: `send_notification` true
+// e-mails the code to `recipient_email` (required then) and also needs
+// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+// The answer carries the code (the buyer is at the counter).
+//
+// POST /admin/pos/gift-cards
+func (c *Client) SellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error) {
+	res, err := c.sendSellPosGiftCard(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (res *PosGiftCardSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/gift-cards"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSellPosGiftCardRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SellPosGiftCardOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSellPosGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SetActiveOrganization invokes setActiveOrganization operation.
 //
 // Stores the organization on the session: access tokens of the session
@@ -19140,6 +23784,182 @@ func (c *Client) sendSetMyDefaultPaymentMethod(ctx context.Context, params SetMy
 	defer body.Close()
 
 	result, err := decodeSetMyDefaultPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetPosFavorites invokes setPosFavorites operation.
+//
+// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+// venue's pins; each names an active pass type or product of the venue
+// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+// 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/favorites
+func (c *Client) SetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (*PosFavoritesResponse, error) {
+	res, err := c.sendSetPosFavorites(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetPosFavorites(ctx context.Context, request *PosFavoritesRequest, params SetPosFavoritesParams) (res *PosFavoritesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/favorites"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetPosFavoritesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetPosFavoritesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetPosFavoritesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetPosKioskPin invokes setPosKioskPin operation.
+//
+// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+//
+// POST /admin/pos/kiosk/my-pin
+func (c *Client) SetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (*PosKioskPinResponse, error) {
+	res, err := c.sendSetPosKioskPin(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetPosKioskPin(ctx context.Context, request *PosKioskPinSetRequest, params SetPosKioskPinParams) (res *PosKioskPinResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/kiosk/my-pin"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetPosKioskPinRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetPosKioskPinOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetPosKioskPinResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -19364,6 +24184,238 @@ func (c *Client) sendSettleAdminFee(ctx context.Context, request *FeeSettleReque
 	return result, nil
 }
 
+// SettleAdminInvoiceExternally invokes settleAdminInvoiceExternally operation.
+//
+// The member paid the venue directly (`method`: cash, bank_transfer,
+// other): a payment row of `amount_minor` (an integer above zero, at
+// most the outstanding balance; the whole balance pays the invoice,
+// less leaves it `partially_paid`), the pass rolled on when paid, and
+// the audit entry `payment.settled_externally`. `paid_at` defaults to
+// now and may not be in the future. The receipt is e-mailed only with
+// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+// above the balance or `paid_at` in the future.
+//
+// POST /admin/billing/invoices/{id}/settle-externally
+func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendSettleAdminInvoiceExternally(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/billing/invoices/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/settle-externally"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSettleAdminInvoiceExternallyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SettleAdminInvoiceExternallyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSettleAdminInvoiceExternallyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SignCheckoutArtifact invokes signCheckoutArtifact operation.
+//
+// Records the member's signature of a venue document (`artifact_kind`
+// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+// `signature_data` (the drawn or typed signature, at most 100 000
+// characters) or `saved_signature_id`. Idempotent per member, document
+// and version: signing again answers the first signature
+// (`already_signed` true) and changes nothing. `pass_type_slug` and
+// `start_date` record what the member was buying.
+// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+// `document_id`, `version_id` of each) while an active document that
+// applies to it (to every pass type, or to the ones it lists) is not
+// signed at its current version.
+// Errors: 409 `STALE` (`details.reason` `stale_version`,
+// `details.current_version_id`) when the version is no longer the
+// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+// (`details.reason` `parental_consent_required`) for a member under 18
+// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// for a kind that is not the document's, no signature, or an unknown
+// `pass_type_slug`.
+//
+// POST /me/checkout/sign-artifact
+func (c *Client) SignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (*SignArtifactResponse, error) {
+	res, err := c.sendSignCheckoutArtifact(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSignCheckoutArtifact(ctx context.Context, request *SignArtifactRequest, params SignCheckoutArtifactParams) (res *SignArtifactResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/sign-artifact"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSignCheckoutArtifactRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SignCheckoutArtifactOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSignCheckoutArtifactResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SubstituteAdminScheduleInstructor invokes substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -19481,6 +24533,221 @@ func (c *Client) sendSubstituteAdminScheduleInstructor(ctx context.Context, requ
 	defer body.Close()
 
 	result, err := decodeSubstituteAdminScheduleInstructorResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SuspendAdminPass invokes suspendAdminPass operation.
+//
+// An `active` pass becomes `suspended`: it books nothing until
+// unsuspended. A pass in another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+// with `details.status`. Renewals are not paused: a suspended
+// membership's renewal is still billed and, once paid, leaves the pass
+// suspended. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/suspend
+func (c *Client) SuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params SuspendAdminPassParams) (*AdminPassStatusResponse, error) {
+	res, err := c.sendSuspendAdminPass(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params SuspendAdminPassParams) (res *AdminPassStatusResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/suspend"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSuspendAdminPassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SuspendAdminPassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSuspendAdminPassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UnsuspendAdminPass invokes unsuspendAdminPass operation.
+//
+// A `suspended` pass becomes `active` again; any other state is 422
+// `NOT_SUSPENDED`. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/unsuspend
+func (c *Client) UnsuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (*AdminPassStatusResponse, error) {
+	res, err := c.sendUnsuspendAdminPass(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUnsuspendAdminPass(ctx context.Context, request OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (res *AdminPassStatusResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/unsuspend"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUnsuspendAdminPassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UnsuspendAdminPassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUnsuspendAdminPassResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -20646,6 +25913,124 @@ func (c *Client) sendWaiveAdminFee(ctx context.Context, request *FeeWaiveRequest
 	defer body.Close()
 
 	result, err := decodeWaiveAdminFeeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// WithdrawGuestInvite invokes withdrawGuestInvite operation.
+//
+// The place becomes `cancelled` and its seat is freed (the first guest
+// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+//
+// DELETE /me/guest-invites/{inviteId}
+func (c *Client) WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (*HostGuestInviteResponse, error) {
+	res, err := c.sendWithdrawGuestInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendWithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (res *HostGuestInviteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/me/guest-invites/"
+	{
+		// Encode "inviteId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "inviteId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.InviteId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-Slug",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.XOrganizationSlug.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, WithdrawGuestInviteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeWithdrawGuestInviteResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -547,7 +547,14 @@ type AdminAppointmentCreateRequest struct {
 	LocationID OptUUID   `json:"location_id"`
 	MemberID   uuid.UUID `json:"member_id"`
 	Notes      OptString `json:"notes"`
-	PassID     OptUUID   `json:"pass_id"`
+	// Tell the member about the booking on these channels, through the
+	// notification rules (the venue's channels, the member's
+	// preferences for bookings, a reachable address); needs
+	// `notifications.send` besides `bookings.manage` (else 403
+	// `ACCESS_DENIED`). Who could not be reached is recorded as a
+	// skipped delivery with its reason. Empty or absent: silent.
+	NotificationChannels []AdminAppointmentCreateRequestNotificationChannelsItem `json:"notification_channels"`
+	PassID               OptUUID                                                 `json:"pass_id"`
 	// A provider's id, or `any` (the default).
 	ProviderID OptString `json:"provider_id"`
 	RoomID     OptUUID   `json:"room_id"`
@@ -569,6 +576,11 @@ func (s *AdminAppointmentCreateRequest) GetMemberID() uuid.UUID {
 // GetNotes returns the value of Notes.
 func (s *AdminAppointmentCreateRequest) GetNotes() OptString {
 	return s.Notes
+}
+
+// GetNotificationChannels returns the value of NotificationChannels.
+func (s *AdminAppointmentCreateRequest) GetNotificationChannels() []AdminAppointmentCreateRequestNotificationChannelsItem {
+	return s.NotificationChannels
 }
 
 // GetPassID returns the value of PassID.
@@ -616,6 +628,11 @@ func (s *AdminAppointmentCreateRequest) SetNotes(val OptString) {
 	s.Notes = val
 }
 
+// SetNotificationChannels sets the value of NotificationChannels.
+func (s *AdminAppointmentCreateRequest) SetNotificationChannels(val []AdminAppointmentCreateRequestNotificationChannelsItem) {
+	s.NotificationChannels = val
+}
+
 // SetPassID sets the value of PassID.
 func (s *AdminAppointmentCreateRequest) SetPassID(val OptUUID) {
 	s.PassID = val
@@ -644,6 +661,54 @@ func (s *AdminAppointmentCreateRequest) SetStartTime(val time.Time) {
 // SetVariantID sets the value of VariantID.
 func (s *AdminAppointmentCreateRequest) SetVariantID(val OptUUID) {
 	s.VariantID = val
+}
+
+type AdminAppointmentCreateRequestNotificationChannelsItem string
+
+const (
+	AdminAppointmentCreateRequestNotificationChannelsItemEmail AdminAppointmentCreateRequestNotificationChannelsItem = "email"
+	AdminAppointmentCreateRequestNotificationChannelsItemSMS   AdminAppointmentCreateRequestNotificationChannelsItem = "sms"
+	AdminAppointmentCreateRequestNotificationChannelsItemPush  AdminAppointmentCreateRequestNotificationChannelsItem = "push"
+)
+
+// AllValues returns all AdminAppointmentCreateRequestNotificationChannelsItem values.
+func (AdminAppointmentCreateRequestNotificationChannelsItem) AllValues() []AdminAppointmentCreateRequestNotificationChannelsItem {
+	return []AdminAppointmentCreateRequestNotificationChannelsItem{
+		AdminAppointmentCreateRequestNotificationChannelsItemEmail,
+		AdminAppointmentCreateRequestNotificationChannelsItemSMS,
+		AdminAppointmentCreateRequestNotificationChannelsItemPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminAppointmentCreateRequestNotificationChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminAppointmentCreateRequestNotificationChannelsItemEmail:
+		return []byte(s), nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemSMS:
+		return []byte(s), nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminAppointmentCreateRequestNotificationChannelsItem) UnmarshalText(data []byte) error {
+	switch AdminAppointmentCreateRequestNotificationChannelsItem(data) {
+	case AdminAppointmentCreateRequestNotificationChannelsItemEmail:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemEmail
+		return nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemSMS:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemSMS
+		return nil
+	case AdminAppointmentCreateRequestNotificationChannelsItemPush:
+		*s = AdminAppointmentCreateRequestNotificationChannelsItemPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AdminAppointmentListMeta
@@ -707,6 +772,146 @@ func (s *AdminAppointmentListResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
+}
+
+// Ref: #/components/schemas/AdminFailedPayment
+type AdminFailedPayment struct {
+	AmountMinor   int64     `json:"amount_minor"`
+	Currency      string    `json:"currency"`
+	DeclineCode   NilString `json:"decline_code"`
+	FailedAt      time.Time `json:"failed_at"`
+	FailureCode   NilString `json:"failure_code"`
+	ID            uuid.UUID `json:"id"`
+	InvoiceID     NilUUID   `json:"invoice_id"`
+	InvoiceNumber NilString `json:"invoice_number"`
+	InvoiceStatus NilString `json:"invoice_status"`
+	MemberID      uuid.UUID `json:"member_id"`
+	PassID        NilUUID   `json:"pass_id"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminFailedPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFailedPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *AdminFailedPayment) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *AdminFailedPayment) GetFailedAt() time.Time {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *AdminFailedPayment) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *AdminFailedPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *AdminFailedPayment) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *AdminFailedPayment) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetInvoiceStatus returns the value of InvoiceStatus.
+func (s *AdminFailedPayment) GetInvoiceStatus() NilString {
+	return s.InvoiceStatus
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFailedPayment) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFailedPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminFailedPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFailedPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *AdminFailedPayment) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *AdminFailedPayment) SetFailedAt(val time.Time) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *AdminFailedPayment) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminFailedPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *AdminFailedPayment) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *AdminFailedPayment) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetInvoiceStatus sets the value of InvoiceStatus.
+func (s *AdminFailedPayment) SetInvoiceStatus(val NilString) {
+	s.InvoiceStatus = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFailedPayment) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFailedPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/AdminFailedPaymentListResponse
+type AdminFailedPaymentListResponse struct {
+	Data []AdminFailedPayment `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFailedPaymentListResponse) GetData() []AdminFailedPayment {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminFailedPaymentListResponse) SetData(val []AdminFailedPayment) {
+	s.Data = val
 }
 
 // Ref: #/components/schemas/AdminFee
@@ -1435,6 +1640,154 @@ func (s *AdminGiftCardStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/AdminInvoiceCompRequest
+type AdminInvoiceCompRequest struct {
+	Reason string `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminInvoiceCompRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminInvoiceCompRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminInvoiceRetryRequest
+type AdminInvoiceRetryRequest struct {
+	ExpectedAmountMinor OptInt64  `json:"expected_amount_minor"`
+	PaymentMethodID     OptString `json:"payment_method_id"`
+}
+
+// GetExpectedAmountMinor returns the value of ExpectedAmountMinor.
+func (s *AdminInvoiceRetryRequest) GetExpectedAmountMinor() OptInt64 {
+	return s.ExpectedAmountMinor
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *AdminInvoiceRetryRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetExpectedAmountMinor sets the value of ExpectedAmountMinor.
+func (s *AdminInvoiceRetryRequest) SetExpectedAmountMinor(val OptInt64) {
+	s.ExpectedAmountMinor = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *AdminInvoiceRetryRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// Ref: #/components/schemas/AdminInvoiceSettleRequest
+type AdminInvoiceSettleRequest struct {
+	AmountMinor  int64                           `json:"amount_minor"`
+	Method       AdminInvoiceSettleRequestMethod `json:"method"`
+	Note         OptString                       `json:"note"`
+	NotifyClient OptBool                         `json:"notify_client"`
+	PaidAt       OptDateTime                     `json:"paid_at"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminInvoiceSettleRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetMethod returns the value of Method.
+func (s *AdminInvoiceSettleRequest) GetMethod() AdminInvoiceSettleRequestMethod {
+	return s.Method
+}
+
+// GetNote returns the value of Note.
+func (s *AdminInvoiceSettleRequest) GetNote() OptString {
+	return s.Note
+}
+
+// GetNotifyClient returns the value of NotifyClient.
+func (s *AdminInvoiceSettleRequest) GetNotifyClient() OptBool {
+	return s.NotifyClient
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *AdminInvoiceSettleRequest) GetPaidAt() OptDateTime {
+	return s.PaidAt
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminInvoiceSettleRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetMethod sets the value of Method.
+func (s *AdminInvoiceSettleRequest) SetMethod(val AdminInvoiceSettleRequestMethod) {
+	s.Method = val
+}
+
+// SetNote sets the value of Note.
+func (s *AdminInvoiceSettleRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+// SetNotifyClient sets the value of NotifyClient.
+func (s *AdminInvoiceSettleRequest) SetNotifyClient(val OptBool) {
+	s.NotifyClient = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *AdminInvoiceSettleRequest) SetPaidAt(val OptDateTime) {
+	s.PaidAt = val
+}
+
+type AdminInvoiceSettleRequestMethod string
+
+const (
+	AdminInvoiceSettleRequestMethodCash         AdminInvoiceSettleRequestMethod = "cash"
+	AdminInvoiceSettleRequestMethodBankTransfer AdminInvoiceSettleRequestMethod = "bank_transfer"
+	AdminInvoiceSettleRequestMethodOther        AdminInvoiceSettleRequestMethod = "other"
+)
+
+// AllValues returns all AdminInvoiceSettleRequestMethod values.
+func (AdminInvoiceSettleRequestMethod) AllValues() []AdminInvoiceSettleRequestMethod {
+	return []AdminInvoiceSettleRequestMethod{
+		AdminInvoiceSettleRequestMethodCash,
+		AdminInvoiceSettleRequestMethodBankTransfer,
+		AdminInvoiceSettleRequestMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminInvoiceSettleRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminInvoiceSettleRequestMethodCash:
+		return []byte(s), nil
+	case AdminInvoiceSettleRequestMethodBankTransfer:
+		return []byte(s), nil
+	case AdminInvoiceSettleRequestMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminInvoiceSettleRequestMethod) UnmarshalText(data []byte) error {
+	switch AdminInvoiceSettleRequestMethod(data) {
+	case AdminInvoiceSettleRequestMethodCash:
+		*s = AdminInvoiceSettleRequestMethodCash
+		return nil
+	case AdminInvoiceSettleRequestMethodBankTransfer:
+		*s = AdminInvoiceSettleRequestMethodBankTransfer
+		return nil
+	case AdminInvoiceSettleRequestMethodOther:
+		*s = AdminInvoiceSettleRequestMethodOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AdminLocation
 type AdminLocation struct {
 	Active       bool           `json:"active"`
@@ -1737,6 +2090,159 @@ func (s *AdminOpeningHoursInput) SetOpensAt(val OptString) {
 // SetWeekday sets the value of Weekday.
 func (s *AdminOpeningHoursInput) SetWeekday(val int) {
 	s.Weekday = val
+}
+
+// Ref: #/components/schemas/AdminPassStatusRequest
+type AdminPassStatusRequest struct {
+	Reason OptString `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPassStatusRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPassStatusRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminPassStatusResponse
+type AdminPassStatusResponse struct {
+	Data AdminPassStatusResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassStatusResponse) GetData() AdminPassStatusResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassStatusResponse) SetData(val AdminPassStatusResponseData) {
+	s.Data = val
+}
+
+type AdminPassStatusResponseData struct {
+	ID       uuid.UUID                         `json:"id"`
+	MemberID uuid.UUID                         `json:"member_id"`
+	Status   AdminPassStatusResponseDataStatus `json:"status"`
+	ValidTo  NilDate                           `json:"valid_to"`
+}
+
+// GetID returns the value of ID.
+func (s *AdminPassStatusResponseData) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminPassStatusResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPassStatusResponseData) GetStatus() AdminPassStatusResponseDataStatus {
+	return s.Status
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *AdminPassStatusResponseData) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetID sets the value of ID.
+func (s *AdminPassStatusResponseData) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminPassStatusResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPassStatusResponseData) SetStatus(val AdminPassStatusResponseDataStatus) {
+	s.Status = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *AdminPassStatusResponseData) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+type AdminPassStatusResponseDataStatus string
+
+const (
+	AdminPassStatusResponseDataStatusPending           AdminPassStatusResponseDataStatus = "pending"
+	AdminPassStatusResponseDataStatusActive            AdminPassStatusResponseDataStatus = "active"
+	AdminPassStatusResponseDataStatusPastDue           AdminPassStatusResponseDataStatus = "past_due"
+	AdminPassStatusResponseDataStatusSuspended         AdminPassStatusResponseDataStatus = "suspended"
+	AdminPassStatusResponseDataStatusExpired           AdminPassStatusResponseDataStatus = "expired"
+	AdminPassStatusResponseDataStatusCancelled         AdminPassStatusResponseDataStatus = "cancelled"
+	AdminPassStatusResponseDataStatusPendingActivation AdminPassStatusResponseDataStatus = "pending_activation"
+)
+
+// AllValues returns all AdminPassStatusResponseDataStatus values.
+func (AdminPassStatusResponseDataStatus) AllValues() []AdminPassStatusResponseDataStatus {
+	return []AdminPassStatusResponseDataStatus{
+		AdminPassStatusResponseDataStatusPending,
+		AdminPassStatusResponseDataStatusActive,
+		AdminPassStatusResponseDataStatusPastDue,
+		AdminPassStatusResponseDataStatusSuspended,
+		AdminPassStatusResponseDataStatusExpired,
+		AdminPassStatusResponseDataStatusCancelled,
+		AdminPassStatusResponseDataStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPassStatusResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPassStatusResponseDataStatusPending:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusActive:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusPastDue:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusSuspended:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusExpired:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusCancelled:
+		return []byte(s), nil
+	case AdminPassStatusResponseDataStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPassStatusResponseDataStatus) UnmarshalText(data []byte) error {
+	switch AdminPassStatusResponseDataStatus(data) {
+	case AdminPassStatusResponseDataStatusPending:
+		*s = AdminPassStatusResponseDataStatusPending
+		return nil
+	case AdminPassStatusResponseDataStatusActive:
+		*s = AdminPassStatusResponseDataStatusActive
+		return nil
+	case AdminPassStatusResponseDataStatusPastDue:
+		*s = AdminPassStatusResponseDataStatusPastDue
+		return nil
+	case AdminPassStatusResponseDataStatusSuspended:
+		*s = AdminPassStatusResponseDataStatusSuspended
+		return nil
+	case AdminPassStatusResponseDataStatusExpired:
+		*s = AdminPassStatusResponseDataStatusExpired
+		return nil
+	case AdminPassStatusResponseDataStatusCancelled:
+		*s = AdminPassStatusResponseDataStatusCancelled
+		return nil
+	case AdminPassStatusResponseDataStatusPendingActivation:
+		*s = AdminPassStatusResponseDataStatusPendingActivation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Merged schema.
@@ -4512,17 +5018,22 @@ func (s *ApiKeyAuth) SetRoles(val []string) {
 
 // Ref: #/components/schemas/Appointment
 type Appointment struct {
-	CancelFeeMinor NilInt64           `json:"cancel_fee_minor"`
-	CancelledAt    NilDateTime        `json:"cancelled_at"`
-	CreatedAt      time.Time          `json:"created_at"`
-	Currency       string             `json:"currency"`
-	EndTime        time.Time          `json:"end_time"`
-	ID             uuid.UUID          `json:"id"`
-	LocationID     NilUUID            `json:"location_id"`
-	MemberID       uuid.UUID          `json:"member_id"`
-	OrganizationID uuid.UUID          `json:"organization_id"`
-	PassID         NilUUID            `json:"pass_id"`
-	Payment        AppointmentPayment `json:"payment"`
+	// What the online checkout charges (the deposit or the price; 0 otherwise).
+	AmountDueAtBookingMinor int64 `json:"amount_due_at_booking_minor"`
+	// What was paid online.
+	AmountPaidMinor int64              `json:"amount_paid_minor"`
+	CancelFeeMinor  NilInt64           `json:"cancel_fee_minor"`
+	CancelledAt     NilDateTime        `json:"cancelled_at"`
+	CreatedAt       time.Time          `json:"created_at"`
+	Currency        string             `json:"currency"`
+	EndTime         time.Time          `json:"end_time"`
+	HoldExpiresAt   NilDateTime        `json:"hold_expires_at"`
+	ID              uuid.UUID          `json:"id"`
+	LocationID      NilUUID            `json:"location_id"`
+	MemberID        uuid.UUID          `json:"member_id"`
+	OrganizationID  uuid.UUID          `json:"organization_id"`
+	PassID          NilUUID            `json:"pass_id"`
+	Payment         AppointmentPayment `json:"payment"`
 	// Major units of the service's currency.
 	PriceAmount     float64           `json:"price_amount"`
 	PriceMinor      int64             `json:"price_minor"`
@@ -4537,6 +5048,16 @@ type Appointment struct {
 	UpdatedAt string  `json:"updated_at"`
 	VariantID NilUUID `json:"variant_id"`
 	VisitID   NilUUID `json:"visit_id"`
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *Appointment) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *Appointment) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
 }
 
 // GetCancelFeeMinor returns the value of CancelFeeMinor.
@@ -4562,6 +5083,11 @@ func (s *Appointment) GetCurrency() string {
 // GetEndTime returns the value of EndTime.
 func (s *Appointment) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *Appointment) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
 }
 
 // GetID returns the value of ID.
@@ -4654,6 +5180,16 @@ func (s *Appointment) GetVisitID() NilUUID {
 	return s.VisitID
 }
 
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *Appointment) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *Appointment) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
 // SetCancelFeeMinor sets the value of CancelFeeMinor.
 func (s *Appointment) SetCancelFeeMinor(val NilInt64) {
 	s.CancelFeeMinor = val
@@ -4677,6 +5213,11 @@ func (s *Appointment) SetCurrency(val string) {
 // SetEndTime sets the value of EndTime.
 func (s *Appointment) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *Appointment) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
 }
 
 // SetID sets the value of ID.
@@ -5067,6 +5608,659 @@ func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/AppointmentCheckout
+type AppointmentCheckout struct {
+	Appointment Appointment     `json:"appointment"`
+	Payment     CheckoutPayment `json:"payment"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *AppointmentCheckout) GetAppointment() Appointment {
+	return s.Appointment
+}
+
+// GetPayment returns the value of Payment.
+func (s *AppointmentCheckout) GetPayment() CheckoutPayment {
+	return s.Payment
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *AppointmentCheckout) SetAppointment(val Appointment) {
+	s.Appointment = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *AppointmentCheckout) SetPayment(val CheckoutPayment) {
+	s.Payment = val
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutConfirm
+type AppointmentCheckoutConfirm struct {
+	Appointment Appointment                       `json:"appointment"`
+	Code        NilAppointmentCheckoutConfirmCode `json:"code"`
+	Status      AppointmentCheckoutConfirmStatus  `json:"status"`
+}
+
+// GetAppointment returns the value of Appointment.
+func (s *AppointmentCheckoutConfirm) GetAppointment() Appointment {
+	return s.Appointment
+}
+
+// GetCode returns the value of Code.
+func (s *AppointmentCheckoutConfirm) GetCode() NilAppointmentCheckoutConfirmCode {
+	return s.Code
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentCheckoutConfirm) GetStatus() AppointmentCheckoutConfirmStatus {
+	return s.Status
+}
+
+// SetAppointment sets the value of Appointment.
+func (s *AppointmentCheckoutConfirm) SetAppointment(val Appointment) {
+	s.Appointment = val
+}
+
+// SetCode sets the value of Code.
+func (s *AppointmentCheckoutConfirm) SetCode(val NilAppointmentCheckoutConfirmCode) {
+	s.Code = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentCheckoutConfirm) SetStatus(val AppointmentCheckoutConfirmStatus) {
+	s.Status = val
+}
+
+type AppointmentCheckoutConfirmCode string
+
+const (
+	AppointmentCheckoutConfirmCodeFINALIZERETRY AppointmentCheckoutConfirmCode = "FINALIZE_RETRY"
+	AppointmentCheckoutConfirmCodeREFUNDPENDING AppointmentCheckoutConfirmCode = "REFUND_PENDING"
+)
+
+// AllValues returns all AppointmentCheckoutConfirmCode values.
+func (AppointmentCheckoutConfirmCode) AllValues() []AppointmentCheckoutConfirmCode {
+	return []AppointmentCheckoutConfirmCode{
+		AppointmentCheckoutConfirmCodeFINALIZERETRY,
+		AppointmentCheckoutConfirmCodeREFUNDPENDING,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutConfirmCode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutConfirmCodeFINALIZERETRY:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmCodeREFUNDPENDING:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutConfirmCode) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutConfirmCode(data) {
+	case AppointmentCheckoutConfirmCodeFINALIZERETRY:
+		*s = AppointmentCheckoutConfirmCodeFINALIZERETRY
+		return nil
+	case AppointmentCheckoutConfirmCodeREFUNDPENDING:
+		*s = AppointmentCheckoutConfirmCodeREFUNDPENDING
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutConfirmResponse
+type AppointmentCheckoutConfirmResponse struct {
+	Data  AppointmentCheckoutConfirm `json:"data"`
+	Error struct{}                   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutConfirmResponse) GetData() AppointmentCheckoutConfirm {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutConfirmResponse) SetData(val AppointmentCheckoutConfirm) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AppointmentCheckoutConfirmStatus string
+
+const (
+	AppointmentCheckoutConfirmStatusBooked        AppointmentCheckoutConfirmStatus = "booked"
+	AppointmentCheckoutConfirmStatusFinalizing    AppointmentCheckoutConfirmStatus = "finalizing"
+	AppointmentCheckoutConfirmStatusRefundPending AppointmentCheckoutConfirmStatus = "refund_pending"
+)
+
+// AllValues returns all AppointmentCheckoutConfirmStatus values.
+func (AppointmentCheckoutConfirmStatus) AllValues() []AppointmentCheckoutConfirmStatus {
+	return []AppointmentCheckoutConfirmStatus{
+		AppointmentCheckoutConfirmStatusBooked,
+		AppointmentCheckoutConfirmStatusFinalizing,
+		AppointmentCheckoutConfirmStatusRefundPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutConfirmStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutConfirmStatusBooked:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmStatusFinalizing:
+		return []byte(s), nil
+	case AppointmentCheckoutConfirmStatusRefundPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutConfirmStatus) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutConfirmStatus(data) {
+	case AppointmentCheckoutConfirmStatusBooked:
+		*s = AppointmentCheckoutConfirmStatusBooked
+		return nil
+	case AppointmentCheckoutConfirmStatusFinalizing:
+		*s = AppointmentCheckoutConfirmStatusFinalizing
+		return nil
+	case AppointmentCheckoutConfirmStatusRefundPending:
+		*s = AppointmentCheckoutConfirmStatusRefundPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutQuote
+type AppointmentCheckoutQuote struct {
+	AmountDueAtBooking      float64    `json:"amount_due_at_booking"`
+	AmountDueAtBookingMinor int64      `json:"amount_due_at_booking_minor"`
+	Currency                string     `json:"currency"`
+	DepositAmount           NilFloat64 `json:"deposit_amount"`
+	DepositMinor            NilInt64   `json:"deposit_minor"`
+	EndTime                 time.Time  `json:"end_time"`
+	// How the booking would be paid.
+	Payment              AppointmentCheckoutQuotePayment              `json:"payment"`
+	PaymentAtBookingMode AppointmentCheckoutQuotePaymentAtBookingMode `json:"payment_at_booking_mode"`
+	PriceAmount          float64                                      `json:"price_amount"`
+	PriceMinor           int64                                        `json:"price_minor"`
+	// The concrete provider the booking would take.
+	ProviderID            uuid.UUID `json:"provider_id"`
+	RemainingBalance      float64   `json:"remaining_balance"`
+	RemainingBalanceMinor int64     `json:"remaining_balance_minor"`
+	ServiceID             uuid.UUID `json:"service_id"`
+	StartTime             time.Time `json:"start_time"`
+	VariantID             NilUUID   `json:"variant_id"`
+}
+
+// GetAmountDueAtBooking returns the value of AmountDueAtBooking.
+func (s *AppointmentCheckoutQuote) GetAmountDueAtBooking() float64 {
+	return s.AmountDueAtBooking
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *AppointmentCheckoutQuote) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCheckoutQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDepositAmount returns the value of DepositAmount.
+func (s *AppointmentCheckoutQuote) GetDepositAmount() NilFloat64 {
+	return s.DepositAmount
+}
+
+// GetDepositMinor returns the value of DepositMinor.
+func (s *AppointmentCheckoutQuote) GetDepositMinor() NilInt64 {
+	return s.DepositMinor
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *AppointmentCheckoutQuote) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetPayment returns the value of Payment.
+func (s *AppointmentCheckoutQuote) GetPayment() AppointmentCheckoutQuotePayment {
+	return s.Payment
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *AppointmentCheckoutQuote) GetPaymentAtBookingMode() AppointmentCheckoutQuotePaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *AppointmentCheckoutQuote) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AppointmentCheckoutQuote) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCheckoutQuote) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetRemainingBalance returns the value of RemainingBalance.
+func (s *AppointmentCheckoutQuote) GetRemainingBalance() float64 {
+	return s.RemainingBalance
+}
+
+// GetRemainingBalanceMinor returns the value of RemainingBalanceMinor.
+func (s *AppointmentCheckoutQuote) GetRemainingBalanceMinor() int64 {
+	return s.RemainingBalanceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCheckoutQuote) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCheckoutQuote) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCheckoutQuote) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetAmountDueAtBooking sets the value of AmountDueAtBooking.
+func (s *AppointmentCheckoutQuote) SetAmountDueAtBooking(val float64) {
+	s.AmountDueAtBooking = val
+}
+
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *AppointmentCheckoutQuote) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCheckoutQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDepositAmount sets the value of DepositAmount.
+func (s *AppointmentCheckoutQuote) SetDepositAmount(val NilFloat64) {
+	s.DepositAmount = val
+}
+
+// SetDepositMinor sets the value of DepositMinor.
+func (s *AppointmentCheckoutQuote) SetDepositMinor(val NilInt64) {
+	s.DepositMinor = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *AppointmentCheckoutQuote) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetPayment sets the value of Payment.
+func (s *AppointmentCheckoutQuote) SetPayment(val AppointmentCheckoutQuotePayment) {
+	s.Payment = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *AppointmentCheckoutQuote) SetPaymentAtBookingMode(val AppointmentCheckoutQuotePaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *AppointmentCheckoutQuote) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AppointmentCheckoutQuote) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCheckoutQuote) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetRemainingBalance sets the value of RemainingBalance.
+func (s *AppointmentCheckoutQuote) SetRemainingBalance(val float64) {
+	s.RemainingBalance = val
+}
+
+// SetRemainingBalanceMinor sets the value of RemainingBalanceMinor.
+func (s *AppointmentCheckoutQuote) SetRemainingBalanceMinor(val int64) {
+	s.RemainingBalanceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCheckoutQuote) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCheckoutQuote) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCheckoutQuote) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// How the booking would be paid.
+type AppointmentCheckoutQuotePayment string
+
+const (
+	AppointmentCheckoutQuotePaymentFree   AppointmentCheckoutQuotePayment = "free"
+	AppointmentCheckoutQuotePaymentVenue  AppointmentCheckoutQuotePayment = "venue"
+	AppointmentCheckoutQuotePaymentOnline AppointmentCheckoutQuotePayment = "online"
+)
+
+// AllValues returns all AppointmentCheckoutQuotePayment values.
+func (AppointmentCheckoutQuotePayment) AllValues() []AppointmentCheckoutQuotePayment {
+	return []AppointmentCheckoutQuotePayment{
+		AppointmentCheckoutQuotePaymentFree,
+		AppointmentCheckoutQuotePaymentVenue,
+		AppointmentCheckoutQuotePaymentOnline,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutQuotePayment) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutQuotePaymentFree:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentVenue:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentOnline:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutQuotePayment) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutQuotePayment(data) {
+	case AppointmentCheckoutQuotePaymentFree:
+		*s = AppointmentCheckoutQuotePaymentFree
+		return nil
+	case AppointmentCheckoutQuotePaymentVenue:
+		*s = AppointmentCheckoutQuotePaymentVenue
+		return nil
+	case AppointmentCheckoutQuotePaymentOnline:
+		*s = AppointmentCheckoutQuotePaymentOnline
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AppointmentCheckoutQuotePaymentAtBookingMode string
+
+const (
+	AppointmentCheckoutQuotePaymentAtBookingModeVenue        AppointmentCheckoutQuotePaymentAtBookingMode = "venue"
+	AppointmentCheckoutQuotePaymentAtBookingModeOnline       AppointmentCheckoutQuotePaymentAtBookingMode = "online"
+	AppointmentCheckoutQuotePaymentAtBookingModeClientChoice AppointmentCheckoutQuotePaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all AppointmentCheckoutQuotePaymentAtBookingMode values.
+func (AppointmentCheckoutQuotePaymentAtBookingMode) AllValues() []AppointmentCheckoutQuotePaymentAtBookingMode {
+	return []AppointmentCheckoutQuotePaymentAtBookingMode{
+		AppointmentCheckoutQuotePaymentAtBookingModeVenue,
+		AppointmentCheckoutQuotePaymentAtBookingModeOnline,
+		AppointmentCheckoutQuotePaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutQuotePaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutQuotePaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutQuotePaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutQuotePaymentAtBookingMode(data) {
+	case AppointmentCheckoutQuotePaymentAtBookingModeVenue:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeVenue
+		return nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeOnline:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeOnline
+		return nil
+	case AppointmentCheckoutQuotePaymentAtBookingModeClientChoice:
+		*s = AppointmentCheckoutQuotePaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutQuoteResponse
+type AppointmentCheckoutQuoteResponse struct {
+	Data  AppointmentCheckoutQuote `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutQuoteResponse) GetData() AppointmentCheckoutQuote {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutQuoteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutQuoteResponse) SetData(val AppointmentCheckoutQuote) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutQuoteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutRequest
+type AppointmentCheckoutRequest struct {
+	ExpectedAmountDueAtBooking float64                                    `json:"expected_amount_due_at_booking"`
+	LocationID                 OptUUID                                    `json:"location_id"`
+	Notes                      OptString                                  `json:"notes"`
+	PaymentChoice              OptAppointmentCheckoutRequestPaymentChoice `json:"payment_choice"`
+	PaymentMethodID            OptString                                  `json:"payment_method_id"`
+	ProviderID                 OptString                                  `json:"provider_id"`
+	ServiceID                  uuid.UUID                                  `json:"service_id"`
+	StartTime                  time.Time                                  `json:"start_time"`
+	VariantID                  OptUUID                                    `json:"variant_id"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *AppointmentCheckoutRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AppointmentCheckoutRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *AppointmentCheckoutRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetPaymentChoice returns the value of PaymentChoice.
+func (s *AppointmentCheckoutRequest) GetPaymentChoice() OptAppointmentCheckoutRequestPaymentChoice {
+	return s.PaymentChoice
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *AppointmentCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *AppointmentCheckoutRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *AppointmentCheckoutRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *AppointmentCheckoutRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *AppointmentCheckoutRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *AppointmentCheckoutRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AppointmentCheckoutRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *AppointmentCheckoutRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetPaymentChoice sets the value of PaymentChoice.
+func (s *AppointmentCheckoutRequest) SetPaymentChoice(val OptAppointmentCheckoutRequestPaymentChoice) {
+	s.PaymentChoice = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *AppointmentCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *AppointmentCheckoutRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *AppointmentCheckoutRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *AppointmentCheckoutRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *AppointmentCheckoutRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+type AppointmentCheckoutRequestPaymentChoice string
+
+const (
+	AppointmentCheckoutRequestPaymentChoiceOnline AppointmentCheckoutRequestPaymentChoice = "online"
+	AppointmentCheckoutRequestPaymentChoiceVenue  AppointmentCheckoutRequestPaymentChoice = "venue"
+)
+
+// AllValues returns all AppointmentCheckoutRequestPaymentChoice values.
+func (AppointmentCheckoutRequestPaymentChoice) AllValues() []AppointmentCheckoutRequestPaymentChoice {
+	return []AppointmentCheckoutRequestPaymentChoice{
+		AppointmentCheckoutRequestPaymentChoiceOnline,
+		AppointmentCheckoutRequestPaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCheckoutRequestPaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCheckoutRequestPaymentChoiceOnline:
+		return []byte(s), nil
+	case AppointmentCheckoutRequestPaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCheckoutRequestPaymentChoice) UnmarshalText(data []byte) error {
+	switch AppointmentCheckoutRequestPaymentChoice(data) {
+	case AppointmentCheckoutRequestPaymentChoiceOnline:
+		*s = AppointmentCheckoutRequestPaymentChoiceOnline
+		return nil
+	case AppointmentCheckoutRequestPaymentChoiceVenue:
+		*s = AppointmentCheckoutRequestPaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentCheckoutResponse
+type AppointmentCheckoutResponse struct {
+	Data  AppointmentCheckout `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AppointmentCheckoutResponse) GetData() AppointmentCheckout {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AppointmentCheckoutResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AppointmentCheckoutResponse) SetData(val AppointmentCheckout) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AppointmentCheckoutResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AppointmentCreateRequest
 type AppointmentCreateRequest struct {
 	LocationID OptUUID   `json:"location_id"`
@@ -5280,9 +6474,10 @@ func (s *AppointmentListResponse) SetMeta(val AppointmentListMeta) {
 type AppointmentPayment string
 
 const (
-	AppointmentPaymentFree  AppointmentPayment = "free"
-	AppointmentPaymentPass  AppointmentPayment = "pass"
-	AppointmentPaymentVenue AppointmentPayment = "venue"
+	AppointmentPaymentFree   AppointmentPayment = "free"
+	AppointmentPaymentPass   AppointmentPayment = "pass"
+	AppointmentPaymentVenue  AppointmentPayment = "venue"
+	AppointmentPaymentOnline AppointmentPayment = "online"
 )
 
 // AllValues returns all AppointmentPayment values.
@@ -5291,6 +6486,7 @@ func (AppointmentPayment) AllValues() []AppointmentPayment {
 		AppointmentPaymentFree,
 		AppointmentPaymentPass,
 		AppointmentPaymentVenue,
+		AppointmentPaymentOnline,
 	}
 }
 
@@ -5302,6 +6498,8 @@ func (s AppointmentPayment) MarshalText() ([]byte, error) {
 	case AppointmentPaymentPass:
 		return []byte(s), nil
 	case AppointmentPaymentVenue:
+		return []byte(s), nil
+	case AppointmentPaymentOnline:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -5319,6 +6517,9 @@ func (s *AppointmentPayment) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentPaymentVenue:
 		*s = AppointmentPaymentVenue
+		return nil
+	case AppointmentPaymentOnline:
+		*s = AppointmentPaymentOnline
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -5829,13 +7030,14 @@ func (s *AppointmentSlot) SetStartTime(val time.Time) {
 type AppointmentStatus string
 
 const (
-	AppointmentStatusBooked      AppointmentStatus = "booked"
-	AppointmentStatusCheckedIn   AppointmentStatus = "checked_in"
-	AppointmentStatusInProgress  AppointmentStatus = "in_progress"
-	AppointmentStatusCompleted   AppointmentStatus = "completed"
-	AppointmentStatusNoShow      AppointmentStatus = "no_show"
-	AppointmentStatusCancelled   AppointmentStatus = "cancelled"
-	AppointmentStatusRescheduled AppointmentStatus = "rescheduled"
+	AppointmentStatusBooked         AppointmentStatus = "booked"
+	AppointmentStatusCheckedIn      AppointmentStatus = "checked_in"
+	AppointmentStatusInProgress     AppointmentStatus = "in_progress"
+	AppointmentStatusCompleted      AppointmentStatus = "completed"
+	AppointmentStatusNoShow         AppointmentStatus = "no_show"
+	AppointmentStatusCancelled      AppointmentStatus = "cancelled"
+	AppointmentStatusRescheduled    AppointmentStatus = "rescheduled"
+	AppointmentStatusPendingPayment AppointmentStatus = "pending_payment"
 )
 
 // AllValues returns all AppointmentStatus values.
@@ -5848,6 +7050,7 @@ func (AppointmentStatus) AllValues() []AppointmentStatus {
 		AppointmentStatusNoShow,
 		AppointmentStatusCancelled,
 		AppointmentStatusRescheduled,
+		AppointmentStatusPendingPayment,
 	}
 }
 
@@ -5867,6 +7070,8 @@ func (s AppointmentStatus) MarshalText() ([]byte, error) {
 	case AppointmentStatusCancelled:
 		return []byte(s), nil
 	case AppointmentStatusRescheduled:
+		return []byte(s), nil
+	case AppointmentStatusPendingPayment:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -5896,6 +7101,233 @@ func (s *AppointmentStatus) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentStatusRescheduled:
 		*s = AppointmentStatusRescheduled
+		return nil
+	case AppointmentStatusPendingPayment:
+		*s = AppointmentStatusPendingPayment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AttendanceCounts
+type AttendanceCounts struct {
+	Booked        int64 `json:"booked"`
+	Cancelled     int64 `json:"cancelled"`
+	CheckedIn     int64 `json:"checked_in"`
+	LateCancelled int64 `json:"late_cancelled"`
+	NoShow        int64 `json:"no_show"`
+	Waitlisted    int64 `json:"waitlisted"`
+}
+
+// GetBooked returns the value of Booked.
+func (s *AttendanceCounts) GetBooked() int64 {
+	return s.Booked
+}
+
+// GetCancelled returns the value of Cancelled.
+func (s *AttendanceCounts) GetCancelled() int64 {
+	return s.Cancelled
+}
+
+// GetCheckedIn returns the value of CheckedIn.
+func (s *AttendanceCounts) GetCheckedIn() int64 {
+	return s.CheckedIn
+}
+
+// GetLateCancelled returns the value of LateCancelled.
+func (s *AttendanceCounts) GetLateCancelled() int64 {
+	return s.LateCancelled
+}
+
+// GetNoShow returns the value of NoShow.
+func (s *AttendanceCounts) GetNoShow() int64 {
+	return s.NoShow
+}
+
+// GetWaitlisted returns the value of Waitlisted.
+func (s *AttendanceCounts) GetWaitlisted() int64 {
+	return s.Waitlisted
+}
+
+// SetBooked sets the value of Booked.
+func (s *AttendanceCounts) SetBooked(val int64) {
+	s.Booked = val
+}
+
+// SetCancelled sets the value of Cancelled.
+func (s *AttendanceCounts) SetCancelled(val int64) {
+	s.Cancelled = val
+}
+
+// SetCheckedIn sets the value of CheckedIn.
+func (s *AttendanceCounts) SetCheckedIn(val int64) {
+	s.CheckedIn = val
+}
+
+// SetLateCancelled sets the value of LateCancelled.
+func (s *AttendanceCounts) SetLateCancelled(val int64) {
+	s.LateCancelled = val
+}
+
+// SetNoShow sets the value of NoShow.
+func (s *AttendanceCounts) SetNoShow(val int64) {
+	s.NoShow = val
+}
+
+// SetWaitlisted sets the value of Waitlisted.
+func (s *AttendanceCounts) SetWaitlisted(val int64) {
+	s.Waitlisted = val
+}
+
+// Ref: #/components/schemas/AttendanceDay
+type AttendanceDay struct {
+	Counts AttendanceCounts `json:"counts"`
+	Date   time.Time        `json:"date"`
+}
+
+// GetCounts returns the value of Counts.
+func (s *AttendanceDay) GetCounts() AttendanceCounts {
+	return s.Counts
+}
+
+// GetDate returns the value of Date.
+func (s *AttendanceDay) GetDate() time.Time {
+	return s.Date
+}
+
+// SetCounts sets the value of Counts.
+func (s *AttendanceDay) SetCounts(val AttendanceCounts) {
+	s.Counts = val
+}
+
+// SetDate sets the value of Date.
+func (s *AttendanceDay) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// Ref: #/components/schemas/AttendanceReport
+type AttendanceReport struct {
+	Days       []AttendanceDay      `json:"days"`
+	LocationID NilUUID              `json:"location_id"`
+	Period     ReportPeriod         `json:"period"`
+	Totals     AttendanceCounts     `json:"totals"`
+	View       AttendanceReportView `json:"view"`
+}
+
+// GetDays returns the value of Days.
+func (s *AttendanceReport) GetDays() []AttendanceDay {
+	return s.Days
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *AttendanceReport) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetPeriod returns the value of Period.
+func (s *AttendanceReport) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// GetTotals returns the value of Totals.
+func (s *AttendanceReport) GetTotals() AttendanceCounts {
+	return s.Totals
+}
+
+// GetView returns the value of View.
+func (s *AttendanceReport) GetView() AttendanceReportView {
+	return s.View
+}
+
+// SetDays sets the value of Days.
+func (s *AttendanceReport) SetDays(val []AttendanceDay) {
+	s.Days = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *AttendanceReport) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *AttendanceReport) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *AttendanceReport) SetTotals(val AttendanceCounts) {
+	s.Totals = val
+}
+
+// SetView sets the value of View.
+func (s *AttendanceReport) SetView(val AttendanceReportView) {
+	s.View = val
+}
+
+// Ref: #/components/schemas/AttendanceReportResponse
+type AttendanceReportResponse struct {
+	Data  AttendanceReport `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AttendanceReportResponse) GetData() AttendanceReport {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AttendanceReportResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AttendanceReportResponse) SetData(val AttendanceReport) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AttendanceReportResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*AttendanceReportResponse) getAttendanceReportRes() {}
+
+type AttendanceReportView string
+
+const (
+	AttendanceReportViewClassDate  AttendanceReportView = "class_date"
+	AttendanceReportViewActionDate AttendanceReportView = "action_date"
+)
+
+// AllValues returns all AttendanceReportView values.
+func (AttendanceReportView) AllValues() []AttendanceReportView {
+	return []AttendanceReportView{
+		AttendanceReportViewClassDate,
+		AttendanceReportViewActionDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AttendanceReportView) MarshalText() ([]byte, error) {
+	switch s {
+	case AttendanceReportViewClassDate:
+		return []byte(s), nil
+	case AttendanceReportViewActionDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AttendanceReportView) UnmarshalText(data []byte) error {
+	switch AttendanceReportView(data) {
+	case AttendanceReportViewClassDate:
+		*s = AttendanceReportViewClassDate
+		return nil
+	case AttendanceReportViewActionDate:
+		*s = AttendanceReportViewActionDate
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -7337,6 +8769,143 @@ func (s *BookingWatchState) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/BrandAnalytics
+type BrandAnalytics struct {
+	Brands []BrandAnalyticsEntry `json:"brands"`
+	Period ReportPeriod          `json:"period"`
+}
+
+// GetBrands returns the value of Brands.
+func (s *BrandAnalytics) GetBrands() []BrandAnalyticsEntry {
+	return s.Brands
+}
+
+// GetPeriod returns the value of Period.
+func (s *BrandAnalytics) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// SetBrands sets the value of Brands.
+func (s *BrandAnalytics) SetBrands(val []BrandAnalyticsEntry) {
+	s.Brands = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *BrandAnalytics) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// Ref: #/components/schemas/BrandAnalyticsEntry
+type BrandAnalyticsEntry struct {
+	Booked           int64   `json:"booked"`
+	BrandID          NilUUID `json:"brand_id"`
+	CancelledClasses int64   `json:"cancelled_classes"`
+	CheckedIn        int64   `json:"checked_in"`
+	// Classes of the range that are not cancelled.
+	Classes int64 `json:"classes"`
+	// The brand's name; empty for the entry without a brand.
+	Name  string        `json:"name"`
+	Sales []SalesAmount `json:"sales"`
+}
+
+// GetBooked returns the value of Booked.
+func (s *BrandAnalyticsEntry) GetBooked() int64 {
+	return s.Booked
+}
+
+// GetBrandID returns the value of BrandID.
+func (s *BrandAnalyticsEntry) GetBrandID() NilUUID {
+	return s.BrandID
+}
+
+// GetCancelledClasses returns the value of CancelledClasses.
+func (s *BrandAnalyticsEntry) GetCancelledClasses() int64 {
+	return s.CancelledClasses
+}
+
+// GetCheckedIn returns the value of CheckedIn.
+func (s *BrandAnalyticsEntry) GetCheckedIn() int64 {
+	return s.CheckedIn
+}
+
+// GetClasses returns the value of Classes.
+func (s *BrandAnalyticsEntry) GetClasses() int64 {
+	return s.Classes
+}
+
+// GetName returns the value of Name.
+func (s *BrandAnalyticsEntry) GetName() string {
+	return s.Name
+}
+
+// GetSales returns the value of Sales.
+func (s *BrandAnalyticsEntry) GetSales() []SalesAmount {
+	return s.Sales
+}
+
+// SetBooked sets the value of Booked.
+func (s *BrandAnalyticsEntry) SetBooked(val int64) {
+	s.Booked = val
+}
+
+// SetBrandID sets the value of BrandID.
+func (s *BrandAnalyticsEntry) SetBrandID(val NilUUID) {
+	s.BrandID = val
+}
+
+// SetCancelledClasses sets the value of CancelledClasses.
+func (s *BrandAnalyticsEntry) SetCancelledClasses(val int64) {
+	s.CancelledClasses = val
+}
+
+// SetCheckedIn sets the value of CheckedIn.
+func (s *BrandAnalyticsEntry) SetCheckedIn(val int64) {
+	s.CheckedIn = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BrandAnalyticsEntry) SetClasses(val int64) {
+	s.Classes = val
+}
+
+// SetName sets the value of Name.
+func (s *BrandAnalyticsEntry) SetName(val string) {
+	s.Name = val
+}
+
+// SetSales sets the value of Sales.
+func (s *BrandAnalyticsEntry) SetSales(val []SalesAmount) {
+	s.Sales = val
+}
+
+// Ref: #/components/schemas/BrandAnalyticsResponse
+type BrandAnalyticsResponse struct {
+	Data  BrandAnalytics `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *BrandAnalyticsResponse) GetData() BrandAnalytics {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *BrandAnalyticsResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *BrandAnalyticsResponse) SetData(val BrandAnalytics) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *BrandAnalyticsResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*BrandAnalyticsResponse) getBrandAnalyticsRes() {}
+
 // Ref: #/components/schemas/BrandDetail
 type BrandDetail struct {
 	Brand      BrandItem        `json:"brand"`
@@ -7859,13 +9428,417 @@ func (s *CalendarClass) SetWaitlistCount(val int) {
 	s.WaitlistCount = val
 }
 
+// Ref: #/components/schemas/CalendarEventCreateRequest
+type CalendarEventCreateRequest struct {
+	EndTime    time.Time                      `json:"end_time"`
+	Kind       CalendarEventCreateRequestKind `json:"kind"`
+	LocationID OptUUID                        `json:"location_id"`
+	Notes      OptString                      `json:"notes"`
+	RoomID     OptUUID                        `json:"room_id"`
+	StartTime  time.Time                      `json:"start_time"`
+	Title      string                         `json:"title"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CalendarEventCreateRequest) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetKind returns the value of Kind.
+func (s *CalendarEventCreateRequest) GetKind() CalendarEventCreateRequestKind {
+	return s.Kind
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *CalendarEventCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventCreateRequest) GetNotes() OptString {
+	return s.Notes
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *CalendarEventCreateRequest) GetRoomID() OptUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CalendarEventCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetTitle returns the value of Title.
+func (s *CalendarEventCreateRequest) GetTitle() string {
+	return s.Title
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CalendarEventCreateRequest) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CalendarEventCreateRequest) SetKind(val CalendarEventCreateRequestKind) {
+	s.Kind = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *CalendarEventCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventCreateRequest) SetNotes(val OptString) {
+	s.Notes = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *CalendarEventCreateRequest) SetRoomID(val OptUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CalendarEventCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetTitle sets the value of Title.
+func (s *CalendarEventCreateRequest) SetTitle(val string) {
+	s.Title = val
+}
+
+type CalendarEventCreateRequestKind string
+
+const (
+	CalendarEventCreateRequestKindPrivateEvent CalendarEventCreateRequestKind = "private_event"
+	CalendarEventCreateRequestKindStream       CalendarEventCreateRequestKind = "stream"
+	CalendarEventCreateRequestKindRoomRental   CalendarEventCreateRequestKind = "room_rental"
+	CalendarEventCreateRequestKindMaintenance  CalendarEventCreateRequestKind = "maintenance"
+)
+
+// AllValues returns all CalendarEventCreateRequestKind values.
+func (CalendarEventCreateRequestKind) AllValues() []CalendarEventCreateRequestKind {
+	return []CalendarEventCreateRequestKind{
+		CalendarEventCreateRequestKindPrivateEvent,
+		CalendarEventCreateRequestKindStream,
+		CalendarEventCreateRequestKindRoomRental,
+		CalendarEventCreateRequestKindMaintenance,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventCreateRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventCreateRequestKindPrivateEvent:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindStream:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindRoomRental:
+		return []byte(s), nil
+	case CalendarEventCreateRequestKindMaintenance:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventCreateRequestKind) UnmarshalText(data []byte) error {
+	switch CalendarEventCreateRequestKind(data) {
+	case CalendarEventCreateRequestKindPrivateEvent:
+		*s = CalendarEventCreateRequestKindPrivateEvent
+		return nil
+	case CalendarEventCreateRequestKindStream:
+		*s = CalendarEventCreateRequestKindStream
+		return nil
+	case CalendarEventCreateRequestKindRoomRental:
+		*s = CalendarEventCreateRequestKindRoomRental
+		return nil
+	case CalendarEventCreateRequestKindMaintenance:
+		*s = CalendarEventCreateRequestKindMaintenance
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// What only a private_event, stream, room_rental or maintenance item of
+// `/calendar` has. Served when it overlaps the range (so its start may
+// precede `start`).
+// Ref: #/components/schemas/CalendarEventItem
+type CalendarEventItem struct {
+	CreatedBy string `json:"created_by"`
+	Notes     string `json:"notes"`
+}
+
+// GetCreatedBy returns the value of CreatedBy.
+func (s *CalendarEventItem) GetCreatedBy() string {
+	return s.CreatedBy
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventItem) GetNotes() string {
+	return s.Notes
+}
+
+// SetCreatedBy sets the value of CreatedBy.
+func (s *CalendarEventItem) SetCreatedBy(val string) {
+	s.CreatedBy = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventItem) SetNotes(val string) {
+	s.Notes = val
+}
+
+// Ref: #/components/schemas/CalendarEventResponse
+type CalendarEventResponse struct {
+	Data  CalendarEventView `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *CalendarEventResponse) GetData() CalendarEventView {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *CalendarEventResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *CalendarEventResponse) SetData(val CalendarEventView) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *CalendarEventResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/CalendarEventView
+type CalendarEventView struct {
+	// Who created it: user:<id>, api_key:<id> or operator:<name>.
+	CreatedBy  string                  `json:"created_by"`
+	EndTime    time.Time               `json:"end_time"`
+	ID         uuid.UUID               `json:"id"`
+	Kind       CalendarEventViewKind   `json:"kind"`
+	LocationID NilUUID                 `json:"location_id"`
+	Notes      string                  `json:"notes"`
+	RoomID     NilUUID                 `json:"room_id"`
+	StartTime  time.Time               `json:"start_time"`
+	Status     CalendarEventViewStatus `json:"status"`
+	Title      string                  `json:"title"`
+}
+
+// GetCreatedBy returns the value of CreatedBy.
+func (s *CalendarEventView) GetCreatedBy() string {
+	return s.CreatedBy
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *CalendarEventView) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *CalendarEventView) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *CalendarEventView) GetKind() CalendarEventViewKind {
+	return s.Kind
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *CalendarEventView) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetNotes returns the value of Notes.
+func (s *CalendarEventView) GetNotes() string {
+	return s.Notes
+}
+
+// GetRoomID returns the value of RoomID.
+func (s *CalendarEventView) GetRoomID() NilUUID {
+	return s.RoomID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *CalendarEventView) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetStatus returns the value of Status.
+func (s *CalendarEventView) GetStatus() CalendarEventViewStatus {
+	return s.Status
+}
+
+// GetTitle returns the value of Title.
+func (s *CalendarEventView) GetTitle() string {
+	return s.Title
+}
+
+// SetCreatedBy sets the value of CreatedBy.
+func (s *CalendarEventView) SetCreatedBy(val string) {
+	s.CreatedBy = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *CalendarEventView) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *CalendarEventView) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *CalendarEventView) SetKind(val CalendarEventViewKind) {
+	s.Kind = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *CalendarEventView) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetNotes sets the value of Notes.
+func (s *CalendarEventView) SetNotes(val string) {
+	s.Notes = val
+}
+
+// SetRoomID sets the value of RoomID.
+func (s *CalendarEventView) SetRoomID(val NilUUID) {
+	s.RoomID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *CalendarEventView) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CalendarEventView) SetStatus(val CalendarEventViewStatus) {
+	s.Status = val
+}
+
+// SetTitle sets the value of Title.
+func (s *CalendarEventView) SetTitle(val string) {
+	s.Title = val
+}
+
+type CalendarEventViewKind string
+
+const (
+	CalendarEventViewKindPrivateEvent CalendarEventViewKind = "private_event"
+	CalendarEventViewKindStream       CalendarEventViewKind = "stream"
+	CalendarEventViewKindRoomRental   CalendarEventViewKind = "room_rental"
+	CalendarEventViewKindMaintenance  CalendarEventViewKind = "maintenance"
+)
+
+// AllValues returns all CalendarEventViewKind values.
+func (CalendarEventViewKind) AllValues() []CalendarEventViewKind {
+	return []CalendarEventViewKind{
+		CalendarEventViewKindPrivateEvent,
+		CalendarEventViewKindStream,
+		CalendarEventViewKindRoomRental,
+		CalendarEventViewKindMaintenance,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventViewKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventViewKindPrivateEvent:
+		return []byte(s), nil
+	case CalendarEventViewKindStream:
+		return []byte(s), nil
+	case CalendarEventViewKindRoomRental:
+		return []byte(s), nil
+	case CalendarEventViewKindMaintenance:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventViewKind) UnmarshalText(data []byte) error {
+	switch CalendarEventViewKind(data) {
+	case CalendarEventViewKindPrivateEvent:
+		*s = CalendarEventViewKindPrivateEvent
+		return nil
+	case CalendarEventViewKindStream:
+		*s = CalendarEventViewKindStream
+		return nil
+	case CalendarEventViewKindRoomRental:
+		*s = CalendarEventViewKindRoomRental
+		return nil
+	case CalendarEventViewKindMaintenance:
+		*s = CalendarEventViewKindMaintenance
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type CalendarEventViewStatus string
+
+const (
+	CalendarEventViewStatusScheduled CalendarEventViewStatus = "scheduled"
+	CalendarEventViewStatusCancelled CalendarEventViewStatus = "cancelled"
+)
+
+// AllValues returns all CalendarEventViewStatus values.
+func (CalendarEventViewStatus) AllValues() []CalendarEventViewStatus {
+	return []CalendarEventViewStatus{
+		CalendarEventViewStatusScheduled,
+		CalendarEventViewStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CalendarEventViewStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CalendarEventViewStatusScheduled:
+		return []byte(s), nil
+	case CalendarEventViewStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CalendarEventViewStatus) UnmarshalText(data []byte) error {
+	switch CalendarEventViewStatus(data) {
+	case CalendarEventViewStatusScheduled:
+		*s = CalendarEventViewStatusScheduled
+		return nil
+	case CalendarEventViewStatusCancelled:
+		*s = CalendarEventViewStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CalendarItem
 type CalendarItem struct {
 	Appointment OptCalendarAppointment `json:"appointment"`
 	Class       OptCalendarClass       `json:"class"`
 	EndTime     time.Time              `json:"end_time"`
+	Event       OptCalendarEventItem   `json:"event"`
 	ID          uuid.UUID              `json:"id"`
-	// Class, appointment or unavailable in this version; more kinds join later, skip unknown ones.
+	// Class, appointment, unavailable, private_event, stream, room_rental or maintenance in this version;
+	//  more kinds join later, skip unknown ones.
 	Kind        string                 `json:"kind"`
 	Location    NilNamedRef            `json:"location"`
 	People      []CalendarPerson       `json:"people"`
@@ -7889,6 +9862,11 @@ func (s *CalendarItem) GetClass() OptCalendarClass {
 // GetEndTime returns the value of EndTime.
 func (s *CalendarItem) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetEvent returns the value of Event.
+func (s *CalendarItem) GetEvent() OptCalendarEventItem {
+	return s.Event
 }
 
 // GetID returns the value of ID.
@@ -7949,6 +9927,11 @@ func (s *CalendarItem) SetClass(val OptCalendarClass) {
 // SetEndTime sets the value of EndTime.
 func (s *CalendarItem) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetEvent sets the value of Event.
+func (s *CalendarItem) SetEvent(val OptCalendarEventItem) {
+	s.Event = val
 }
 
 // SetID sets the value of ID.
@@ -10282,19 +12265,162 @@ func (s *CheckoutPassType) SetValidityDays(val OptNilInt) {
 	s.ValidityDays = val
 }
 
+// Ref: #/components/schemas/CheckoutPayment
+type CheckoutPayment struct {
+	Amount             float64               `json:"amount"`
+	AmountMinor        int64                 `json:"amount_minor"`
+	ClientSecret       NilString             `json:"client_secret"`
+	Currency           string                `json:"currency"`
+	PaymentIntentID    string                `json:"payment_intent_id"`
+	ProcessorAccountID string                `json:"processor_account_id"`
+	Status             CheckoutPaymentStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *CheckoutPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *CheckoutPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *CheckoutPayment) GetClientSecret() NilString {
+	return s.ClientSecret
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *CheckoutPayment) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *CheckoutPayment) GetProcessorAccountID() string {
+	return s.ProcessorAccountID
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckoutPayment) GetStatus() CheckoutPaymentStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *CheckoutPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *CheckoutPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *CheckoutPayment) SetClientSecret(val NilString) {
+	s.ClientSecret = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *CheckoutPayment) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *CheckoutPayment) SetProcessorAccountID(val string) {
+	s.ProcessorAccountID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckoutPayment) SetStatus(val CheckoutPaymentStatus) {
+	s.Status = val
+}
+
+type CheckoutPaymentStatus string
+
+const (
+	CheckoutPaymentStatusSucceeded             CheckoutPaymentStatus = "succeeded"
+	CheckoutPaymentStatusRequiresAction        CheckoutPaymentStatus = "requires_action"
+	CheckoutPaymentStatusRequiresPaymentMethod CheckoutPaymentStatus = "requires_payment_method"
+	CheckoutPaymentStatusProcessing            CheckoutPaymentStatus = "processing"
+)
+
+// AllValues returns all CheckoutPaymentStatus values.
+func (CheckoutPaymentStatus) AllValues() []CheckoutPaymentStatus {
+	return []CheckoutPaymentStatus{
+		CheckoutPaymentStatusSucceeded,
+		CheckoutPaymentStatusRequiresAction,
+		CheckoutPaymentStatusRequiresPaymentMethod,
+		CheckoutPaymentStatusProcessing,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutPaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutPaymentStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutPaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutPaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutPaymentStatusProcessing:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutPaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutPaymentStatus(data) {
+	case CheckoutPaymentStatusSucceeded:
+		*s = CheckoutPaymentStatusSucceeded
+		return nil
+	case CheckoutPaymentStatusRequiresAction:
+		*s = CheckoutPaymentStatusRequiresAction
+		return nil
+	case CheckoutPaymentStatusRequiresPaymentMethod:
+		*s = CheckoutPaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutPaymentStatusProcessing:
+		*s = CheckoutPaymentStatusProcessing
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/CheckoutPreview
 type CheckoutPreview struct {
 	CardPayments CheckoutCardPayments `json:"card_payments"`
 	// Major units.
-	ChargedToday        float64                `json:"charged_today"`
-	ChargedTodayMinor   int64                  `json:"charged_today_minor"`
+	ChargedToday      float64 `json:"charged_today"`
+	ChargedTodayMinor int64   `json:"charged_today_minor"`
+	// Credit spent on this purchase; the card pays the rest.
+	CreditAppliedMinor OptInt64 `json:"credit_applied_minor"`
+	// The member's credit in the currency before this purchase.
+	CreditBalanceMinor  OptInt64               `json:"credit_balance_minor"`
 	Currency            string                 `json:"currency"`
 	CurrencyExponent    int                    `json:"currency_exponent"`
+	DirectOffer         OptDirectOffer         `json:"direct_offer"`
 	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
 	PassType            CheckoutPassType       `json:"pass_type"`
 	PurchaseObligation  PurchaseObligation     `json:"purchase_obligation"`
-	VatMinor            int64                  `json:"vat_minor"`
-	VatRateBp           int                    `json:"vat_rate_bp"`
+	// The member is under the venue's VAT age threshold on the sale date.
+	VatExempt OptBool `json:"vat_exempt"`
+	VatMinor  int64   `json:"vat_minor"`
+	VatRateBp int     `json:"vat_rate_bp"`
 }
 
 // GetCardPayments returns the value of CardPayments.
@@ -10312,6 +12438,16 @@ func (s *CheckoutPreview) GetChargedTodayMinor() int64 {
 	return s.ChargedTodayMinor
 }
 
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *CheckoutPreview) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCreditBalanceMinor returns the value of CreditBalanceMinor.
+func (s *CheckoutPreview) GetCreditBalanceMinor() OptInt64 {
+	return s.CreditBalanceMinor
+}
+
 // GetCurrency returns the value of Currency.
 func (s *CheckoutPreview) GetCurrency() string {
 	return s.Currency
@@ -10320,6 +12456,11 @@ func (s *CheckoutPreview) GetCurrency() string {
 // GetCurrencyExponent returns the value of CurrencyExponent.
 func (s *CheckoutPreview) GetCurrencyExponent() int {
 	return s.CurrencyExponent
+}
+
+// GetDirectOffer returns the value of DirectOffer.
+func (s *CheckoutPreview) GetDirectOffer() OptDirectOffer {
+	return s.DirectOffer
 }
 
 // GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
@@ -10335,6 +12476,11 @@ func (s *CheckoutPreview) GetPassType() CheckoutPassType {
 // GetPurchaseObligation returns the value of PurchaseObligation.
 func (s *CheckoutPreview) GetPurchaseObligation() PurchaseObligation {
 	return s.PurchaseObligation
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *CheckoutPreview) GetVatExempt() OptBool {
+	return s.VatExempt
 }
 
 // GetVatMinor returns the value of VatMinor.
@@ -10362,6 +12508,16 @@ func (s *CheckoutPreview) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
 }
 
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *CheckoutPreview) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCreditBalanceMinor sets the value of CreditBalanceMinor.
+func (s *CheckoutPreview) SetCreditBalanceMinor(val OptInt64) {
+	s.CreditBalanceMinor = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *CheckoutPreview) SetCurrency(val string) {
 	s.Currency = val
@@ -10370,6 +12526,11 @@ func (s *CheckoutPreview) SetCurrency(val string) {
 // SetCurrencyExponent sets the value of CurrencyExponent.
 func (s *CheckoutPreview) SetCurrencyExponent(val int) {
 	s.CurrencyExponent = val
+}
+
+// SetDirectOffer sets the value of DirectOffer.
+func (s *CheckoutPreview) SetDirectOffer(val OptDirectOffer) {
+	s.DirectOffer = val
 }
 
 // SetDirectPurchaseQuote sets the value of DirectPurchaseQuote.
@@ -10387,6 +12548,11 @@ func (s *CheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
 	s.PurchaseObligation = val
 }
 
+// SetVatExempt sets the value of VatExempt.
+func (s *CheckoutPreview) SetVatExempt(val OptBool) {
+	s.VatExempt = val
+}
+
 // SetVatMinor sets the value of VatMinor.
 func (s *CheckoutPreview) SetVatMinor(val int64) {
 	s.VatMinor = val
@@ -10399,10 +12565,16 @@ func (s *CheckoutPreview) SetVatRateBp(val int) {
 
 // Ref: #/components/schemas/CheckoutPreviewRequest
 type CheckoutPreviewRequest struct {
-	BrandID      OptUUID                         `json:"brand_id"`
-	FlashSaleID  OptUUID                         `json:"flash_sale_id"`
-	Locale       OptCheckoutPreviewRequestLocale `json:"locale"`
-	PassTypeSlug string                          `json:"pass_type_slug"`
+	BindingMonths OptInt                          `json:"binding_months"`
+	BrandID       OptUUID                         `json:"brand_id"`
+	FlashSaleID   OptUUID                         `json:"flash_sale_id"`
+	Locale        OptCheckoutPreviewRequestLocale `json:"locale"`
+	PassTypeSlug  string                          `json:"pass_type_slug"`
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *CheckoutPreviewRequest) GetBindingMonths() OptInt {
+	return s.BindingMonths
 }
 
 // GetBrandID returns the value of BrandID.
@@ -10423,6 +12595,11 @@ func (s *CheckoutPreviewRequest) GetLocale() OptCheckoutPreviewRequestLocale {
 // GetPassTypeSlug returns the value of PassTypeSlug.
 func (s *CheckoutPreviewRequest) GetPassTypeSlug() string {
 	return s.PassTypeSlug
+}
+
+// SetBindingMonths sets the value of BindingMonths.
+func (s *CheckoutPreviewRequest) SetBindingMonths(val OptInt) {
+	s.BindingMonths = val
 }
 
 // SetBrandID sets the value of BrandID.
@@ -11475,6 +13652,22 @@ func (s *CommercialRulePricing) SetPrice(val float64) {
 	s.Price = val
 }
 
+type ConfirmAppointmentCheckoutAccepted AppointmentCheckoutConfirmResponse
+
+func (*ConfirmAppointmentCheckoutAccepted) confirmAppointmentCheckoutRes() {}
+
+type ConfirmAppointmentCheckoutOK AppointmentCheckoutConfirmResponse
+
+func (*ConfirmAppointmentCheckoutOK) confirmAppointmentCheckoutRes() {}
+
+type ConfirmAppointmentVisitCheckoutAccepted VisitCheckoutConfirmResponse
+
+func (*ConfirmAppointmentVisitCheckoutAccepted) confirmAppointmentVisitCheckoutRes() {}
+
+type ConfirmAppointmentVisitCheckoutOK VisitCheckoutConfirmResponse
+
+func (*ConfirmAppointmentVisitCheckoutOK) confirmAppointmentVisitCheckoutRes() {}
+
 // Ref: #/components/schemas/DashboardTimelineClass
 type DashboardTimelineClass struct {
 	BookedCount    int         `json:"booked_count"`
@@ -11935,12 +14128,63 @@ func (s *DeviceTokenRequest) SetDeviceCode(val string) {
 	s.DeviceCode = val
 }
 
+// Display only (minor units); the payable authority is charged_today.
+// Ref: #/components/schemas/DirectOffer
+type DirectOffer struct {
+	FlashSaleID  uuid.UUID `json:"flash_sale_id"`
+	Name         string    `json:"name"`
+	NormalAmount int64     `json:"normal_amount"`
+	OfferAmount  int64     `json:"offer_amount"`
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *DirectOffer) GetFlashSaleID() uuid.UUID {
+	return s.FlashSaleID
+}
+
+// GetName returns the value of Name.
+func (s *DirectOffer) GetName() string {
+	return s.Name
+}
+
+// GetNormalAmount returns the value of NormalAmount.
+func (s *DirectOffer) GetNormalAmount() int64 {
+	return s.NormalAmount
+}
+
+// GetOfferAmount returns the value of OfferAmount.
+func (s *DirectOffer) GetOfferAmount() int64 {
+	return s.OfferAmount
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *DirectOffer) SetFlashSaleID(val uuid.UUID) {
+	s.FlashSaleID = val
+}
+
+// SetName sets the value of Name.
+func (s *DirectOffer) SetName(val string) {
+	s.Name = val
+}
+
+// SetNormalAmount sets the value of NormalAmount.
+func (s *DirectOffer) SetNormalAmount(val int64) {
+	s.NormalAmount = val
+}
+
+// SetOfferAmount sets the value of OfferAmount.
+func (s *DirectOffer) SetOfferAmount(val int64) {
+	s.OfferAmount = val
+}
+
 // A quote for a fixed direct purchase, signed by `fingerprint`: send it
 // unchanged. `currency` is an addition to the contract's fields (the
-// quote is charged in it). `flash_sale_id` is always null for now.
+// quote is charged in it), and so is `binding_months` (the binding tier
+// priced; null or absent without one). `flash_sale_id` is the offer priced.
 // Ref: #/components/schemas/DirectPurchaseQuote
 type DirectPurchaseQuote struct {
 	AuthorityFingerprint string                     `json:"authority_fingerprint"`
+	BindingMonths        OptNilInt                  `json:"binding_months"`
 	CreditAppliedMinor   int64                      `json:"credit_applied_minor"`
 	Currency             string                     `json:"currency"`
 	ExpiresAt            time.Time                  `json:"expires_at"`
@@ -11957,6 +14201,11 @@ type DirectPurchaseQuote struct {
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
 func (s *DirectPurchaseQuote) GetAuthorityFingerprint() string {
 	return s.AuthorityFingerprint
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *DirectPurchaseQuote) GetBindingMonths() OptNilInt {
+	return s.BindingMonths
 }
 
 // GetCreditAppliedMinor returns the value of CreditAppliedMinor.
@@ -12017,6 +14266,11 @@ func (s *DirectPurchaseQuote) GetVersion() DirectPurchaseQuoteVersion {
 // SetAuthorityFingerprint sets the value of AuthorityFingerprint.
 func (s *DirectPurchaseQuote) SetAuthorityFingerprint(val string) {
 	s.AuthorityFingerprint = val
+}
+
+// SetBindingMonths sets the value of BindingMonths.
+func (s *DirectPurchaseQuote) SetBindingMonths(val OptNilInt) {
+	s.BindingMonths = val
 }
 
 // SetCreditAppliedMinor sets the value of CreditAppliedMinor.
@@ -12930,6 +15184,195 @@ func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
 }
 
+// Ref: #/components/schemas/FailedPayment
+type FailedPayment struct {
+	Amount      float64   `json:"amount"`
+	AmountMinor int64     `json:"amount_minor"`
+	Currency    string    `json:"currency"`
+	DeclineCode NilString `json:"decline_code"`
+	FailedAt    time.Time `json:"failed_at"`
+	FailureCode NilString `json:"failure_code"`
+	// The declined charge's payment row.
+	ID            uuid.UUID                `json:"id"`
+	InvoiceID     NilUUID                  `json:"invoice_id"`
+	InvoiceNumber NilString                `json:"invoice_number"`
+	NextStep      NilFailedPaymentNextStep `json:"next_step"`
+	PassID        NilUUID                  `json:"pass_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *FailedPayment) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *FailedPayment) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FailedPayment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *FailedPayment) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *FailedPayment) GetFailedAt() time.Time {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *FailedPayment) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *FailedPayment) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *FailedPayment) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *FailedPayment) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *FailedPayment) GetNextStep() NilFailedPaymentNextStep {
+	return s.NextStep
+}
+
+// GetPassID returns the value of PassID.
+func (s *FailedPayment) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// SetAmount sets the value of Amount.
+func (s *FailedPayment) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *FailedPayment) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FailedPayment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *FailedPayment) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *FailedPayment) SetFailedAt(val time.Time) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *FailedPayment) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *FailedPayment) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *FailedPayment) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *FailedPayment) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *FailedPayment) SetNextStep(val NilFailedPaymentNextStep) {
+	s.NextStep = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FailedPayment) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/FailedPaymentListResponse
+type FailedPaymentListResponse struct {
+	Data []FailedPayment `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *FailedPaymentListResponse) GetData() []FailedPayment {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *FailedPaymentListResponse) SetData(val []FailedPayment) {
+	s.Data = val
+}
+
+type FailedPaymentNextStep string
+
+const (
+	FailedPaymentNextStepUpdateCard   FailedPaymentNextStep = "update_card"
+	FailedPaymentNextStepRefresh      FailedPaymentNextStep = "refresh"
+	FailedPaymentNextStepContactVenue FailedPaymentNextStep = "contact_venue"
+)
+
+// AllValues returns all FailedPaymentNextStep values.
+func (FailedPaymentNextStep) AllValues() []FailedPaymentNextStep {
+	return []FailedPaymentNextStep{
+		FailedPaymentNextStepUpdateCard,
+		FailedPaymentNextStepRefresh,
+		FailedPaymentNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FailedPaymentNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case FailedPaymentNextStepUpdateCard:
+		return []byte(s), nil
+	case FailedPaymentNextStepRefresh:
+		return []byte(s), nil
+	case FailedPaymentNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FailedPaymentNextStep) UnmarshalText(data []byte) error {
+	switch FailedPaymentNextStep(data) {
+	case FailedPaymentNextStepUpdateCard:
+		*s = FailedPaymentNextStepUpdateCard
+		return nil
+	case FailedPaymentNextStepRefresh:
+		*s = FailedPaymentNextStepRefresh
+		return nil
+	case FailedPaymentNextStepContactVenue:
+		*s = FailedPaymentNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/FavoriteVenue
 type FavoriteVenue struct {
 	Favorite       bool      `json:"favorite"`
@@ -13159,6 +15602,429 @@ func (s *FeeWaiveRequest) SetReason(val string) {
 	s.Reason = val
 }
 
+// Ref: #/components/schemas/FlexibleChange
+type FlexibleChange struct {
+	Currency string `json:"currency"`
+	// To less from.
+	DifferenceMinor int64             `json:"difference_minor"`
+	EffectiveOn     time.Time         `json:"effective_on"`
+	From            FlexibleSelection `json:"from"`
+	FromPriceMinor  int64             `json:"from_price_minor"`
+	PassID          uuid.UUID         `json:"pass_id"`
+	Renewal         int               `json:"renewal"`
+	// When the change was scheduled; null in a preview.
+	ScheduledAt  NilDateTime       `json:"scheduled_at"`
+	To           FlexibleSelection `json:"to"`
+	ToPriceMinor int64             `json:"to_price_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleChange) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDifferenceMinor returns the value of DifferenceMinor.
+func (s *FlexibleChange) GetDifferenceMinor() int64 {
+	return s.DifferenceMinor
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *FlexibleChange) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetFrom returns the value of From.
+func (s *FlexibleChange) GetFrom() FlexibleSelection {
+	return s.From
+}
+
+// GetFromPriceMinor returns the value of FromPriceMinor.
+func (s *FlexibleChange) GetFromPriceMinor() int64 {
+	return s.FromPriceMinor
+}
+
+// GetPassID returns the value of PassID.
+func (s *FlexibleChange) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleChange) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetScheduledAt returns the value of ScheduledAt.
+func (s *FlexibleChange) GetScheduledAt() NilDateTime {
+	return s.ScheduledAt
+}
+
+// GetTo returns the value of To.
+func (s *FlexibleChange) GetTo() FlexibleSelection {
+	return s.To
+}
+
+// GetToPriceMinor returns the value of ToPriceMinor.
+func (s *FlexibleChange) GetToPriceMinor() int64 {
+	return s.ToPriceMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleChange) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDifferenceMinor sets the value of DifferenceMinor.
+func (s *FlexibleChange) SetDifferenceMinor(val int64) {
+	s.DifferenceMinor = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *FlexibleChange) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetFrom sets the value of From.
+func (s *FlexibleChange) SetFrom(val FlexibleSelection) {
+	s.From = val
+}
+
+// SetFromPriceMinor sets the value of FromPriceMinor.
+func (s *FlexibleChange) SetFromPriceMinor(val int64) {
+	s.FromPriceMinor = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FlexibleChange) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleChange) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetScheduledAt sets the value of ScheduledAt.
+func (s *FlexibleChange) SetScheduledAt(val NilDateTime) {
+	s.ScheduledAt = val
+}
+
+// SetTo sets the value of To.
+func (s *FlexibleChange) SetTo(val FlexibleSelection) {
+	s.To = val
+}
+
+// SetToPriceMinor sets the value of ToPriceMinor.
+func (s *FlexibleChange) SetToPriceMinor(val int64) {
+	s.ToPriceMinor = val
+}
+
+// Ref: #/components/schemas/FlexibleChangePolicy
+type FlexibleChangePolicy struct {
+	AllowedCycleOffsets  []int `json:"allowed_cycle_offsets"`
+	DefaultCycleOffset   int   `json:"default_cycle_offset"`
+	MemberChangesEnabled bool  `json:"member_changes_enabled"`
+}
+
+// GetAllowedCycleOffsets returns the value of AllowedCycleOffsets.
+func (s *FlexibleChangePolicy) GetAllowedCycleOffsets() []int {
+	return s.AllowedCycleOffsets
+}
+
+// GetDefaultCycleOffset returns the value of DefaultCycleOffset.
+func (s *FlexibleChangePolicy) GetDefaultCycleOffset() int {
+	return s.DefaultCycleOffset
+}
+
+// GetMemberChangesEnabled returns the value of MemberChangesEnabled.
+func (s *FlexibleChangePolicy) GetMemberChangesEnabled() bool {
+	return s.MemberChangesEnabled
+}
+
+// SetAllowedCycleOffsets sets the value of AllowedCycleOffsets.
+func (s *FlexibleChangePolicy) SetAllowedCycleOffsets(val []int) {
+	s.AllowedCycleOffsets = val
+}
+
+// SetDefaultCycleOffset sets the value of DefaultCycleOffset.
+func (s *FlexibleChangePolicy) SetDefaultCycleOffset(val int) {
+	s.DefaultCycleOffset = val
+}
+
+// SetMemberChangesEnabled sets the value of MemberChangesEnabled.
+func (s *FlexibleChangePolicy) SetMemberChangesEnabled(val bool) {
+	s.MemberChangesEnabled = val
+}
+
+// Ref: #/components/schemas/FlexibleChangeRequest
+type FlexibleChangeRequest struct {
+	Kind     FlexibleChangeRequestKind `json:"kind"`
+	Quantity OptInt                    `json:"quantity"`
+	Renewal  OptInt                    `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleChangeRequest) GetKind() FlexibleChangeRequestKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleChangeRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleChangeRequest) GetRenewal() OptInt {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleChangeRequest) SetKind(val FlexibleChangeRequestKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleChangeRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleChangeRequest) SetRenewal(val OptInt) {
+	s.Renewal = val
+}
+
+type FlexibleChangeRequestKind string
+
+const (
+	FlexibleChangeRequestKindQuantity  FlexibleChangeRequestKind = "quantity"
+	FlexibleChangeRequestKindUnlimited FlexibleChangeRequestKind = "unlimited"
+)
+
+// AllValues returns all FlexibleChangeRequestKind values.
+func (FlexibleChangeRequestKind) AllValues() []FlexibleChangeRequestKind {
+	return []FlexibleChangeRequestKind{
+		FlexibleChangeRequestKindQuantity,
+		FlexibleChangeRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleChangeRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleChangeRequestKindQuantity:
+		return []byte(s), nil
+	case FlexibleChangeRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleChangeRequestKind) UnmarshalText(data []byte) error {
+	switch FlexibleChangeRequestKind(data) {
+	case FlexibleChangeRequestKindQuantity:
+		*s = FlexibleChangeRequestKindQuantity
+		return nil
+	case FlexibleChangeRequestKindUnlimited:
+		*s = FlexibleChangeRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/FlexibleChangeResponse
+type FlexibleChangeResponse struct {
+	Data  FlexibleChange `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleChangeResponse) GetData() FlexibleChange {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleChangeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleChangeResponse) SetData(val FlexibleChange) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleChangeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleChoices
+type FlexibleChoices struct {
+	ChangePolicy      FlexibleChangePolicy `json:"change_policy"`
+	Currency          string               `json:"currency"`
+	CurrencyExponent  int                  `json:"currency_exponent"`
+	Current           FlexibleSelection    `json:"current"`
+	CurrentPriceMinor int64                `json:"current_price_minor"`
+	Options           []FlexibleOption     `json:"options"`
+	PassID            uuid.UUID            `json:"pass_id"`
+	PassTypeID        uuid.UUID            `json:"pass_type_id"`
+	Renewals          []FlexibleRenewal    `json:"renewals"`
+	ScheduledChange   NilFlexibleScheduled `json:"scheduled_change"`
+}
+
+// GetChangePolicy returns the value of ChangePolicy.
+func (s *FlexibleChoices) GetChangePolicy() FlexibleChangePolicy {
+	return s.ChangePolicy
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleChoices) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *FlexibleChoices) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetCurrent returns the value of Current.
+func (s *FlexibleChoices) GetCurrent() FlexibleSelection {
+	return s.Current
+}
+
+// GetCurrentPriceMinor returns the value of CurrentPriceMinor.
+func (s *FlexibleChoices) GetCurrentPriceMinor() int64 {
+	return s.CurrentPriceMinor
+}
+
+// GetOptions returns the value of Options.
+func (s *FlexibleChoices) GetOptions() []FlexibleOption {
+	return s.Options
+}
+
+// GetPassID returns the value of PassID.
+func (s *FlexibleChoices) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *FlexibleChoices) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetRenewals returns the value of Renewals.
+func (s *FlexibleChoices) GetRenewals() []FlexibleRenewal {
+	return s.Renewals
+}
+
+// GetScheduledChange returns the value of ScheduledChange.
+func (s *FlexibleChoices) GetScheduledChange() NilFlexibleScheduled {
+	return s.ScheduledChange
+}
+
+// SetChangePolicy sets the value of ChangePolicy.
+func (s *FlexibleChoices) SetChangePolicy(val FlexibleChangePolicy) {
+	s.ChangePolicy = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleChoices) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *FlexibleChoices) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetCurrent sets the value of Current.
+func (s *FlexibleChoices) SetCurrent(val FlexibleSelection) {
+	s.Current = val
+}
+
+// SetCurrentPriceMinor sets the value of CurrentPriceMinor.
+func (s *FlexibleChoices) SetCurrentPriceMinor(val int64) {
+	s.CurrentPriceMinor = val
+}
+
+// SetOptions sets the value of Options.
+func (s *FlexibleChoices) SetOptions(val []FlexibleOption) {
+	s.Options = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *FlexibleChoices) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *FlexibleChoices) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetRenewals sets the value of Renewals.
+func (s *FlexibleChoices) SetRenewals(val []FlexibleRenewal) {
+	s.Renewals = val
+}
+
+// SetScheduledChange sets the value of ScheduledChange.
+func (s *FlexibleChoices) SetScheduledChange(val NilFlexibleScheduled) {
+	s.ScheduledChange = val
+}
+
+// Ref: #/components/schemas/FlexibleChoicesResponse
+type FlexibleChoicesResponse struct {
+	Data  FlexibleChoices `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleChoicesResponse) GetData() FlexibleChoices {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleChoicesResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleChoicesResponse) SetData(val FlexibleChoices) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleChoicesResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleOption
+type FlexibleOption struct {
+	PriceMinor int64             `json:"price_minor"`
+	Selection  FlexibleSelection `json:"selection"`
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *FlexibleOption) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleOption) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *FlexibleOption) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleOption) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
 // Ref: #/components/schemas/FlexiblePricingConfig
 type FlexiblePricingConfig struct {
 	ChangePolicy    FlexiblePricingConfigChangePolicy `json:"change_policy"`
@@ -13326,12 +16192,208 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
 }
 
+// Ref: #/components/schemas/FlexibleRenewal
+type FlexibleRenewal struct {
+	Date    time.Time `json:"date"`
+	Renewal int       `json:"renewal"`
+}
+
+// GetDate returns the value of Date.
+func (s *FlexibleRenewal) GetDate() time.Time {
+	return s.Date
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleRenewal) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetDate sets the value of Date.
+func (s *FlexibleRenewal) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleRenewal) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// Ref: #/components/schemas/FlexibleScheduled
+type FlexibleScheduled struct {
+	Currency    string            `json:"currency"`
+	EffectiveOn time.Time         `json:"effective_on"`
+	PriceMinor  int64             `json:"price_minor"`
+	Renewal     int               `json:"renewal"`
+	ScheduledAt time.Time         `json:"scheduled_at"`
+	Selection   FlexibleSelection `json:"selection"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleScheduled) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *FlexibleScheduled) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *FlexibleScheduled) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *FlexibleScheduled) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetScheduledAt returns the value of ScheduledAt.
+func (s *FlexibleScheduled) GetScheduledAt() time.Time {
+	return s.ScheduledAt
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleScheduled) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleScheduled) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *FlexibleScheduled) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *FlexibleScheduled) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *FlexibleScheduled) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetScheduledAt sets the value of ScheduledAt.
+func (s *FlexibleScheduled) SetScheduledAt(val time.Time) {
+	s.ScheduledAt = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleScheduled) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// Ref: #/components/schemas/FlexibleSelection
+type FlexibleSelection struct {
+	AllowanceLabel string `json:"allowance_label"`
+	// Classes a period; null for unlimited.
+	ClassAllowance NilInt                `json:"class_allowance"`
+	Kind           FlexibleSelectionKind `json:"kind"`
+	Quantity       NilInt                `json:"quantity"`
+}
+
+// GetAllowanceLabel returns the value of AllowanceLabel.
+func (s *FlexibleSelection) GetAllowanceLabel() string {
+	return s.AllowanceLabel
+}
+
+// GetClassAllowance returns the value of ClassAllowance.
+func (s *FlexibleSelection) GetClassAllowance() NilInt {
+	return s.ClassAllowance
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleSelection) GetKind() FlexibleSelectionKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleSelection) GetQuantity() NilInt {
+	return s.Quantity
+}
+
+// SetAllowanceLabel sets the value of AllowanceLabel.
+func (s *FlexibleSelection) SetAllowanceLabel(val string) {
+	s.AllowanceLabel = val
+}
+
+// SetClassAllowance sets the value of ClassAllowance.
+func (s *FlexibleSelection) SetClassAllowance(val NilInt) {
+	s.ClassAllowance = val
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleSelection) SetKind(val FlexibleSelectionKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleSelection) SetQuantity(val NilInt) {
+	s.Quantity = val
+}
+
+type FlexibleSelectionKind string
+
+const (
+	FlexibleSelectionKindQuantity  FlexibleSelectionKind = "quantity"
+	FlexibleSelectionKindUnlimited FlexibleSelectionKind = "unlimited"
+)
+
+// AllValues returns all FlexibleSelectionKind values.
+func (FlexibleSelectionKind) AllValues() []FlexibleSelectionKind {
+	return []FlexibleSelectionKind{
+		FlexibleSelectionKindQuantity,
+		FlexibleSelectionKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleSelectionKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleSelectionKindQuantity:
+		return []byte(s), nil
+	case FlexibleSelectionKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleSelectionKind) UnmarshalText(data []byte) error {
+	switch FlexibleSelectionKind(data) {
+	case FlexibleSelectionKindQuantity:
+		*s = FlexibleSelectionKindQuantity
+		return nil
+	case FlexibleSelectionKindUnlimited:
+		*s = FlexibleSelectionKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/FrozenCheckout
 type FrozenCheckout struct {
-	ChargedTodayMinor int64  `json:"charged_today_minor"`
-	Currency          string `json:"currency"`
-	VatMinor          int64  `json:"vat_minor"`
-	VatRateBp         int    `json:"vat_rate_bp"`
+	BindingMonths      OptNilInt  `json:"binding_months"`
+	ChargedTodayMinor  int64      `json:"charged_today_minor"`
+	CreditAppliedMinor OptInt64   `json:"credit_applied_minor"`
+	Currency           string     `json:"currency"`
+	FlashSaleID        OptNilUUID `json:"flash_sale_id"`
+	IntroThroughDate   OptNilDate `json:"intro_through_date"`
+	VatExempt          OptBool    `json:"vat_exempt"`
+	VatMinor           int64      `json:"vat_minor"`
+	VatRateBp          int        `json:"vat_rate_bp"`
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *FrozenCheckout) GetBindingMonths() OptNilInt {
+	return s.BindingMonths
 }
 
 // GetChargedTodayMinor returns the value of ChargedTodayMinor.
@@ -13339,9 +16401,29 @@ func (s *FrozenCheckout) GetChargedTodayMinor() int64 {
 	return s.ChargedTodayMinor
 }
 
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FrozenCheckout) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
 // GetCurrency returns the value of Currency.
 func (s *FrozenCheckout) GetCurrency() string {
 	return s.Currency
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *FrozenCheckout) GetFlashSaleID() OptNilUUID {
+	return s.FlashSaleID
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *FrozenCheckout) GetIntroThroughDate() OptNilDate {
+	return s.IntroThroughDate
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *FrozenCheckout) GetVatExempt() OptBool {
+	return s.VatExempt
 }
 
 // GetVatMinor returns the value of VatMinor.
@@ -13354,14 +16436,39 @@ func (s *FrozenCheckout) GetVatRateBp() int {
 	return s.VatRateBp
 }
 
+// SetBindingMonths sets the value of BindingMonths.
+func (s *FrozenCheckout) SetBindingMonths(val OptNilInt) {
+	s.BindingMonths = val
+}
+
 // SetChargedTodayMinor sets the value of ChargedTodayMinor.
 func (s *FrozenCheckout) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
 }
 
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FrozenCheckout) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *FrozenCheckout) SetCurrency(val string) {
 	s.Currency = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *FrozenCheckout) SetFlashSaleID(val OptNilUUID) {
+	s.FlashSaleID = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *FrozenCheckout) SetIntroThroughDate(val OptNilDate) {
+	s.IntroThroughDate = val
+}
+
+// SetVatExempt sets the value of VatExempt.
+func (s *FrozenCheckout) SetVatExempt(val OptBool) {
+	s.VatExempt = val
 }
 
 // SetVatMinor sets the value of VatMinor.
@@ -13465,6 +16572,120 @@ func (s GetAdminRefundReceiptOK) Read(p []byte) (n int, err error) {
 	}
 	return s.Data.Read(p)
 }
+
+type GetAppointmentCheckoutQuotePaymentChoice string
+
+const (
+	GetAppointmentCheckoutQuotePaymentChoiceOnline GetAppointmentCheckoutQuotePaymentChoice = "online"
+	GetAppointmentCheckoutQuotePaymentChoiceVenue  GetAppointmentCheckoutQuotePaymentChoice = "venue"
+)
+
+// AllValues returns all GetAppointmentCheckoutQuotePaymentChoice values.
+func (GetAppointmentCheckoutQuotePaymentChoice) AllValues() []GetAppointmentCheckoutQuotePaymentChoice {
+	return []GetAppointmentCheckoutQuotePaymentChoice{
+		GetAppointmentCheckoutQuotePaymentChoiceOnline,
+		GetAppointmentCheckoutQuotePaymentChoiceVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetAppointmentCheckoutQuotePaymentChoice) MarshalText() ([]byte, error) {
+	switch s {
+	case GetAppointmentCheckoutQuotePaymentChoiceOnline:
+		return []byte(s), nil
+	case GetAppointmentCheckoutQuotePaymentChoiceVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetAppointmentCheckoutQuotePaymentChoice) UnmarshalText(data []byte) error {
+	switch GetAppointmentCheckoutQuotePaymentChoice(data) {
+	case GetAppointmentCheckoutQuotePaymentChoiceOnline:
+		*s = GetAppointmentCheckoutQuotePaymentChoiceOnline
+		return nil
+	case GetAppointmentCheckoutQuotePaymentChoiceVenue:
+		*s = GetAppointmentCheckoutQuotePaymentChoiceVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetAttendanceReportOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetAttendanceReportOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetAttendanceReportOKTextCsv) getAttendanceReportRes() {}
+
+type GetAttendanceReportView string
+
+const (
+	GetAttendanceReportViewClassDate  GetAttendanceReportView = "class_date"
+	GetAttendanceReportViewActionDate GetAttendanceReportView = "action_date"
+)
+
+// AllValues returns all GetAttendanceReportView values.
+func (GetAttendanceReportView) AllValues() []GetAttendanceReportView {
+	return []GetAttendanceReportView{
+		GetAttendanceReportViewClassDate,
+		GetAttendanceReportViewActionDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetAttendanceReportView) MarshalText() ([]byte, error) {
+	switch s {
+	case GetAttendanceReportViewClassDate:
+		return []byte(s), nil
+	case GetAttendanceReportViewActionDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetAttendanceReportView) UnmarshalText(data []byte) error {
+	switch GetAttendanceReportView(data) {
+	case GetAttendanceReportViewClassDate:
+		*s = GetAttendanceReportViewClassDate
+		return nil
+	case GetAttendanceReportViewActionDate:
+		*s = GetAttendanceReportViewActionDate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetBrandAnalyticsOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetBrandAnalyticsOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetBrandAnalyticsOKTextCsv) getBrandAnalyticsRes() {}
 
 type GetCheckoutPreviewLocale string
 
@@ -13610,6 +16831,20 @@ func (s *GetDiscoveryWorld) UnmarshalText(data []byte) error {
 	}
 }
 
+type GetMyInvoiceDocumentOK struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetMyInvoiceDocumentOK) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
 type GetMyRefundPdfOK struct {
 	Data io.Reader
 }
@@ -13636,6 +16871,78 @@ func (s GetReceiptPdfOK) Read(p []byte) (n int, err error) {
 		return 0, io.EOF
 	}
 	return s.Data.Read(p)
+}
+
+type GetSalesSnapshotBasis string
+
+const (
+	GetSalesSnapshotBasisCash    GetSalesSnapshotBasis = "cash"
+	GetSalesSnapshotBasisAccrual GetSalesSnapshotBasis = "accrual"
+)
+
+// AllValues returns all GetSalesSnapshotBasis values.
+func (GetSalesSnapshotBasis) AllValues() []GetSalesSnapshotBasis {
+	return []GetSalesSnapshotBasis{
+		GetSalesSnapshotBasisCash,
+		GetSalesSnapshotBasisAccrual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetSalesSnapshotBasis) MarshalText() ([]byte, error) {
+	switch s {
+	case GetSalesSnapshotBasisCash:
+		return []byte(s), nil
+	case GetSalesSnapshotBasisAccrual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetSalesSnapshotBasis) UnmarshalText(data []byte) error {
+	switch GetSalesSnapshotBasis(data) {
+	case GetSalesSnapshotBasisCash:
+		*s = GetSalesSnapshotBasisCash
+		return nil
+	case GetSalesSnapshotBasisAccrual:
+		*s = GetSalesSnapshotBasisAccrual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type GetSalesSnapshotOKTextCsv struct {
+	Data io.Reader
+}
+
+// Read reads data from the Data reader.
+//
+// Kept to satisfy the io.Reader interface.
+func (s GetSalesSnapshotOKTextCsv) Read(p []byte) (n int, err error) {
+	if s.Data == nil {
+		return 0, io.EOF
+	}
+	return s.Data.Read(p)
+}
+
+func (*GetSalesSnapshotOKTextCsv) getSalesSnapshotRes() {}
+
+type GetSalesSnapshotRefresh int
+
+const (
+	GetSalesSnapshotRefresh0 GetSalesSnapshotRefresh = 0
+	GetSalesSnapshotRefresh1 GetSalesSnapshotRefresh = 1
+)
+
+// AllValues returns all GetSalesSnapshotRefresh values.
+func (GetSalesSnapshotRefresh) AllValues() []GetSalesSnapshotRefresh {
+	return []GetSalesSnapshotRefresh{
+		GetSalesSnapshotRefresh0,
+		GetSalesSnapshotRefresh1,
+	}
 }
 
 type GetVenueOfferSurface string
@@ -17006,6 +20313,1243 @@ func (s *InstructorListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Merged schema.
+// Ref: #/components/schemas/InvoiceDetail
+type InvoiceDetail struct {
+	AmountPaid      float64   `json:"amount_paid"`
+	AmountPaidMinor int64     `json:"amount_paid_minor"`
+	CanPayNow       bool      `json:"can_pay_now"`
+	CreatedAt       time.Time `json:"created_at"`
+	Currency        string    `json:"currency"`
+	DocumentPath    string    `json:"document_path"`
+	DueDate         time.Time `json:"due_date"`
+	ID              uuid.UUID `json:"id"`
+	// Gapless per venue and year: YYYY-NNNNNN.
+	InvoiceNumber           string                                  `json:"invoice_number"`
+	IssuedAt                time.Time                               `json:"issued_at"`
+	OutstandingBalance      float64                                 `json:"outstanding_balance"`
+	OutstandingBalanceMinor int64                                   `json:"outstanding_balance_minor"`
+	PaidAt                  NilDateTime                             `json:"paid_at"`
+	PayNowUnavailableReason NilInvoiceDetailPayNowUnavailableReason `json:"pay_now_unavailable_reason"`
+	// Always null: the document is HTML, at document_path.
+	PdfURL NilString           `json:"pdf_url"`
+	Status InvoiceDetailStatus `json:"status"`
+	// Major units.
+	Total      float64       `json:"total"`
+	TotalMinor int64         `json:"total_minor"`
+	Lines      []InvoiceLine `json:"lines"`
+	Totals     InvoiceTotals `json:"totals"`
+}
+
+// GetAmountPaid returns the value of AmountPaid.
+func (s *InvoiceDetail) GetAmountPaid() float64 {
+	return s.AmountPaid
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceDetail) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetCanPayNow returns the value of CanPayNow.
+func (s *InvoiceDetail) GetCanPayNow() bool {
+	return s.CanPayNow
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *InvoiceDetail) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *InvoiceDetail) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDocumentPath returns the value of DocumentPath.
+func (s *InvoiceDetail) GetDocumentPath() string {
+	return s.DocumentPath
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *InvoiceDetail) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetID returns the value of ID.
+func (s *InvoiceDetail) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *InvoiceDetail) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *InvoiceDetail) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOutstandingBalance returns the value of OutstandingBalance.
+func (s *InvoiceDetail) GetOutstandingBalance() float64 {
+	return s.OutstandingBalance
+}
+
+// GetOutstandingBalanceMinor returns the value of OutstandingBalanceMinor.
+func (s *InvoiceDetail) GetOutstandingBalanceMinor() int64 {
+	return s.OutstandingBalanceMinor
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *InvoiceDetail) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPayNowUnavailableReason returns the value of PayNowUnavailableReason.
+func (s *InvoiceDetail) GetPayNowUnavailableReason() NilInvoiceDetailPayNowUnavailableReason {
+	return s.PayNowUnavailableReason
+}
+
+// GetPdfURL returns the value of PdfURL.
+func (s *InvoiceDetail) GetPdfURL() NilString {
+	return s.PdfURL
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceDetail) GetStatus() InvoiceDetailStatus {
+	return s.Status
+}
+
+// GetTotal returns the value of Total.
+func (s *InvoiceDetail) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceDetail) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetLines returns the value of Lines.
+func (s *InvoiceDetail) GetLines() []InvoiceLine {
+	return s.Lines
+}
+
+// GetTotals returns the value of Totals.
+func (s *InvoiceDetail) GetTotals() InvoiceTotals {
+	return s.Totals
+}
+
+// SetAmountPaid sets the value of AmountPaid.
+func (s *InvoiceDetail) SetAmountPaid(val float64) {
+	s.AmountPaid = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceDetail) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetCanPayNow sets the value of CanPayNow.
+func (s *InvoiceDetail) SetCanPayNow(val bool) {
+	s.CanPayNow = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *InvoiceDetail) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *InvoiceDetail) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDocumentPath sets the value of DocumentPath.
+func (s *InvoiceDetail) SetDocumentPath(val string) {
+	s.DocumentPath = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *InvoiceDetail) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetID sets the value of ID.
+func (s *InvoiceDetail) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *InvoiceDetail) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *InvoiceDetail) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOutstandingBalance sets the value of OutstandingBalance.
+func (s *InvoiceDetail) SetOutstandingBalance(val float64) {
+	s.OutstandingBalance = val
+}
+
+// SetOutstandingBalanceMinor sets the value of OutstandingBalanceMinor.
+func (s *InvoiceDetail) SetOutstandingBalanceMinor(val int64) {
+	s.OutstandingBalanceMinor = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *InvoiceDetail) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPayNowUnavailableReason sets the value of PayNowUnavailableReason.
+func (s *InvoiceDetail) SetPayNowUnavailableReason(val NilInvoiceDetailPayNowUnavailableReason) {
+	s.PayNowUnavailableReason = val
+}
+
+// SetPdfURL sets the value of PdfURL.
+func (s *InvoiceDetail) SetPdfURL(val NilString) {
+	s.PdfURL = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceDetail) SetStatus(val InvoiceDetailStatus) {
+	s.Status = val
+}
+
+// SetTotal sets the value of Total.
+func (s *InvoiceDetail) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceDetail) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetLines sets the value of Lines.
+func (s *InvoiceDetail) SetLines(val []InvoiceLine) {
+	s.Lines = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *InvoiceDetail) SetTotals(val InvoiceTotals) {
+	s.Totals = val
+}
+
+type InvoiceDetailPayNowUnavailableReason string
+
+const (
+	InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable InvoiceDetailPayNowUnavailableReason = "card_payments_unavailable"
+)
+
+// AllValues returns all InvoiceDetailPayNowUnavailableReason values.
+func (InvoiceDetailPayNowUnavailableReason) AllValues() []InvoiceDetailPayNowUnavailableReason {
+	return []InvoiceDetailPayNowUnavailableReason{
+		InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceDetailPayNowUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceDetailPayNowUnavailableReason) UnmarshalText(data []byte) error {
+	switch InvoiceDetailPayNowUnavailableReason(data) {
+	case InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable:
+		*s = InvoiceDetailPayNowUnavailableReasonCardPaymentsUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceDetailResponse
+type InvoiceDetailResponse struct {
+	Data InvoiceDetail `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceDetailResponse) GetData() InvoiceDetail {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceDetailResponse) SetData(val InvoiceDetail) {
+	s.Data = val
+}
+
+type InvoiceDetailStatus string
+
+const (
+	InvoiceDetailStatusSent          InvoiceDetailStatus = "sent"
+	InvoiceDetailStatusViewed        InvoiceDetailStatus = "viewed"
+	InvoiceDetailStatusOverdue       InvoiceDetailStatus = "overdue"
+	InvoiceDetailStatusPartiallyPaid InvoiceDetailStatus = "partially_paid"
+	InvoiceDetailStatusPaid          InvoiceDetailStatus = "paid"
+)
+
+// AllValues returns all InvoiceDetailStatus values.
+func (InvoiceDetailStatus) AllValues() []InvoiceDetailStatus {
+	return []InvoiceDetailStatus{
+		InvoiceDetailStatusSent,
+		InvoiceDetailStatusViewed,
+		InvoiceDetailStatusOverdue,
+		InvoiceDetailStatusPartiallyPaid,
+		InvoiceDetailStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceDetailStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceDetailStatusSent:
+		return []byte(s), nil
+	case InvoiceDetailStatusViewed:
+		return []byte(s), nil
+	case InvoiceDetailStatusOverdue:
+		return []byte(s), nil
+	case InvoiceDetailStatusPartiallyPaid:
+		return []byte(s), nil
+	case InvoiceDetailStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceDetailStatus) UnmarshalText(data []byte) error {
+	switch InvoiceDetailStatus(data) {
+	case InvoiceDetailStatusSent:
+		*s = InvoiceDetailStatusSent
+		return nil
+	case InvoiceDetailStatusViewed:
+		*s = InvoiceDetailStatusViewed
+		return nil
+	case InvoiceDetailStatusOverdue:
+		*s = InvoiceDetailStatusOverdue
+		return nil
+	case InvoiceDetailStatusPartiallyPaid:
+		*s = InvoiceDetailStatusPartiallyPaid
+		return nil
+	case InvoiceDetailStatusPaid:
+		*s = InvoiceDetailStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceLine
+type InvoiceLine struct {
+	AmountMinor int64     `json:"amount_minor"`
+	Description string    `json:"description"`
+	PeriodEnd   NilString `json:"period_end"`
+	PeriodStart NilString `json:"period_start"`
+	Quantity    int64     `json:"quantity"`
+	VatMinor    int64     `json:"vat_minor"`
+	VatRateBp   int       `json:"vat_rate_bp"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *InvoiceLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetDescription returns the value of Description.
+func (s *InvoiceLine) GetDescription() string {
+	return s.Description
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *InvoiceLine) GetPeriodEnd() NilString {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *InvoiceLine) GetPeriodStart() NilString {
+	return s.PeriodStart
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *InvoiceLine) GetQuantity() int64 {
+	return s.Quantity
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *InvoiceLine) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *InvoiceLine) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *InvoiceLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetDescription sets the value of Description.
+func (s *InvoiceLine) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *InvoiceLine) SetPeriodEnd(val NilString) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *InvoiceLine) SetPeriodStart(val NilString) {
+	s.PeriodStart = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *InvoiceLine) SetQuantity(val int64) {
+	s.Quantity = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *InvoiceLine) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *InvoiceLine) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// Ref: #/components/schemas/InvoiceListMeta
+type InvoiceListMeta struct {
+	HasMore    bool      `json:"has_more"`
+	Limit      int       `json:"limit"`
+	NextCursor NilString `json:"next_cursor"`
+}
+
+// GetHasMore returns the value of HasMore.
+func (s *InvoiceListMeta) GetHasMore() bool {
+	return s.HasMore
+}
+
+// GetLimit returns the value of Limit.
+func (s *InvoiceListMeta) GetLimit() int {
+	return s.Limit
+}
+
+// GetNextCursor returns the value of NextCursor.
+func (s *InvoiceListMeta) GetNextCursor() NilString {
+	return s.NextCursor
+}
+
+// SetHasMore sets the value of HasMore.
+func (s *InvoiceListMeta) SetHasMore(val bool) {
+	s.HasMore = val
+}
+
+// SetLimit sets the value of Limit.
+func (s *InvoiceListMeta) SetLimit(val int) {
+	s.Limit = val
+}
+
+// SetNextCursor sets the value of NextCursor.
+func (s *InvoiceListMeta) SetNextCursor(val NilString) {
+	s.NextCursor = val
+}
+
+// Ref: #/components/schemas/InvoiceListResponse
+type InvoiceListResponse struct {
+	Data []InvoiceRow    `json:"data"`
+	Meta InvoiceListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceListResponse) GetData() []InvoiceRow {
+	return s.Data
+}
+
+// GetMeta returns the value of Meta.
+func (s *InvoiceListResponse) GetMeta() InvoiceListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceListResponse) SetData(val []InvoiceRow) {
+	s.Data = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *InvoiceListResponse) SetMeta(val InvoiceListMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryConfirmRequest
+type InvoiceRetryConfirmRequest struct {
+	PaymentIntentID string `json:"payment_intent_id"`
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *InvoiceRetryConfirmRequest) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *InvoiceRetryConfirmRequest) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryConfirmResponse
+type InvoiceRetryConfirmResponse struct {
+	Data InvoiceRetryConfirmResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceRetryConfirmResponse) GetData() InvoiceRetryConfirmResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceRetryConfirmResponse) SetData(val InvoiceRetryConfirmResponseData) {
+	s.Data = val
+}
+
+type InvoiceRetryConfirmResponseData struct {
+	Reason NilInvoiceRetryConfirmResponseDataReason `json:"reason"`
+	Status InvoiceRetryConfirmResponseDataStatus    `json:"status"`
+}
+
+// GetReason returns the value of Reason.
+func (s *InvoiceRetryConfirmResponseData) GetReason() NilInvoiceRetryConfirmResponseDataReason {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRetryConfirmResponseData) GetStatus() InvoiceRetryConfirmResponseDataStatus {
+	return s.Status
+}
+
+// SetReason sets the value of Reason.
+func (s *InvoiceRetryConfirmResponseData) SetReason(val NilInvoiceRetryConfirmResponseDataReason) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRetryConfirmResponseData) SetStatus(val InvoiceRetryConfirmResponseDataStatus) {
+	s.Status = val
+}
+
+type InvoiceRetryConfirmResponseDataReason string
+
+const (
+	InvoiceRetryConfirmResponseDataReasonNotStarted   InvoiceRetryConfirmResponseDataReason = "not_started"
+	InvoiceRetryConfirmResponseDataReasonNotCompleted InvoiceRetryConfirmResponseDataReason = "not_completed"
+	InvoiceRetryConfirmResponseDataReasonCancelled    InvoiceRetryConfirmResponseDataReason = "cancelled"
+)
+
+// AllValues returns all InvoiceRetryConfirmResponseDataReason values.
+func (InvoiceRetryConfirmResponseDataReason) AllValues() []InvoiceRetryConfirmResponseDataReason {
+	return []InvoiceRetryConfirmResponseDataReason{
+		InvoiceRetryConfirmResponseDataReasonNotStarted,
+		InvoiceRetryConfirmResponseDataReasonNotCompleted,
+		InvoiceRetryConfirmResponseDataReasonCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryConfirmResponseDataReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryConfirmResponseDataReasonNotStarted:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataReasonNotCompleted:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataReasonCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryConfirmResponseDataReason) UnmarshalText(data []byte) error {
+	switch InvoiceRetryConfirmResponseDataReason(data) {
+	case InvoiceRetryConfirmResponseDataReasonNotStarted:
+		*s = InvoiceRetryConfirmResponseDataReasonNotStarted
+		return nil
+	case InvoiceRetryConfirmResponseDataReasonNotCompleted:
+		*s = InvoiceRetryConfirmResponseDataReasonNotCompleted
+		return nil
+	case InvoiceRetryConfirmResponseDataReasonCancelled:
+		*s = InvoiceRetryConfirmResponseDataReasonCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRetryConfirmResponseDataStatus string
+
+const (
+	InvoiceRetryConfirmResponseDataStatusPaid    InvoiceRetryConfirmResponseDataStatus = "paid"
+	InvoiceRetryConfirmResponseDataStatusPending InvoiceRetryConfirmResponseDataStatus = "pending"
+	InvoiceRetryConfirmResponseDataStatusFailed  InvoiceRetryConfirmResponseDataStatus = "failed"
+)
+
+// AllValues returns all InvoiceRetryConfirmResponseDataStatus values.
+func (InvoiceRetryConfirmResponseDataStatus) AllValues() []InvoiceRetryConfirmResponseDataStatus {
+	return []InvoiceRetryConfirmResponseDataStatus{
+		InvoiceRetryConfirmResponseDataStatusPaid,
+		InvoiceRetryConfirmResponseDataStatusPending,
+		InvoiceRetryConfirmResponseDataStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryConfirmResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryConfirmResponseDataStatusPaid:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataStatusPending:
+		return []byte(s), nil
+	case InvoiceRetryConfirmResponseDataStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryConfirmResponseDataStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRetryConfirmResponseDataStatus(data) {
+	case InvoiceRetryConfirmResponseDataStatusPaid:
+		*s = InvoiceRetryConfirmResponseDataStatusPaid
+		return nil
+	case InvoiceRetryConfirmResponseDataStatusPending:
+		*s = InvoiceRetryConfirmResponseDataStatusPending
+		return nil
+	case InvoiceRetryConfirmResponseDataStatusFailed:
+		*s = InvoiceRetryConfirmResponseDataStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceRetryRequest
+type InvoiceRetryRequest struct {
+	ExpectedAmountMinor OptInt64 `json:"expected_amount_minor"`
+}
+
+// GetExpectedAmountMinor returns the value of ExpectedAmountMinor.
+func (s *InvoiceRetryRequest) GetExpectedAmountMinor() OptInt64 {
+	return s.ExpectedAmountMinor
+}
+
+// SetExpectedAmountMinor sets the value of ExpectedAmountMinor.
+func (s *InvoiceRetryRequest) SetExpectedAmountMinor(val OptInt64) {
+	s.ExpectedAmountMinor = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryResponse
+type InvoiceRetryResponse struct {
+	Data InvoiceRetryResult `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *InvoiceRetryResponse) GetData() InvoiceRetryResult {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *InvoiceRetryResponse) SetData(val InvoiceRetryResult) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/InvoiceRetryResult
+type InvoiceRetryResult struct {
+	AlreadySettled     bool                             `json:"already_settled"`
+	ClientSecret       OptNilString                     `json:"client_secret"`
+	DeclineCode        OptNilString                     `json:"decline_code"`
+	FailureCode        OptNilString                     `json:"failure_code"`
+	InvoiceID          uuid.UUID                        `json:"invoice_id"`
+	NextStep           OptNilInvoiceRetryResultNextStep `json:"next_step"`
+	PaymentIntentID    OptNilString                     `json:"payment_intent_id"`
+	ProcessorAccountID OptNilString                     `json:"processor_account_id"`
+	Status             InvoiceRetryResultStatus         `json:"status"`
+}
+
+// GetAlreadySettled returns the value of AlreadySettled.
+func (s *InvoiceRetryResult) GetAlreadySettled() bool {
+	return s.AlreadySettled
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *InvoiceRetryResult) GetClientSecret() OptNilString {
+	return s.ClientSecret
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *InvoiceRetryResult) GetDeclineCode() OptNilString {
+	return s.DeclineCode
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *InvoiceRetryResult) GetFailureCode() OptNilString {
+	return s.FailureCode
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *InvoiceRetryResult) GetInvoiceID() uuid.UUID {
+	return s.InvoiceID
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *InvoiceRetryResult) GetNextStep() OptNilInvoiceRetryResultNextStep {
+	return s.NextStep
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *InvoiceRetryResult) GetPaymentIntentID() OptNilString {
+	return s.PaymentIntentID
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *InvoiceRetryResult) GetProcessorAccountID() OptNilString {
+	return s.ProcessorAccountID
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRetryResult) GetStatus() InvoiceRetryResultStatus {
+	return s.Status
+}
+
+// SetAlreadySettled sets the value of AlreadySettled.
+func (s *InvoiceRetryResult) SetAlreadySettled(val bool) {
+	s.AlreadySettled = val
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *InvoiceRetryResult) SetClientSecret(val OptNilString) {
+	s.ClientSecret = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *InvoiceRetryResult) SetDeclineCode(val OptNilString) {
+	s.DeclineCode = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *InvoiceRetryResult) SetFailureCode(val OptNilString) {
+	s.FailureCode = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *InvoiceRetryResult) SetInvoiceID(val uuid.UUID) {
+	s.InvoiceID = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *InvoiceRetryResult) SetNextStep(val OptNilInvoiceRetryResultNextStep) {
+	s.NextStep = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *InvoiceRetryResult) SetPaymentIntentID(val OptNilString) {
+	s.PaymentIntentID = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *InvoiceRetryResult) SetProcessorAccountID(val OptNilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRetryResult) SetStatus(val InvoiceRetryResultStatus) {
+	s.Status = val
+}
+
+type InvoiceRetryResultNextStep string
+
+const (
+	InvoiceRetryResultNextStepUpdateCard   InvoiceRetryResultNextStep = "update_card"
+	InvoiceRetryResultNextStepRefresh      InvoiceRetryResultNextStep = "refresh"
+	InvoiceRetryResultNextStepContactVenue InvoiceRetryResultNextStep = "contact_venue"
+)
+
+// AllValues returns all InvoiceRetryResultNextStep values.
+func (InvoiceRetryResultNextStep) AllValues() []InvoiceRetryResultNextStep {
+	return []InvoiceRetryResultNextStep{
+		InvoiceRetryResultNextStepUpdateCard,
+		InvoiceRetryResultNextStepRefresh,
+		InvoiceRetryResultNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryResultNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryResultNextStepUpdateCard:
+		return []byte(s), nil
+	case InvoiceRetryResultNextStepRefresh:
+		return []byte(s), nil
+	case InvoiceRetryResultNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryResultNextStep) UnmarshalText(data []byte) error {
+	switch InvoiceRetryResultNextStep(data) {
+	case InvoiceRetryResultNextStepUpdateCard:
+		*s = InvoiceRetryResultNextStepUpdateCard
+		return nil
+	case InvoiceRetryResultNextStepRefresh:
+		*s = InvoiceRetryResultNextStepRefresh
+		return nil
+	case InvoiceRetryResultNextStepContactVenue:
+		*s = InvoiceRetryResultNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRetryResultStatus string
+
+const (
+	InvoiceRetryResultStatusSucceeded      InvoiceRetryResultStatus = "succeeded"
+	InvoiceRetryResultStatusProcessing     InvoiceRetryResultStatus = "processing"
+	InvoiceRetryResultStatusRequiresAction InvoiceRetryResultStatus = "requires_action"
+	InvoiceRetryResultStatusFailed         InvoiceRetryResultStatus = "failed"
+	InvoiceRetryResultStatusPaid           InvoiceRetryResultStatus = "paid"
+)
+
+// AllValues returns all InvoiceRetryResultStatus values.
+func (InvoiceRetryResultStatus) AllValues() []InvoiceRetryResultStatus {
+	return []InvoiceRetryResultStatus{
+		InvoiceRetryResultStatusSucceeded,
+		InvoiceRetryResultStatusProcessing,
+		InvoiceRetryResultStatusRequiresAction,
+		InvoiceRetryResultStatusFailed,
+		InvoiceRetryResultStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRetryResultStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRetryResultStatusSucceeded:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusProcessing:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusRequiresAction:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusFailed:
+		return []byte(s), nil
+	case InvoiceRetryResultStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRetryResultStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRetryResultStatus(data) {
+	case InvoiceRetryResultStatusSucceeded:
+		*s = InvoiceRetryResultStatusSucceeded
+		return nil
+	case InvoiceRetryResultStatusProcessing:
+		*s = InvoiceRetryResultStatusProcessing
+		return nil
+	case InvoiceRetryResultStatusRequiresAction:
+		*s = InvoiceRetryResultStatusRequiresAction
+		return nil
+	case InvoiceRetryResultStatusFailed:
+		*s = InvoiceRetryResultStatusFailed
+		return nil
+	case InvoiceRetryResultStatusPaid:
+		*s = InvoiceRetryResultStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceRow
+type InvoiceRow struct {
+	AmountPaid      float64   `json:"amount_paid"`
+	AmountPaidMinor int64     `json:"amount_paid_minor"`
+	CanPayNow       bool      `json:"can_pay_now"`
+	CreatedAt       time.Time `json:"created_at"`
+	Currency        string    `json:"currency"`
+	DocumentPath    string    `json:"document_path"`
+	DueDate         time.Time `json:"due_date"`
+	ID              uuid.UUID `json:"id"`
+	// Gapless per venue and year: YYYY-NNNNNN.
+	InvoiceNumber           string                               `json:"invoice_number"`
+	IssuedAt                time.Time                            `json:"issued_at"`
+	OutstandingBalance      float64                              `json:"outstanding_balance"`
+	OutstandingBalanceMinor int64                                `json:"outstanding_balance_minor"`
+	PaidAt                  NilDateTime                          `json:"paid_at"`
+	PayNowUnavailableReason NilInvoiceRowPayNowUnavailableReason `json:"pay_now_unavailable_reason"`
+	// Always null: the document is HTML, at document_path.
+	PdfURL NilString        `json:"pdf_url"`
+	Status InvoiceRowStatus `json:"status"`
+	// Major units.
+	Total      float64 `json:"total"`
+	TotalMinor int64   `json:"total_minor"`
+}
+
+// GetAmountPaid returns the value of AmountPaid.
+func (s *InvoiceRow) GetAmountPaid() float64 {
+	return s.AmountPaid
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceRow) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetCanPayNow returns the value of CanPayNow.
+func (s *InvoiceRow) GetCanPayNow() bool {
+	return s.CanPayNow
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *InvoiceRow) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *InvoiceRow) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDocumentPath returns the value of DocumentPath.
+func (s *InvoiceRow) GetDocumentPath() string {
+	return s.DocumentPath
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *InvoiceRow) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetID returns the value of ID.
+func (s *InvoiceRow) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *InvoiceRow) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *InvoiceRow) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOutstandingBalance returns the value of OutstandingBalance.
+func (s *InvoiceRow) GetOutstandingBalance() float64 {
+	return s.OutstandingBalance
+}
+
+// GetOutstandingBalanceMinor returns the value of OutstandingBalanceMinor.
+func (s *InvoiceRow) GetOutstandingBalanceMinor() int64 {
+	return s.OutstandingBalanceMinor
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *InvoiceRow) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPayNowUnavailableReason returns the value of PayNowUnavailableReason.
+func (s *InvoiceRow) GetPayNowUnavailableReason() NilInvoiceRowPayNowUnavailableReason {
+	return s.PayNowUnavailableReason
+}
+
+// GetPdfURL returns the value of PdfURL.
+func (s *InvoiceRow) GetPdfURL() NilString {
+	return s.PdfURL
+}
+
+// GetStatus returns the value of Status.
+func (s *InvoiceRow) GetStatus() InvoiceRowStatus {
+	return s.Status
+}
+
+// GetTotal returns the value of Total.
+func (s *InvoiceRow) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceRow) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetAmountPaid sets the value of AmountPaid.
+func (s *InvoiceRow) SetAmountPaid(val float64) {
+	s.AmountPaid = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceRow) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetCanPayNow sets the value of CanPayNow.
+func (s *InvoiceRow) SetCanPayNow(val bool) {
+	s.CanPayNow = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *InvoiceRow) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *InvoiceRow) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDocumentPath sets the value of DocumentPath.
+func (s *InvoiceRow) SetDocumentPath(val string) {
+	s.DocumentPath = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *InvoiceRow) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetID sets the value of ID.
+func (s *InvoiceRow) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *InvoiceRow) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *InvoiceRow) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOutstandingBalance sets the value of OutstandingBalance.
+func (s *InvoiceRow) SetOutstandingBalance(val float64) {
+	s.OutstandingBalance = val
+}
+
+// SetOutstandingBalanceMinor sets the value of OutstandingBalanceMinor.
+func (s *InvoiceRow) SetOutstandingBalanceMinor(val int64) {
+	s.OutstandingBalanceMinor = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *InvoiceRow) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPayNowUnavailableReason sets the value of PayNowUnavailableReason.
+func (s *InvoiceRow) SetPayNowUnavailableReason(val NilInvoiceRowPayNowUnavailableReason) {
+	s.PayNowUnavailableReason = val
+}
+
+// SetPdfURL sets the value of PdfURL.
+func (s *InvoiceRow) SetPdfURL(val NilString) {
+	s.PdfURL = val
+}
+
+// SetStatus sets the value of Status.
+func (s *InvoiceRow) SetStatus(val InvoiceRowStatus) {
+	s.Status = val
+}
+
+// SetTotal sets the value of Total.
+func (s *InvoiceRow) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceRow) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+type InvoiceRowPayNowUnavailableReason string
+
+const (
+	InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable InvoiceRowPayNowUnavailableReason = "card_payments_unavailable"
+)
+
+// AllValues returns all InvoiceRowPayNowUnavailableReason values.
+func (InvoiceRowPayNowUnavailableReason) AllValues() []InvoiceRowPayNowUnavailableReason {
+	return []InvoiceRowPayNowUnavailableReason{
+		InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRowPayNowUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRowPayNowUnavailableReason) UnmarshalText(data []byte) error {
+	switch InvoiceRowPayNowUnavailableReason(data) {
+	case InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable:
+		*s = InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type InvoiceRowStatus string
+
+const (
+	InvoiceRowStatusSent          InvoiceRowStatus = "sent"
+	InvoiceRowStatusViewed        InvoiceRowStatus = "viewed"
+	InvoiceRowStatusOverdue       InvoiceRowStatus = "overdue"
+	InvoiceRowStatusPartiallyPaid InvoiceRowStatus = "partially_paid"
+	InvoiceRowStatusPaid          InvoiceRowStatus = "paid"
+)
+
+// AllValues returns all InvoiceRowStatus values.
+func (InvoiceRowStatus) AllValues() []InvoiceRowStatus {
+	return []InvoiceRowStatus{
+		InvoiceRowStatusSent,
+		InvoiceRowStatusViewed,
+		InvoiceRowStatusOverdue,
+		InvoiceRowStatusPartiallyPaid,
+		InvoiceRowStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s InvoiceRowStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case InvoiceRowStatusSent:
+		return []byte(s), nil
+	case InvoiceRowStatusViewed:
+		return []byte(s), nil
+	case InvoiceRowStatusOverdue:
+		return []byte(s), nil
+	case InvoiceRowStatusPartiallyPaid:
+		return []byte(s), nil
+	case InvoiceRowStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *InvoiceRowStatus) UnmarshalText(data []byte) error {
+	switch InvoiceRowStatus(data) {
+	case InvoiceRowStatusSent:
+		*s = InvoiceRowStatusSent
+		return nil
+	case InvoiceRowStatusViewed:
+		*s = InvoiceRowStatusViewed
+		return nil
+	case InvoiceRowStatusOverdue:
+		*s = InvoiceRowStatusOverdue
+		return nil
+	case InvoiceRowStatusPartiallyPaid:
+		*s = InvoiceRowStatusPartiallyPaid
+		return nil
+	case InvoiceRowStatusPaid:
+		*s = InvoiceRowStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/InvoiceTotals
+type InvoiceTotals struct {
+	AmountPaidMinor int64 `json:"amount_paid_minor"`
+	DiscountMinor   int64 `json:"discount_minor"`
+	SubtotalMinor   int64 `json:"subtotal_minor"`
+	TotalMinor      int64 `json:"total_minor"`
+	VatMinor        int64 `json:"vat_minor"`
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *InvoiceTotals) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *InvoiceTotals) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetSubtotalMinor returns the value of SubtotalMinor.
+func (s *InvoiceTotals) GetSubtotalMinor() int64 {
+	return s.SubtotalMinor
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *InvoiceTotals) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *InvoiceTotals) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *InvoiceTotals) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *InvoiceTotals) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetSubtotalMinor sets the value of SubtotalMinor.
+func (s *InvoiceTotals) SetSubtotalMinor(val int64) {
+	s.SubtotalMinor = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *InvoiceTotals) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *InvoiceTotals) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
 // Ref: #/components/schemas/Join
 type Join struct {
 	ClientDisplayID OptString `json:"client_display_id"`
@@ -19910,6 +24454,51 @@ func (o NilAppointmentCancelPreviewBlockedReason) Or(d AppointmentCancelPreviewB
 	return d
 }
 
+// NewNilAppointmentCheckoutConfirmCode returns new NilAppointmentCheckoutConfirmCode with value set to v.
+func NewNilAppointmentCheckoutConfirmCode(v AppointmentCheckoutConfirmCode) NilAppointmentCheckoutConfirmCode {
+	return NilAppointmentCheckoutConfirmCode{
+		Value: v,
+	}
+}
+
+// NilAppointmentCheckoutConfirmCode is nullable AppointmentCheckoutConfirmCode.
+type NilAppointmentCheckoutConfirmCode struct {
+	Value AppointmentCheckoutConfirmCode
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentCheckoutConfirmCode) SetTo(v AppointmentCheckoutConfirmCode) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentCheckoutConfirmCode) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentCheckoutConfirmCode) SetToNull() {
+	o.Null = true
+	var v AppointmentCheckoutConfirmCode
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentCheckoutConfirmCode) Get() (v AppointmentCheckoutConfirmCode, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentCheckoutConfirmCode) Or(d AppointmentCheckoutConfirmCode) AppointmentCheckoutConfirmCode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -20180,6 +24769,51 @@ func (o NilDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewNilFailedPaymentNextStep returns new NilFailedPaymentNextStep with value set to v.
+func NewNilFailedPaymentNextStep(v FailedPaymentNextStep) NilFailedPaymentNextStep {
+	return NilFailedPaymentNextStep{
+		Value: v,
+	}
+}
+
+// NilFailedPaymentNextStep is nullable FailedPaymentNextStep.
+type NilFailedPaymentNextStep struct {
+	Value FailedPaymentNextStep
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFailedPaymentNextStep) SetTo(v FailedPaymentNextStep) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFailedPaymentNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFailedPaymentNextStep) SetToNull() {
+	o.Null = true
+	var v FailedPaymentNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFailedPaymentNextStep) Get() (v FailedPaymentNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFailedPaymentNextStep) Or(d FailedPaymentNextStep) FailedPaymentNextStep {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilFlexiblePricingConfig returns new NilFlexiblePricingConfig with value set to v.
 func NewNilFlexiblePricingConfig(v FlexiblePricingConfig) NilFlexiblePricingConfig {
 	return NilFlexiblePricingConfig{
@@ -20219,6 +24853,51 @@ func (o NilFlexiblePricingConfig) Get() (v FlexiblePricingConfig, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilFlexiblePricingConfig) Or(d FlexiblePricingConfig) FlexiblePricingConfig {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilFlexibleScheduled returns new NilFlexibleScheduled with value set to v.
+func NewNilFlexibleScheduled(v FlexibleScheduled) NilFlexibleScheduled {
+	return NilFlexibleScheduled{
+		Value: v,
+	}
+}
+
+// NilFlexibleScheduled is nullable FlexibleScheduled.
+type NilFlexibleScheduled struct {
+	Value FlexibleScheduled
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFlexibleScheduled) SetTo(v FlexibleScheduled) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFlexibleScheduled) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFlexibleScheduled) SetToNull() {
+	o.Null = true
+	var v FlexibleScheduled
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFlexibleScheduled) Get() (v FlexibleScheduled, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFlexibleScheduled) Or(d FlexibleScheduled) FlexibleScheduled {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -20405,6 +25084,141 @@ func (o NilInt64) Or(d int64) int64 {
 	return d
 }
 
+// NewNilInvoiceDetailPayNowUnavailableReason returns new NilInvoiceDetailPayNowUnavailableReason with value set to v.
+func NewNilInvoiceDetailPayNowUnavailableReason(v InvoiceDetailPayNowUnavailableReason) NilInvoiceDetailPayNowUnavailableReason {
+	return NilInvoiceDetailPayNowUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceDetailPayNowUnavailableReason is nullable InvoiceDetailPayNowUnavailableReason.
+type NilInvoiceDetailPayNowUnavailableReason struct {
+	Value InvoiceDetailPayNowUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceDetailPayNowUnavailableReason) SetTo(v InvoiceDetailPayNowUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceDetailPayNowUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceDetailPayNowUnavailableReason) SetToNull() {
+	o.Null = true
+	var v InvoiceDetailPayNowUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceDetailPayNowUnavailableReason) Get() (v InvoiceDetailPayNowUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceDetailPayNowUnavailableReason) Or(d InvoiceDetailPayNowUnavailableReason) InvoiceDetailPayNowUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilInvoiceRetryConfirmResponseDataReason returns new NilInvoiceRetryConfirmResponseDataReason with value set to v.
+func NewNilInvoiceRetryConfirmResponseDataReason(v InvoiceRetryConfirmResponseDataReason) NilInvoiceRetryConfirmResponseDataReason {
+	return NilInvoiceRetryConfirmResponseDataReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceRetryConfirmResponseDataReason is nullable InvoiceRetryConfirmResponseDataReason.
+type NilInvoiceRetryConfirmResponseDataReason struct {
+	Value InvoiceRetryConfirmResponseDataReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceRetryConfirmResponseDataReason) SetTo(v InvoiceRetryConfirmResponseDataReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceRetryConfirmResponseDataReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceRetryConfirmResponseDataReason) SetToNull() {
+	o.Null = true
+	var v InvoiceRetryConfirmResponseDataReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceRetryConfirmResponseDataReason) Get() (v InvoiceRetryConfirmResponseDataReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceRetryConfirmResponseDataReason) Or(d InvoiceRetryConfirmResponseDataReason) InvoiceRetryConfirmResponseDataReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilInvoiceRowPayNowUnavailableReason returns new NilInvoiceRowPayNowUnavailableReason with value set to v.
+func NewNilInvoiceRowPayNowUnavailableReason(v InvoiceRowPayNowUnavailableReason) NilInvoiceRowPayNowUnavailableReason {
+	return NilInvoiceRowPayNowUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilInvoiceRowPayNowUnavailableReason is nullable InvoiceRowPayNowUnavailableReason.
+type NilInvoiceRowPayNowUnavailableReason struct {
+	Value InvoiceRowPayNowUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilInvoiceRowPayNowUnavailableReason) SetTo(v InvoiceRowPayNowUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilInvoiceRowPayNowUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilInvoiceRowPayNowUnavailableReason) SetToNull() {
+	o.Null = true
+	var v InvoiceRowPayNowUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilInvoiceRowPayNowUnavailableReason) Get() (v InvoiceRowPayNowUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilInvoiceRowPayNowUnavailableReason) Or(d InvoiceRowPayNowUnavailableReason) InvoiceRowPayNowUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilNamedRef returns new NilNamedRef with value set to v.
 func NewNilNamedRef(v NamedRef) NilNamedRef {
 	return NilNamedRef{
@@ -20444,6 +25258,96 @@ func (o NilNamedRef) Get() (v NamedRef, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilNamedRef) Or(d NamedRef) NamedRef {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilObligationCancellationRequestMethod returns new NilObligationCancellationRequestMethod with value set to v.
+func NewNilObligationCancellationRequestMethod(v ObligationCancellationRequestMethod) NilObligationCancellationRequestMethod {
+	return NilObligationCancellationRequestMethod{
+		Value: v,
+	}
+}
+
+// NilObligationCancellationRequestMethod is nullable ObligationCancellationRequestMethod.
+type NilObligationCancellationRequestMethod struct {
+	Value ObligationCancellationRequestMethod
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilObligationCancellationRequestMethod) SetTo(v ObligationCancellationRequestMethod) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilObligationCancellationRequestMethod) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilObligationCancellationRequestMethod) SetToNull() {
+	o.Null = true
+	var v ObligationCancellationRequestMethod
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilObligationCancellationRequestMethod) Get() (v ObligationCancellationRequestMethod, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilObligationCancellationRequestMethod) Or(d ObligationCancellationRequestMethod) ObligationCancellationRequestMethod {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilOutstandingItemNextStep returns new NilOutstandingItemNextStep with value set to v.
+func NewNilOutstandingItemNextStep(v OutstandingItemNextStep) NilOutstandingItemNextStep {
+	return NilOutstandingItemNextStep{
+		Value: v,
+	}
+}
+
+// NilOutstandingItemNextStep is nullable OutstandingItemNextStep.
+type NilOutstandingItemNextStep struct {
+	Value OutstandingItemNextStep
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilOutstandingItemNextStep) SetTo(v OutstandingItemNextStep) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilOutstandingItemNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilOutstandingItemNextStep) SetToNull() {
+	o.Null = true
+	var v OutstandingItemNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilOutstandingItemNextStep) Get() (v OutstandingItemNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilOutstandingItemNextStep) Or(d OutstandingItemNextStep) OutstandingItemNextStep {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -20675,6 +25579,96 @@ func (o NilUUID) Or(d uuid.UUID) uuid.UUID {
 	return d
 }
 
+// NewNilVisitCheckoutConfirmCode returns new NilVisitCheckoutConfirmCode with value set to v.
+func NewNilVisitCheckoutConfirmCode(v VisitCheckoutConfirmCode) NilVisitCheckoutConfirmCode {
+	return NilVisitCheckoutConfirmCode{
+		Value: v,
+	}
+}
+
+// NilVisitCheckoutConfirmCode is nullable VisitCheckoutConfirmCode.
+type NilVisitCheckoutConfirmCode struct {
+	Value VisitCheckoutConfirmCode
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilVisitCheckoutConfirmCode) SetTo(v VisitCheckoutConfirmCode) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilVisitCheckoutConfirmCode) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilVisitCheckoutConfirmCode) SetToNull() {
+	o.Null = true
+	var v VisitCheckoutConfirmCode
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilVisitCheckoutConfirmCode) Get() (v VisitCheckoutConfirmCode, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilVisitCheckoutConfirmCode) Or(d VisitCheckoutConfirmCode) VisitCheckoutConfirmCode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilVisitPlanCapabilityReason returns new NilVisitPlanCapabilityReason with value set to v.
+func NewNilVisitPlanCapabilityReason(v VisitPlanCapabilityReason) NilVisitPlanCapabilityReason {
+	return NilVisitPlanCapabilityReason{
+		Value: v,
+	}
+}
+
+// NilVisitPlanCapabilityReason is nullable VisitPlanCapabilityReason.
+type NilVisitPlanCapabilityReason struct {
+	Value VisitPlanCapabilityReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilVisitPlanCapabilityReason) SetTo(v VisitPlanCapabilityReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilVisitPlanCapabilityReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilVisitPlanCapabilityReason) SetToNull() {
+	o.Null = true
+	var v VisitPlanCapabilityReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilVisitPlanCapabilityReason) Get() (v VisitPlanCapabilityReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilVisitPlanCapabilityReason) Or(d VisitPlanCapabilityReason) VisitPlanCapabilityReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilWorkshopEntryTarget returns new NilWorkshopEntryTarget with value set to v.
 func NewNilWorkshopEntryTarget(v WorkshopEntryTarget) NilWorkshopEntryTarget {
 	return NilWorkshopEntryTarget{
@@ -20718,6 +25712,206 @@ func (o NilWorkshopEntryTarget) Or(d WorkshopEntryTarget) WorkshopEntryTarget {
 		return v
 	}
 	return d
+}
+
+// Ref: #/components/schemas/ObligationCancellation
+type ObligationCancellation struct {
+	Condition             NilString                              `json:"condition"`
+	EarliestPossibleEndOn NilDate                                `json:"earliest_possible_end_on"`
+	Kind                  ObligationCancellationKind             `json:"kind"`
+	RequestMethod         NilObligationCancellationRequestMethod `json:"request_method"`
+}
+
+// GetCondition returns the value of Condition.
+func (s *ObligationCancellation) GetCondition() NilString {
+	return s.Condition
+}
+
+// GetEarliestPossibleEndOn returns the value of EarliestPossibleEndOn.
+func (s *ObligationCancellation) GetEarliestPossibleEndOn() NilDate {
+	return s.EarliestPossibleEndOn
+}
+
+// GetKind returns the value of Kind.
+func (s *ObligationCancellation) GetKind() ObligationCancellationKind {
+	return s.Kind
+}
+
+// GetRequestMethod returns the value of RequestMethod.
+func (s *ObligationCancellation) GetRequestMethod() NilObligationCancellationRequestMethod {
+	return s.RequestMethod
+}
+
+// SetCondition sets the value of Condition.
+func (s *ObligationCancellation) SetCondition(val NilString) {
+	s.Condition = val
+}
+
+// SetEarliestPossibleEndOn sets the value of EarliestPossibleEndOn.
+func (s *ObligationCancellation) SetEarliestPossibleEndOn(val NilDate) {
+	s.EarliestPossibleEndOn = val
+}
+
+// SetKind sets the value of Kind.
+func (s *ObligationCancellation) SetKind(val ObligationCancellationKind) {
+	s.Kind = val
+}
+
+// SetRequestMethod sets the value of RequestMethod.
+func (s *ObligationCancellation) SetRequestMethod(val NilObligationCancellationRequestMethod) {
+	s.RequestMethod = val
+}
+
+type ObligationCancellationKind string
+
+const (
+	ObligationCancellationKindNone            ObligationCancellationKind = "none"
+	ObligationCancellationKindEndOfPeriod     ObligationCancellationKind = "end_of_period"
+	ObligationCancellationKindAfterCommitment ObligationCancellationKind = "after_commitment"
+)
+
+// AllValues returns all ObligationCancellationKind values.
+func (ObligationCancellationKind) AllValues() []ObligationCancellationKind {
+	return []ObligationCancellationKind{
+		ObligationCancellationKindNone,
+		ObligationCancellationKindEndOfPeriod,
+		ObligationCancellationKindAfterCommitment,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ObligationCancellationKind) MarshalText() ([]byte, error) {
+	switch s {
+	case ObligationCancellationKindNone:
+		return []byte(s), nil
+	case ObligationCancellationKindEndOfPeriod:
+		return []byte(s), nil
+	case ObligationCancellationKindAfterCommitment:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ObligationCancellationKind) UnmarshalText(data []byte) error {
+	switch ObligationCancellationKind(data) {
+	case ObligationCancellationKindNone:
+		*s = ObligationCancellationKindNone
+		return nil
+	case ObligationCancellationKindEndOfPeriod:
+		*s = ObligationCancellationKindEndOfPeriod
+		return nil
+	case ObligationCancellationKindAfterCommitment:
+		*s = ObligationCancellationKindAfterCommitment
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ObligationCancellationRequestMethod string
+
+const (
+	ObligationCancellationRequestMethodContactVenue ObligationCancellationRequestMethod = "contact_venue"
+)
+
+// AllValues returns all ObligationCancellationRequestMethod values.
+func (ObligationCancellationRequestMethod) AllValues() []ObligationCancellationRequestMethod {
+	return []ObligationCancellationRequestMethod{
+		ObligationCancellationRequestMethodContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ObligationCancellationRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case ObligationCancellationRequestMethodContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ObligationCancellationRequestMethod) UnmarshalText(data []byte) error {
+	switch ObligationCancellationRequestMethod(data) {
+	case ObligationCancellationRequestMethodContactVenue:
+		*s = ObligationCancellationRequestMethodContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ObligationCommitment
+type ObligationCommitment struct {
+	CommitmentEndsOn       time.Time `json:"commitment_ends_on"`
+	Currency               string    `json:"currency"`
+	FirstFullPriceDate     time.Time `json:"first_full_price_date"`
+	FullPriceAmountMinor   int64     `json:"full_price_amount_minor"`
+	IntroThroughDate       NilDate   `json:"intro_through_date"`
+	MinimumFullPriceCycles int       `json:"minimum_full_price_cycles"`
+}
+
+// GetCommitmentEndsOn returns the value of CommitmentEndsOn.
+func (s *ObligationCommitment) GetCommitmentEndsOn() time.Time {
+	return s.CommitmentEndsOn
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ObligationCommitment) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFirstFullPriceDate returns the value of FirstFullPriceDate.
+func (s *ObligationCommitment) GetFirstFullPriceDate() time.Time {
+	return s.FirstFullPriceDate
+}
+
+// GetFullPriceAmountMinor returns the value of FullPriceAmountMinor.
+func (s *ObligationCommitment) GetFullPriceAmountMinor() int64 {
+	return s.FullPriceAmountMinor
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *ObligationCommitment) GetIntroThroughDate() NilDate {
+	return s.IntroThroughDate
+}
+
+// GetMinimumFullPriceCycles returns the value of MinimumFullPriceCycles.
+func (s *ObligationCommitment) GetMinimumFullPriceCycles() int {
+	return s.MinimumFullPriceCycles
+}
+
+// SetCommitmentEndsOn sets the value of CommitmentEndsOn.
+func (s *ObligationCommitment) SetCommitmentEndsOn(val time.Time) {
+	s.CommitmentEndsOn = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ObligationCommitment) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFirstFullPriceDate sets the value of FirstFullPriceDate.
+func (s *ObligationCommitment) SetFirstFullPriceDate(val time.Time) {
+	s.FirstFullPriceDate = val
+}
+
+// SetFullPriceAmountMinor sets the value of FullPriceAmountMinor.
+func (s *ObligationCommitment) SetFullPriceAmountMinor(val int64) {
+	s.FullPriceAmountMinor = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *ObligationCommitment) SetIntroThroughDate(val NilDate) {
+	s.IntroThroughDate = val
+}
+
+// SetMinimumFullPriceCycles sets the value of MinimumFullPriceCycles.
+func (s *ObligationCommitment) SetMinimumFullPriceCycles(val int) {
+	s.MinimumFullPriceCycles = val
 }
 
 // Ref: #/components/schemas/Offer
@@ -21203,6 +26397,98 @@ func (o OptAdminGiftCardIssueRequestGiftType) Get() (v AdminGiftCardIssueRequest
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAdminGiftCardIssueRequestGiftType) Or(d AdminGiftCardIssueRequestGiftType) AdminGiftCardIssueRequestGiftType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminInvoiceRetryRequest returns new OptAdminInvoiceRetryRequest with value set to v.
+func NewOptAdminInvoiceRetryRequest(v AdminInvoiceRetryRequest) OptAdminInvoiceRetryRequest {
+	return OptAdminInvoiceRetryRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminInvoiceRetryRequest is optional AdminInvoiceRetryRequest.
+type OptAdminInvoiceRetryRequest struct {
+	Value AdminInvoiceRetryRequest
+	Set   bool
+}
+
+// IsSet returns true if OptAdminInvoiceRetryRequest was set.
+func (o OptAdminInvoiceRetryRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminInvoiceRetryRequest) Reset() {
+	var v AdminInvoiceRetryRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminInvoiceRetryRequest) SetTo(v AdminInvoiceRetryRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminInvoiceRetryRequest) Get() (v AdminInvoiceRetryRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminInvoiceRetryRequest) Or(d AdminInvoiceRetryRequest) AdminInvoiceRetryRequest {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAdminPassStatusRequest returns new OptAdminPassStatusRequest with value set to v.
+func NewOptAdminPassStatusRequest(v AdminPassStatusRequest) OptAdminPassStatusRequest {
+	return OptAdminPassStatusRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAdminPassStatusRequest is optional AdminPassStatusRequest.
+type OptAdminPassStatusRequest struct {
+	Value AdminPassStatusRequest
+	Set   bool
+}
+
+// IsSet returns true if OptAdminPassStatusRequest was set.
+func (o OptAdminPassStatusRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAdminPassStatusRequest) Reset() {
+	var v AdminPassStatusRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAdminPassStatusRequest) SetTo(v AdminPassStatusRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAdminPassStatusRequest) Get() (v AdminPassStatusRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAdminPassStatusRequest) Or(d AdminPassStatusRequest) AdminPassStatusRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -21807,6 +27093,52 @@ func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
 	return d
 }
 
+// NewOptAppointmentCheckoutRequestPaymentChoice returns new OptAppointmentCheckoutRequestPaymentChoice with value set to v.
+func NewOptAppointmentCheckoutRequestPaymentChoice(v AppointmentCheckoutRequestPaymentChoice) OptAppointmentCheckoutRequestPaymentChoice {
+	return OptAppointmentCheckoutRequestPaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCheckoutRequestPaymentChoice is optional AppointmentCheckoutRequestPaymentChoice.
+type OptAppointmentCheckoutRequestPaymentChoice struct {
+	Value AppointmentCheckoutRequestPaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCheckoutRequestPaymentChoice was set.
+func (o OptAppointmentCheckoutRequestPaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCheckoutRequestPaymentChoice) Reset() {
+	var v AppointmentCheckoutRequestPaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCheckoutRequestPaymentChoice) SetTo(v AppointmentCheckoutRequestPaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCheckoutRequestPaymentChoice) Get() (v AppointmentCheckoutRequestPaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCheckoutRequestPaymentChoice) Or(d AppointmentCheckoutRequestPaymentChoice) AppointmentCheckoutRequestPaymentChoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptAppointmentCreateRequestPaymentChoice returns new OptAppointmentCreateRequestPaymentChoice with value set to v.
 func NewOptAppointmentCreateRequestPaymentChoice(v AppointmentCreateRequestPaymentChoice) OptAppointmentCreateRequestPaymentChoice {
 	return OptAppointmentCreateRequestPaymentChoice{
@@ -22077,6 +27409,52 @@ func (o OptCalendarClass) Get() (v CalendarClass, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptCalendarClass) Or(d CalendarClass) CalendarClass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptCalendarEventItem returns new OptCalendarEventItem with value set to v.
+func NewOptCalendarEventItem(v CalendarEventItem) OptCalendarEventItem {
+	return OptCalendarEventItem{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarEventItem is optional CalendarEventItem.
+type OptCalendarEventItem struct {
+	Value CalendarEventItem
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarEventItem was set.
+func (o OptCalendarEventItem) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarEventItem) Reset() {
+	var v CalendarEventItem
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarEventItem) SetTo(v CalendarEventItem) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarEventItem) Get() (v CalendarEventItem, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarEventItem) Or(d CalendarEventItem) CalendarEventItem {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -22497,6 +27875,52 @@ func (o OptDateTime) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewOptDirectOffer returns new OptDirectOffer with value set to v.
+func NewOptDirectOffer(v DirectOffer) OptDirectOffer {
+	return OptDirectOffer{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptDirectOffer is optional DirectOffer.
+type OptDirectOffer struct {
+	Value DirectOffer
+	Set   bool
+}
+
+// IsSet returns true if OptDirectOffer was set.
+func (o OptDirectOffer) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptDirectOffer) Reset() {
+	var v DirectOffer
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptDirectOffer) SetTo(v DirectOffer) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptDirectOffer) Get() (v DirectOffer, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptDirectOffer) Or(d DirectOffer) DirectOffer {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDirectPurchaseQuote returns new OptDirectPurchaseQuote with value set to v.
 func NewOptDirectPurchaseQuote(v DirectPurchaseQuote) OptDirectPurchaseQuote {
 	return OptDirectPurchaseQuote{
@@ -22589,6 +28013,98 @@ func (o OptFloat64) Or(d float64) float64 {
 	return d
 }
 
+// NewOptGetAppointmentCheckoutQuotePaymentChoice returns new OptGetAppointmentCheckoutQuotePaymentChoice with value set to v.
+func NewOptGetAppointmentCheckoutQuotePaymentChoice(v GetAppointmentCheckoutQuotePaymentChoice) OptGetAppointmentCheckoutQuotePaymentChoice {
+	return OptGetAppointmentCheckoutQuotePaymentChoice{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetAppointmentCheckoutQuotePaymentChoice is optional GetAppointmentCheckoutQuotePaymentChoice.
+type OptGetAppointmentCheckoutQuotePaymentChoice struct {
+	Value GetAppointmentCheckoutQuotePaymentChoice
+	Set   bool
+}
+
+// IsSet returns true if OptGetAppointmentCheckoutQuotePaymentChoice was set.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetAppointmentCheckoutQuotePaymentChoice) Reset() {
+	var v GetAppointmentCheckoutQuotePaymentChoice
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetAppointmentCheckoutQuotePaymentChoice) SetTo(v GetAppointmentCheckoutQuotePaymentChoice) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) Get() (v GetAppointmentCheckoutQuotePaymentChoice, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetAppointmentCheckoutQuotePaymentChoice) Or(d GetAppointmentCheckoutQuotePaymentChoice) GetAppointmentCheckoutQuotePaymentChoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetAttendanceReportView returns new OptGetAttendanceReportView with value set to v.
+func NewOptGetAttendanceReportView(v GetAttendanceReportView) OptGetAttendanceReportView {
+	return OptGetAttendanceReportView{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetAttendanceReportView is optional GetAttendanceReportView.
+type OptGetAttendanceReportView struct {
+	Value GetAttendanceReportView
+	Set   bool
+}
+
+// IsSet returns true if OptGetAttendanceReportView was set.
+func (o OptGetAttendanceReportView) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetAttendanceReportView) Reset() {
+	var v GetAttendanceReportView
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetAttendanceReportView) SetTo(v GetAttendanceReportView) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetAttendanceReportView) Get() (v GetAttendanceReportView, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetAttendanceReportView) Or(d GetAttendanceReportView) GetAttendanceReportView {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptGetCheckoutPreviewLocale returns new OptGetCheckoutPreviewLocale with value set to v.
 func NewOptGetCheckoutPreviewLocale(v GetCheckoutPreviewLocale) OptGetCheckoutPreviewLocale {
 	return OptGetCheckoutPreviewLocale{
@@ -22675,6 +28191,98 @@ func (o OptGetDiscoveryTimeWindow) Get() (v GetDiscoveryTimeWindow, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptGetDiscoveryTimeWindow) Or(d GetDiscoveryTimeWindow) GetDiscoveryTimeWindow {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetSalesSnapshotBasis returns new OptGetSalesSnapshotBasis with value set to v.
+func NewOptGetSalesSnapshotBasis(v GetSalesSnapshotBasis) OptGetSalesSnapshotBasis {
+	return OptGetSalesSnapshotBasis{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetSalesSnapshotBasis is optional GetSalesSnapshotBasis.
+type OptGetSalesSnapshotBasis struct {
+	Value GetSalesSnapshotBasis
+	Set   bool
+}
+
+// IsSet returns true if OptGetSalesSnapshotBasis was set.
+func (o OptGetSalesSnapshotBasis) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetSalesSnapshotBasis) Reset() {
+	var v GetSalesSnapshotBasis
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetSalesSnapshotBasis) SetTo(v GetSalesSnapshotBasis) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetSalesSnapshotBasis) Get() (v GetSalesSnapshotBasis, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetSalesSnapshotBasis) Or(d GetSalesSnapshotBasis) GetSalesSnapshotBasis {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetSalesSnapshotRefresh returns new OptGetSalesSnapshotRefresh with value set to v.
+func NewOptGetSalesSnapshotRefresh(v GetSalesSnapshotRefresh) OptGetSalesSnapshotRefresh {
+	return OptGetSalesSnapshotRefresh{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetSalesSnapshotRefresh is optional GetSalesSnapshotRefresh.
+type OptGetSalesSnapshotRefresh struct {
+	Value GetSalesSnapshotRefresh
+	Set   bool
+}
+
+// IsSet returns true if OptGetSalesSnapshotRefresh was set.
+func (o OptGetSalesSnapshotRefresh) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetSalesSnapshotRefresh) Reset() {
+	var v GetSalesSnapshotRefresh
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetSalesSnapshotRefresh) SetTo(v GetSalesSnapshotRefresh) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetSalesSnapshotRefresh) Get() (v GetSalesSnapshotRefresh, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetSalesSnapshotRefresh) Or(d GetSalesSnapshotRefresh) GetSalesSnapshotRefresh {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -22905,6 +28513,52 @@ func (o OptInt64) Get() (v int64, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptInt64) Or(d int64) int64 {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptInvoiceRetryRequest returns new OptInvoiceRetryRequest with value set to v.
+func NewOptInvoiceRetryRequest(v InvoiceRetryRequest) OptInvoiceRetryRequest {
+	return OptInvoiceRetryRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptInvoiceRetryRequest is optional InvoiceRetryRequest.
+type OptInvoiceRetryRequest struct {
+	Value InvoiceRetryRequest
+	Set   bool
+}
+
+// IsSet returns true if OptInvoiceRetryRequest was set.
+func (o OptInvoiceRetryRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptInvoiceRetryRequest) Reset() {
+	var v InvoiceRetryRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptInvoiceRetryRequest) SetTo(v InvoiceRetryRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptInvoiceRetryRequest) Get() (v InvoiceRetryRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptInvoiceRetryRequest) Or(d InvoiceRetryRequest) InvoiceRetryRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -23388,6 +29042,69 @@ func (o OptNilCheckoutCardPaymentsReason) Or(d CheckoutCardPaymentsReason) Check
 	return d
 }
 
+// NewOptNilDate returns new OptNilDate with value set to v.
+func NewOptNilDate(v time.Time) OptNilDate {
+	return OptNilDate{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilDate is optional nullable time.Time.
+type OptNilDate struct {
+	Value time.Time
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilDate was set.
+func (o OptNilDate) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilDate) Reset() {
+	var v time.Time
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilDate) SetTo(v time.Time) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilDate) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilDate) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v time.Time
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilDate) Get() (v time.Time, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilDate) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilFloat64 returns new OptNilFloat64 with value set to v.
 func NewOptNilFloat64(v float64) OptNilFloat64 {
 	return OptNilFloat64{
@@ -23508,6 +29225,132 @@ func (o OptNilInt) Get() (v int, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptNilInt) Or(d int) int {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilInvoiceRetryResultNextStep returns new OptNilInvoiceRetryResultNextStep with value set to v.
+func NewOptNilInvoiceRetryResultNextStep(v InvoiceRetryResultNextStep) OptNilInvoiceRetryResultNextStep {
+	return OptNilInvoiceRetryResultNextStep{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilInvoiceRetryResultNextStep is optional nullable InvoiceRetryResultNextStep.
+type OptNilInvoiceRetryResultNextStep struct {
+	Value InvoiceRetryResultNextStep
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilInvoiceRetryResultNextStep was set.
+func (o OptNilInvoiceRetryResultNextStep) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilInvoiceRetryResultNextStep) Reset() {
+	var v InvoiceRetryResultNextStep
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilInvoiceRetryResultNextStep) SetTo(v InvoiceRetryResultNextStep) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilInvoiceRetryResultNextStep) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilInvoiceRetryResultNextStep) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v InvoiceRetryResultNextStep
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilInvoiceRetryResultNextStep) Get() (v InvoiceRetryResultNextStep, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilInvoiceRetryResultNextStep) Or(d InvoiceRetryResultNextStep) InvoiceRetryResultNextStep {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptNilObligationCommitment returns new OptNilObligationCommitment with value set to v.
+func NewOptNilObligationCommitment(v ObligationCommitment) OptNilObligationCommitment {
+	return OptNilObligationCommitment{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilObligationCommitment is optional nullable ObligationCommitment.
+type OptNilObligationCommitment struct {
+	Value ObligationCommitment
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilObligationCommitment was set.
+func (o OptNilObligationCommitment) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilObligationCommitment) Reset() {
+	var v ObligationCommitment
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilObligationCommitment) SetTo(v ObligationCommitment) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilObligationCommitment) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilObligationCommitment) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v ObligationCommitment
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilObligationCommitment) Get() (v ObligationCommitment, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilObligationCommitment) Or(d ObligationCommitment) ObligationCommitment {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -23749,6 +29592,52 @@ func (o OptNull) Or(d struct{}) struct{} {
 	return d
 }
 
+// NewOptObligationCancellation returns new OptObligationCancellation with value set to v.
+func NewOptObligationCancellation(v ObligationCancellation) OptObligationCancellation {
+	return OptObligationCancellation{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptObligationCancellation is optional ObligationCancellation.
+type OptObligationCancellation struct {
+	Value ObligationCancellation
+	Set   bool
+}
+
+// IsSet returns true if OptObligationCancellation was set.
+func (o OptObligationCancellation) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptObligationCancellation) Reset() {
+	var v ObligationCancellation
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptObligationCancellation) SetTo(v ObligationCancellation) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptObligationCancellation) Get() (v ObligationCancellation, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptObligationCancellation) Or(d ObligationCancellation) ObligationCancellation {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptPassCategory returns new OptPassCategory with value set to v.
 func NewOptPassCategory(v PassCategory) OptPassCategory {
 	return OptPassCategory{
@@ -23927,6 +29816,98 @@ func (o OptRefundRequestDestinationID) Get() (v RefundRequestDestinationID, ok b
 
 // Or returns value if set, or given parameter if does not.
 func (o OptRefundRequestDestinationID) Or(d RefundRequestDestinationID) RefundRequestDestinationID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptReportFormat returns new OptReportFormat with value set to v.
+func NewOptReportFormat(v ReportFormat) OptReportFormat {
+	return OptReportFormat{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptReportFormat is optional ReportFormat.
+type OptReportFormat struct {
+	Value ReportFormat
+	Set   bool
+}
+
+// IsSet returns true if OptReportFormat was set.
+func (o OptReportFormat) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptReportFormat) Reset() {
+	var v ReportFormat
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptReportFormat) SetTo(v ReportFormat) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptReportFormat) Get() (v ReportFormat, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptReportFormat) Or(d ReportFormat) ReportFormat {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptReportRange returns new OptReportRange with value set to v.
+func NewOptReportRange(v ReportRange) OptReportRange {
+	return OptReportRange{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptReportRange is optional ReportRange.
+type OptReportRange struct {
+	Value ReportRange
+	Set   bool
+}
+
+// IsSet returns true if OptReportRange was set.
+func (o OptReportRange) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptReportRange) Reset() {
+	var v ReportRange
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptReportRange) SetTo(v ReportRange) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptReportRange) Get() (v ReportRange, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptReportRange) Or(d ReportRange) ReportRange {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -24287,6 +30268,646 @@ func (s *OtpRequestResponse) SetData(val OtpRequestAccepted) {
 // SetError sets the value of Error.
 func (s *OtpRequestResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/OutstandingAction
+type OutstandingAction struct {
+	AcceptsPaymentMethodID bool                  `json:"accepts_payment_method_id"`
+	ConfirmPath            NilString             `json:"confirm_path"`
+	Method                 string                `json:"method"`
+	Path                   string                `json:"path"`
+	PaymentMethodsPath     string                `json:"payment_methods_path"`
+	Type                   OutstandingActionType `json:"type"`
+}
+
+// GetAcceptsPaymentMethodID returns the value of AcceptsPaymentMethodID.
+func (s *OutstandingAction) GetAcceptsPaymentMethodID() bool {
+	return s.AcceptsPaymentMethodID
+}
+
+// GetConfirmPath returns the value of ConfirmPath.
+func (s *OutstandingAction) GetConfirmPath() NilString {
+	return s.ConfirmPath
+}
+
+// GetMethod returns the value of Method.
+func (s *OutstandingAction) GetMethod() string {
+	return s.Method
+}
+
+// GetPath returns the value of Path.
+func (s *OutstandingAction) GetPath() string {
+	return s.Path
+}
+
+// GetPaymentMethodsPath returns the value of PaymentMethodsPath.
+func (s *OutstandingAction) GetPaymentMethodsPath() string {
+	return s.PaymentMethodsPath
+}
+
+// GetType returns the value of Type.
+func (s *OutstandingAction) GetType() OutstandingActionType {
+	return s.Type
+}
+
+// SetAcceptsPaymentMethodID sets the value of AcceptsPaymentMethodID.
+func (s *OutstandingAction) SetAcceptsPaymentMethodID(val bool) {
+	s.AcceptsPaymentMethodID = val
+}
+
+// SetConfirmPath sets the value of ConfirmPath.
+func (s *OutstandingAction) SetConfirmPath(val NilString) {
+	s.ConfirmPath = val
+}
+
+// SetMethod sets the value of Method.
+func (s *OutstandingAction) SetMethod(val string) {
+	s.Method = val
+}
+
+// SetPath sets the value of Path.
+func (s *OutstandingAction) SetPath(val string) {
+	s.Path = val
+}
+
+// SetPaymentMethodsPath sets the value of PaymentMethodsPath.
+func (s *OutstandingAction) SetPaymentMethodsPath(val string) {
+	s.PaymentMethodsPath = val
+}
+
+// SetType sets the value of Type.
+func (s *OutstandingAction) SetType(val OutstandingActionType) {
+	s.Type = val
+}
+
+type OutstandingActionType string
+
+const (
+	OutstandingActionTypePayRenewal          OutstandingActionType = "pay_renewal"
+	OutstandingActionTypeRetryInvoice        OutstandingActionType = "retry_invoice"
+	OutstandingActionTypeUpdatePaymentMethod OutstandingActionType = "update_payment_method"
+)
+
+// AllValues returns all OutstandingActionType values.
+func (OutstandingActionType) AllValues() []OutstandingActionType {
+	return []OutstandingActionType{
+		OutstandingActionTypePayRenewal,
+		OutstandingActionTypeRetryInvoice,
+		OutstandingActionTypeUpdatePaymentMethod,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingActionType) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingActionTypePayRenewal:
+		return []byte(s), nil
+	case OutstandingActionTypeRetryInvoice:
+		return []byte(s), nil
+	case OutstandingActionTypeUpdatePaymentMethod:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingActionType) UnmarshalText(data []byte) error {
+	switch OutstandingActionType(data) {
+	case OutstandingActionTypePayRenewal:
+		*s = OutstandingActionTypePayRenewal
+		return nil
+	case OutstandingActionTypeRetryInvoice:
+		*s = OutstandingActionTypeRetryInvoice
+		return nil
+	case OutstandingActionTypeUpdatePaymentMethod:
+		*s = OutstandingActionTypeUpdatePaymentMethod
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OutstandingCard
+type OutstandingCard struct {
+	Brand              string `json:"brand"`
+	ExpMonth           int    `json:"exp_month"`
+	ExpYear            int    `json:"exp_year"`
+	ID                 string `json:"id"`
+	IsDefault          bool   `json:"is_default"`
+	IsSubscriptionCard bool   `json:"is_subscription_card"`
+	Last4              string `json:"last4"`
+}
+
+// GetBrand returns the value of Brand.
+func (s *OutstandingCard) GetBrand() string {
+	return s.Brand
+}
+
+// GetExpMonth returns the value of ExpMonth.
+func (s *OutstandingCard) GetExpMonth() int {
+	return s.ExpMonth
+}
+
+// GetExpYear returns the value of ExpYear.
+func (s *OutstandingCard) GetExpYear() int {
+	return s.ExpYear
+}
+
+// GetID returns the value of ID.
+func (s *OutstandingCard) GetID() string {
+	return s.ID
+}
+
+// GetIsDefault returns the value of IsDefault.
+func (s *OutstandingCard) GetIsDefault() bool {
+	return s.IsDefault
+}
+
+// GetIsSubscriptionCard returns the value of IsSubscriptionCard.
+func (s *OutstandingCard) GetIsSubscriptionCard() bool {
+	return s.IsSubscriptionCard
+}
+
+// GetLast4 returns the value of Last4.
+func (s *OutstandingCard) GetLast4() string {
+	return s.Last4
+}
+
+// SetBrand sets the value of Brand.
+func (s *OutstandingCard) SetBrand(val string) {
+	s.Brand = val
+}
+
+// SetExpMonth sets the value of ExpMonth.
+func (s *OutstandingCard) SetExpMonth(val int) {
+	s.ExpMonth = val
+}
+
+// SetExpYear sets the value of ExpYear.
+func (s *OutstandingCard) SetExpYear(val int) {
+	s.ExpYear = val
+}
+
+// SetID sets the value of ID.
+func (s *OutstandingCard) SetID(val string) {
+	s.ID = val
+}
+
+// SetIsDefault sets the value of IsDefault.
+func (s *OutstandingCard) SetIsDefault(val bool) {
+	s.IsDefault = val
+}
+
+// SetIsSubscriptionCard sets the value of IsSubscriptionCard.
+func (s *OutstandingCard) SetIsSubscriptionCard(val bool) {
+	s.IsSubscriptionCard = val
+}
+
+// SetLast4 sets the value of Last4.
+func (s *OutstandingCard) SetLast4(val string) {
+	s.Last4 = val
+}
+
+// Ref: #/components/schemas/OutstandingItem
+type OutstandingItem struct {
+	Action          OutstandingAction          `json:"action"`
+	Amount          float64                    `json:"amount"`
+	AmountMinor     int64                      `json:"amount_minor"`
+	CardsOnFile     []OutstandingCard          `json:"cards_on_file"`
+	Currency        string                     `json:"currency"`
+	DaysOverdue     int                        `json:"days_overdue"`
+	DeclineCode     NilString                  `json:"decline_code"`
+	DueDate         time.Time                  `json:"due_date"`
+	FailedAt        NilDateTime                `json:"failed_at"`
+	FailureCode     NilString                  `json:"failure_code"`
+	FailureMessage  NilString                  `json:"failure_message"`
+	ID              uuid.UUID                  `json:"id"`
+	InvoiceNumber   NilString                  `json:"invoice_number"`
+	Kind            OutstandingItemKind        `json:"kind"`
+	LateFeeAmount   NilFloat64                 `json:"late_fee_amount"`
+	NextBillingDate NilDate                    `json:"next_billing_date"`
+	NextStep        NilOutstandingItemNextStep `json:"next_step"`
+	OrganizationID  uuid.UUID                  `json:"organization_id"`
+	PaymentID       NilUUID                    `json:"payment_id"`
+	StateKey        string                     `json:"state_key"`
+	Status          string                     `json:"status"`
+	Title           string                     `json:"title"`
+}
+
+// GetAction returns the value of Action.
+func (s *OutstandingItem) GetAction() OutstandingAction {
+	return s.Action
+}
+
+// GetAmount returns the value of Amount.
+func (s *OutstandingItem) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *OutstandingItem) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCardsOnFile returns the value of CardsOnFile.
+func (s *OutstandingItem) GetCardsOnFile() []OutstandingCard {
+	return s.CardsOnFile
+}
+
+// GetCurrency returns the value of Currency.
+func (s *OutstandingItem) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDaysOverdue returns the value of DaysOverdue.
+func (s *OutstandingItem) GetDaysOverdue() int {
+	return s.DaysOverdue
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *OutstandingItem) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *OutstandingItem) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *OutstandingItem) GetFailedAt() NilDateTime {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *OutstandingItem) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetFailureMessage returns the value of FailureMessage.
+func (s *OutstandingItem) GetFailureMessage() NilString {
+	return s.FailureMessage
+}
+
+// GetID returns the value of ID.
+func (s *OutstandingItem) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *OutstandingItem) GetInvoiceNumber() NilString {
+	return s.InvoiceNumber
+}
+
+// GetKind returns the value of Kind.
+func (s *OutstandingItem) GetKind() OutstandingItemKind {
+	return s.Kind
+}
+
+// GetLateFeeAmount returns the value of LateFeeAmount.
+func (s *OutstandingItem) GetLateFeeAmount() NilFloat64 {
+	return s.LateFeeAmount
+}
+
+// GetNextBillingDate returns the value of NextBillingDate.
+func (s *OutstandingItem) GetNextBillingDate() NilDate {
+	return s.NextBillingDate
+}
+
+// GetNextStep returns the value of NextStep.
+func (s *OutstandingItem) GetNextStep() NilOutstandingItemNextStep {
+	return s.NextStep
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *OutstandingItem) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *OutstandingItem) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// GetStateKey returns the value of StateKey.
+func (s *OutstandingItem) GetStateKey() string {
+	return s.StateKey
+}
+
+// GetStatus returns the value of Status.
+func (s *OutstandingItem) GetStatus() string {
+	return s.Status
+}
+
+// GetTitle returns the value of Title.
+func (s *OutstandingItem) GetTitle() string {
+	return s.Title
+}
+
+// SetAction sets the value of Action.
+func (s *OutstandingItem) SetAction(val OutstandingAction) {
+	s.Action = val
+}
+
+// SetAmount sets the value of Amount.
+func (s *OutstandingItem) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *OutstandingItem) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCardsOnFile sets the value of CardsOnFile.
+func (s *OutstandingItem) SetCardsOnFile(val []OutstandingCard) {
+	s.CardsOnFile = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *OutstandingItem) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDaysOverdue sets the value of DaysOverdue.
+func (s *OutstandingItem) SetDaysOverdue(val int) {
+	s.DaysOverdue = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *OutstandingItem) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *OutstandingItem) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *OutstandingItem) SetFailedAt(val NilDateTime) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *OutstandingItem) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetFailureMessage sets the value of FailureMessage.
+func (s *OutstandingItem) SetFailureMessage(val NilString) {
+	s.FailureMessage = val
+}
+
+// SetID sets the value of ID.
+func (s *OutstandingItem) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *OutstandingItem) SetInvoiceNumber(val NilString) {
+	s.InvoiceNumber = val
+}
+
+// SetKind sets the value of Kind.
+func (s *OutstandingItem) SetKind(val OutstandingItemKind) {
+	s.Kind = val
+}
+
+// SetLateFeeAmount sets the value of LateFeeAmount.
+func (s *OutstandingItem) SetLateFeeAmount(val NilFloat64) {
+	s.LateFeeAmount = val
+}
+
+// SetNextBillingDate sets the value of NextBillingDate.
+func (s *OutstandingItem) SetNextBillingDate(val NilDate) {
+	s.NextBillingDate = val
+}
+
+// SetNextStep sets the value of NextStep.
+func (s *OutstandingItem) SetNextStep(val NilOutstandingItemNextStep) {
+	s.NextStep = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *OutstandingItem) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *OutstandingItem) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+// SetStateKey sets the value of StateKey.
+func (s *OutstandingItem) SetStateKey(val string) {
+	s.StateKey = val
+}
+
+// SetStatus sets the value of Status.
+func (s *OutstandingItem) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetTitle sets the value of Title.
+func (s *OutstandingItem) SetTitle(val string) {
+	s.Title = val
+}
+
+type OutstandingItemKind string
+
+const (
+	OutstandingItemKindMembershipRenewal    OutstandingItemKind = "membership_renewal"
+	OutstandingItemKindOverdueInvoice       OutstandingItemKind = "overdue invoice"
+	OutstandingItemKindDeclinedOneOffCharge OutstandingItemKind = "declined one-off charge"
+)
+
+// AllValues returns all OutstandingItemKind values.
+func (OutstandingItemKind) AllValues() []OutstandingItemKind {
+	return []OutstandingItemKind{
+		OutstandingItemKindMembershipRenewal,
+		OutstandingItemKindOverdueInvoice,
+		OutstandingItemKindDeclinedOneOffCharge,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingItemKind) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingItemKindMembershipRenewal:
+		return []byte(s), nil
+	case OutstandingItemKindOverdueInvoice:
+		return []byte(s), nil
+	case OutstandingItemKindDeclinedOneOffCharge:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingItemKind) UnmarshalText(data []byte) error {
+	switch OutstandingItemKind(data) {
+	case OutstandingItemKindMembershipRenewal:
+		*s = OutstandingItemKindMembershipRenewal
+		return nil
+	case OutstandingItemKindOverdueInvoice:
+		*s = OutstandingItemKindOverdueInvoice
+		return nil
+	case OutstandingItemKindDeclinedOneOffCharge:
+		*s = OutstandingItemKindDeclinedOneOffCharge
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type OutstandingItemNextStep string
+
+const (
+	OutstandingItemNextStepUpdateCard   OutstandingItemNextStep = "update_card"
+	OutstandingItemNextStepRefresh      OutstandingItemNextStep = "refresh"
+	OutstandingItemNextStepContactVenue OutstandingItemNextStep = "contact_venue"
+)
+
+// AllValues returns all OutstandingItemNextStep values.
+func (OutstandingItemNextStep) AllValues() []OutstandingItemNextStep {
+	return []OutstandingItemNextStep{
+		OutstandingItemNextStepUpdateCard,
+		OutstandingItemNextStepRefresh,
+		OutstandingItemNextStepContactVenue,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s OutstandingItemNextStep) MarshalText() ([]byte, error) {
+	switch s {
+	case OutstandingItemNextStepUpdateCard:
+		return []byte(s), nil
+	case OutstandingItemNextStepRefresh:
+		return []byte(s), nil
+	case OutstandingItemNextStepContactVenue:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *OutstandingItemNextStep) UnmarshalText(data []byte) error {
+	switch OutstandingItemNextStep(data) {
+	case OutstandingItemNextStepUpdateCard:
+		*s = OutstandingItemNextStepUpdateCard
+		return nil
+	case OutstandingItemNextStepRefresh:
+		*s = OutstandingItemNextStepRefresh
+		return nil
+	case OutstandingItemNextStepContactVenue:
+		*s = OutstandingItemNextStepContactVenue
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/OutstandingPaymentsResponse
+type OutstandingPaymentsResponse struct {
+	Data OutstandingPaymentsResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *OutstandingPaymentsResponse) GetData() OutstandingPaymentsResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *OutstandingPaymentsResponse) SetData(val OutstandingPaymentsResponseData) {
+	s.Data = val
+}
+
+type OutstandingPaymentsResponseData struct {
+	Count  int                `json:"count"`
+	Items  []OutstandingItem  `json:"items"`
+	Totals []OutstandingTotal `json:"totals"`
+}
+
+// GetCount returns the value of Count.
+func (s *OutstandingPaymentsResponseData) GetCount() int {
+	return s.Count
+}
+
+// GetItems returns the value of Items.
+func (s *OutstandingPaymentsResponseData) GetItems() []OutstandingItem {
+	return s.Items
+}
+
+// GetTotals returns the value of Totals.
+func (s *OutstandingPaymentsResponseData) GetTotals() []OutstandingTotal {
+	return s.Totals
+}
+
+// SetCount sets the value of Count.
+func (s *OutstandingPaymentsResponseData) SetCount(val int) {
+	s.Count = val
+}
+
+// SetItems sets the value of Items.
+func (s *OutstandingPaymentsResponseData) SetItems(val []OutstandingItem) {
+	s.Items = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *OutstandingPaymentsResponseData) SetTotals(val []OutstandingTotal) {
+	s.Totals = val
+}
+
+// Ref: #/components/schemas/OutstandingTotal
+type OutstandingTotal struct {
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	Count       int     `json:"count"`
+	Currency    string  `json:"currency"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *OutstandingTotal) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *OutstandingTotal) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCount returns the value of Count.
+func (s *OutstandingTotal) GetCount() int {
+	return s.Count
+}
+
+// GetCurrency returns the value of Currency.
+func (s *OutstandingTotal) GetCurrency() string {
+	return s.Currency
+}
+
+// SetAmount sets the value of Amount.
+func (s *OutstandingTotal) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *OutstandingTotal) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCount sets the value of Count.
+func (s *OutstandingTotal) SetCount(val int) {
+	s.Count = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *OutstandingTotal) SetCurrency(val string) {
+	s.Currency = val
 }
 
 // Ref: #/components/schemas/PageMeta
@@ -27543,6 +34164,47 @@ func (s *PosSaleResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+type PreviewFlexibleChangeKind string
+
+const (
+	PreviewFlexibleChangeKindQuantity  PreviewFlexibleChangeKind = "quantity"
+	PreviewFlexibleChangeKindUnlimited PreviewFlexibleChangeKind = "unlimited"
+)
+
+// AllValues returns all PreviewFlexibleChangeKind values.
+func (PreviewFlexibleChangeKind) AllValues() []PreviewFlexibleChangeKind {
+	return []PreviewFlexibleChangeKind{
+		PreviewFlexibleChangeKindQuantity,
+		PreviewFlexibleChangeKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewFlexibleChangeKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewFlexibleChangeKindQuantity:
+		return []byte(s), nil
+	case PreviewFlexibleChangeKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewFlexibleChangeKind) UnmarshalText(data []byte) error {
+	switch PreviewFlexibleChangeKind(data) {
+	case PreviewFlexibleChangeKindQuantity:
+		*s = PreviewFlexibleChangeKindQuantity
+		return nil
+	case PreviewFlexibleChangeKindUnlimited:
+		*s = PreviewFlexibleChangeKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/PricedPassType
 type PricedPassType struct {
 	ActivePricingVersionID NilUUID                          `json:"active_pricing_version_id"`
@@ -27971,16 +34633,45 @@ func (s *PurchaseConfirmation) SetPassTypeID(val uuid.UUID) {
 	s.PassTypeID = val
 }
 
+// What buying binds the member to. `available`: `minimum_total_payable`
+// (minor units: today's price plus the full-price periods a binding
+// tier commits to), `intro_through_date` (an offer's last intro day, or
+// null), `cancellation` and, for memberships, `commitment`. `unavailable`:
+// `reason_code` and `message`, and no quote.
 // Ref: #/components/schemas/PurchaseObligation
 type PurchaseObligation struct {
-	Message    OptString                `json:"message"`
-	ReasonCode OptString                `json:"reason_code"`
-	Status     PurchaseObligationStatus `json:"status"`
+	Cancellation        OptObligationCancellation  `json:"cancellation"`
+	Commitment          OptNilObligationCommitment `json:"commitment"`
+	IntroThroughDate    OptNilDate                 `json:"intro_through_date"`
+	Message             OptString                  `json:"message"`
+	MinimumTotalPayable OptInt64                   `json:"minimum_total_payable"`
+	ReasonCode          OptString                  `json:"reason_code"`
+	Status              PurchaseObligationStatus   `json:"status"`
+}
+
+// GetCancellation returns the value of Cancellation.
+func (s *PurchaseObligation) GetCancellation() OptObligationCancellation {
+	return s.Cancellation
+}
+
+// GetCommitment returns the value of Commitment.
+func (s *PurchaseObligation) GetCommitment() OptNilObligationCommitment {
+	return s.Commitment
+}
+
+// GetIntroThroughDate returns the value of IntroThroughDate.
+func (s *PurchaseObligation) GetIntroThroughDate() OptNilDate {
+	return s.IntroThroughDate
 }
 
 // GetMessage returns the value of Message.
 func (s *PurchaseObligation) GetMessage() OptString {
 	return s.Message
+}
+
+// GetMinimumTotalPayable returns the value of MinimumTotalPayable.
+func (s *PurchaseObligation) GetMinimumTotalPayable() OptInt64 {
+	return s.MinimumTotalPayable
 }
 
 // GetReasonCode returns the value of ReasonCode.
@@ -27993,9 +34684,29 @@ func (s *PurchaseObligation) GetStatus() PurchaseObligationStatus {
 	return s.Status
 }
 
+// SetCancellation sets the value of Cancellation.
+func (s *PurchaseObligation) SetCancellation(val OptObligationCancellation) {
+	s.Cancellation = val
+}
+
+// SetCommitment sets the value of Commitment.
+func (s *PurchaseObligation) SetCommitment(val OptNilObligationCommitment) {
+	s.Commitment = val
+}
+
+// SetIntroThroughDate sets the value of IntroThroughDate.
+func (s *PurchaseObligation) SetIntroThroughDate(val OptNilDate) {
+	s.IntroThroughDate = val
+}
+
 // SetMessage sets the value of Message.
 func (s *PurchaseObligation) SetMessage(val OptString) {
 	s.Message = val
+}
+
+// SetMinimumTotalPayable sets the value of MinimumTotalPayable.
+func (s *PurchaseObligation) SetMinimumTotalPayable(val OptInt64) {
+	s.MinimumTotalPayable = val
 }
 
 // SetReasonCode sets the value of ReasonCode.
@@ -28932,6 +35643,233 @@ func (s *RefundViewStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+type ReportFormat string
+
+const (
+	ReportFormatJSON ReportFormat = "json"
+	ReportFormatCsv  ReportFormat = "csv"
+)
+
+// AllValues returns all ReportFormat values.
+func (ReportFormat) AllValues() []ReportFormat {
+	return []ReportFormat{
+		ReportFormatJSON,
+		ReportFormatCsv,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportFormat) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportFormatJSON:
+		return []byte(s), nil
+	case ReportFormatCsv:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportFormat) UnmarshalText(data []byte) error {
+	switch ReportFormat(data) {
+	case ReportFormatJSON:
+		*s = ReportFormatJSON
+		return nil
+	case ReportFormatCsv:
+		*s = ReportFormatCsv
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ReportPeriod
+type ReportPeriod struct {
+	From     time.Time         `json:"from"`
+	Range    ReportPeriodRange `json:"range"`
+	Timezone string            `json:"timezone"`
+	To       time.Time         `json:"to"`
+}
+
+// GetFrom returns the value of From.
+func (s *ReportPeriod) GetFrom() time.Time {
+	return s.From
+}
+
+// GetRange returns the value of Range.
+func (s *ReportPeriod) GetRange() ReportPeriodRange {
+	return s.Range
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *ReportPeriod) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetTo returns the value of To.
+func (s *ReportPeriod) GetTo() time.Time {
+	return s.To
+}
+
+// SetFrom sets the value of From.
+func (s *ReportPeriod) SetFrom(val time.Time) {
+	s.From = val
+}
+
+// SetRange sets the value of Range.
+func (s *ReportPeriod) SetRange(val ReportPeriodRange) {
+	s.Range = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *ReportPeriod) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetTo sets the value of To.
+func (s *ReportPeriod) SetTo(val time.Time) {
+	s.To = val
+}
+
+type ReportPeriodRange string
+
+const (
+	ReportPeriodRangeToday     ReportPeriodRange = "today"
+	ReportPeriodRangeYesterday ReportPeriodRange = "yesterday"
+	ReportPeriodRange7d        ReportPeriodRange = "7d"
+	ReportPeriodRangeMtd       ReportPeriodRange = "mtd"
+	ReportPeriodRange30d       ReportPeriodRange = "30d"
+	ReportPeriodRangeCustom    ReportPeriodRange = "custom"
+)
+
+// AllValues returns all ReportPeriodRange values.
+func (ReportPeriodRange) AllValues() []ReportPeriodRange {
+	return []ReportPeriodRange{
+		ReportPeriodRangeToday,
+		ReportPeriodRangeYesterday,
+		ReportPeriodRange7d,
+		ReportPeriodRangeMtd,
+		ReportPeriodRange30d,
+		ReportPeriodRangeCustom,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportPeriodRange) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportPeriodRangeToday:
+		return []byte(s), nil
+	case ReportPeriodRangeYesterday:
+		return []byte(s), nil
+	case ReportPeriodRange7d:
+		return []byte(s), nil
+	case ReportPeriodRangeMtd:
+		return []byte(s), nil
+	case ReportPeriodRange30d:
+		return []byte(s), nil
+	case ReportPeriodRangeCustom:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportPeriodRange) UnmarshalText(data []byte) error {
+	switch ReportPeriodRange(data) {
+	case ReportPeriodRangeToday:
+		*s = ReportPeriodRangeToday
+		return nil
+	case ReportPeriodRangeYesterday:
+		*s = ReportPeriodRangeYesterday
+		return nil
+	case ReportPeriodRange7d:
+		*s = ReportPeriodRange7d
+		return nil
+	case ReportPeriodRangeMtd:
+		*s = ReportPeriodRangeMtd
+		return nil
+	case ReportPeriodRange30d:
+		*s = ReportPeriodRange30d
+		return nil
+	case ReportPeriodRangeCustom:
+		*s = ReportPeriodRangeCustom
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ReportRange string
+
+const (
+	ReportRangeToday     ReportRange = "today"
+	ReportRangeYesterday ReportRange = "yesterday"
+	ReportRange7d        ReportRange = "7d"
+	ReportRangeMtd       ReportRange = "mtd"
+	ReportRange30d       ReportRange = "30d"
+	ReportRangeCustom    ReportRange = "custom"
+)
+
+// AllValues returns all ReportRange values.
+func (ReportRange) AllValues() []ReportRange {
+	return []ReportRange{
+		ReportRangeToday,
+		ReportRangeYesterday,
+		ReportRange7d,
+		ReportRangeMtd,
+		ReportRange30d,
+		ReportRangeCustom,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReportRange) MarshalText() ([]byte, error) {
+	switch s {
+	case ReportRangeToday:
+		return []byte(s), nil
+	case ReportRangeYesterday:
+		return []byte(s), nil
+	case ReportRange7d:
+		return []byte(s), nil
+	case ReportRangeMtd:
+		return []byte(s), nil
+	case ReportRange30d:
+		return []byte(s), nil
+	case ReportRangeCustom:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReportRange) UnmarshalText(data []byte) error {
+	switch ReportRange(data) {
+	case ReportRangeToday:
+		*s = ReportRangeToday
+		return nil
+	case ReportRangeYesterday:
+		*s = ReportRangeYesterday
+		return nil
+	case ReportRange7d:
+		*s = ReportRange7d
+		return nil
+	case ReportRangeMtd:
+		*s = ReportRangeMtd
+		return nil
+	case ReportRange30d:
+		*s = ReportRange30d
+		return nil
+	case ReportRangeCustom:
+		*s = ReportRangeCustom
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/Room
 type Room struct {
 	Capacity int       `json:"capacity"`
@@ -28979,6 +35917,399 @@ func (s *Room) SetName(val string) {
 func (s *Room) SetRoomType(val string) {
 	s.RoomType = val
 }
+
+// Ref: #/components/schemas/SalesAmount
+type SalesAmount struct {
+	// Major units (amount_minor / 10^exponent).
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	Currency    string  `json:"currency"`
+	// Minor-unit digits of the currency (DKK 2.
+	Exponent int   `json:"exponent"`
+	Payments int64 `json:"payments"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *SalesAmount) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *SalesAmount) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SalesAmount) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExponent returns the value of Exponent.
+func (s *SalesAmount) GetExponent() int {
+	return s.Exponent
+}
+
+// GetPayments returns the value of Payments.
+func (s *SalesAmount) GetPayments() int64 {
+	return s.Payments
+}
+
+// SetAmount sets the value of Amount.
+func (s *SalesAmount) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *SalesAmount) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SalesAmount) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExponent sets the value of Exponent.
+func (s *SalesAmount) SetExponent(val int) {
+	s.Exponent = val
+}
+
+// SetPayments sets the value of Payments.
+func (s *SalesAmount) SetPayments(val int64) {
+	s.Payments = val
+}
+
+// Ref: #/components/schemas/SalesLine
+type SalesLine struct {
+	Amount      float64         `json:"amount"`
+	AmountMinor int64           `json:"amount_minor"`
+	Category    string          `json:"category"`
+	Currency    string          `json:"currency"`
+	Exponent    int             `json:"exponent"`
+	Method      SalesLineMethod `json:"method"`
+	Payments    int64           `json:"payments"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *SalesLine) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *SalesLine) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCategory returns the value of Category.
+func (s *SalesLine) GetCategory() string {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SalesLine) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExponent returns the value of Exponent.
+func (s *SalesLine) GetExponent() int {
+	return s.Exponent
+}
+
+// GetMethod returns the value of Method.
+func (s *SalesLine) GetMethod() SalesLineMethod {
+	return s.Method
+}
+
+// GetPayments returns the value of Payments.
+func (s *SalesLine) GetPayments() int64 {
+	return s.Payments
+}
+
+// SetAmount sets the value of Amount.
+func (s *SalesLine) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *SalesLine) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCategory sets the value of Category.
+func (s *SalesLine) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SalesLine) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExponent sets the value of Exponent.
+func (s *SalesLine) SetExponent(val int) {
+	s.Exponent = val
+}
+
+// SetMethod sets the value of Method.
+func (s *SalesLine) SetMethod(val SalesLineMethod) {
+	s.Method = val
+}
+
+// SetPayments sets the value of Payments.
+func (s *SalesLine) SetPayments(val int64) {
+	s.Payments = val
+}
+
+type SalesLineMethod string
+
+const (
+	SalesLineMethodCard         SalesLineMethod = "card"
+	SalesLineMethodCash         SalesLineMethod = "cash"
+	SalesLineMethodGiftCard     SalesLineMethod = "gift_card"
+	SalesLineMethodBankTransfer SalesLineMethod = "bank_transfer"
+	SalesLineMethodOther        SalesLineMethod = "other"
+)
+
+// AllValues returns all SalesLineMethod values.
+func (SalesLineMethod) AllValues() []SalesLineMethod {
+	return []SalesLineMethod{
+		SalesLineMethodCard,
+		SalesLineMethodCash,
+		SalesLineMethodGiftCard,
+		SalesLineMethodBankTransfer,
+		SalesLineMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SalesLineMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case SalesLineMethodCard:
+		return []byte(s), nil
+	case SalesLineMethodCash:
+		return []byte(s), nil
+	case SalesLineMethodGiftCard:
+		return []byte(s), nil
+	case SalesLineMethodBankTransfer:
+		return []byte(s), nil
+	case SalesLineMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SalesLineMethod) UnmarshalText(data []byte) error {
+	switch SalesLineMethod(data) {
+	case SalesLineMethodCard:
+		*s = SalesLineMethodCard
+		return nil
+	case SalesLineMethodCash:
+		*s = SalesLineMethodCash
+		return nil
+	case SalesLineMethodGiftCard:
+		*s = SalesLineMethodGiftCard
+		return nil
+	case SalesLineMethodBankTransfer:
+		*s = SalesLineMethodBankTransfer
+		return nil
+	case SalesLineMethodOther:
+		*s = SalesLineMethodOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SalesSnapshot
+type SalesSnapshot struct {
+	Basis   SalesSnapshotBasis   `json:"basis"`
+	Filters SalesSnapshotFilters `json:"filters"`
+	// One entry per method, category and currency.
+	Lines  []SalesLine  `json:"lines"`
+	Period ReportPeriod `json:"period"`
+	// Whether this answer recomputed the range first.
+	Refreshed bool `json:"refreshed"`
+	// One entry per currency, ordered by currency code.
+	Totals []SalesAmount `json:"totals"`
+}
+
+// GetBasis returns the value of Basis.
+func (s *SalesSnapshot) GetBasis() SalesSnapshotBasis {
+	return s.Basis
+}
+
+// GetFilters returns the value of Filters.
+func (s *SalesSnapshot) GetFilters() SalesSnapshotFilters {
+	return s.Filters
+}
+
+// GetLines returns the value of Lines.
+func (s *SalesSnapshot) GetLines() []SalesLine {
+	return s.Lines
+}
+
+// GetPeriod returns the value of Period.
+func (s *SalesSnapshot) GetPeriod() ReportPeriod {
+	return s.Period
+}
+
+// GetRefreshed returns the value of Refreshed.
+func (s *SalesSnapshot) GetRefreshed() bool {
+	return s.Refreshed
+}
+
+// GetTotals returns the value of Totals.
+func (s *SalesSnapshot) GetTotals() []SalesAmount {
+	return s.Totals
+}
+
+// SetBasis sets the value of Basis.
+func (s *SalesSnapshot) SetBasis(val SalesSnapshotBasis) {
+	s.Basis = val
+}
+
+// SetFilters sets the value of Filters.
+func (s *SalesSnapshot) SetFilters(val SalesSnapshotFilters) {
+	s.Filters = val
+}
+
+// SetLines sets the value of Lines.
+func (s *SalesSnapshot) SetLines(val []SalesLine) {
+	s.Lines = val
+}
+
+// SetPeriod sets the value of Period.
+func (s *SalesSnapshot) SetPeriod(val ReportPeriod) {
+	s.Period = val
+}
+
+// SetRefreshed sets the value of Refreshed.
+func (s *SalesSnapshot) SetRefreshed(val bool) {
+	s.Refreshed = val
+}
+
+// SetTotals sets the value of Totals.
+func (s *SalesSnapshot) SetTotals(val []SalesAmount) {
+	s.Totals = val
+}
+
+type SalesSnapshotBasis string
+
+const (
+	SalesSnapshotBasisCash    SalesSnapshotBasis = "cash"
+	SalesSnapshotBasisAccrual SalesSnapshotBasis = "accrual"
+)
+
+// AllValues returns all SalesSnapshotBasis values.
+func (SalesSnapshotBasis) AllValues() []SalesSnapshotBasis {
+	return []SalesSnapshotBasis{
+		SalesSnapshotBasisCash,
+		SalesSnapshotBasisAccrual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SalesSnapshotBasis) MarshalText() ([]byte, error) {
+	switch s {
+	case SalesSnapshotBasisCash:
+		return []byte(s), nil
+	case SalesSnapshotBasisAccrual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SalesSnapshotBasis) UnmarshalText(data []byte) error {
+	switch SalesSnapshotBasis(data) {
+	case SalesSnapshotBasisCash:
+		*s = SalesSnapshotBasisCash
+		return nil
+	case SalesSnapshotBasisAccrual:
+		*s = SalesSnapshotBasisAccrual
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type SalesSnapshotFilters struct {
+	BrandID    NilUUID  `json:"brand_id"`
+	Categories []string `json:"categories"`
+	LocationID NilUUID  `json:"location_id"`
+	Methods    []string `json:"methods"`
+}
+
+// GetBrandID returns the value of BrandID.
+func (s *SalesSnapshotFilters) GetBrandID() NilUUID {
+	return s.BrandID
+}
+
+// GetCategories returns the value of Categories.
+func (s *SalesSnapshotFilters) GetCategories() []string {
+	return s.Categories
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *SalesSnapshotFilters) GetLocationID() NilUUID {
+	return s.LocationID
+}
+
+// GetMethods returns the value of Methods.
+func (s *SalesSnapshotFilters) GetMethods() []string {
+	return s.Methods
+}
+
+// SetBrandID sets the value of BrandID.
+func (s *SalesSnapshotFilters) SetBrandID(val NilUUID) {
+	s.BrandID = val
+}
+
+// SetCategories sets the value of Categories.
+func (s *SalesSnapshotFilters) SetCategories(val []string) {
+	s.Categories = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *SalesSnapshotFilters) SetLocationID(val NilUUID) {
+	s.LocationID = val
+}
+
+// SetMethods sets the value of Methods.
+func (s *SalesSnapshotFilters) SetMethods(val []string) {
+	s.Methods = val
+}
+
+// Ref: #/components/schemas/SalesSnapshotResponse
+type SalesSnapshotResponse struct {
+	Data  SalesSnapshot `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *SalesSnapshotResponse) GetData() SalesSnapshot {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *SalesSnapshotResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *SalesSnapshotResponse) SetData(val SalesSnapshot) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *SalesSnapshotResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*SalesSnapshotResponse) getSalesSnapshotRes() {}
 
 // Ref: #/components/schemas/ScheduleMeta
 type ScheduleMeta struct {
@@ -29257,6 +36588,700 @@ func (s *ScheduleRow) SetWaitlistCount(val int) {
 // SetWorkshopEntryTarget sets the value of WorkshopEntryTarget.
 func (s *ScheduleRow) SetWorkshopEntryTarget(val NilWorkshopEntryTarget) {
 	s.WorkshopEntryTarget = val
+}
+
+// Ref: #/components/schemas/ServiceBundle
+type ServiceBundle struct {
+	CreatedAt            time.Time           `json:"created_at"`
+	Currency             string              `json:"currency"`
+	Description          string              `json:"description"`
+	ID                   uuid.UUID           `json:"id"`
+	IsActive             bool                `json:"is_active"`
+	Items                []ServiceBundleItem `json:"items"`
+	Name                 string              `json:"name"`
+	PriceAmount          float64             `json:"price_amount"`
+	PriceMinor           int64               `json:"price_minor"`
+	SeparatePriceMinor   int64               `json:"separate_price_minor"`
+	SortOrder            int                 `json:"sort_order"`
+	TotalDurationMinutes int                 `json:"total_duration_minutes"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *ServiceBundle) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ServiceBundle) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDescription returns the value of Description.
+func (s *ServiceBundle) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *ServiceBundle) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceBundle) GetIsActive() bool {
+	return s.IsActive
+}
+
+// GetItems returns the value of Items.
+func (s *ServiceBundle) GetItems() []ServiceBundleItem {
+	return s.Items
+}
+
+// GetName returns the value of Name.
+func (s *ServiceBundle) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceBundle) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceBundle) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSeparatePriceMinor returns the value of SeparatePriceMinor.
+func (s *ServiceBundle) GetSeparatePriceMinor() int64 {
+	return s.SeparatePriceMinor
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceBundle) GetSortOrder() int {
+	return s.SortOrder
+}
+
+// GetTotalDurationMinutes returns the value of TotalDurationMinutes.
+func (s *ServiceBundle) GetTotalDurationMinutes() int {
+	return s.TotalDurationMinutes
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *ServiceBundle) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ServiceBundle) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDescription sets the value of Description.
+func (s *ServiceBundle) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *ServiceBundle) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceBundle) SetIsActive(val bool) {
+	s.IsActive = val
+}
+
+// SetItems sets the value of Items.
+func (s *ServiceBundle) SetItems(val []ServiceBundleItem) {
+	s.Items = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceBundle) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceBundle) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceBundle) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSeparatePriceMinor sets the value of SeparatePriceMinor.
+func (s *ServiceBundle) SetSeparatePriceMinor(val int64) {
+	s.SeparatePriceMinor = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceBundle) SetSortOrder(val int) {
+	s.SortOrder = val
+}
+
+// SetTotalDurationMinutes sets the value of TotalDurationMinutes.
+func (s *ServiceBundle) SetTotalDurationMinutes(val int) {
+	s.TotalDurationMinutes = val
+}
+
+// Ref: #/components/schemas/ServiceBundleCreateRequest
+type ServiceBundleCreateRequest struct {
+	Description OptString                  `json:"description"`
+	IsActive    OptBool                    `json:"is_active"`
+	Items       []ServiceBundleItemRequest `json:"items"`
+	Name        string                     `json:"name"`
+	PriceAmount float64                    `json:"price_amount"`
+	SortOrder   OptInt                     `json:"sort_order"`
+}
+
+// GetDescription returns the value of Description.
+func (s *ServiceBundleCreateRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceBundleCreateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetItems returns the value of Items.
+func (s *ServiceBundleCreateRequest) GetItems() []ServiceBundleItemRequest {
+	return s.Items
+}
+
+// GetName returns the value of Name.
+func (s *ServiceBundleCreateRequest) GetName() string {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceBundleCreateRequest) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceBundleCreateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDescription sets the value of Description.
+func (s *ServiceBundleCreateRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceBundleCreateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetItems sets the value of Items.
+func (s *ServiceBundleCreateRequest) SetItems(val []ServiceBundleItemRequest) {
+	s.Items = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceBundleCreateRequest) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceBundleCreateRequest) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceBundleCreateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceBundleItem
+type ServiceBundleItem struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	Position        int       `json:"position"`
+	PriceMinor      int64     `json:"price_minor"`
+	ServiceID       uuid.UUID `json:"service_id"`
+	ServiceName     string    `json:"service_name"`
+	VariantID       NilUUID   `json:"variant_id"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *ServiceBundleItem) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetPosition returns the value of Position.
+func (s *ServiceBundleItem) GetPosition() int {
+	return s.Position
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceBundleItem) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceBundleItem) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetServiceName returns the value of ServiceName.
+func (s *ServiceBundleItem) GetServiceName() string {
+	return s.ServiceName
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *ServiceBundleItem) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *ServiceBundleItem) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetPosition sets the value of Position.
+func (s *ServiceBundleItem) SetPosition(val int) {
+	s.Position = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceBundleItem) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceBundleItem) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetServiceName sets the value of ServiceName.
+func (s *ServiceBundleItem) SetServiceName(val string) {
+	s.ServiceName = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *ServiceBundleItem) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/ServiceBundleItemRequest
+type ServiceBundleItemRequest struct {
+	ServiceID uuid.UUID `json:"service_id"`
+	VariantID OptUUID   `json:"variant_id"`
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceBundleItemRequest) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *ServiceBundleItemRequest) GetVariantID() OptUUID {
+	return s.VariantID
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceBundleItemRequest) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *ServiceBundleItemRequest) SetVariantID(val OptUUID) {
+	s.VariantID = val
+}
+
+// Ref: #/components/schemas/ServiceBundleListResponse
+type ServiceBundleListResponse struct {
+	Data  []ServiceBundle `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceBundleListResponse) GetData() []ServiceBundle {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceBundleListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceBundleListResponse) SetData(val []ServiceBundle) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceBundleListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceBundleResponse
+type ServiceBundleResponse struct {
+	Data  ServiceBundle `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceBundleResponse) GetData() ServiceBundle {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceBundleResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceBundleResponse) SetData(val ServiceBundle) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceBundleResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceImage
+type ServiceImage struct {
+	Height        OptInt                    `json:"height"`
+	ImageUrl      string                    `json:"imageUrl"`
+	Width         OptInt                    `json:"width"`
+	WriteWarnings ServiceImageWriteWarnings `json:"write_warnings"`
+}
+
+// GetHeight returns the value of Height.
+func (s *ServiceImage) GetHeight() OptInt {
+	return s.Height
+}
+
+// GetImageUrl returns the value of ImageUrl.
+func (s *ServiceImage) GetImageUrl() string {
+	return s.ImageUrl
+}
+
+// GetWidth returns the value of Width.
+func (s *ServiceImage) GetWidth() OptInt {
+	return s.Width
+}
+
+// GetWriteWarnings returns the value of WriteWarnings.
+func (s *ServiceImage) GetWriteWarnings() ServiceImageWriteWarnings {
+	return s.WriteWarnings
+}
+
+// SetHeight sets the value of Height.
+func (s *ServiceImage) SetHeight(val OptInt) {
+	s.Height = val
+}
+
+// SetImageUrl sets the value of ImageUrl.
+func (s *ServiceImage) SetImageUrl(val string) {
+	s.ImageUrl = val
+}
+
+// SetWidth sets the value of Width.
+func (s *ServiceImage) SetWidth(val OptInt) {
+	s.Width = val
+}
+
+// SetWriteWarnings sets the value of WriteWarnings.
+func (s *ServiceImage) SetWriteWarnings(val ServiceImageWriteWarnings) {
+	s.WriteWarnings = val
+}
+
+// Ref: #/components/schemas/ServiceImageDeleteResponse
+type ServiceImageDeleteResponse struct {
+	Data  ServiceImageDeleted `json:"data"`
+	Error struct{}            `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageDeleteResponse) GetData() ServiceImageDeleted {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageDeleteResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageDeleteResponse) SetData(val ServiceImageDeleted) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageDeleteResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceImageDeleted
+type ServiceImageDeleted struct {
+	Ok            ServiceImageDeletedOk     `json:"ok"`
+	WriteWarnings ServiceImageWriteWarnings `json:"write_warnings"`
+}
+
+// GetOk returns the value of Ok.
+func (s *ServiceImageDeleted) GetOk() ServiceImageDeletedOk {
+	return s.Ok
+}
+
+// GetWriteWarnings returns the value of WriteWarnings.
+func (s *ServiceImageDeleted) GetWriteWarnings() ServiceImageWriteWarnings {
+	return s.WriteWarnings
+}
+
+// SetOk sets the value of Ok.
+func (s *ServiceImageDeleted) SetOk(val ServiceImageDeletedOk) {
+	s.Ok = val
+}
+
+// SetWriteWarnings sets the value of WriteWarnings.
+func (s *ServiceImageDeleted) SetWriteWarnings(val ServiceImageWriteWarnings) {
+	s.WriteWarnings = val
+}
+
+type ServiceImageDeletedOk bool
+
+const (
+	ServiceImageDeletedOkTrue ServiceImageDeletedOk = true
+)
+
+// AllValues returns all ServiceImageDeletedOk values.
+func (ServiceImageDeletedOk) AllValues() []ServiceImageDeletedOk {
+	return []ServiceImageDeletedOk{
+		ServiceImageDeletedOkTrue,
+	}
+}
+
+// Ref: #/components/schemas/ServiceImageFinalizeRequest
+type ServiceImageFinalizeRequest struct {
+	Path string `json:"path"`
+}
+
+// GetPath returns the value of Path.
+func (s *ServiceImageFinalizeRequest) GetPath() string {
+	return s.Path
+}
+
+// SetPath sets the value of Path.
+func (s *ServiceImageFinalizeRequest) SetPath(val string) {
+	s.Path = val
+}
+
+// Ref: #/components/schemas/ServiceImageResponse
+type ServiceImageResponse struct {
+	Data  ServiceImage `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageResponse) GetData() ServiceImage {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageResponse) SetData(val ServiceImage) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/ServiceImageUpload
+type ServiceImageUpload struct {
+	ExpiresAt time.Time                `json:"expires_at"`
+	MaxBytes  int                      `json:"max_bytes"`
+	Method    ServiceImageUploadMethod `json:"method"`
+	MinHeight int                      `json:"min_height"`
+	MinWidth  int                      `json:"min_width"`
+	// The path finalize sends back.
+	Path string `json:"path"`
+	// Path on this server to PUT the bytes to (Content-Type image/jpeg or image/png).
+	UploadURL string `json:"upload_url"`
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *ServiceImageUpload) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetMaxBytes returns the value of MaxBytes.
+func (s *ServiceImageUpload) GetMaxBytes() int {
+	return s.MaxBytes
+}
+
+// GetMethod returns the value of Method.
+func (s *ServiceImageUpload) GetMethod() ServiceImageUploadMethod {
+	return s.Method
+}
+
+// GetMinHeight returns the value of MinHeight.
+func (s *ServiceImageUpload) GetMinHeight() int {
+	return s.MinHeight
+}
+
+// GetMinWidth returns the value of MinWidth.
+func (s *ServiceImageUpload) GetMinWidth() int {
+	return s.MinWidth
+}
+
+// GetPath returns the value of Path.
+func (s *ServiceImageUpload) GetPath() string {
+	return s.Path
+}
+
+// GetUploadURL returns the value of UploadURL.
+func (s *ServiceImageUpload) GetUploadURL() string {
+	return s.UploadURL
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *ServiceImageUpload) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetMaxBytes sets the value of MaxBytes.
+func (s *ServiceImageUpload) SetMaxBytes(val int) {
+	s.MaxBytes = val
+}
+
+// SetMethod sets the value of Method.
+func (s *ServiceImageUpload) SetMethod(val ServiceImageUploadMethod) {
+	s.Method = val
+}
+
+// SetMinHeight sets the value of MinHeight.
+func (s *ServiceImageUpload) SetMinHeight(val int) {
+	s.MinHeight = val
+}
+
+// SetMinWidth sets the value of MinWidth.
+func (s *ServiceImageUpload) SetMinWidth(val int) {
+	s.MinWidth = val
+}
+
+// SetPath sets the value of Path.
+func (s *ServiceImageUpload) SetPath(val string) {
+	s.Path = val
+}
+
+// SetUploadURL sets the value of UploadURL.
+func (s *ServiceImageUpload) SetUploadURL(val string) {
+	s.UploadURL = val
+}
+
+type ServiceImageUploadMethod string
+
+const (
+	ServiceImageUploadMethodPUT ServiceImageUploadMethod = "PUT"
+)
+
+// AllValues returns all ServiceImageUploadMethod values.
+func (ServiceImageUploadMethod) AllValues() []ServiceImageUploadMethod {
+	return []ServiceImageUploadMethod{
+		ServiceImageUploadMethodPUT,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceImageUploadMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceImageUploadMethodPUT:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceImageUploadMethod) UnmarshalText(data []byte) error {
+	switch ServiceImageUploadMethod(data) {
+	case ServiceImageUploadMethodPUT:
+		*s = ServiceImageUploadMethodPUT
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ServiceImageUploadResponse
+type ServiceImageUploadResponse struct {
+	Data  ServiceImageUpload `json:"data"`
+	Error struct{}           `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceImageUploadResponse) GetData() ServiceImageUpload {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceImageUploadResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceImageUploadResponse) SetData(val ServiceImageUpload) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceImageUploadResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type ServiceImageWriteWarnings []ServiceImageWriteWarningsItem
+
+type ServiceImageWriteWarningsItem string
+
+const (
+	ServiceImageWriteWarningsItemPreviousImageNotRemoved ServiceImageWriteWarningsItem = "previous_image_not_removed"
+	ServiceImageWriteWarningsItemUploadNotRemoved        ServiceImageWriteWarningsItem = "upload_not_removed"
+)
+
+// AllValues returns all ServiceImageWriteWarningsItem values.
+func (ServiceImageWriteWarningsItem) AllValues() []ServiceImageWriteWarningsItem {
+	return []ServiceImageWriteWarningsItem{
+		ServiceImageWriteWarningsItemPreviousImageNotRemoved,
+		ServiceImageWriteWarningsItemUploadNotRemoved,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceImageWriteWarningsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceImageWriteWarningsItemPreviousImageNotRemoved:
+		return []byte(s), nil
+	case ServiceImageWriteWarningsItemUploadNotRemoved:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceImageWriteWarningsItem) UnmarshalText(data []byte) error {
+	switch ServiceImageWriteWarningsItem(data) {
+	case ServiceImageWriteWarningsItemPreviousImageNotRemoved:
+		*s = ServiceImageWriteWarningsItemPreviousImageNotRemoved
+		return nil
+	case ServiceImageWriteWarningsItemUploadNotRemoved:
+		*s = ServiceImageWriteWarningsItemUploadNotRemoved
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/ServiceProviderAssignment
@@ -31868,16 +39893,30 @@ func (s *VenueProfileWorld) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/Visit
 type Visit struct {
-	Appointments     []Appointment `json:"appointments"`
-	Currency         string        `json:"currency"`
-	EndTime          time.Time     `json:"end_time"`
-	ID               uuid.UUID     `json:"id"`
-	StartTime        time.Time     `json:"start_time"`
-	Status           VisitStatus   `json:"status"`
-	TotalPriceAmount float64       `json:"total_price_amount"`
-	TotalPriceMinor  int64         `json:"total_price_minor"`
+	// What the online checkout charges (0 when not checked out online).
+	AmountDueAtBookingMinor int64         `json:"amount_due_at_booking_minor"`
+	AmountPaidMinor         int64         `json:"amount_paid_minor"`
+	Appointments            []Appointment `json:"appointments"`
+	Currency                string        `json:"currency"`
+	EndTime                 time.Time     `json:"end_time"`
+	HoldExpiresAt           NilDateTime   `json:"hold_expires_at"`
+	ID                      uuid.UUID     `json:"id"`
+	StartTime               time.Time     `json:"start_time"`
+	Status                  VisitStatus   `json:"status"`
+	TotalPriceAmount        float64       `json:"total_price_amount"`
+	TotalPriceMinor         int64         `json:"total_price_minor"`
 	// The concurrency token a visit cancel sends back.
 	UpdatedAt string `json:"updated_at"`
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *Visit) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *Visit) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
 }
 
 // GetAppointments returns the value of Appointments.
@@ -31893,6 +39932,11 @@ func (s *Visit) GetCurrency() string {
 // GetEndTime returns the value of EndTime.
 func (s *Visit) GetEndTime() time.Time {
 	return s.EndTime
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *Visit) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
 }
 
 // GetID returns the value of ID.
@@ -31925,6 +39969,16 @@ func (s *Visit) GetUpdatedAt() string {
 	return s.UpdatedAt
 }
 
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *Visit) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *Visit) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
 // SetAppointments sets the value of Appointments.
 func (s *Visit) SetAppointments(val []Appointment) {
 	s.Appointments = val
@@ -31938,6 +39992,11 @@ func (s *Visit) SetCurrency(val string) {
 // SetEndTime sets the value of EndTime.
 func (s *Visit) SetEndTime(val time.Time) {
 	s.EndTime = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *Visit) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
 }
 
 // SetID sets the value of ID.
@@ -31968,6 +40027,302 @@ func (s *Visit) SetTotalPriceMinor(val int64) {
 // SetUpdatedAt sets the value of UpdatedAt.
 func (s *Visit) SetUpdatedAt(val string) {
 	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/VisitCheckout
+type VisitCheckout struct {
+	Payment CheckoutPayment `json:"payment"`
+	Visit   Visit           `json:"visit"`
+}
+
+// GetPayment returns the value of Payment.
+func (s *VisitCheckout) GetPayment() CheckoutPayment {
+	return s.Payment
+}
+
+// GetVisit returns the value of Visit.
+func (s *VisitCheckout) GetVisit() Visit {
+	return s.Visit
+}
+
+// SetPayment sets the value of Payment.
+func (s *VisitCheckout) SetPayment(val CheckoutPayment) {
+	s.Payment = val
+}
+
+// SetVisit sets the value of Visit.
+func (s *VisitCheckout) SetVisit(val Visit) {
+	s.Visit = val
+}
+
+// Ref: #/components/schemas/VisitCheckoutConfirm
+type VisitCheckoutConfirm struct {
+	Code   NilVisitCheckoutConfirmCode `json:"code"`
+	Status VisitCheckoutConfirmStatus  `json:"status"`
+	Visit  Visit                       `json:"visit"`
+}
+
+// GetCode returns the value of Code.
+func (s *VisitCheckoutConfirm) GetCode() NilVisitCheckoutConfirmCode {
+	return s.Code
+}
+
+// GetStatus returns the value of Status.
+func (s *VisitCheckoutConfirm) GetStatus() VisitCheckoutConfirmStatus {
+	return s.Status
+}
+
+// GetVisit returns the value of Visit.
+func (s *VisitCheckoutConfirm) GetVisit() Visit {
+	return s.Visit
+}
+
+// SetCode sets the value of Code.
+func (s *VisitCheckoutConfirm) SetCode(val NilVisitCheckoutConfirmCode) {
+	s.Code = val
+}
+
+// SetStatus sets the value of Status.
+func (s *VisitCheckoutConfirm) SetStatus(val VisitCheckoutConfirmStatus) {
+	s.Status = val
+}
+
+// SetVisit sets the value of Visit.
+func (s *VisitCheckoutConfirm) SetVisit(val Visit) {
+	s.Visit = val
+}
+
+type VisitCheckoutConfirmCode string
+
+const (
+	VisitCheckoutConfirmCodeVISITFINALIZERETRY VisitCheckoutConfirmCode = "VISIT_FINALIZE_RETRY"
+	VisitCheckoutConfirmCodeVISITREFUNDPENDING VisitCheckoutConfirmCode = "VISIT_REFUND_PENDING"
+)
+
+// AllValues returns all VisitCheckoutConfirmCode values.
+func (VisitCheckoutConfirmCode) AllValues() []VisitCheckoutConfirmCode {
+	return []VisitCheckoutConfirmCode{
+		VisitCheckoutConfirmCodeVISITFINALIZERETRY,
+		VisitCheckoutConfirmCodeVISITREFUNDPENDING,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitCheckoutConfirmCode) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitCheckoutConfirmCodeVISITFINALIZERETRY:
+		return []byte(s), nil
+	case VisitCheckoutConfirmCodeVISITREFUNDPENDING:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitCheckoutConfirmCode) UnmarshalText(data []byte) error {
+	switch VisitCheckoutConfirmCode(data) {
+	case VisitCheckoutConfirmCodeVISITFINALIZERETRY:
+		*s = VisitCheckoutConfirmCodeVISITFINALIZERETRY
+		return nil
+	case VisitCheckoutConfirmCodeVISITREFUNDPENDING:
+		*s = VisitCheckoutConfirmCodeVISITREFUNDPENDING
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitCheckoutConfirmResponse
+type VisitCheckoutConfirmResponse struct {
+	Data  VisitCheckoutConfirm `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitCheckoutConfirmResponse) GetData() VisitCheckoutConfirm {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitCheckoutConfirmResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitCheckoutConfirmResponse) SetData(val VisitCheckoutConfirm) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitCheckoutConfirmResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type VisitCheckoutConfirmStatus string
+
+const (
+	VisitCheckoutConfirmStatusBooked        VisitCheckoutConfirmStatus = "booked"
+	VisitCheckoutConfirmStatusFinalizing    VisitCheckoutConfirmStatus = "finalizing"
+	VisitCheckoutConfirmStatusRefundPending VisitCheckoutConfirmStatus = "refund_pending"
+)
+
+// AllValues returns all VisitCheckoutConfirmStatus values.
+func (VisitCheckoutConfirmStatus) AllValues() []VisitCheckoutConfirmStatus {
+	return []VisitCheckoutConfirmStatus{
+		VisitCheckoutConfirmStatusBooked,
+		VisitCheckoutConfirmStatusFinalizing,
+		VisitCheckoutConfirmStatusRefundPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitCheckoutConfirmStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitCheckoutConfirmStatusBooked:
+		return []byte(s), nil
+	case VisitCheckoutConfirmStatusFinalizing:
+		return []byte(s), nil
+	case VisitCheckoutConfirmStatusRefundPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitCheckoutConfirmStatus) UnmarshalText(data []byte) error {
+	switch VisitCheckoutConfirmStatus(data) {
+	case VisitCheckoutConfirmStatusBooked:
+		*s = VisitCheckoutConfirmStatusBooked
+		return nil
+	case VisitCheckoutConfirmStatusFinalizing:
+		*s = VisitCheckoutConfirmStatusFinalizing
+		return nil
+	case VisitCheckoutConfirmStatusRefundPending:
+		*s = VisitCheckoutConfirmStatusRefundPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitCheckoutRequest
+type VisitCheckoutRequest struct {
+	ExpectedAmountDueAtBooking float64               `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string                `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64               `json:"expected_total_price_amount"`
+	LocationID                 OptUUID               `json:"location_id"`
+	PaymentMethodID            OptString             `json:"payment_method_id"`
+	ProviderID                 OptString             `json:"provider_id"`
+	Services                   []VisitServiceRequest `json:"services"`
+	StartTime                  time.Time             `json:"start_time"`
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *VisitCheckoutRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *VisitCheckoutRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *VisitCheckoutRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitCheckoutRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *VisitCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitCheckoutRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitCheckoutRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitCheckoutRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *VisitCheckoutRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *VisitCheckoutRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *VisitCheckoutRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitCheckoutRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *VisitCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitCheckoutRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitCheckoutRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitCheckoutRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/VisitCheckoutResponse
+type VisitCheckoutResponse struct {
+	Data  VisitCheckout `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitCheckoutResponse) GetData() VisitCheckout {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitCheckoutResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitCheckoutResponse) SetData(val VisitCheckout) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitCheckoutResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/VisitCreateRequest
@@ -32051,6 +40406,476 @@ func (s *VisitCreateRequest) SetStartTime(val time.Time) {
 	s.StartTime = val
 }
 
+// Ref: #/components/schemas/VisitPlan
+type VisitPlan struct {
+	Candidates           []VisitPlanCandidate          `json:"candidates"`
+	Capability           VisitPlanCapability           `json:"capability"`
+	MaxServices          int                           `json:"max_services"`
+	PaymentAtBookingMode VisitPlanPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RefundTerms          NilString                     `json:"refund_terms"`
+	Timezone             string                        `json:"timezone"`
+}
+
+// GetCandidates returns the value of Candidates.
+func (s *VisitPlan) GetCandidates() []VisitPlanCandidate {
+	return s.Candidates
+}
+
+// GetCapability returns the value of Capability.
+func (s *VisitPlan) GetCapability() VisitPlanCapability {
+	return s.Capability
+}
+
+// GetMaxServices returns the value of MaxServices.
+func (s *VisitPlan) GetMaxServices() int {
+	return s.MaxServices
+}
+
+// GetPaymentAtBookingMode returns the value of PaymentAtBookingMode.
+func (s *VisitPlan) GetPaymentAtBookingMode() VisitPlanPaymentAtBookingMode {
+	return s.PaymentAtBookingMode
+}
+
+// GetRefundTerms returns the value of RefundTerms.
+func (s *VisitPlan) GetRefundTerms() NilString {
+	return s.RefundTerms
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *VisitPlan) GetTimezone() string {
+	return s.Timezone
+}
+
+// SetCandidates sets the value of Candidates.
+func (s *VisitPlan) SetCandidates(val []VisitPlanCandidate) {
+	s.Candidates = val
+}
+
+// SetCapability sets the value of Capability.
+func (s *VisitPlan) SetCapability(val VisitPlanCapability) {
+	s.Capability = val
+}
+
+// SetMaxServices sets the value of MaxServices.
+func (s *VisitPlan) SetMaxServices(val int) {
+	s.MaxServices = val
+}
+
+// SetPaymentAtBookingMode sets the value of PaymentAtBookingMode.
+func (s *VisitPlan) SetPaymentAtBookingMode(val VisitPlanPaymentAtBookingMode) {
+	s.PaymentAtBookingMode = val
+}
+
+// SetRefundTerms sets the value of RefundTerms.
+func (s *VisitPlan) SetRefundTerms(val NilString) {
+	s.RefundTerms = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *VisitPlan) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// Ref: #/components/schemas/VisitPlanCandidate
+type VisitPlanCandidate struct {
+	AmountDueAtBooking      float64         `json:"amount_due_at_booking"`
+	AmountDueAtBookingMinor int64           `json:"amount_due_at_booking_minor"`
+	Currency                string          `json:"currency"`
+	EndTime                 time.Time       `json:"end_time"`
+	Items                   []VisitPlanItem `json:"items"`
+	StartTime               time.Time       `json:"start_time"`
+	TotalPriceAmount        float64         `json:"total_price_amount"`
+	TotalPriceMinor         int64           `json:"total_price_minor"`
+}
+
+// GetAmountDueAtBooking returns the value of AmountDueAtBooking.
+func (s *VisitPlanCandidate) GetAmountDueAtBooking() float64 {
+	return s.AmountDueAtBooking
+}
+
+// GetAmountDueAtBookingMinor returns the value of AmountDueAtBookingMinor.
+func (s *VisitPlanCandidate) GetAmountDueAtBookingMinor() int64 {
+	return s.AmountDueAtBookingMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *VisitPlanCandidate) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *VisitPlanCandidate) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetItems returns the value of Items.
+func (s *VisitPlanCandidate) GetItems() []VisitPlanItem {
+	return s.Items
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitPlanCandidate) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetTotalPriceAmount returns the value of TotalPriceAmount.
+func (s *VisitPlanCandidate) GetTotalPriceAmount() float64 {
+	return s.TotalPriceAmount
+}
+
+// GetTotalPriceMinor returns the value of TotalPriceMinor.
+func (s *VisitPlanCandidate) GetTotalPriceMinor() int64 {
+	return s.TotalPriceMinor
+}
+
+// SetAmountDueAtBooking sets the value of AmountDueAtBooking.
+func (s *VisitPlanCandidate) SetAmountDueAtBooking(val float64) {
+	s.AmountDueAtBooking = val
+}
+
+// SetAmountDueAtBookingMinor sets the value of AmountDueAtBookingMinor.
+func (s *VisitPlanCandidate) SetAmountDueAtBookingMinor(val int64) {
+	s.AmountDueAtBookingMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *VisitPlanCandidate) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *VisitPlanCandidate) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetItems sets the value of Items.
+func (s *VisitPlanCandidate) SetItems(val []VisitPlanItem) {
+	s.Items = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitPlanCandidate) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetTotalPriceAmount sets the value of TotalPriceAmount.
+func (s *VisitPlanCandidate) SetTotalPriceAmount(val float64) {
+	s.TotalPriceAmount = val
+}
+
+// SetTotalPriceMinor sets the value of TotalPriceMinor.
+func (s *VisitPlanCandidate) SetTotalPriceMinor(val int64) {
+	s.TotalPriceMinor = val
+}
+
+// Ref: #/components/schemas/VisitPlanCapability
+type VisitPlanCapability struct {
+	Enabled bool                         `json:"enabled"`
+	Reason  NilVisitPlanCapabilityReason `json:"reason"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *VisitPlanCapability) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetReason returns the value of Reason.
+func (s *VisitPlanCapability) GetReason() NilVisitPlanCapabilityReason {
+	return s.Reason
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *VisitPlanCapability) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetReason sets the value of Reason.
+func (s *VisitPlanCapability) SetReason(val NilVisitPlanCapabilityReason) {
+	s.Reason = val
+}
+
+type VisitPlanCapabilityReason string
+
+const (
+	VisitPlanCapabilityReasonGroupedVisitsDisabled VisitPlanCapabilityReason = "grouped_visits_disabled"
+	VisitPlanCapabilityReasonTooManyServices       VisitPlanCapabilityReason = "too_many_services"
+)
+
+// AllValues returns all VisitPlanCapabilityReason values.
+func (VisitPlanCapabilityReason) AllValues() []VisitPlanCapabilityReason {
+	return []VisitPlanCapabilityReason{
+		VisitPlanCapabilityReasonGroupedVisitsDisabled,
+		VisitPlanCapabilityReasonTooManyServices,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitPlanCapabilityReason) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitPlanCapabilityReasonGroupedVisitsDisabled:
+		return []byte(s), nil
+	case VisitPlanCapabilityReasonTooManyServices:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitPlanCapabilityReason) UnmarshalText(data []byte) error {
+	switch VisitPlanCapabilityReason(data) {
+	case VisitPlanCapabilityReasonGroupedVisitsDisabled:
+		*s = VisitPlanCapabilityReasonGroupedVisitsDisabled
+		return nil
+	case VisitPlanCapabilityReasonTooManyServices:
+		*s = VisitPlanCapabilityReasonTooManyServices
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitPlanItem
+type VisitPlanItem struct {
+	EndTime    time.Time `json:"end_time"`
+	PriceMinor int64     `json:"price_minor"`
+	ProviderID uuid.UUID `json:"provider_id"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	StartTime  time.Time `json:"start_time"`
+	VariantID  NilUUID   `json:"variant_id"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *VisitPlanItem) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *VisitPlanItem) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitPlanItem) GetProviderID() uuid.UUID {
+	return s.ProviderID
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *VisitPlanItem) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitPlanItem) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *VisitPlanItem) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *VisitPlanItem) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *VisitPlanItem) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitPlanItem) SetProviderID(val uuid.UUID) {
+	s.ProviderID = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *VisitPlanItem) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitPlanItem) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *VisitPlanItem) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
+type VisitPlanPaymentAtBookingMode string
+
+const (
+	VisitPlanPaymentAtBookingModeVenue        VisitPlanPaymentAtBookingMode = "venue"
+	VisitPlanPaymentAtBookingModeOnline       VisitPlanPaymentAtBookingMode = "online"
+	VisitPlanPaymentAtBookingModeClientChoice VisitPlanPaymentAtBookingMode = "client_choice"
+)
+
+// AllValues returns all VisitPlanPaymentAtBookingMode values.
+func (VisitPlanPaymentAtBookingMode) AllValues() []VisitPlanPaymentAtBookingMode {
+	return []VisitPlanPaymentAtBookingMode{
+		VisitPlanPaymentAtBookingModeVenue,
+		VisitPlanPaymentAtBookingModeOnline,
+		VisitPlanPaymentAtBookingModeClientChoice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s VisitPlanPaymentAtBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case VisitPlanPaymentAtBookingModeVenue:
+		return []byte(s), nil
+	case VisitPlanPaymentAtBookingModeOnline:
+		return []byte(s), nil
+	case VisitPlanPaymentAtBookingModeClientChoice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *VisitPlanPaymentAtBookingMode) UnmarshalText(data []byte) error {
+	switch VisitPlanPaymentAtBookingMode(data) {
+	case VisitPlanPaymentAtBookingModeVenue:
+		*s = VisitPlanPaymentAtBookingModeVenue
+		return nil
+	case VisitPlanPaymentAtBookingModeOnline:
+		*s = VisitPlanPaymentAtBookingModeOnline
+		return nil
+	case VisitPlanPaymentAtBookingModeClientChoice:
+		*s = VisitPlanPaymentAtBookingModeClientChoice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/VisitPlanRequest
+type VisitPlanRequest struct {
+	Date        time.Time             `json:"date"`
+	FromVisitID OptUUID               `json:"from_visit_id"`
+	LocationID  OptUUID               `json:"location_id"`
+	ProviderID  OptString             `json:"provider_id"`
+	Services    []VisitServiceRequest `json:"services"`
+}
+
+// GetDate returns the value of Date.
+func (s *VisitPlanRequest) GetDate() time.Time {
+	return s.Date
+}
+
+// GetFromVisitID returns the value of FromVisitID.
+func (s *VisitPlanRequest) GetFromVisitID() OptUUID {
+	return s.FromVisitID
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *VisitPlanRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitPlanRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetServices returns the value of Services.
+func (s *VisitPlanRequest) GetServices() []VisitServiceRequest {
+	return s.Services
+}
+
+// SetDate sets the value of Date.
+func (s *VisitPlanRequest) SetDate(val time.Time) {
+	s.Date = val
+}
+
+// SetFromVisitID sets the value of FromVisitID.
+func (s *VisitPlanRequest) SetFromVisitID(val OptUUID) {
+	s.FromVisitID = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *VisitPlanRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitPlanRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetServices sets the value of Services.
+func (s *VisitPlanRequest) SetServices(val []VisitServiceRequest) {
+	s.Services = val
+}
+
+// Ref: #/components/schemas/VisitPlanResponse
+type VisitPlanResponse struct {
+	Data  VisitPlan `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *VisitPlanResponse) GetData() VisitPlan {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *VisitPlanResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *VisitPlanResponse) SetData(val VisitPlan) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *VisitPlanResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/VisitRescheduleRequest
+type VisitRescheduleRequest struct {
+	ExpectedUpdatedAt string `json:"expected_updated_at"`
+	// Another provider for every service, or `any`; absent keeps each service's provider.
+	ProviderID OptString `json:"provider_id"`
+	StartTime  time.Time `json:"start_time"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *VisitRescheduleRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *VisitRescheduleRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *VisitRescheduleRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *VisitRescheduleRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *VisitRescheduleRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *VisitRescheduleRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
 // Ref: #/components/schemas/VisitResponse
 type VisitResponse struct {
 	Data  Visit    `json:"data"`
@@ -32106,8 +40931,9 @@ func (s *VisitServiceRequest) SetVariantID(val OptUUID) {
 type VisitStatus string
 
 const (
-	VisitStatusBooked    VisitStatus = "booked"
-	VisitStatusCancelled VisitStatus = "cancelled"
+	VisitStatusBooked         VisitStatus = "booked"
+	VisitStatusCancelled      VisitStatus = "cancelled"
+	VisitStatusPendingPayment VisitStatus = "pending_payment"
 )
 
 // AllValues returns all VisitStatus values.
@@ -32115,6 +40941,7 @@ func (VisitStatus) AllValues() []VisitStatus {
 	return []VisitStatus{
 		VisitStatusBooked,
 		VisitStatusCancelled,
+		VisitStatusPendingPayment,
 	}
 }
 
@@ -32124,6 +40951,8 @@ func (s VisitStatus) MarshalText() ([]byte, error) {
 	case VisitStatusBooked:
 		return []byte(s), nil
 	case VisitStatusCancelled:
+		return []byte(s), nil
+	case VisitStatusPendingPayment:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -32138,6 +40967,9 @@ func (s *VisitStatus) UnmarshalText(data []byte) error {
 		return nil
 	case VisitStatusCancelled:
 		*s = VisitStatusCancelled
+		return nil
+	case VisitStatusPendingPayment:
+		*s = VisitStatusPendingPayment
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

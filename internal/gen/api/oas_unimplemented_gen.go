@@ -578,6 +578,108 @@ func (UnimplementedHandler) CheckInAdminBooking(ctx context.Context, req OptChec
 	return r, ht.ErrNotImplemented
 }
 
+// CheckPosKioskPin implements checkPosKioskPin operation.
+//
+// Needs `pos.access`. `valid` is true only when `staff_id` is a staff
+// member of the venue holding `pos.access` whose kiosk PIN is `pin`.
+// An unknown staff member, one without a PIN or the permission, and a
+// wrong PIN all answer `valid` false after the same work: the answer
+// never tells which part was wrong. Rate limited to 10 checks per
+// minute per caller (429 `RATE_LIMITED` with `Retry-After`). Changes
+// nothing, so it takes no Idempotency-Key.
+//
+// POST /admin/pos/kiosk/pin
+func (UnimplementedHandler) CheckPosKioskPin(ctx context.Context, req *PosKioskPinCheckRequest) (r *PosKioskPinResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CheckoutAppointment implements checkoutAppointment operation.
+//
+// Books `service_id` at `start_time` as `POST /appointments` does, in
+// status `pending_payment`, and charges the amount due at booking.
+// `expected_amount_due_at_booking` must be what the quote said (else
+// 409 `QUOTE_STALE` with `details.due_minor`, nothing held). Nothing due
+// online (a free service, pay-at-venue mode or choice) is 422
+// `VALIDATION_FAILED` (`details.reason` `nothing_due_online`): book with
+// `POST /appointments`. 201 with the appointment and the payment:
+// `status` `succeeded` (booked), `requires_action` or
+// `requires_payment_method` (finish with the `client_secret`, then
+// confirm) or `processing`. A declined card is 402 `CHARGE_DECLINED`
+// and the hold stays until it expires, so another card may be tried with
+// a new key. Card payments unavailable at the venue: 422
+// `CARD_PAYMENTS_UNAVAILABLE`. A retry with the same `Idempotency-Key`
+// and body replays the first answer.
+//
+// POST /appointments/checkout
+func (UnimplementedHandler) CheckoutAppointment(ctx context.Context, req *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (r *AppointmentCheckoutResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CheckoutAppointmentVisit implements checkoutAppointmentVisit operation.
+//
+// The body of `POST /appointments/visits` plus `payment_method_id`:
+// books every service all or nothing (409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE`), holds the visit in status `pending_payment` and
+// charges the sum of its services' amounts due at booking. Nothing due
+// online is 422 `VALIDATION_FAILED` (`details.reason`
+// `nothing_due_online`). The `Idempotency-Key` must be a UUID; a retry
+// with the same key and body replays the first answer.
+//
+// POST /appointments/visits/checkout
+func (UnimplementedHandler) CheckoutAppointmentVisit(ctx context.Context, req *VisitCheckoutRequest, params CheckoutAppointmentVisitParams) (r *VisitCheckoutResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CheckoutGuestInvite implements checkoutGuestInvite operation.
+//
+// Starts the guest's card payment of a `payable` place paid by the
+// guest, or answers the one already started (the same intent), and
+// returns `checkout_url`: the place's `return_base_url` with
+// `guest_invite` (its id) in the query and `payment_intent`,
+// `payment_intent_client_secret` and `stripe_account` in the fragment
+// (never sent to a server), for the page that confirms the payment with
+// Stripe's client library. The same fields are in the answer. Errors:
+// 409 `ALREADY_CLAIMED` once the place is linked to an account; 409
+// `ALREADY_PAID`; 403 `ACCESS_DENIED` (`reason` `host_pays`) when the
+// host pays; 409 `STALE` (`details.state`) when the place cannot be paid
+// (cancelled, expired, class started or full); 409 `PAYMENT_PENDING`,
+// 409 `UNKNOWN_WRITE_OUTCOME`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 502
+// `STRIPE_ERROR` as checkout.
+//
+// POST /guest-invites/{token}/checkout
+func (UnimplementedHandler) CheckoutGuestInvite(ctx context.Context, params CheckoutGuestInviteParams) (r *GuestInviteCheckoutResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CheckoutGuestInviteSignedIn implements checkoutGuestInviteSignedIn operation.
+//
+// The host pays a place whose payer is the host, or the guest who
+// claimed it pays a place whose payer is the guest; `payment_method_id`
+// (a saved card of the payer at the venue) confirms at once. Anyone
+// else's token is 404 `NOT_FOUND`; the host of a place the guest pays is
+// 403 `ACCESS_DENIED` (`reason` `guest_pays`). Otherwise as the public
+// checkout.
+//
+// POST /me/guest-invites/checkout
+func (UnimplementedHandler) CheckoutGuestInviteSignedIn(ctx context.Context, req *GuestInviteSignedInCheckoutRequest) (r *GuestInviteCheckoutResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ClaimGuestInvite implements claimGuestInvite operation.
+//
+// The signed-in guest links the place of `token` to their account (no
+// membership of the venue is needed). From then on it is paid signed in
+// and the public checkout answers 409 `ALREADY_CLAIMED`. Claiming again
+// changes nothing; a place another account claimed is 409
+// `ALREADY_CLAIMED`; a cancelled or expired one 409 `STALE`; the host's
+// own place 400 `VALIDATION_ERROR`.
+//
+// POST /me/guest-invites/claim
+func (UnimplementedHandler) ClaimGuestInvite(ctx context.Context, req *GuestInviteTokenRequest) (r *GuestInviteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -591,6 +693,62 @@ func (UnimplementedHandler) CheckInAdminBooking(ctx context.Context, req OptChec
 //
 // POST /admin/checkin/{classInstanceId}/bookings/{bookingId}/funding/attempts/{attemptId}/close
 func (UnimplementedHandler) CloseAdminBookingFundingAttempt(ctx context.Context, params CloseAdminBookingFundingAttemptParams) (r *CheckinAttemptResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ClosePosDay implements closePosDay operation.
+//
+// Needs `pos.sell`. Totals the date's desk sales per method,
+// computes the expected cash (`opening_float_minor` plus the cash
+// sales in the venue's currency) against `counted_cash_minor`, and
+// stores it as the date's close, replacing an earlier close of the same
+// date (audited as `pos.day_closed`). A date after the venue's today
+// is 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/eod/close
+func (UnimplementedHandler) ClosePosDay(ctx context.Context, req *PosDayCloseRequest, params ClosePosDayParams) (r *PosDayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CompAdminInvoice implements compAdminInvoice operation.
+//
+// The invoice is marked paid by comp with no payment row (no money
+// moved), the pass rolls on to the end of the period, and the audit
+// entry `payment.comped` records `reason` (required, 1 to 500
+// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
+// void invoice.
+//
+// POST /admin/billing/invoices/{id}/comp
+func (UnimplementedHandler) CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ConfirmAppointmentCheckout implements confirmAppointmentCheckout operation.
+//
+// Reads the appointment's payment from Stripe (read only) and books the
+// appointment on success. 200 `status` `booked`; 202 `status`
+// `finalizing` (`code` `FINALIZE_RETRY`) while the bank is processing,
+// or `refund_pending` (`code` `REFUND_PENDING`) when the payment came
+// after the hold was released: 202 is safe to retry. A payment that
+// still needs the member (3-D Secure, a card) is 409
+// `PAYMENT_REQUIRES_ACTION`; a declined one 402 `CHARGE_DECLINED`; an
+// appointment that was not checked out online 404 `NOT_FOUND`.
+// Confirming twice, or after Stripe's event, changes nothing.
+//
+// POST /appointments/checkout/{id}/confirm
+func (UnimplementedHandler) ConfirmAppointmentCheckout(ctx context.Context, params ConfirmAppointmentCheckoutParams) (r ConfirmAppointmentCheckoutRes, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ConfirmAppointmentVisitCheckout implements confirmAppointmentVisitCheckout operation.
+//
+// As the appointment confirm: 200 `data` {`status` `booked`, `visit`};
+// 202 `VISIT_FINALIZE_RETRY` (processing) or `VISIT_REFUND_PENDING`
+// (paid after the hold was released), safe to retry; 409
+// `PAYMENT_REQUIRES_ACTION`; 402 `CHARGE_DECLINED`.
+//
+// POST /appointments/visits/checkout/{visitId}/confirm
+func (UnimplementedHandler) ConfirmAppointmentVisitCheckout(ctx context.Context, params ConfirmAppointmentVisitCheckoutParams) (r ConfirmAppointmentVisitCheckoutRes, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -611,6 +769,18 @@ func (UnimplementedHandler) CloseAdminBookingFundingAttempt(ctx context.Context,
 //
 // POST /me/checkout/confirm
 func (UnimplementedHandler) ConfirmCheckout(ctx context.Context, req *CheckoutConfirmRequest, params ConfirmCheckoutParams) (r *CheckoutConfirmResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ConfirmMyInvoiceRetry implements confirmMyInvoiceRetry operation.
+//
+// Reads the invoice from Stripe and applies it: `paid`, `pending`
+// (still processing or waiting), or `failed` with `reason`
+// `not_started` (no charge of this intent for this invoice),
+// `not_completed` or `cancelled`. 5 per minute per user.
+//
+// POST /me/invoices/{id}/retry/confirm
+func (UnimplementedHandler) ConfirmMyInvoiceRetry(ctx context.Context, req *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (r *InvoiceRetryConfirmResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -803,8 +973,8 @@ func (UnimplementedHandler) CreateAppointment(ctx context.Context, req *Appointm
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // the visit's (else 409 `QUOTE_STALE` with the actual `total_minor`,
 // `due_minor` and `currency`, nothing booked); payment due at booking
-// is 402 `PAYMENT_REQUIRED` (online checkout of appointments is not
-// offered by this version). The `Idempotency-Key` is required and must
+// is 402 `PAYMENT_REQUIRED` (book it with `POST
+// /appointments/visits/checkout`). The `Idempotency-Key` is required and must
 // be a UUID. Each appointment records `appointment.created` and carries
 // the `visit_id`; such appointments are cancelled with their visit
 // (a single cancel is 422 `GROUPED_VISIT_REQUIRES_VISIT_ACTION`; cancel
@@ -855,6 +1025,24 @@ func (UnimplementedHandler) CreateCalendarEvent(ctx context.Context, req *Calend
 	return r, ht.ErrNotImplemented
 }
 
+// CreateGuestInvites implements createGuestInvites operation.
+//
+// Makes `spots` places (1 to 20; 1 when left out), each with its own
+// token, shown in this answer only, and `invite_url`
+// (`return_base_url` with `guest_invite_token` in the query) to send to
+// the guest. Each takes a free seat (`held`) or, with none left, is
+// `unseated`. `payer` says who pays: the guest, or the host (then the
+// host pays each place with `POST /me/guest-invites/checkout`). A retry
+// with the same `Idempotency-Key` answers the same places (after the
+// stored answer lapsed, without their tokens). Errors: 422
+// `GUEST_NOT_ELIGIBLE` (`details.reason` as the eligibility read); 400
+// `VALIDATION_ERROR`; 404 `NOT_FOUND` for an unknown class.
+//
+// POST /me/guest-invites
+func (UnimplementedHandler) CreateGuestInvites(ctx context.Context, req *GuestInviteCreateRequest, params CreateGuestInvitesParams) (r *HostGuestInviteListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateMyPaymentMethod implements createMyPaymentMethod operation.
 //
 // Creates the member's customer at the venue's connected account on
@@ -885,12 +1073,85 @@ func (UnimplementedHandler) CreatePaymentsAccountLink(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// CreatePosProduct implements createPosProduct operation.
+//
+// Needs `products.manage_inventory`. `prices` holds one VAT-inclusive
+// price per currency (version 1); `initial_stock` above zero is
+// recorded as an `adjustment` stock movement. A SKU is unique in the
+// venue (400 `VALIDATION_ERROR`).
+//
+// POST /admin/pos/products
+func (UnimplementedHandler) CreatePosProduct(ctx context.Context, req *PosProductCreateRequest, params CreatePosProductParams) (r *PosProductResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreatePosReturn implements createPosReturn operation.
+//
+// Needs `pos.access` and `products.manage_inventory`. Puts `items`
+// back in stock (a `return` stock movement each) with `reason`, once
+// per `Idempotency-Key` (8 to 160 visible ASCII characters, else 400
+// `INVALID_IDEMPOTENCY_KEY`): the same key and body answer the recorded
+// return (`replayed` true) without moving stock again; the same key
+// with another body is 409 `POS_RETURN_KEY_CONFLICT`. With `sale_id`,
+// returning more of a product than the sale sold less what was
+// returned against it since is 409 `POS_RETURN_STALE`
+// (`details.product_id`, `details.returnable`). A store failure is 503
+// `POS_RETURN_UNAVAILABLE`: nothing was recorded; retry with the same
+// key. Money goes back through the refund flow; the return moves
+// stock only.
+//
+// POST /admin/pos/returns
+func (UnimplementedHandler) CreatePosReturn(ctx context.Context, req *PosReturnRequest, params CreatePosReturnParams) (r *PosReturnResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreatePosSale implements createPosSale operation.
+//
+// Needs `pos.sell`. Exactly one of `items` (products, priced from the
+// price book of `product_currency`) or `pass_type_id` (sold to
+// `member_id`, required then, as an active pass from the venue's
+// today; a membership's first period). Paid by `method` `cash` or
+// `gift_card` (`gift_card_code`, an amount card of the venue in the
+// sale's currency holding at least the total: the same ledger as cards
+// bought online; else 422 `GIFT_CARD_NOT_REDEEMABLE` with
+// `details.reason`). `expected_total_minor` (the preview's
+// `total_minor`) holds the sale to the preview: another total is 409
+// `BALANCE_CHANGED` and nothing is charged. Writes, in one transaction,
+// the stock movements, the pass, the payment row (`kind` `product`,
+// `pass_purchase`), the sale, the webhook event `pos.sale.completed`
+// and, when `member_id` names a member with an address, the receipt
+// e-mail through the outbox. Errors as catalog-preview, and 404
+// `NOT_FOUND` for an unknown member or gift card code.
+//
+// POST /admin/pos/sale
+func (UnimplementedHandler) CreatePosSale(ctx context.Context, req *PosSaleRequest, params CreatePosSaleParams) (r *PosSaleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateRefundReview implements createRefundReview operation.
 //
 // Review a refund before making it (a review intent).
 //
 // POST /admin/payments/{paymentId}/refund-reviews
 func (UnimplementedHandler) CreateRefundReview(ctx context.Context, req *RefundReviewRequest, params CreateRefundReviewParams) (r *RefundReviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateServiceBundle implements createServiceBundle operation.
+//
+// Create a combo package.
+//
+// POST /admin/services/bundles
+func (UnimplementedHandler) CreateServiceBundle(ctx context.Context, req *ServiceBundleCreateRequest, params CreateServiceBundleParams) (r *ServiceBundleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateServiceImageUpload implements createServiceImageUpload operation.
+//
+// An upload URL for a service's new image.
+//
+// POST /admin/services/{id}/image/upload-url
+func (UnimplementedHandler) CreateServiceImageUpload(ctx context.Context, params CreateServiceImageUploadParams) (r *ServiceImageUploadResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -993,6 +1254,16 @@ func (UnimplementedHandler) DeleteProviderTimeOff(ctx context.Context, params De
 	return r, ht.ErrNotImplemented
 }
 
+// DeleteServiceImage implements deleteServiceImage operation.
+//
+// Clears the service's `image_url` and removes the published file (a service without an image
+// succeeds too).
+//
+// DELETE /admin/services/{id}/image
+func (UnimplementedHandler) DeleteServiceImage(ctx context.Context, params DeleteServiceImageParams) (r *ServiceImageDeleteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // DeleteServiceVariant implements deleteServiceVariant operation.
 //
 // A variant that appointments name is deactivated (`is_active` false)
@@ -1013,6 +1284,15 @@ func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params Del
 //
 // POST /admin/webhooks/{id}/disable
 func (UnimplementedHandler) DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// FinalizeServiceImage implements finalizeServiceImage operation.
+//
+// Check the uploaded file and make it the service's image.
+//
+// POST /admin/services/{id}/image/finalize
+func (UnimplementedHandler) FinalizeServiceImage(ctx context.Context, req *ServiceImageFinalizeRequest, params FinalizeServiceImageParams) (r *ServiceImageResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1136,6 +1416,20 @@ func (UnimplementedHandler) GetAppointment(ctx context.Context, params GetAppoin
 //
 // GET /appointments/availability
 func (UnimplementedHandler) GetAppointmentAvailability(ctx context.Context, params GetAppointmentAvailabilityParams) (r *AppointmentAvailabilityResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAppointmentCheckoutQuote implements getAppointmentCheckoutQuote operation.
+//
+// The concrete provider (`provider_id` `any` resolves to the first free
+// provider in the service's order), the price, the deposit, the amount
+// due at booking and the remaining balance of `service_id` (and
+// `variant_id`) at `start_time`, which must be a start the availability
+// read offers (else 409 `SLOT_UNAVAILABLE`). `payment_choice` is
+// honoured only in `client_choice` mode. Nothing is held.
+//
+// GET /appointments/checkout/quote
+func (UnimplementedHandler) GetAppointmentCheckoutQuote(ctx context.Context, params GetAppointmentCheckoutQuoteParams) (r *AppointmentCheckoutQuoteResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1362,6 +1656,22 @@ func (UnimplementedHandler) GetGiftCardPreview(ctx context.Context, params GetGi
 	return r, ht.ErrNotImplemented
 }
 
+// GetGuestInviteEligibility implements getGuestInviteEligibility operation.
+//
+// `eligible`, else `reason`: `no_confirmed_booking` (the host needs a
+// confirmed or checked-in seat in the class), `class_not_bookable`
+// (cancelled, started), `no_guest_price` (the venue sells no guest or
+// drop-in place) or `guest_limit_reached` (20 open places at the
+// class). `guest_price` and `compare_at_price` (display only; null
+// without one) and the member's open places at the class (held,
+// unseated, waiting or paid). An unknown, unlisted or another venue's
+// class is 404 `NOT_FOUND`.
+//
+// GET /me/guest-invites
+func (UnimplementedHandler) GetGuestInviteEligibility(ctx context.Context, params GetGuestInviteEligibilityParams) (r *GuestInviteEligibilityResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetMe implements getMe operation.
 //
 // The profile and every relationship with a venue (`memberships`).
@@ -1462,6 +1772,25 @@ func (UnimplementedHandler) GetMyFeatures(ctx context.Context, params GetMyFeatu
 	return r, ht.ErrNotImplemented
 }
 
+// GetMyInvoice implements getMyInvoice operation.
+//
+// The invoice row plus `lines` and `totals` (subtotal, discount, VAT,
+// total, amount paid). Reading a `sent` invoice marks it `viewed`.
+//
+// GET /me/invoices/{id}
+func (UnimplementedHandler) GetMyInvoice(ctx context.Context, params GetMyInvoiceParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetMyInvoiceDocument implements getMyInvoiceDocument operation.
+//
+// The invoice as a print-ready HTML document.
+//
+// GET /me/invoices/{id}/document
+func (UnimplementedHandler) GetMyInvoiceDocument(ctx context.Context, params GetMyInvoiceDocumentParams) (r GetMyInvoiceDocumentOK, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetMyNotificationPreferences implements getMyNotificationPreferences operation.
 //
 // Bearer only. The ten categories (`class_changes`,
@@ -1489,6 +1818,20 @@ func (UnimplementedHandler) GetMyNotificationPreferences(ctx context.Context) (r
 	return r, ht.ErrNotImplemented
 }
 
+// GetMyOutstandingPayments implements getMyOutstandingPayments operation.
+//
+// Read only. Every unpaid invoice of the member (`kind`
+// `membership_renewal` for a renewal the card declined, `overdue
+// invoice` for another invoice past its due date), with the action that
+// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
+// and, when Stripe answered, the member's `cards_on_file` (left out when
+// the cards could not be read). `totals` sums the items per currency.
+//
+// GET /me/outstanding-payments
+func (UnimplementedHandler) GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (r *OutstandingPaymentsResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetMyRefundPdf implements getMyRefundPdf operation.
 //
 // Another member's, another venue's, unknown and failed refunds are 404 `NOT_FOUND`.
@@ -1507,6 +1850,28 @@ func (UnimplementedHandler) GetMyRefundPdf(ctx context.Context, params GetMyRefu
 //
 // GET /admin/payments/connect
 func (UnimplementedHandler) GetPaymentsConnect(ctx context.Context) (r *PaymentsConnectResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetPosDay implements getPosDay operation.
+//
+// Needs `pos.access`. `date` is venue-local (the venue's today when
+// left out). The desk's sales per method and currency, the cash they
+// bring in the venue's currency, and the stored close of the date
+// (null while not closed).
+//
+// GET /admin/pos/eod
+func (UnimplementedHandler) GetPosDay(ctx context.Context, params GetPosDayParams) (r *PosDayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetPosFavorites implements getPosFavorites operation.
+//
+// The venue's pinned pass types and products, in order (empty before any are set). Needs `pos.
+// access`.
+//
+// GET /admin/pos/favorites
+func (UnimplementedHandler) GetPosFavorites(ctx context.Context) (r *PosFavoritesResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1690,6 +2055,20 @@ func (UnimplementedHandler) IssueAdminGiftCard(ctx context.Context, req *AdminGi
 	return r, ht.ErrNotImplemented
 }
 
+// JoinGuestInviteWaitlist implements joinGuestInviteWaitlist operation.
+//
+// For a place in state `class_full`: puts it at the end of the class's
+// guest waiting list and answers its `position`; joining again answers
+// the same position with `already_on_waitlist` true. When a seat is free
+// at once the place takes it (`position` 0, `state` `payable`). A seat
+// freed by a guest place (withdrawn, expired) goes to the first guest
+// waiting. Any other state is 409 `STALE` (`details.state`).
+//
+// POST /guest-invites/{token}/waitlist
+func (UnimplementedHandler) JoinGuestInviteWaitlist(ctx context.Context, params JoinGuestInviteWaitlistParams) (r *GuestInviteWaitlistResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // JoinVenue implements joinVenue operation.
 //
 // Needs `{consent: true}` (anything else is 400 `VALIDATION_ERROR`) and an
@@ -1734,6 +2113,18 @@ func (UnimplementedHandler) ListAdminAppointments(ctx context.Context, params Li
 //
 // GET /admin/checkin
 func (UnimplementedHandler) ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (r *CheckinListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminFailedPayments implements listAdminFailedPayments operation.
+//
+// Declined charges of the last `days` days (1 to 365, default 30),
+// of one member with `member_id`, newest first, at most 100. Each
+// names its invoice and whether the invoice is still unpaid
+// (`invoice_status`).
+//
+// GET /admin/billing/failed-payments
+func (UnimplementedHandler) ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (r *AdminFailedPaymentListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1838,6 +2229,15 @@ func (UnimplementedHandler) ListBookings(ctx context.Context, params ListBooking
 	return r, ht.ErrNotImplemented
 }
 
+// ListMyFailedPayments implements listMyFailedPayments operation.
+//
+// The member's ten newest declined charges at the venue.
+//
+// GET /me/failed-payments
+func (UnimplementedHandler) ListMyFailedPayments(ctx context.Context, params ListMyFailedPaymentsParams) (r *FailedPaymentListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListMyInquiries implements listMyInquiries operation.
 //
 // Every inquiry the signed-in user filed, at any venue, newest first;
@@ -1850,6 +2250,17 @@ func (UnimplementedHandler) ListBookings(ctx context.Context, params ListBooking
 //
 // GET /me/inquiries
 func (UnimplementedHandler) ListMyInquiries(ctx context.Context, params ListMyInquiriesParams) (r *InquiryListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListMyInvoices implements listMyInvoices operation.
+//
+// Cursor pagination: `limit` (default 20, at most 100) and `after` (the
+// previous page's `meta.next_cursor`; a tampered or foreign cursor is
+// 400 `VALIDATION_ERROR` with `details.parameter` `after`).
+//
+// GET /me/invoices
+func (UnimplementedHandler) ListMyInvoices(ctx context.Context, params ListMyInvoicesParams) (r *InvoiceListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1910,12 +2321,41 @@ func (UnimplementedHandler) ListMyRefunds(ctx context.Context, params ListMyRefu
 	return r, ht.ErrNotImplemented
 }
 
+// ListPosPassTypes implements listPosPassTypes operation.
+//
+// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
+// access`.
+//
+// GET /admin/pos/pass-types
+func (UnimplementedHandler) ListPosPassTypes(ctx context.Context) (r *PosPassTypeListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListPosProducts implements listPosProducts operation.
+//
+// Active products by name, at most 500, each with its price per currency and the price book version.
+// Needs `pos.access`.
+//
+// GET /admin/pos/products
+func (UnimplementedHandler) ListPosProducts(ctx context.Context) (r *PosProductListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListProviderTimeOff implements listProviderTimeOff operation.
 //
 // A provider's current and future time off.
 //
 // GET /admin/providers/{providerId}/time-off
 func (UnimplementedHandler) ListProviderTimeOff(ctx context.Context, params ListProviderTimeOffParams) (r *TimeOffListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListServiceBundles implements listServiceBundles operation.
+//
+// Active bundles in display order; `include_inactive` adds the others.
+//
+// GET /admin/services/bundles
+func (UnimplementedHandler) ListServiceBundles(ctx context.Context, params ListServiceBundlesParams) (r *ServiceBundleListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2097,6 +2537,25 @@ func (UnimplementedHandler) PingWebhookSubscription(ctx context.Context, params 
 	return r, ht.ErrNotImplemented
 }
 
+// PlanAppointmentVisit implements planAppointmentVisit operation.
+//
+// For `services` in order (1 to 8) on the venue-local `date`:
+// `capability` (`enabled` and, when not, `reason`
+// `grouped_visits_disabled` or `too_many_services`), the venue's
+// `max_services`, its confirmed `refund_terms` (null when none), and
+// `candidates`: every start of the first service from which all of them
+// can be booked in sequence exactly as `POST /appointments/visits` books
+// them (each next service at the first time on the slot grid after the
+// previous one's end and buffers), each with its items, totals and
+// amount due at booking. `from_visit_id` (a visit of the member's, for a
+// reschedule) counts that visit's own time as free. Reading the plan
+// holds nothing.
+//
+// POST /appointments/visits/plan
+func (UnimplementedHandler) PlanAppointmentVisit(ctx context.Context, req *VisitPlanRequest, params PlanAppointmentVisitParams) (r *VisitPlanResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PostCheckoutPreview implements postCheckoutPreview operation.
 //
 // The same preview as `GET /me/checkout/preview`, with its parameters as a flat JSON body.
@@ -2114,7 +2573,7 @@ func (UnimplementedHandler) PostCheckoutPreview(ctx context.Context, req *Checko
 // window default 24 hours, fee default 0); `package_linked` (always
 // false in this version), `visit_linked` and `visit_id`.
 //
-// GET /appointments/{id}/cancel-preview
+// GET /appointments/cancel-preview/{id}
 func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (r *AppointmentCancelPreviewResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
@@ -2131,6 +2590,36 @@ func (UnimplementedHandler) PreviewAppointmentCancel(ctx context.Context, params
 //
 // GET /me/passes/{id}/flexible/change-preview
 func (UnimplementedHandler) PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PreviewPosCatalog implements previewPosCatalog operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
+// (products) from the price book of `product_currency` (the venue's
+// currency when left out); with `product_currency` the answer adds
+// `product_price_book_versions` and `product_quote`. Errors: 422
+// `PRODUCTS_REQUIRED` (no product), `MIXED_CART_NOT_SUPPORTED` (a pass
+// type beside products; a pass is priced by pass-preview),
+// `PRODUCT_PRICE_BOOK_UNAVAILABLE` (a product without a price in the
+// currency: `details.product_id`, `details.currency`),
+// `PRODUCT_QUANTITY_LIMIT` (more than 99 of a product or than in
+// stock: `details.reason` `quantity` or `out_of_stock`); 404
+// `NOT_FOUND` for an unknown, inactive or another venue's product.
+//
+// POST /admin/pos/catalog-preview
+func (UnimplementedHandler) PreviewPosCatalog(ctx context.Context, req *PosCatalogPreviewRequest) (r *PosQuoteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PreviewPosPass implements previewPosPass operation.
+//
+// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
+// VAT-inclusive price in its currency, as the sale of it charges.
+// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+//
+// POST /admin/pos/pass-preview
+func (UnimplementedHandler) PreviewPosPass(ctx context.Context, req *PosPassPreviewRequest) (r *PosQuoteResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2324,6 +2813,26 @@ func (UnimplementedHandler) ReplayWebhookDelivery(ctx context.Context, params Re
 	return r, ht.ErrNotImplemented
 }
 
+// RescheduleAppointmentVisit implements rescheduleAppointmentVisit operation.
+//
+// Moves every booked service of the visit, in order, to start from
+// `start_time` (each next one as `POST /appointments/visits` places
+// it), all or nothing, with the visit's exact `expected_updated_at`
+// (another: 409 `STALE_TARGET`). The visit's own time counts as free.
+// Each old appointment becomes `rescheduled` with `rescheduled_to_id`
+// naming its replacement, which keeps the visit, the price and the
+// payment; `appointment.rescheduled` is recorded for each. A new time
+// that is not offered for one service is 409 `SLOT_UNAVAILABLE`
+// (`details.service_index`) and nothing moves. 422
+// `SELF_SERVICE_CUTOFF` inside the venue's cutoff (of the old or the
+// new start); 422 `NOT_CANCELLABLE` once the visit started or is not
+// booked.
+//
+// PATCH /appointments/visits/{visitId}
+func (UnimplementedHandler) RescheduleAppointmentVisit(ctx context.Context, req *VisitRescheduleRequest, params RescheduleAppointmentVisitParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ResendReceipt implements resendReceipt operation.
 //
 // Empty body. Sends the receipt to the member's address on file
@@ -2332,6 +2841,56 @@ func (UnimplementedHandler) ReplayWebhookDelivery(ctx context.Context, params Re
 //
 // POST /me/receipts/{paymentId}/resend
 func (UnimplementedHandler) ResendReceipt(ctx context.Context, params ResendReceiptParams) (r *ReceiptResendResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ResolveGuestInvite implements resolveGuestInvite operation.
+//
+// The place, its class and venue, the guest price and its `state`. A
+// payment waiting on 3-D Secure or the bank is first brought up to
+// date from Stripe (read only). Unknown tokens are 404 `NOT_FOUND`.
+//
+// GET /guest-invites/{token}
+func (UnimplementedHandler) ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (r *GuestInviteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RetryAdminInvoice implements retryAdminInvoice operation.
+//
+// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
+// the same order of checks and one charge however many retries meet
+// (member and staff together: the others get 409 `PAYMENT_PENDING`).
+// `payment_method_id` charges another saved card of the member
+// instead of the default. `status` is `succeeded`, `requires_action`
+// or `failed` with `message`.
+//
+// POST /admin/billing/invoices/{id}/retry
+func (UnimplementedHandler) RetryAdminInvoice(ctx context.Context, req OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (r *InvoiceRetryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RetryMyInvoice implements retryMyInvoice operation.
+//
+// Charges the member's saved default card (the subscription's card, or
+// the customer's default) for `total` minus `amount_paid`, off session.
+// Checks, in this order, each refusal carrying `details.next_step`:
+// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
+// void or uncollectible invoice, or one not billed through Stripe);
+// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
+// balance (nothing charged; `details.outstanding_balance_minor`);
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
+// `PAYMENT_PENDING` (another charge of the invoice is in progress, by
+// the member or staff) or 409 `RECONCILIATION_REQUIRED` (an earlier
+// charge's outcome is unknown); then the charge. `status` is
+// `succeeded` (the invoice is paid: the pass rolls on, the receipt is
+// sent), `requires_action` (with `client_secret` and
+// `processor_account_id`), `processing`, `failed` (`failure_code`,
+// `decline_code`, `next_step`) or `paid` with `already_settled` true
+// when Stripe had it paid meanwhile. 5 per minute per user. An
+// optional `Idempotency-Key` replays the first answer.
+//
+// POST /me/invoices/{id}/retry
+func (UnimplementedHandler) RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (r *InvoiceRetryResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2357,6 +2916,22 @@ func (UnimplementedHandler) RotateWebhookSecret(ctx context.Context, req OptWebh
 //
 // POST /me/passes/{id}/flexible/change
 func (UnimplementedHandler) ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (r *FlexibleChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SellPosGiftCard implements sellPosGiftCard operation.
+//
+// Needs `pos.sell`. Issues an amount card on the venue's gift-card
+// ledger (the same as cards bought online: its first line `issue`)
+// worth `amount_minor` in `currency` (the venue's when left out), paid
+// in cash: a payment row of kind `gift_card` (no VAT: a multi-purpose
+// voucher) and a sale. Silent by default: `send_notification` true
+// e-mails the code to `recipient_email` (required then) and also needs
+// `notifications.send` (403 `ACCESS_DENIED` otherwise, nothing sold).
+// The answer carries the code (the buyer is at the counter).
+//
+// POST /admin/pos/gift-cards
+func (UnimplementedHandler) SellPosGiftCard(ctx context.Context, req *PosGiftCardSaleRequest, params SellPosGiftCardParams) (r *PosGiftCardSaleResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2386,6 +2961,28 @@ func (UnimplementedHandler) SetMyDefaultPaymentMethod(ctx context.Context, param
 	return r, ht.ErrNotImplemented
 }
 
+// SetPosFavorites implements setPosFavorites operation.
+//
+// Needs `pos.manage`. `pinned` (at most 24, in order) replaces the
+// venue's pins; each names an active pass type or product of the venue
+// (404 `NOT_FOUND` otherwise, nothing changed); a pin given twice is
+// 400 `VALIDATION_ERROR`.
+//
+// POST /admin/pos/favorites
+func (UnimplementedHandler) SetPosFavorites(ctx context.Context, req *PosFavoritesRequest, params SetPosFavoritesParams) (r *PosFavoritesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetPosKioskPin implements setPosKioskPin operation.
+//
+// Needs `pos.access`. Sets (or replaces) the signed-in staff member's
+// kiosk PIN at the venue: 4 to 8 digits, stored as an argon2id hash.
+//
+// POST /admin/pos/kiosk/my-pin
+func (UnimplementedHandler) SetPosKioskPin(ctx context.Context, req *PosKioskPinSetRequest, params SetPosKioskPinParams) (r *PosKioskPinResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SetProviderWorkingHours implements setProviderWorkingHours operation.
 //
 // The whole week at once: up to 50 spans, each a `weekday` (0 Sunday to
@@ -2408,6 +3005,51 @@ func (UnimplementedHandler) SettleAdminFee(ctx context.Context, req *FeeSettleRe
 	return r, ht.ErrNotImplemented
 }
 
+// SettleAdminInvoiceExternally implements settleAdminInvoiceExternally operation.
+//
+// The member paid the venue directly (`method`: cash, bank_transfer,
+// other): a payment row of `amount_minor` (an integer above zero, at
+// most the outstanding balance; the whole balance pays the invoice,
+// less leaves it `partially_paid`), the pass rolled on when paid, and
+// the audit entry `payment.settled_externally`. `paid_at` defaults to
+// now and may not be in the future. The receipt is e-mailed only with
+// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
+// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
+// above the balance or `paid_at` in the future.
+//
+// POST /admin/billing/invoices/{id}/settle-externally
+func (UnimplementedHandler) SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SignCheckoutArtifact implements signCheckoutArtifact operation.
+//
+// Records the member's signature of a venue document (`artifact_kind`
+// `waiver`, `tos`, `privacy` or `contract`) at `version_id`, with
+// `signature_data` (the drawn or typed signature, at most 100 000
+// characters) or `saved_signature_id`. Idempotent per member, document
+// and version: signing again answers the first signature
+// (`already_signed` true) and changes nothing. `pass_type_slug` and
+// `start_date` record what the member was buying.
+// A purchase (`POST /me/checkout/purchase`) of a pass type is refused
+// with 422 `SIGNATURE_REQUIRED` (`details.missing`: `artifact_kind`,
+// `document_id`, `version_id` of each) while an active document that
+// applies to it (to every pass type, or to the ones it lists) is not
+// signed at its current version.
+// Errors: 409 `STALE` (`details.reason` `stale_version`,
+// `details.current_version_id`) when the version is no longer the
+// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
+// (`details.reason` `parental_consent_required`) for a member under 18
+// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
+// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// for a kind that is not the document's, no signature, or an unknown
+// `pass_type_slug`.
+//
+// POST /me/checkout/sign-artifact
+func (UnimplementedHandler) SignCheckoutArtifact(ctx context.Context, req *SignArtifactRequest, params SignCheckoutArtifactParams) (r *SignArtifactResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SubstituteAdminScheduleInstructor implements substituteAdminScheduleInstructor operation.
 //
 // Assigns `instructor_id` (an instructor of the venue, not the one already
@@ -2418,6 +3060,29 @@ func (UnimplementedHandler) SettleAdminFee(ctx context.Context, req *FeeSettleRe
 //
 // POST /admin/schedule/{id}/substitute
 func (UnimplementedHandler) SubstituteAdminScheduleInstructor(ctx context.Context, req *AdminScheduleSubstituteRequest, params SubstituteAdminScheduleInstructorParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SuspendAdminPass implements suspendAdminPass operation.
+//
+// An `active` pass becomes `suspended`: it books nothing until
+// unsuspended. A pass in another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+// with `details.status`. Renewals are not paused: a suspended
+// membership's renewal is still billed and, once paid, leaves the pass
+// suspended. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/suspend
+func (UnimplementedHandler) SuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params SuspendAdminPassParams) (r *AdminPassStatusResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UnsuspendAdminPass implements unsuspendAdminPass operation.
+//
+// A `suspended` pass becomes `active` again; any other state is 422
+// `NOT_SUSPENDED`. The member is not contacted. `passes.manage`.
+//
+// POST /admin/passes/{id}/unsuspend
+func (UnimplementedHandler) UnsuspendAdminPass(ctx context.Context, req OptAdminPassStatusRequest, params UnsuspendAdminPassParams) (r *AdminPassStatusResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2564,6 +3229,18 @@ func (UnimplementedHandler) UpdateWebhookSubscription(ctx context.Context, req *
 //
 // POST /admin/fees/{bookingId}/waive
 func (UnimplementedHandler) WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (r *AdminFeeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// WithdrawGuestInvite implements withdrawGuestInvite operation.
+//
+// The place becomes `cancelled` and its seat is freed (the first guest
+// waiting takes it). A paid place is 409 `ALREADY_PAID`; one whose
+// payment is under way 409 `PAYMENT_PENDING`; another member's or an
+// unknown place 404 `NOT_FOUND`. Withdrawing twice changes nothing.
+//
+// DELETE /me/guest-invites/{inviteId}
+func (UnimplementedHandler) WithdrawGuestInvite(ctx context.Context, params WithdrawGuestInviteParams) (r *HostGuestInviteResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
