@@ -11,6 +11,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/artifactsignature"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/organization"
 )
 
@@ -53,9 +55,13 @@ type ArtifactSignature struct {
 type ArtifactSignatureEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Member holds the value of the member edge.
+	Member *Member `json:"member,omitempty"`
+	// Document holds the value of the document edge.
+	Document *CheckoutDocument `json:"document,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [3]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -67,6 +73,28 @@ func (e ArtifactSignatureEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// MemberOrErr returns the Member value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ArtifactSignatureEdges) MemberOrErr() (*Member, error) {
+	if e.Member != nil {
+		return e.Member, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: member.Label}
+	}
+	return nil, &NotLoadedError{edge: "member"}
+}
+
+// DocumentOrErr returns the Document value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e ArtifactSignatureEdges) DocumentOrErr() (*CheckoutDocument, error) {
+	if e.Document != nil {
+		return e.Document, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: checkoutdocument.Label}
+	}
+	return nil, &NotLoadedError{edge: "document"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -192,6 +220,16 @@ func (_m *ArtifactSignature) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the ArtifactSignature entity.
 func (_m *ArtifactSignature) QueryOrganization() *OrganizationQuery {
 	return NewArtifactSignatureClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryMember queries the "member" edge of the ArtifactSignature entity.
+func (_m *ArtifactSignature) QueryMember() *MemberQuery {
+	return NewArtifactSignatureClient(_m.config).QueryMember(_m)
+}
+
+// QueryDocument queries the "document" edge of the ArtifactSignature entity.
+func (_m *ArtifactSignature) QueryDocument() *CheckoutDocumentQuery {
+	return NewArtifactSignatureClient(_m.config).QueryDocument(_m)
 }
 
 // Update returns a builder for updating this ArtifactSignature.

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/artifactsignature"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/organization"
 )
 
@@ -164,6 +166,16 @@ func (_c *ArtifactSignatureCreate) SetOrganization(v *Organization) *ArtifactSig
 	return _c.SetOrganizationID(v.ID)
 }
 
+// SetMember sets the "member" edge to the Member entity.
+func (_c *ArtifactSignatureCreate) SetMember(v *Member) *ArtifactSignatureCreate {
+	return _c.SetMemberID(v.ID)
+}
+
+// SetDocument sets the "document" edge to the CheckoutDocument entity.
+func (_c *ArtifactSignatureCreate) SetDocument(v *CheckoutDocument) *ArtifactSignatureCreate {
+	return _c.SetDocumentID(v.ID)
+}
+
 // Mutation returns the ArtifactSignatureMutation object of the builder.
 func (_c *ArtifactSignatureCreate) Mutation() *ArtifactSignatureMutation {
 	return _c.mutation
@@ -276,6 +288,12 @@ func (_c *ArtifactSignatureCreate) check() error {
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "ArtifactSignature.organization"`)}
 	}
+	if len(_c.mutation.MemberIDs()) == 0 {
+		return &ValidationError{Name: "member", err: errors.New(`ent: missing required edge "ArtifactSignature.member"`)}
+	}
+	if len(_c.mutation.DocumentIDs()) == 0 {
+		return &ValidationError{Name: "document", err: errors.New(`ent: missing required edge "ArtifactSignature.document"`)}
+	}
 	return nil
 }
 
@@ -320,14 +338,6 @@ func (_c *ArtifactSignatureCreate) createSpec() (*ArtifactSignature, *sqlgraph.C
 		_spec.SetField(artifactsignature.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.MemberID(); ok {
-		_spec.SetField(artifactsignature.FieldMemberID, field.TypeUUID, value)
-		_node.MemberID = value
-	}
-	if value, ok := _c.mutation.DocumentID(); ok {
-		_spec.SetField(artifactsignature.FieldDocumentID, field.TypeUUID, value)
-		_node.DocumentID = value
-	}
 	if value, ok := _c.mutation.VersionID(); ok {
 		_spec.SetField(artifactsignature.FieldVersionID, field.TypeUUID, value)
 		_node.VersionID = value
@@ -371,6 +381,40 @@ func (_c *ArtifactSignatureCreate) createSpec() (*ArtifactSignature, *sqlgraph.C
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.MemberIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   artifactsignature.MemberTable,
+			Columns: []string{artifactsignature.MemberColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(member.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.MemberID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.DocumentIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   artifactsignature.DocumentTable,
+			Columns: []string{artifactsignature.DocumentColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(checkoutdocument.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.DocumentID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

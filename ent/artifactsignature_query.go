@@ -15,6 +15,8 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/artifactsignature"
+	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/predicate"
 )
@@ -27,6 +29,8 @@ type ArtifactSignatureQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.ArtifactSignature
 	withOrganization *OrganizationQuery
+	withMember       *MemberQuery
+	withDocument     *CheckoutDocumentQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +83,50 @@ func (_q *ArtifactSignatureQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.OrganizationTable, artifactsignature.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryMember chains the current query on the "member" edge.
+func (_q *ArtifactSignatureQuery) QueryMember() *MemberQuery {
+	query := (&MemberClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, selector),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.MemberTable, artifactsignature.MemberColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryDocument chains the current query on the "document" edge.
+func (_q *ArtifactSignatureQuery) QueryDocument() *CheckoutDocumentQuery {
+	query := (&CheckoutDocumentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, selector),
+			sqlgraph.To(checkoutdocument.Table, checkoutdocument.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.DocumentTable, artifactsignature.DocumentColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +327,8 @@ func (_q *ArtifactSignatureQuery) Clone() *ArtifactSignatureQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.ArtifactSignature{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withMember:       _q.withMember.Clone(),
+		withDocument:     _q.withDocument.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +343,28 @@ func (_q *ArtifactSignatureQuery) WithOrganization(opts ...func(*OrganizationQue
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithMember tells the query-builder to eager-load the nodes that are connected to
+// the "member" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ArtifactSignatureQuery) WithMember(opts ...func(*MemberQuery)) *ArtifactSignatureQuery {
+	query := (&MemberClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withMember = query
+	return _q
+}
+
+// WithDocument tells the query-builder to eager-load the nodes that are connected to
+// the "document" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ArtifactSignatureQuery) WithDocument(opts ...func(*CheckoutDocumentQuery)) *ArtifactSignatureQuery {
+	query := (&CheckoutDocumentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withDocument = query
 	return _q
 }
 
@@ -380,8 +452,10 @@ func (_q *ArtifactSignatureQuery) sqlAll(ctx context.Context, hooks ...queryHook
 	var (
 		nodes       = []*ArtifactSignature{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [3]bool{
 			_q.withOrganization != nil,
+			_q.withMember != nil,
+			_q.withDocument != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +485,18 @@ func (_q *ArtifactSignatureQuery) sqlAll(ctx context.Context, hooks ...queryHook
 			return nil, err
 		}
 	}
+	if query := _q.withMember; query != nil {
+		if err := _q.loadMember(ctx, query, nodes, nil,
+			func(n *ArtifactSignature, e *Member) { n.Edges.Member = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withDocument; query != nil {
+		if err := _q.loadDocument(ctx, query, nodes, nil,
+			func(n *ArtifactSignature, e *CheckoutDocument) { n.Edges.Document = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +522,64 @@ func (_q *ArtifactSignatureQuery) loadOrganization(ctx context.Context, query *O
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ArtifactSignatureQuery) loadMember(ctx context.Context, query *MemberQuery, nodes []*ArtifactSignature, init func(*ArtifactSignature), assign func(*ArtifactSignature, *Member)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*ArtifactSignature)
+	for i := range nodes {
+		fk := nodes[i].MemberID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(member.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "member_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *ArtifactSignatureQuery) loadDocument(ctx context.Context, query *CheckoutDocumentQuery, nodes []*ArtifactSignature, init func(*ArtifactSignature), assign func(*ArtifactSignature, *CheckoutDocument)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*ArtifactSignature)
+	for i := range nodes {
+		fk := nodes[i].DocumentID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(checkoutdocument.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "document_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +618,12 @@ func (_q *ArtifactSignatureQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(artifactsignature.FieldOrganizationID)
+		}
+		if _q.withMember != nil {
+			_spec.Node.AddColumnOnce(artifactsignature.FieldMemberID)
+		}
+		if _q.withDocument != nil {
+			_spec.Node.AddColumnOnce(artifactsignature.FieldDocumentID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

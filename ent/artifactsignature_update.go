@@ -86,6 +86,12 @@ func (_u *ArtifactSignatureUpdate) check() error {
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.organization"`)
 	}
+	if _u.mutation.MemberCleared() && len(_u.mutation.MemberIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.member"`)
+	}
+	if _u.mutation.DocumentCleared() && len(_u.mutation.DocumentIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.document"`)
+	}
 	return nil
 }
 
@@ -203,6 +209,12 @@ func (_u *ArtifactSignatureUpdateOne) defaults() error {
 func (_u *ArtifactSignatureUpdateOne) check() error {
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.organization"`)
+	}
+	if _u.mutation.MemberCleared() && len(_u.mutation.MemberIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.member"`)
+	}
+	if _u.mutation.DocumentCleared() && len(_u.mutation.DocumentIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "ArtifactSignature.document"`)
 	}
 	return nil
 }

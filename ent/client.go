@@ -2082,6 +2082,38 @@ func (c *ArtifactSignatureClient) QueryOrganization(_m *ArtifactSignature) *Orga
 	return query
 }
 
+// QueryMember queries the member edge of a ArtifactSignature.
+func (c *ArtifactSignatureClient) QueryMember(_m *ArtifactSignature) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.MemberTable, artifactsignature.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDocument queries the document edge of a ArtifactSignature.
+func (c *ArtifactSignatureClient) QueryDocument(_m *ArtifactSignature) *CheckoutDocumentQuery {
+	query := (&CheckoutDocumentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(artifactsignature.Table, artifactsignature.FieldID, id),
+			sqlgraph.To(checkoutdocument.Table, checkoutdocument.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, artifactsignature.DocumentTable, artifactsignature.DocumentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ArtifactSignatureClient) Hooks() []Hook {
 	hooks := c.hooks.ArtifactSignature

@@ -8114,8 +8114,6 @@ type ArtifactSignatureMutation struct {
 	id                  *uuid.UUID
 	created_at          *time.Time
 	updated_at          *time.Time
-	member_id           *uuid.UUID
-	document_id         *uuid.UUID
 	version_id          *uuid.UUID
 	kind                *artifactsignature.Kind
 	signature_data      *string
@@ -8126,6 +8124,10 @@ type ArtifactSignatureMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	document            *uuid.UUID
+	cleareddocument     bool
 	done                bool
 	oldValue            func(context.Context) (*ArtifactSignature, error)
 	predicates          []predicate.ArtifactSignature
@@ -8345,12 +8347,12 @@ func (m *ArtifactSignatureMutation) ResetOrganizationID() {
 
 // SetMemberID sets the "member_id" field.
 func (m *ArtifactSignatureMutation) SetMemberID(u uuid.UUID) {
-	m.member_id = &u
+	m.member = &u
 }
 
 // MemberID returns the value of the "member_id" field in the mutation.
 func (m *ArtifactSignatureMutation) MemberID() (r uuid.UUID, exists bool) {
-	v := m.member_id
+	v := m.member
 	if v == nil {
 		return
 	}
@@ -8376,17 +8378,17 @@ func (m *ArtifactSignatureMutation) OldMemberID(ctx context.Context) (v uuid.UUI
 
 // ResetMemberID resets all changes to the "member_id" field.
 func (m *ArtifactSignatureMutation) ResetMemberID() {
-	m.member_id = nil
+	m.member = nil
 }
 
 // SetDocumentID sets the "document_id" field.
 func (m *ArtifactSignatureMutation) SetDocumentID(u uuid.UUID) {
-	m.document_id = &u
+	m.document = &u
 }
 
 // DocumentID returns the value of the "document_id" field in the mutation.
 func (m *ArtifactSignatureMutation) DocumentID() (r uuid.UUID, exists bool) {
-	v := m.document_id
+	v := m.document
 	if v == nil {
 		return
 	}
@@ -8412,7 +8414,7 @@ func (m *ArtifactSignatureMutation) OldDocumentID(ctx context.Context) (v uuid.U
 
 // ResetDocumentID resets all changes to the "document_id" field.
 func (m *ArtifactSignatureMutation) ResetDocumentID() {
-	m.document_id = nil
+	m.document = nil
 }
 
 // SetVersionID sets the "version_id" field.
@@ -8733,6 +8735,60 @@ func (m *ArtifactSignatureMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearMember clears the "member" edge to the Member entity.
+func (m *ArtifactSignatureMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[artifactsignature.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *ArtifactSignatureMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *ArtifactSignatureMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *ArtifactSignatureMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearDocument clears the "document" edge to the CheckoutDocument entity.
+func (m *ArtifactSignatureMutation) ClearDocument() {
+	m.cleareddocument = true
+	m.clearedFields[artifactsignature.FieldDocumentID] = struct{}{}
+}
+
+// DocumentCleared reports if the "document" edge to the CheckoutDocument entity was cleared.
+func (m *ArtifactSignatureMutation) DocumentCleared() bool {
+	return m.cleareddocument
+}
+
+// DocumentIDs returns the "document" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DocumentID instead. It exists only for internal usage by the builders.
+func (m *ArtifactSignatureMutation) DocumentIDs() (ids []uuid.UUID) {
+	if id := m.document; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDocument resets all changes to the "document" edge.
+func (m *ArtifactSignatureMutation) ResetDocument() {
+	m.document = nil
+	m.cleareddocument = false
+}
+
 // Where appends a list predicates to the ArtifactSignatureMutation builder.
 func (m *ArtifactSignatureMutation) Where(ps ...predicate.ArtifactSignature) {
 	m.predicates = append(m.predicates, ps...)
@@ -8777,10 +8833,10 @@ func (m *ArtifactSignatureMutation) Fields() []string {
 	if m.organization != nil {
 		fields = append(fields, artifactsignature.FieldOrganizationID)
 	}
-	if m.member_id != nil {
+	if m.member != nil {
 		fields = append(fields, artifactsignature.FieldMemberID)
 	}
-	if m.document_id != nil {
+	if m.document != nil {
 		fields = append(fields, artifactsignature.FieldDocumentID)
 	}
 	if m.version_id != nil {
@@ -9074,9 +9130,15 @@ func (m *ArtifactSignatureMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ArtifactSignatureMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.organization != nil {
 		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, artifactsignature.EdgeMember)
+	}
+	if m.document != nil {
+		edges = append(edges, artifactsignature.EdgeDocument)
 	}
 	return edges
 }
@@ -9089,13 +9151,21 @@ func (m *ArtifactSignatureMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case artifactsignature.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case artifactsignature.EdgeDocument:
+		if id := m.document; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ArtifactSignatureMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -9107,9 +9177,15 @@ func (m *ArtifactSignatureMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ArtifactSignatureMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.clearedorganization {
 		edges = append(edges, artifactsignature.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, artifactsignature.EdgeMember)
+	}
+	if m.cleareddocument {
+		edges = append(edges, artifactsignature.EdgeDocument)
 	}
 	return edges
 }
@@ -9120,6 +9196,10 @@ func (m *ArtifactSignatureMutation) EdgeCleared(name string) bool {
 	switch name {
 	case artifactsignature.EdgeOrganization:
 		return m.clearedorganization
+	case artifactsignature.EdgeMember:
+		return m.clearedmember
+	case artifactsignature.EdgeDocument:
+		return m.cleareddocument
 	}
 	return false
 }
@@ -9131,6 +9211,12 @@ func (m *ArtifactSignatureMutation) ClearEdge(name string) error {
 	case artifactsignature.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case artifactsignature.EdgeMember:
+		m.ClearMember()
+		return nil
+	case artifactsignature.EdgeDocument:
+		m.ClearDocument()
+		return nil
 	}
 	return fmt.Errorf("unknown ArtifactSignature unique edge %s", name)
 }
@@ -9141,6 +9227,12 @@ func (m *ArtifactSignatureMutation) ResetEdge(name string) error {
 	switch name {
 	case artifactsignature.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case artifactsignature.EdgeMember:
+		m.ResetMember()
+		return nil
+	case artifactsignature.EdgeDocument:
+		m.ResetDocument()
 		return nil
 	}
 	return fmt.Errorf("unknown ArtifactSignature edge %s", name)

@@ -102,7 +102,7 @@ var edgeTargets = map[string]map[string]string{
 	"Amenity":                {"organization": "Organization", "location": "Location"},
 	"Appointment":            {"organization": "Organization", "member": "Member", "provider": "Instructor", "service": "Service", "variant": "ServiceVariant", "room": "Room", "location": "Location", "visit": "Visit", "pass": "Pass"},
 	"AppointmentPolicy":      {"organization": "Organization"},
-	"ArtifactSignature":      {"organization": "Organization"},
+	"ArtifactSignature":      {"organization": "Organization", "member": "Member", "document": "CheckoutDocument"},
 	"AuditLog":               {"organization": "Organization"},
 	"AuthCode":               {"user": "User"},
 	"Booking":                {"organization": "Organization", "member": "Member", "class_instance": "ClassInstance", "pass": "Pass"},

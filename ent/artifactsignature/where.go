@@ -231,26 +231,6 @@ func MemberIDNotIn(vs ...uuid.UUID) predicate.ArtifactSignature {
 	return predicate.ArtifactSignature(sql.FieldNotIn(FieldMemberID, vs...))
 }
 
-// MemberIDGT applies the GT predicate on the "member_id" field.
-func MemberIDGT(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldGT(FieldMemberID, v))
-}
-
-// MemberIDGTE applies the GTE predicate on the "member_id" field.
-func MemberIDGTE(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldGTE(FieldMemberID, v))
-}
-
-// MemberIDLT applies the LT predicate on the "member_id" field.
-func MemberIDLT(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldLT(FieldMemberID, v))
-}
-
-// MemberIDLTE applies the LTE predicate on the "member_id" field.
-func MemberIDLTE(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldLTE(FieldMemberID, v))
-}
-
 // DocumentIDEQ applies the EQ predicate on the "document_id" field.
 func DocumentIDEQ(v uuid.UUID) predicate.ArtifactSignature {
 	return predicate.ArtifactSignature(sql.FieldEQ(FieldDocumentID, v))
@@ -269,26 +249,6 @@ func DocumentIDIn(vs ...uuid.UUID) predicate.ArtifactSignature {
 // DocumentIDNotIn applies the NotIn predicate on the "document_id" field.
 func DocumentIDNotIn(vs ...uuid.UUID) predicate.ArtifactSignature {
 	return predicate.ArtifactSignature(sql.FieldNotIn(FieldDocumentID, vs...))
-}
-
-// DocumentIDGT applies the GT predicate on the "document_id" field.
-func DocumentIDGT(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldGT(FieldDocumentID, v))
-}
-
-// DocumentIDGTE applies the GTE predicate on the "document_id" field.
-func DocumentIDGTE(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldGTE(FieldDocumentID, v))
-}
-
-// DocumentIDLT applies the LT predicate on the "document_id" field.
-func DocumentIDLT(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldLT(FieldDocumentID, v))
-}
-
-// DocumentIDLTE applies the LTE predicate on the "document_id" field.
-func DocumentIDLTE(v uuid.UUID) predicate.ArtifactSignature {
-	return predicate.ArtifactSignature(sql.FieldLTE(FieldDocumentID, v))
 }
 
 // VersionIDEQ applies the EQ predicate on the "version_id" field.
@@ -671,6 +631,52 @@ func HasOrganization() predicate.ArtifactSignature {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.ArtifactSignature {
 	return predicate.ArtifactSignature(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasMember applies the HasEdge predicate on the "member" edge.
+func HasMember() predicate.ArtifactSignature {
+	return predicate.ArtifactSignature(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, MemberTable, MemberColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasMemberWith applies the HasEdge predicate on the "member" edge with a given conditions (other predicates).
+func HasMemberWith(preds ...predicate.Member) predicate.ArtifactSignature {
+	return predicate.ArtifactSignature(func(s *sql.Selector) {
+		step := newMemberStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasDocument applies the HasEdge predicate on the "document" edge.
+func HasDocument() predicate.ArtifactSignature {
+	return predicate.ArtifactSignature(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, DocumentTable, DocumentColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasDocumentWith applies the HasEdge predicate on the "document" edge with a given conditions (other predicates).
+func HasDocumentWith(preds ...predicate.CheckoutDocument) predicate.ArtifactSignature {
+	return predicate.ArtifactSignature(func(s *sql.Selector) {
+		step := newDocumentStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -352,8 +352,6 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "member_id", Type: field.TypeUUID},
-		{Name: "document_id", Type: field.TypeUUID},
 		{Name: "version_id", Type: field.TypeUUID},
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"waiver", "tos", "privacy", "contract"}},
 		{Name: "signature_data", Type: field.TypeString, Size: 2147483647, Default: ""},
@@ -362,6 +360,8 @@ var (
 		{Name: "start_date", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "signed_at", Type: field.TypeTime},
 		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "document_id", Type: field.TypeUUID},
 	}
 	// ArtifactSignaturesTable holds the schema information for the "artifact_signatures" table.
 	ArtifactSignaturesTable = &schema.Table{
@@ -371,8 +371,20 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "artifact_signatures_organizations_organization",
-				Columns:    []*schema.Column{ArtifactSignaturesColumns[12]},
+				Columns:    []*schema.Column{ArtifactSignaturesColumns[10]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "artifact_signatures_members_member",
+				Columns:    []*schema.Column{ArtifactSignaturesColumns[11]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "artifact_signatures_checkout_documents_document",
+				Columns:    []*schema.Column{ArtifactSignaturesColumns[12]},
+				RefColumns: []*schema.Column{CheckoutDocumentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 		},
@@ -380,12 +392,12 @@ var (
 			{
 				Name:    "artifactsignature_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ArtifactSignaturesColumns[12]},
+				Columns: []*schema.Column{ArtifactSignaturesColumns[10]},
 			},
 			{
 				Name:    "artifactsignature_organization_id_member_id_document_id_version_id",
 				Unique:  true,
-				Columns: []*schema.Column{ArtifactSignaturesColumns[12], ArtifactSignaturesColumns[3], ArtifactSignaturesColumns[4], ArtifactSignaturesColumns[5]},
+				Columns: []*schema.Column{ArtifactSignaturesColumns[10], ArtifactSignaturesColumns[11], ArtifactSignaturesColumns[12], ArtifactSignaturesColumns[3]},
 			},
 		},
 	}
@@ -4317,6 +4329,8 @@ func init() {
 	AppointmentsTable.ForeignKeys[8].RefTable = VisitsTable
 	AppointmentPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ArtifactSignaturesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ArtifactSignaturesTable.ForeignKeys[1].RefTable = MembersTable
+	ArtifactSignaturesTable.ForeignKeys[2].RefTable = CheckoutDocumentsTable
 	AuditLogsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	AuthCodesTable.ForeignKeys[0].RefTable = UsersTable
 	BookingsTable.ForeignKeys[0].RefTable = OrganizationsTable

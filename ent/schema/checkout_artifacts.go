@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 )
@@ -54,6 +55,15 @@ func (ArtifactSignature) Fields() []ent.Field {
 		field.String("pass_type_slug").Optional().Nillable().MaxLen(100).Immutable(),
 		field.Time("start_date").Optional().Nillable().SchemaType(dateType).Immutable(),
 		field.Time("signed_at").Immutable(),
+	}
+}
+
+// Edges of the ArtifactSignature: the member and the document, checked to
+// be the venue's own.
+func (ArtifactSignature) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("member", Member.Type).Field("member_id").Unique().Required().Immutable(),
+		edge.To("document", CheckoutDocument.Type).Field("document_id").Unique().Required().Immutable(),
 	}
 }
 

@@ -14,10 +14,11 @@ import (
 
 // Checkout artifacts: the venue's documents and a member's signatures.
 func init() {
+	noReferences = append(noReferences, "CheckoutDocument")
 	worldExtras = append(worldExtras, func(t *testing.T, ctx context.Context, c *ent.Client, w *world) map[string]uuid.UUID {
 		t.Helper()
 		d := newCheckoutDocument(c).SaveX(ctx)
-		return map[string]uuid.UUID{"CheckoutDocument": d.ID, "ArtifactSignature": newSignature(c, w.ids["Member"]).SaveX(ctx).ID}
+		return map[string]uuid.UUID{"CheckoutDocument": d.ID, "ArtifactSignature": newSignature(c, w.ids["Member"], d.ID).SaveX(ctx).ID}
 	})
 	cases["CheckoutDocument"] = venueCase{
 		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
@@ -44,7 +45,7 @@ func init() {
 			return c.ArtifactSignature.DeleteOneID(id).Exec(ctx)
 		},
 		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
-			return saved(inVenue(newSignature(c, refs.ids["Member"]), org).Save(ctx))
+			return saved(inVenue(newSignature(c, refs.ids["Member"], refs.ids["CheckoutDocument"]), org).Save(ctx))
 		},
 	}
 }
@@ -52,7 +53,7 @@ func init() {
 // artifactMemberRows are a member's rows of the artifact types that belong
 // to one member (memberRows adds them).
 func artifactMemberRows(client *ent.Client, w *world, member uuid.UUID, rows map[string]uuid.UUID) map[string]uuid.UUID {
-	rows["ArtifactSignature"] = newSignature(client, member).SaveX(w.ctx).ID
+	rows["ArtifactSignature"] = newSignature(client, member, w.ids["CheckoutDocument"]).SaveX(w.ctx).ID
 	return rows
 }
 
@@ -60,7 +61,7 @@ func newCheckoutDocument(c *ent.Client) *ent.CheckoutDocumentCreate {
 	return c.CheckoutDocument.Create().SetKind(checkoutdocument.KindWaiver).SetTitle("Waiver").SetVersionID(uuid.New())
 }
 
-func newSignature(c *ent.Client, member uuid.UUID) *ent.ArtifactSignatureCreate {
-	return c.ArtifactSignature.Create().SetMemberID(member).SetDocumentID(uuid.New()).SetVersionID(uuid.New()).
+func newSignature(c *ent.Client, member, doc uuid.UUID) *ent.ArtifactSignatureCreate {
+	return c.ArtifactSignature.Create().SetMemberID(member).SetDocumentID(doc).SetVersionID(uuid.New()).
 		SetKind(artifactsignature.KindWaiver).SetSignatureData("x").SetSignedAt(time.Now())
 }
