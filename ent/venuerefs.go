@@ -67,6 +67,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -138,6 +139,7 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
+	"StaffShift":             {"organization": "Organization", "staff": "Instructor", "location": "Location"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
 	"User":                   {"members": "Member", "sessions": "Session", "auth_codes": "AuthCode"},
 	"VenuePayments":          {"organization": "Organization"},
@@ -194,6 +196,7 @@ var VenueOwnedTypes = []string{
 	"ServiceBundleItem",
 	"ServiceProvider",
 	"ServiceVariant",
+	"StaffShift",
 	"Tip",
 	"VenuePayments",
 	"Visit",
@@ -264,6 +267,7 @@ var AllTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"Session",
+	"StaffShift",
 	"Tip",
 	"User",
 	"VenuePayments",
@@ -403,6 +407,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ServiceVariant.Query().Where(servicevariant.IDIn(ids...)).Count(ctx)
 	case "Session":
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
+	case "StaffShift":
+		return c.StaffShift.Query().Where(staffshift.IDIn(ids...)).Count(ctx)
 	case "Tip":
 		return c.Tip.Query().Where(tip.IDIn(ids...)).Count(ctx)
 	case "User":

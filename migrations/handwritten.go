@@ -15,6 +15,8 @@ var HandWrittenConstraints = []string{
 	"appointments_provider_no_overlap",
 	"appointments_room_no_overlap",
 	"appointments_busy_span",
+	"staff_shifts_no_overlap",
+	"staff_shifts_positive",
 }
 
 // KeepHandWritten is the diff hook of every comparison of ent/schema with the

@@ -729,6 +729,18 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
 }
 
+// The StaffShiftFunc type is an adapter to allow the use of ordinary
+// function as StaffShift mutator.
+type StaffShiftFunc func(context.Context, *ent.StaffShiftMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f StaffShiftFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.StaffShiftMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StaffShiftMutation", m)
+}
+
 // The TipFunc type is an adapter to allow the use of ordinary
 // function as Tip mutator.
 type TipFunc func(context.Context, *ent.TipMutation) (ent.Value, error)

@@ -69,6 +69,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -1754,6 +1755,33 @@ func (f TraverseSession) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SessionQuery", q)
 }
 
+// The StaffShiftFunc type is an adapter to allow the use of ordinary function as a Querier.
+type StaffShiftFunc func(context.Context, *ent.StaffShiftQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f StaffShiftFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.StaffShiftQuery", q)
+}
+
+// The TraverseStaffShift type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseStaffShift func(context.Context, *ent.StaffShiftQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseStaffShift) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseStaffShift) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.StaffShiftQuery", q)
+}
+
 // The TipFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TipFunc func(context.Context, *ent.TipQuery) (ent.Value, error)
 
@@ -2066,6 +2094,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ServiceVariantQuery, predicate.ServiceVariant, servicevariant.OrderOption]{typ: ent.TypeServiceVariant, tq: q}, nil
 	case *ent.SessionQuery:
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
+	case *ent.StaffShiftQuery:
+		return &query[*ent.StaffShiftQuery, predicate.StaffShift, staffshift.OrderOption]{typ: ent.TypeStaffShift, tq: q}, nil
 	case *ent.TipQuery:
 		return &query[*ent.TipQuery, predicate.Tip, tip.OrderOption]{typ: ent.TypeTip, tq: q}, nil
 	case *ent.UserQuery:

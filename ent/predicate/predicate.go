@@ -186,6 +186,9 @@ type ServiceVariant func(*sql.Selector)
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
+// StaffShift is the predicate function for staffshift builders.
+type StaffShift func(*sql.Selector)
+
 // Tip is the predicate function for tip builders.
 type Tip func(*sql.Selector)
 

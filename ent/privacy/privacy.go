@@ -1551,6 +1551,30 @@ func (f SessionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutatio
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.SessionMutation", m)
 }
 
+// The StaffShiftQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type StaffShiftQueryRuleFunc func(context.Context, *ent.StaffShiftQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f StaffShiftQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.StaffShiftQuery", q)
+}
+
+// The StaffShiftMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type StaffShiftMutationRuleFunc func(context.Context, *ent.StaffShiftMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f StaffShiftMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.StaffShiftMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StaffShiftMutation", m)
+}
+
 // The TipQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type TipQueryRuleFunc func(context.Context, *ent.TipQuery) error
@@ -1874,6 +1898,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.SessionQuery:
 		return q.Filter(), nil
+	case *ent.StaffShiftQuery:
+		return q.Filter(), nil
 	case *ent.TipQuery:
 		return q.Filter(), nil
 	case *ent.UserQuery:
@@ -2014,6 +2040,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ServiceVariantMutation:
 		return m.Filter(), nil
 	case *ent.SessionMutation:
+		return m.Filter(), nil
+	case *ent.StaffShiftMutation:
 		return m.Filter(), nil
 	case *ent.TipMutation:
 		return m.Filter(), nil

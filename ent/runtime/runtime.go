@@ -68,6 +68,7 @@ import (
 	"github.com/venueplatform/venue/ent/serviceprovider"
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/tip"
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/ent/venuepayments"
@@ -3851,6 +3852,41 @@ func init() {
 	sessionDescID := sessionMixinFields0[0].Descriptor()
 	// session.DefaultID holds the default value on creation for the id field.
 	session.DefaultID = sessionDescID.Default.(func() uuid.UUID)
+	staffshiftMixin := schema.StaffShift{}.Mixin()
+	staffshift.Policy = privacy.NewPolicies(staffshiftMixin[1], schema.StaffShift{})
+	staffshift.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := staffshift.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	staffshiftMixinHooks1 := staffshiftMixin[1].Hooks()
+
+	staffshift.Hooks[1] = staffshiftMixinHooks1[0]
+	staffshiftMixinFields0 := staffshiftMixin[0].Fields()
+	_ = staffshiftMixinFields0
+	staffshiftFields := schema.StaffShift{}.Fields()
+	_ = staffshiftFields
+	// staffshiftDescCreatedAt is the schema descriptor for created_at field.
+	staffshiftDescCreatedAt := staffshiftMixinFields0[1].Descriptor()
+	// staffshift.DefaultCreatedAt holds the default value on creation for the created_at field.
+	staffshift.DefaultCreatedAt = staffshiftDescCreatedAt.Default.(func() time.Time)
+	// staffshiftDescUpdatedAt is the schema descriptor for updated_at field.
+	staffshiftDescUpdatedAt := staffshiftMixinFields0[2].Descriptor()
+	// staffshift.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	staffshift.DefaultUpdatedAt = staffshiftDescUpdatedAt.Default.(func() time.Time)
+	// staffshift.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	staffshift.UpdateDefaultUpdatedAt = staffshiftDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// staffshiftDescNote is the schema descriptor for note field.
+	staffshiftDescNote := staffshiftFields[4].Descriptor()
+	// staffshift.NoteValidator is a validator for the "note" field. It is called by the builders before save.
+	staffshift.NoteValidator = staffshiftDescNote.Validators[0].(func(string) error)
+	// staffshiftDescID is the schema descriptor for id field.
+	staffshiftDescID := staffshiftMixinFields0[0].Descriptor()
+	// staffshift.DefaultID holds the default value on creation for the id field.
+	staffshift.DefaultID = staffshiftDescID.Default.(func() uuid.UUID)
 	tipMixin := schema.Tip{}.Mixin()
 	tip.Policy = privacy.NewPolicies(tipMixin[1], schema.Tip{})
 	tip.Hooks[0] = func(next ent.Mutator) ent.Mutator {

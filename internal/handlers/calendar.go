@@ -15,10 +15,11 @@ import (
 const (
 	calendarKindAppointment = "appointment"
 	calendarKindUnavailable = "unavailable"
+	calendarKindShift       = "shift"
 )
 
 // GetCalendar implements getCalendar: the unified feed of classes,
-// appointments and providers' unavailable time.
+// appointments, providers' unavailable time and staff shifts.
 func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*api.CalendarResponse, error) {
 	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
@@ -41,7 +42,7 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	if err != nil {
 		return nil, err
 	}
-	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable))
+	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable)+len(rows.Shifts))
 	for _, it := range items {
 		data = append(data, calendarItem(it))
 	}
@@ -50,6 +51,9 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	}
 	for _, off := range rows.Unavailable {
 		data = append(data, calendarUnavailable(off))
+	}
+	for _, sh := range rows.Shifts {
+		data = append(data, calendarShift(sh))
 	}
 	slices.SortStableFunc(data, func(a, b api.CalendarItem) int {
 		if c := a.StartTime.Compare(b.StartTime); c != 0 {
@@ -64,7 +68,7 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 		data, truncated = data[:schedule.MaxCalendarItems], true
 	}
 	return &api.CalendarResponse{Data: data, Meta: api.CalendarMeta{Start: r.From, End: r.To, Timezone: v.Org.Timezone,
-		Kinds: []string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable},
+		Kinds: []string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable, calendarKindShift},
 		Total: len(data), Truncated: truncated}}, nil
 }
 
@@ -128,5 +132,20 @@ func calendarItem(it schedule.CalendarItem) api.CalendarItem {
 		out.Class.SetTo(api.CalendarClass{ClassType: ct, Capacity: c.Capacity, BookedCount: c.BookedCount,
 			WaitlistCount: c.WaitlistCount, Online: c.Online, Listed: c.Listed})
 	}
+	return out
+}
+
+// calendarShift is a member of staff's shift (loaded with the person and
+// the location) as a calendar item.
+func calendarShift(sh *ent.StaffShift) api.CalendarItem {
+	s := shiftOut(sh)
+	out := api.CalendarItem{Kind: calendarKindShift, ID: sh.ID, StartTime: s.StartTime, EndTime: s.EndTime,
+		Status: "scheduled", Title: "Shift", Location: s.Location, Room: api.NilNamedRef{Null: true},
+		People: []api.CalendarPerson{}}
+	if s.Staff.Name != "" {
+		out.Title = s.Staff.Name + " on shift"
+		out.People = append(out.People, api.CalendarPerson{ID: s.Staff.ID, Name: s.Staff.Name, Role: "staff"})
+	}
+	out.Shift.SetTo(api.CalendarShift{Staff: s.Staff, Note: s.Note})
 	return out
 }
