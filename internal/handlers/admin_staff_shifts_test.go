@@ -19,7 +19,7 @@ import (
 func TestStaffShiftsInCalendar(t *testing.T) {
 	e := newSchedEnv(t)
 	ctx := e.ctx
-	staff := e.staff(t, "manager@studio.example", "bookings.manage", "staff.view", "read:schedule")
+	staff := e.staff(t, "manager@studio.example", "bookings.manage", "staff.view", "schedule.view_all")
 	plain := e.staff(t, "desk@studio.example")
 	day := e.today.AddDate(0, 0, 2)
 	at := func(h int) time.Time { return time.Date(day.Year(), day.Month(), day.Day(), h, 0, 0, 0, e.loc) }
@@ -43,14 +43,13 @@ func TestStaffShiftsInCalendar(t *testing.T) {
 	requireErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
 	require.Equal(t, 1, e.db().StaffShift.Query().CountX(e.op))
 
-	date := day.Format("2006-01-02")
-	cal, err := staff.GetCalendar(ctx, api.GetCalendarParams{Start: api.NewOptString(date), End: api.NewOptString(date)})
+	cal, err := staff.GetCalendar(ctx, api.GetCalendarParams{Start: dateParam(day), End: dateParam(day)})
 	require.NoError(t, err)
-	require.Contains(t, cal.Data.Meta.Kinds, "shift")
+	require.Contains(t, cal.Meta.Kinds, "shift")
 	var found *api.CalendarItem
-	for i, it := range cal.Data.Data {
+	for i, it := range cal.Data {
 		if it.Kind == "shift" {
-			found = &cal.Data.Data[i]
+			found = &cal.Data[i]
 		}
 	}
 	require.NotNil(t, found)
