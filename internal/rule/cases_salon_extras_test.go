@@ -47,7 +47,9 @@ func init() {
 	})
 	noReferences = append(noReferences, "ServiceBundle")
 	cases["ServiceBundle"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ServiceBundle.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ServiceBundle.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ServiceBundle.UpdateOneID(id).SetName("Spa day").Exec(ctx)
 		},
