@@ -16,6 +16,8 @@ var HandWrittenConstraints = []string{
 	"appointments_room_no_overlap",
 	"appointments_busy_span",
 	"products_stock_non_negative",
+	"staff_shifts_no_overlap",
+	"staff_shifts_positive",
 }
 
 // KeepHandWritten is the diff hook of every comparison of ent/schema with the

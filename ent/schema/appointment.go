@@ -370,3 +370,39 @@ func (ServiceBundleItem) Edges() []ent.Edge {
 func (ServiceBundleItem) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("organization_id", "bundle_id", "position").Unique()}
 }
+
+// StaffShift is a span a member of staff (an Instructor row, as providers
+// are) works at the venue, shown in the calendar beside classes and
+// appointments. A database exclusion constraint (migration
+// ..._staff_shifts_exclusion) refuses two overlapping shifts of one person.
+type StaffShift struct{ ent.Schema }
+
+// Mixin of the StaffShift.
+func (StaffShift) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the StaffShift.
+func (StaffShift) Fields() []ent.Field {
+	return []ent.Field{
+		field.UUID("staff_id", uuidType).Immutable(),
+		field.UUID("location_id", uuidType).Optional().Nillable(),
+		field.Time("starts_at"),
+		field.Time("ends_at"),
+		field.String("note").Optional().MaxLen(500),
+	}
+}
+
+// Edges of the StaffShift.
+func (StaffShift) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("staff", Instructor.Type).Field("staff_id").Unique().Required().Immutable(),
+		edge.To("location", Location.Type).Field("location_id").Unique(),
+	}
+}
+
+// Indexes of the StaffShift: the calendar reads a window by start.
+func (StaffShift) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("organization_id", "starts_at"),
+		index.Fields("organization_id", "staff_id", "starts_at"),
+	}
+}

@@ -8,15 +8,17 @@ import (
 	"github.com/venueplatform/venue/ent"
 	entappointment "github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/providertimeoff"
+	"github.com/venueplatform/venue/ent/staffshift"
 )
 
 // CalendarRows is what the appointment book adds to the venue's calendar
-// feed: appointments starting in the window and providers' unavailable time
-// overlapping it, each ordered by start and each at most limit+1 rows long
+// feed: appointments and staff shifts starting in the window and providers'
+// unavailable time overlapping it, each ordered by start and each at most limit+1 rows long
 // (the caller learns truncation from the extra row).
 type CalendarRows struct {
 	Appointments []*ent.Appointment // with service, variant, provider, location and room
 	Unavailable  []*ent.ProviderTimeOff
+	Shifts       []*ent.StaffShift // with staff and location
 }
 
 // Calendar reads the calendar rows of the viewer's venue for [start, end).
@@ -42,5 +44,14 @@ func Calendar(ctx context.Context, c *ent.Client, start, end time.Time, limit in
 	if err != nil {
 		return CalendarRows{}, fmt.Errorf("appointments: calendar time off: %w", err)
 	}
-	return CalendarRows{Appointments: aps, Unavailable: off}, nil
+	shifts, err := c.StaffShift.Query().
+		Where(staffshift.StartsAtGTE(start), staffshift.StartsAtLT(end)).
+		Order(staffshift.ByStartsAt(), staffshift.ByID()).
+		Limit(limit + 1).
+		WithStaff().WithLocation().
+		All(ctx)
+	if err != nil {
+		return CalendarRows{}, fmt.Errorf("appointments: calendar shifts: %w", err)
+	}
+	return CalendarRows{Appointments: aps, Unavailable: off, Shifts: shifts}, nil
 }

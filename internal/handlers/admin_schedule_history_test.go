@@ -179,7 +179,7 @@ func TestCalendar(t *testing.T) {
 	e := newSchedEnv(t)
 	got, err := e.keyClient(t, e.studio.key).GetCalendar(e.ctx, api.GetCalendarParams{})
 	require.NoError(t, err)
-	require.Equal(t, []string{"class", "appointment", "unavailable", "private_event", "stream", "room_rental", "maintenance"}, got.Meta.Kinds)
+	require.Equal(t, []string{"class", "appointment", "unavailable", "shift", "private_event", "stream", "room_rental", "maintenance"}, got.Meta.Kinds)
 	require.Len(t, got.Data, 4)
 	var full api.CalendarItem
 	for _, it := range got.Data {

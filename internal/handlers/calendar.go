@@ -15,12 +15,13 @@ import (
 const (
 	calendarKindAppointment = "appointment"
 	calendarKindUnavailable = "unavailable"
+	calendarKindShift       = "shift"
 )
 
 // GetCalendar implements getCalendar: the unified feed of classes,
-// appointments, providers' unavailable time and calendar events (private
-// events, streams, room rentals, maintenance). Each kind is one list merged
-// here; staff shifts join as one more.
+// appointments, providers' unavailable time, staff shifts and calendar events
+// (private events, streams, room rentals, maintenance). Each kind is one list
+// merged here.
 func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*api.CalendarResponse, error) {
 	if err := schedule.Authorize(ctx, schedule.AccessRead); err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	if err != nil {
 		return nil, err
 	}
-	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable)+len(evs))
+	data := make([]api.CalendarItem, 0, len(items)+len(rows.Appointments)+len(rows.Unavailable)+len(rows.Shifts)+len(evs))
 	for _, it := range items {
 		data = append(data, calendarItem(it))
 	}
@@ -56,6 +57,9 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 	}
 	for _, off := range rows.Unavailable {
 		data = append(data, calendarUnavailable(off))
+	}
+	for _, sh := range rows.Shifts {
+		data = append(data, calendarShift(sh))
 	}
 	for _, ev := range evs {
 		data = append(data, calendarEventItem(ev, names))
@@ -73,7 +77,7 @@ func (h *Handler) GetCalendar(ctx context.Context, p api.GetCalendarParams) (*ap
 		data, truncated = data[:schedule.MaxCalendarItems], true
 	}
 	return &api.CalendarResponse{Data: data, Meta: api.CalendarMeta{Start: r.From, End: r.To, Timezone: v.Org.Timezone,
-		Kinds: append([]string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable}, schedule.CalendarEventKinds...),
+		Kinds: append([]string{schedule.CalendarKindClass, calendarKindAppointment, calendarKindUnavailable, calendarKindShift}, schedule.CalendarEventKinds...),
 		Total: len(data), Truncated: truncated}}, nil
 }
 
@@ -137,5 +141,20 @@ func calendarItem(it schedule.CalendarItem) api.CalendarItem {
 		out.Class.SetTo(api.CalendarClass{ClassType: ct, Capacity: c.Capacity, BookedCount: c.BookedCount,
 			WaitlistCount: c.WaitlistCount, Online: c.Online, Listed: c.Listed})
 	}
+	return out
+}
+
+// calendarShift is a member of staff's shift (loaded with the person and
+// the location) as a calendar item.
+func calendarShift(sh *ent.StaffShift) api.CalendarItem {
+	s := shiftOut(sh)
+	out := api.CalendarItem{Kind: calendarKindShift, ID: sh.ID, StartTime: s.StartTime, EndTime: s.EndTime,
+		Status: "scheduled", Title: "Shift", Location: s.Location, Room: api.NilNamedRef{Null: true},
+		People: []api.CalendarPerson{}}
+	if s.Staff.Name != "" {
+		out.Title = s.Staff.Name + " on shift"
+		out.People = append(out.People, api.CalendarPerson{ID: s.Staff.ID, Name: s.Staff.Name, Role: "staff"})
+	}
+	out.Shift.SetTo(api.CalendarShift{Staff: s.Staff, Note: s.Note})
 	return out
 }

@@ -60,7 +60,7 @@ func TestCalendarAppointmentsAndUnavailableTime(t *testing.T) {
 	for name, c := range map[string]*api.Client{"api key": e.keyClient(t, e.studio.key), "staff": staff} {
 		got, err := c.GetCalendar(ctx, api.GetCalendarParams{})
 		require.NoError(t, err, name)
-		require.Equal(t, []string{"class", "appointment", "unavailable", "private_event", "stream", "room_rental", "maintenance"}, got.Meta.Kinds, name)
+		require.Equal(t, []string{"class", "appointment", "unavailable", "shift", "private_event", "stream", "room_rental", "maintenance"}, got.Meta.Kinds, name)
 		require.Len(t, got.Data, 4+3+1, name)
 		byID := map[uuid.UUID]api.CalendarItem{}
 		for i, it := range got.Data {

@@ -18,3 +18,9 @@ func init() {
 func init() {
 	idempotencyPolicies["createServiceBundle"] = idempotency.Optional(idempotency.Max200)
 }
+
+func init() {
+	for _, op := range []string{"createStaffShift", "deleteStaffShift"} {
+		idempotencyPolicies[op] = idempotency.Optional(idempotency.Max200)
+	}
+}

@@ -744,6 +744,20 @@ func encodeCreateServiceVariantRequest(
 	return nil
 }
 
+func encodeCreateStaffShiftRequest(
+	req *StaffShiftCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateTipRequest(
 	req *TipCreateRequest,
 	r *http.Request,

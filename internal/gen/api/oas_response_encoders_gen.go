@@ -985,6 +985,19 @@ func encodeCreateServiceVariantResponse(response *ServiceVariantResponse, w http
 	return nil
 }
 
+func encodeCreateStaffShiftResponse(response *StaffShiftResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateTipResponse(response *TipCreateResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1083,6 +1096,12 @@ func encodeDeleteServiceVariantResponse(response *AdminOkResponse, w http.Respon
 	if _, err := e.WriteTo(w); err != nil {
 		return errors.Wrap(err, "write")
 	}
+
+	return nil
+}
+
+func encodeDeleteStaffShiftResponse(response *DeleteStaffShiftNoContent, w http.ResponseWriter) error {
+	w.WriteHeader(204)
 
 	return nil
 }
@@ -2267,6 +2286,19 @@ func encodeListStaffDirectoryResponse(response *StaffDirectoryResponse, w http.R
 }
 
 func encodeListStaffServicesResponse(response *StaffServiceListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeListStaffShiftsResponse(response *StaffShiftListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
