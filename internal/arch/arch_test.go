@@ -41,25 +41,27 @@ func (l layer) String() string {
 // logged, so the table can name a package before a fold creates it.
 var table = map[string]layer{
 	// Programs, entry points and the generated REST code they serve.
-	".":                             faces, // generate.go: the go:generate directives
-	"cmd/...":                       faces,
-	"internal/handlers":             faces,
-	"internal/mcp":                  faces,
-	"internal/server":               faces,
-	"internal/jobs":                 faces, // the River workers: the jobs' face
-	"internal/bench":                faces,
-	"internal/webhooks/crashtest":   faces, // a program the webhook crash test runs
-	"internal/payments/crashtest":   faces, // a program the payments crash test runs
-	"internal/crashrig":             faces, // what the crash checks share: build, database, server process
-	"internal/payments/stripetest":  faces, // the fake Stripe of the tests and of the crash test
+	".":                            faces, // generate.go: the go:generate directives
+	"cmd/...":                      faces,
+	"internal/handlers":            faces,
+	"internal/mcp":                 faces,
+	"internal/server":              faces,
+	"internal/jobs":                faces, // the River workers: the jobs' face
+	"internal/bench":               faces,
+	"internal/webhooks/crashtest":  faces, // a program the webhook crash test runs
+	"internal/payments/crashtest":  faces, // a program the payments crash test runs
+	"internal/crashrig":            faces, // what the crash checks share: build, database, server process
+	"internal/payments/stripetest": faces, // the fake Stripe of the tests and of the crash test
+	"internal/gen/api":             faces, // the ogen server and client: REST's own types
+	"internal/gen/apient":          faces, // ent rows into gen/api types
+	"internal/gen/bundle":          faces, // generator programs
+	"internal/gen/entc":            faces,
+	"internal/gen/migrate":         faces,
+	"internal/gen/mcpschema":       faces,
+
+	// Renewals: the billing clock and the crash check.
 	"internal/billing/billingclock": faces, // the billing clock of the tests and the bench, over the fake Stripe
 	"internal/billing/crashtest":    faces, // a program the renewals crash test runs
-	"internal/gen/api":              faces, // the ogen server and client: REST's own types
-	"internal/gen/apient":           faces, // ent rows into gen/api types
-	"internal/gen/bundle":           faces, // generator programs
-	"internal/gen/entc":             faces,
-	"internal/gen/migrate":          faces,
-	"internal/gen/mcpschema":        faces,
 
 	// What a face does with a request before and after the domain call.
 	// They hold no business rule: credentials, idempotency, headers, rate

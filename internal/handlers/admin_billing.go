@@ -78,7 +78,7 @@ func (h *Handler) SettleAdminInvoiceExternally(ctx context.Context, req *api.Adm
 	if err != nil {
 		return nil, err
 	}
-	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row)}, nil
+	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row, h.cardsOn(ctx))}, nil
 }
 
 // CompAdminInvoice implements api.Handler.
@@ -90,7 +90,7 @@ func (h *Handler) CompAdminInvoice(ctx context.Context, req *api.AdminInvoiceCom
 	if err != nil {
 		return nil, err
 	}
-	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row)}, nil
+	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row, h.cardsOn(ctx))}, nil
 }
 
 func passStatusResponse(p *ent.Pass) *api.AdminPassStatusResponse {

@@ -18,8 +18,17 @@ var invoiceLimits = pagination.CursorRule{DefaultLimit: 20, MaxLimit: 100}
 
 func (h *Handler) billing() *billing.Service { return billing.New(h.payments()) }
 
-// invoiceRow presents an invoice as the contract's invoice row.
-func (h *Handler) invoiceRow(row *ent.Invoice) api.InvoiceRow {
+// cardsOn says whether the viewer's venue takes card payments now (the
+// installation has a Stripe key and the venue a connected account that may
+// charge): an unpaid invoice can be paid now only then.
+func (h *Handler) cardsOn(ctx context.Context) bool {
+	_, err := h.payments().Chargeable(ctx)
+	return err == nil
+}
+
+// invoiceRow presents an invoice as the contract's invoice row; cards says
+// whether the venue takes card payments now.
+func (h *Handler) invoiceRow(row *ent.Invoice, cards bool) api.InvoiceRow {
 	bal := billing.Balance(row)
 	out := api.InvoiceRow{ID: row.ID, InvoiceNumber: row.Number, Status: api.InvoiceRowStatus(row.Status),
 		Total: money.ToMajor(row.TotalMinor, row.Currency), TotalMinor: row.TotalMinor,
@@ -35,7 +44,7 @@ func (h *Handler) invoiceRow(row *ent.Invoice) api.InvoiceRow {
 	}
 	out.PayNowUnavailableReason.SetToNull()
 	if bal > 0 && row.ProcessorInvoiceID != nil {
-		out.CanPayNow = h.payments().Enabled()
+		out.CanPayNow = cards
 		if !out.CanPayNow {
 			out.PayNowUnavailableReason.SetTo(api.InvoiceRowPayNowUnavailableReasonCardPaymentsUnavailable)
 		}
@@ -43,8 +52,8 @@ func (h *Handler) invoiceRow(row *ent.Invoice) api.InvoiceRow {
 	return out
 }
 
-func (h *Handler) invoiceDetail(row *ent.Invoice) api.InvoiceDetail {
-	r := h.invoiceRow(row)
+func (h *Handler) invoiceDetail(row *ent.Invoice, cards bool) api.InvoiceDetail {
+	r := h.invoiceRow(row, cards)
 	d := api.InvoiceDetail{ID: r.ID, InvoiceNumber: r.InvoiceNumber, Status: api.InvoiceDetailStatus(r.Status),
 		Total: r.Total, TotalMinor: r.TotalMinor, AmountPaid: r.AmountPaid, AmountPaidMinor: r.AmountPaidMinor,
 		Currency: r.Currency, IssuedAt: r.IssuedAt, DueDate: r.DueDate, PaidAt: r.PaidAt, PdfURL: r.PdfURL,
@@ -98,8 +107,9 @@ func (h *Handler) ListMyInvoices(ctx context.Context, p api.ListMyInvoicesParams
 	} else {
 		out.Meta.NextCursor.SetToNull()
 	}
+	cards := h.cardsOn(mctx)
 	for _, r := range rows {
-		out.Data = append(out.Data, h.invoiceRow(r))
+		out.Data = append(out.Data, h.invoiceRow(r, cards))
 	}
 	return out, nil
 }
@@ -114,7 +124,7 @@ func (h *Handler) GetMyInvoice(ctx context.Context, p api.GetMyInvoiceParams) (*
 	if err != nil {
 		return nil, err
 	}
-	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row)}, nil
+	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row, h.cardsOn(mctx))}, nil
 }
 
 // GetMyInvoiceDocument implements api.Handler.

@@ -35,6 +35,7 @@ var notProduction = map[string]string{
 	module + "/internal/webhooks/crashtest": "tool: the webhook crash test, which seeds and reconciles its own database",
 	module + "/internal/payments/crashtest": "tool: the payments crash test, which seeds and reconciles its own database",
 	module + "/internal/crashrig":           "tool: what the crash checks share; it counts unsettled rows in their own database",
+	module + "/internal/billing/crashtest":  "tool: the renewals crash test, which seeds and reconciles its own database",
 	module + "/internal/system":             "the registry itself: Elevate and Identify are the only callers of viewer.NewContext",
 	module + "/internal/viewer":             "defines viewer.NewContext",
 }
