@@ -132,7 +132,7 @@ var edgeTargets = map[string]map[string]string{
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
-	"RefundReview":           {"organization": "Organization"},
+	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
 	"ServiceProvider":        {"organization": "Organization", "service": "Service", "provider": "Instructor"},
