@@ -12074,6 +12074,22 @@ func (c *RefundReviewClient) QueryOrganization(_m *RefundReview) *OrganizationQu
 	return query
 }
 
+// QueryPayment queries the payment edge of a RefundReview.
+func (c *RefundReviewClient) QueryPayment(_m *RefundReview) *PaymentQuery {
+	query := (&PaymentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refundreview.Table, refundreview.FieldID, id),
+			sqlgraph.To(payment.Table, payment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refundreview.PaymentTable, refundreview.PaymentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *RefundReviewClient) Hooks() []Hook {
 	hooks := c.hooks.RefundReview

@@ -3879,6 +3879,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		"Organization",
 	)
 	graph.MustAddE(
+		"payment",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refundreview.PaymentTable,
+			Columns: []string{refundreview.PaymentColumn},
+			Bidi:    false,
+		},
+		"RefundReview",
+		"Payment",
+	)
+	graph.MustAddE(
 		"organization",
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -13027,6 +13039,20 @@ func (f *RefundReviewFilter) WhereHasOrganization() {
 // WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
 func (f *RefundReviewFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
 	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPayment applies a predicate to check if query has an edge payment.
+func (f *RefundReviewFilter) WhereHasPayment() {
+	f.Where(entql.HasEdge("payment"))
+}
+
+// WhereHasPaymentWith applies a predicate to check if query has an edge payment with a given conditions (other predicates).
+func (f *RefundReviewFilter) WhereHasPaymentWith(preds ...predicate.Payment) {
+	f.Where(entql.HasEdgeWith("payment", sqlgraph.WrapFunc(func(s *sql.Selector) {
 		for _, p := range preds {
 			p(s)
 		}

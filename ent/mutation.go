@@ -77726,7 +77726,6 @@ type RefundReviewMutation struct {
 	id                  *uuid.UUID
 	created_at          *time.Time
 	updated_at          *time.Time
-	payment_id          *uuid.UUID
 	amount_minor        *int64
 	addamount_minor     *int64
 	currency            *string
@@ -77739,6 +77738,8 @@ type RefundReviewMutation struct {
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
+	payment             *uuid.UUID
+	clearedpayment      bool
 	done                bool
 	oldValue            func(context.Context) (*RefundReview, error)
 	predicates          []predicate.RefundReview
@@ -77958,12 +77959,12 @@ func (m *RefundReviewMutation) ResetOrganizationID() {
 
 // SetPaymentID sets the "payment_id" field.
 func (m *RefundReviewMutation) SetPaymentID(u uuid.UUID) {
-	m.payment_id = &u
+	m.payment = &u
 }
 
 // PaymentID returns the value of the "payment_id" field in the mutation.
 func (m *RefundReviewMutation) PaymentID() (r uuid.UUID, exists bool) {
-	v := m.payment_id
+	v := m.payment
 	if v == nil {
 		return
 	}
@@ -77989,7 +77990,7 @@ func (m *RefundReviewMutation) OldPaymentID(ctx context.Context) (v uuid.UUID, e
 
 // ResetPaymentID resets all changes to the "payment_id" field.
 func (m *RefundReviewMutation) ResetPaymentID() {
-	m.payment_id = nil
+	m.payment = nil
 }
 
 // SetAmountMinor sets the "amount_minor" field.
@@ -78337,6 +78338,33 @@ func (m *RefundReviewMutation) ResetOrganization() {
 	m.clearedorganization = false
 }
 
+// ClearPayment clears the "payment" edge to the Payment entity.
+func (m *RefundReviewMutation) ClearPayment() {
+	m.clearedpayment = true
+	m.clearedFields[refundreview.FieldPaymentID] = struct{}{}
+}
+
+// PaymentCleared reports if the "payment" edge to the Payment entity was cleared.
+func (m *RefundReviewMutation) PaymentCleared() bool {
+	return m.clearedpayment
+}
+
+// PaymentIDs returns the "payment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PaymentID instead. It exists only for internal usage by the builders.
+func (m *RefundReviewMutation) PaymentIDs() (ids []uuid.UUID) {
+	if id := m.payment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPayment resets all changes to the "payment" edge.
+func (m *RefundReviewMutation) ResetPayment() {
+	m.payment = nil
+	m.clearedpayment = false
+}
+
 // Where appends a list predicates to the RefundReviewMutation builder.
 func (m *RefundReviewMutation) Where(ps ...predicate.RefundReview) {
 	m.predicates = append(m.predicates, ps...)
@@ -78381,7 +78409,7 @@ func (m *RefundReviewMutation) Fields() []string {
 	if m.organization != nil {
 		fields = append(fields, refundreview.FieldOrganizationID)
 	}
-	if m.payment_id != nil {
+	if m.payment != nil {
 		fields = append(fields, refundreview.FieldPaymentID)
 	}
 	if m.amount_minor != nil {
@@ -78682,9 +78710,12 @@ func (m *RefundReviewMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RefundReviewMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.organization != nil {
 		edges = append(edges, refundreview.EdgeOrganization)
+	}
+	if m.payment != nil {
+		edges = append(edges, refundreview.EdgePayment)
 	}
 	return edges
 }
@@ -78697,13 +78728,17 @@ func (m *RefundReviewMutation) AddedIDs(name string) []ent.Value {
 		if id := m.organization; id != nil {
 			return []ent.Value{*id}
 		}
+	case refundreview.EdgePayment:
+		if id := m.payment; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RefundReviewMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -78715,9 +78750,12 @@ func (m *RefundReviewMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RefundReviewMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedorganization {
 		edges = append(edges, refundreview.EdgeOrganization)
+	}
+	if m.clearedpayment {
+		edges = append(edges, refundreview.EdgePayment)
 	}
 	return edges
 }
@@ -78728,6 +78766,8 @@ func (m *RefundReviewMutation) EdgeCleared(name string) bool {
 	switch name {
 	case refundreview.EdgeOrganization:
 		return m.clearedorganization
+	case refundreview.EdgePayment:
+		return m.clearedpayment
 	}
 	return false
 }
@@ -78739,6 +78779,9 @@ func (m *RefundReviewMutation) ClearEdge(name string) error {
 	case refundreview.EdgeOrganization:
 		m.ClearOrganization()
 		return nil
+	case refundreview.EdgePayment:
+		m.ClearPayment()
+		return nil
 	}
 	return fmt.Errorf("unknown RefundReview unique edge %s", name)
 }
@@ -78749,6 +78792,9 @@ func (m *RefundReviewMutation) ResetEdge(name string) error {
 	switch name {
 	case refundreview.EdgeOrganization:
 		m.ResetOrganization()
+		return nil
+	case refundreview.EdgePayment:
+		m.ResetPayment()
 		return nil
 	}
 	return fmt.Errorf("unknown RefundReview edge %s", name)

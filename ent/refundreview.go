@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/refundreview"
 )
 
@@ -51,9 +52,11 @@ type RefundReview struct {
 type RefundReviewEdges struct {
 	// Organization holds the value of the organization edge.
 	Organization *Organization `json:"organization,omitempty"`
+	// Payment holds the value of the payment edge.
+	Payment *Payment `json:"payment,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -65,6 +68,17 @@ func (e RefundReviewEdges) OrganizationOrErr() (*Organization, error) {
 		return nil, &NotFoundError{label: organization.Label}
 	}
 	return nil, &NotLoadedError{edge: "organization"}
+}
+
+// PaymentOrErr returns the Payment value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e RefundReviewEdges) PaymentOrErr() (*Payment, error) {
+	if e.Payment != nil {
+		return e.Payment, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: payment.Label}
+	}
+	return nil, &NotLoadedError{edge: "payment"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -187,6 +201,11 @@ func (_m *RefundReview) Value(name string) (ent.Value, error) {
 // QueryOrganization queries the "organization" edge of the RefundReview entity.
 func (_m *RefundReview) QueryOrganization() *OrganizationQuery {
 	return NewRefundReviewClient(_m.config).QueryOrganization(_m)
+}
+
+// QueryPayment queries the "payment" edge of the RefundReview entity.
+func (_m *RefundReview) QueryPayment() *PaymentQuery {
+	return NewRefundReviewClient(_m.config).QueryPayment(_m)
 }
 
 // Update returns a builder for updating this RefundReview.

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/refundreview"
 )
 
@@ -142,6 +143,11 @@ func (_c *RefundReviewCreate) SetOrganization(v *Organization) *RefundReviewCrea
 	return _c.SetOrganizationID(v.ID)
 }
 
+// SetPayment sets the "payment" edge to the Payment entity.
+func (_c *RefundReviewCreate) SetPayment(v *Payment) *RefundReviewCreate {
+	return _c.SetPaymentID(v.ID)
+}
+
 // Mutation returns the RefundReviewMutation object of the builder.
 func (_c *RefundReviewCreate) Mutation() *RefundReviewMutation {
 	return _c.mutation
@@ -255,6 +261,9 @@ func (_c *RefundReviewCreate) check() error {
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "RefundReview.organization"`)}
 	}
+	if len(_c.mutation.PaymentIDs()) == 0 {
+		return &ValidationError{Name: "payment", err: errors.New(`ent: missing required edge "RefundReview.payment"`)}
+	}
 	return nil
 }
 
@@ -299,10 +308,6 @@ func (_c *RefundReviewCreate) createSpec() (*RefundReview, *sqlgraph.CreateSpec)
 		_spec.SetField(refundreview.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.PaymentID(); ok {
-		_spec.SetField(refundreview.FieldPaymentID, field.TypeUUID, value)
-		_node.PaymentID = value
-	}
 	if value, ok := _c.mutation.AmountMinor(); ok {
 		_spec.SetField(refundreview.FieldAmountMinor, field.TypeInt64, value)
 		_node.AmountMinor = value
@@ -346,6 +351,23 @@ func (_c *RefundReviewCreate) createSpec() (*RefundReview, *sqlgraph.CreateSpec)
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.OrganizationID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   refundreview.PaymentTable,
+			Columns: []string{refundreview.PaymentColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(payment.FieldID, field.TypeUUID),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.PaymentID = nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

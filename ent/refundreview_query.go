@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/organization"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/refundreview"
 )
@@ -27,6 +28,7 @@ type RefundReviewQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.RefundReview
 	withOrganization *OrganizationQuery
+	withPayment      *PaymentQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -79,6 +81,28 @@ func (_q *RefundReviewQuery) QueryOrganization() *OrganizationQuery {
 			sqlgraph.From(refundreview.Table, refundreview.FieldID, selector),
 			sqlgraph.To(organization.Table, organization.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, refundreview.OrganizationTable, refundreview.OrganizationColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPayment chains the current query on the "payment" edge.
+func (_q *RefundReviewQuery) QueryPayment() *PaymentQuery {
+	query := (&PaymentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(refundreview.Table, refundreview.FieldID, selector),
+			sqlgraph.To(payment.Table, payment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, refundreview.PaymentTable, refundreview.PaymentColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -279,6 +303,7 @@ func (_q *RefundReviewQuery) Clone() *RefundReviewQuery {
 		inters:           append([]Interceptor{}, _q.inters...),
 		predicates:       append([]predicate.RefundReview{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
+		withPayment:      _q.withPayment.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -293,6 +318,17 @@ func (_q *RefundReviewQuery) WithOrganization(opts ...func(*OrganizationQuery)) 
 		opt(query)
 	}
 	_q.withOrganization = query
+	return _q
+}
+
+// WithPayment tells the query-builder to eager-load the nodes that are connected to
+// the "payment" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *RefundReviewQuery) WithPayment(opts ...func(*PaymentQuery)) *RefundReviewQuery {
+	query := (&PaymentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPayment = query
 	return _q
 }
 
@@ -380,8 +416,9 @@ func (_q *RefundReviewQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*RefundReview{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withOrganization != nil,
+			_q.withPayment != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -411,6 +448,12 @@ func (_q *RefundReviewQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withPayment; query != nil {
+		if err := _q.loadPayment(ctx, query, nodes, nil,
+			func(n *RefundReview, e *Payment) { n.Edges.Payment = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -436,6 +479,35 @@ func (_q *RefundReviewQuery) loadOrganization(ctx context.Context, query *Organi
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "organization_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *RefundReviewQuery) loadPayment(ctx context.Context, query *PaymentQuery, nodes []*RefundReview, init func(*RefundReview), assign func(*RefundReview, *Payment)) error {
+	ids := make([]uuid.UUID, 0, len(nodes))
+	nodeids := make(map[uuid.UUID][]*RefundReview)
+	for i := range nodes {
+		fk := nodes[i].PaymentID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(payment.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "payment_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -474,6 +546,9 @@ func (_q *RefundReviewQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withOrganization != nil {
 			_spec.Node.AddColumnOnce(refundreview.FieldOrganizationID)
+		}
+		if _q.withPayment != nil {
+			_spec.Node.AddColumnOnce(refundreview.FieldPaymentID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -106,6 +106,9 @@ func (_u *RefundReviewUpdate) check() error {
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "RefundReview.organization"`)
 	}
+	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "RefundReview.payment"`)
+	}
 	return nil
 }
 
@@ -243,6 +246,9 @@ func (_u *RefundReviewUpdateOne) defaults() error {
 func (_u *RefundReviewUpdateOne) check() error {
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "RefundReview.organization"`)
+	}
+	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "RefundReview.payment"`)
 	}
 	return nil
 }

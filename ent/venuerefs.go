@@ -162,7 +162,7 @@ var edgeTargets = map[string]map[string]string{
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
-	"RefundReview":           {"organization": "Organization"},
+	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},

@@ -3233,7 +3233,6 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "payment_id", Type: field.TypeUUID},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
 		{Name: "refundable_minor", Type: field.TypeInt64},
@@ -3242,6 +3241,7 @@ var (
 		{Name: "expires_at", Type: field.TypeTime},
 		{Name: "used_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "payment_id", Type: field.TypeUUID},
 	}
 	// RefundReviewsTable holds the schema information for the "refund_reviews" table.
 	RefundReviewsTable = &schema.Table{
@@ -3251,8 +3251,14 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "refund_reviews_organizations_organization",
-				Columns:    []*schema.Column{RefundReviewsColumns[11]},
+				Columns:    []*schema.Column{RefundReviewsColumns[10]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "refund_reviews_payments_payment",
+				Columns:    []*schema.Column{RefundReviewsColumns[11]},
+				RefColumns: []*schema.Column{PaymentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 		},
@@ -3260,12 +3266,12 @@ var (
 			{
 				Name:    "refundreview_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{RefundReviewsColumns[11]},
+				Columns: []*schema.Column{RefundReviewsColumns[10]},
 			},
 			{
 				Name:    "refundreview_organization_id_payment_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{RefundReviewsColumns[11], RefundReviewsColumns[3], RefundReviewsColumns[1]},
+				Columns: []*schema.Column{RefundReviewsColumns[10], RefundReviewsColumns[11], RefundReviewsColumns[1]},
 			},
 		},
 	}
@@ -4424,6 +4430,7 @@ func init() {
 	RefundsTable.ForeignKeys[1].RefTable = PaymentsTable
 	RefundsTable.ForeignKeys[2].RefTable = MembersTable
 	RefundReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	RefundReviewsTable.ForeignKeys[1].RefTable = PaymentsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable

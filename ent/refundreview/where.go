@@ -231,26 +231,6 @@ func PaymentIDNotIn(vs ...uuid.UUID) predicate.RefundReview {
 	return predicate.RefundReview(sql.FieldNotIn(FieldPaymentID, vs...))
 }
 
-// PaymentIDGT applies the GT predicate on the "payment_id" field.
-func PaymentIDGT(v uuid.UUID) predicate.RefundReview {
-	return predicate.RefundReview(sql.FieldGT(FieldPaymentID, v))
-}
-
-// PaymentIDGTE applies the GTE predicate on the "payment_id" field.
-func PaymentIDGTE(v uuid.UUID) predicate.RefundReview {
-	return predicate.RefundReview(sql.FieldGTE(FieldPaymentID, v))
-}
-
-// PaymentIDLT applies the LT predicate on the "payment_id" field.
-func PaymentIDLT(v uuid.UUID) predicate.RefundReview {
-	return predicate.RefundReview(sql.FieldLT(FieldPaymentID, v))
-}
-
-// PaymentIDLTE applies the LTE predicate on the "payment_id" field.
-func PaymentIDLTE(v uuid.UUID) predicate.RefundReview {
-	return predicate.RefundReview(sql.FieldLTE(FieldPaymentID, v))
-}
-
 // AmountMinorEQ applies the EQ predicate on the "amount_minor" field.
 func AmountMinorEQ(v int64) predicate.RefundReview {
 	return predicate.RefundReview(sql.FieldEQ(FieldAmountMinor, v))
@@ -616,6 +596,29 @@ func HasOrganization() predicate.RefundReview {
 func HasOrganizationWith(preds ...predicate.Organization) predicate.RefundReview {
 	return predicate.RefundReview(func(s *sql.Selector) {
 		step := newOrganizationStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPayment applies the HasEdge predicate on the "payment" edge.
+func HasPayment() predicate.RefundReview {
+	return predicate.RefundReview(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, PaymentTable, PaymentColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPaymentWith applies the HasEdge predicate on the "payment" edge with a given conditions (other predicates).
+func HasPaymentWith(preds ...predicate.Payment) predicate.RefundReview {
+	return predicate.RefundReview(func(s *sql.Selector) {
+		step := newPaymentStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

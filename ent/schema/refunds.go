@@ -32,6 +32,14 @@ func (RefundReview) Fields() []ent.Field {
 	}
 }
 
+// Edges of the RefundReview: the payment, checked to be the venue's own on
+// create.
+func (RefundReview) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("payment", Payment.Type).Field("payment_id").Unique().Required().Immutable(),
+	}
+}
+
 // Indexes of the RefundReview.
 func (RefundReview) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("organization_id", "payment_id", "created_at")}
