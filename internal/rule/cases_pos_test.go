@@ -43,55 +43,83 @@ func init() {
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.Product.UpdateOneID(id).SetName("Mat " + uuid.NewString()[:4]).Exec(ctx)
 		},
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.Product.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.Product.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			return saved(inVenue(newProduct(c), org).Save(ctx))
 		})
 	cases["ProductPrice"] = simple(
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.ProductPrice.Get(ctx, id)) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.ProductPrice.Get(ctx, id))
+		},
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.ProductPrice.UpdateOneID(id).SetPriceMinor(3000).Exec(ctx)
 		},
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.ProductPrice.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.ProductPrice.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
 			return saved(inVenue(newProductPrice(c, refs.ids["Product"]).SetCurrency(currencies[next()%len(currencies)]), org).Save(ctx))
 		})
 	cases["StockMovement"] = simple(
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.StockMovement.Get(ctx, id)) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.StockMovement.UpdateOneID(id).Exec(ctx) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.StockMovement.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.StockMovement.Get(ctx, id))
+		},
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.StockMovement.UpdateOneID(id).Exec(ctx)
+		},
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.StockMovement.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
 			return saved(inVenue(newStockMovement(c, refs.ids["Product"]), org).Save(ctx))
 		})
 	cases["PosSale"] = simple(
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PosSale.Get(ctx, id)) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosSale.UpdateOneID(id).Exec(ctx) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosSale.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosSale.UpdateOneID(id).Exec(ctx)
+		},
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosSale.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			return saved(inVenue(newPosSale(c), org).Save(ctx))
 		})
 	cases["PosReturn"] = simple(
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PosReturn.Get(ctx, id)) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosReturn.UpdateOneID(id).Exec(ctx) },
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosReturn.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosReturn.UpdateOneID(id).Exec(ctx)
+		},
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosReturn.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			return saved(inVenue(newPosReturn(c), org).Save(ctx))
 		})
 	cases["PosDayClose"] = simple(
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PosDayClose.Get(ctx, id)) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.PosDayClose.Get(ctx, id))
+		},
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.PosDayClose.UpdateOneID(id).SetNote("recount").Exec(ctx)
 		},
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosDayClose.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosDayClose.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			return saved(inVenue(newDayClose(c), org).Save(ctx))
 		})
 	cases["PosFavorites"] = simple(
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PosFavorites.Get(ctx, id)) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.PosFavorites.Get(ctx, id))
+		},
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.PosFavorites.UpdateOneID(id).SetPinned([]model.PosPin{}).Exec(ctx)
 		},
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.PosFavorites.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.PosFavorites.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			// One row per venue: a second create of the venue's row replaces it.
 			return inVenue(c.PosFavorites.Create().SetPinned([]model.PosPin{}).SetUpdatedByUserID(uuid.New()), org).
@@ -102,7 +130,9 @@ func init() {
 		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.StaffPin.UpdateOneID(id).SetPinHash("$argon2id$other").Exec(ctx)
 		},
-		func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return c.StaffPin.DeleteOneID(id).Exec(ctx) },
+		func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.StaffPin.DeleteOneID(id).Exec(ctx)
+		},
 		func(ctx context.Context, c *ent.Client, org, _ *world) (uuid.UUID, error) {
 			return saved(inVenue(newStaffPin(c), org).Save(ctx))
 		})
