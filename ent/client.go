@@ -92,6 +92,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -262,6 +263,8 @@ type Client struct {
 	Session *SessionClient
 	// StaffPin is the client for interacting with the StaffPin builders.
 	StaffPin *StaffPinClient
+	// StaffShift is the client for interacting with the StaffShift builders.
+	StaffShift *StaffShiftClient
 	// StockMovement is the client for interacting with the StockMovement builders.
 	StockMovement *StockMovementClient
 	// Subscription is the client for interacting with the Subscription builders.
@@ -367,6 +370,7 @@ func (c *Client) init() {
 	c.ServiceVariant = NewServiceVariantClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.StaffPin = NewStaffPinClient(c.config)
+	c.StaffShift = NewStaffShiftClient(c.config)
 	c.StockMovement = NewStockMovementClient(c.config)
 	c.Subscription = NewSubscriptionClient(c.config)
 	c.Tip = NewTipClient(c.config)
@@ -544,6 +548,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
 		StaffPin:               NewStaffPinClient(cfg),
+		StaffShift:             NewStaffShiftClient(cfg),
 		StockMovement:          NewStockMovementClient(cfg),
 		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
@@ -648,6 +653,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ServiceVariant:         NewServiceVariantClient(cfg),
 		Session:                NewSessionClient(cfg),
 		StaffPin:               NewStaffPinClient(cfg),
+		StaffShift:             NewStaffShiftClient(cfg),
 		StockMovement:          NewStockMovementClient(cfg),
 		Subscription:           NewSubscriptionClient(cfg),
 		Tip:                    NewTipClient(cfg),
@@ -702,8 +708,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
 		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
 		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments,
-		c.Visit, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -729,8 +736,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
 		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
 		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments,
-		c.Visit, c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -891,6 +899,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Session.mutate(ctx, m)
 	case *StaffPinMutation:
 		return c.StaffPin.mutate(ctx, m)
+	case *StaffShiftMutation:
+		return c.StaffShift.mutate(ctx, m)
 	case *StockMovementMutation:
 		return c.StockMovement.mutate(ctx, m)
 	case *SubscriptionMutation:
@@ -13690,6 +13700,188 @@ func (c *StaffPinClient) mutate(ctx context.Context, m *StaffPinMutation) (Value
 	}
 }
 
+// StaffShiftClient is a client for the StaffShift schema.
+type StaffShiftClient struct {
+	config
+}
+
+// NewStaffShiftClient returns a client for the StaffShift from the given config.
+func NewStaffShiftClient(c config) *StaffShiftClient {
+	return &StaffShiftClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `staffshift.Hooks(f(g(h())))`.
+func (c *StaffShiftClient) Use(hooks ...Hook) {
+	c.hooks.StaffShift = append(c.hooks.StaffShift, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `staffshift.Intercept(f(g(h())))`.
+func (c *StaffShiftClient) Intercept(interceptors ...Interceptor) {
+	c.inters.StaffShift = append(c.inters.StaffShift, interceptors...)
+}
+
+// Create returns a builder for creating a StaffShift entity.
+func (c *StaffShiftClient) Create() *StaffShiftCreate {
+	mutation := newStaffShiftMutation(c.config, OpCreate)
+	return &StaffShiftCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of StaffShift entities.
+func (c *StaffShiftClient) CreateBulk(builders ...*StaffShiftCreate) *StaffShiftCreateBulk {
+	return &StaffShiftCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *StaffShiftClient) MapCreateBulk(slice any, setFunc func(*StaffShiftCreate, int)) *StaffShiftCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &StaffShiftCreateBulk{err: fmt.Errorf("calling to StaffShiftClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*StaffShiftCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &StaffShiftCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for StaffShift.
+func (c *StaffShiftClient) Update() *StaffShiftUpdate {
+	mutation := newStaffShiftMutation(c.config, OpUpdate)
+	return &StaffShiftUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *StaffShiftClient) UpdateOne(_m *StaffShift) *StaffShiftUpdateOne {
+	mutation := newStaffShiftMutation(c.config, OpUpdateOne, withStaffShift(_m))
+	return &StaffShiftUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *StaffShiftClient) UpdateOneID(id uuid.UUID) *StaffShiftUpdateOne {
+	mutation := newStaffShiftMutation(c.config, OpUpdateOne, withStaffShiftID(id))
+	return &StaffShiftUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for StaffShift.
+func (c *StaffShiftClient) Delete() *StaffShiftDelete {
+	mutation := newStaffShiftMutation(c.config, OpDelete)
+	return &StaffShiftDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *StaffShiftClient) DeleteOne(_m *StaffShift) *StaffShiftDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *StaffShiftClient) DeleteOneID(id uuid.UUID) *StaffShiftDeleteOne {
+	builder := c.Delete().Where(staffshift.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &StaffShiftDeleteOne{builder}
+}
+
+// Query returns a query builder for StaffShift.
+func (c *StaffShiftClient) Query() *StaffShiftQuery {
+	return &StaffShiftQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeStaffShift},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a StaffShift entity by its id.
+func (c *StaffShiftClient) Get(ctx context.Context, id uuid.UUID) (*StaffShift, error) {
+	return c.Query().Where(staffshift.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *StaffShiftClient) GetX(ctx context.Context, id uuid.UUID) *StaffShift {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a StaffShift.
+func (c *StaffShiftClient) QueryOrganization(_m *StaffShift) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(staffshift.Table, staffshift.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, staffshift.OrganizationTable, staffshift.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryStaff queries the staff edge of a StaffShift.
+func (c *StaffShiftClient) QueryStaff(_m *StaffShift) *InstructorQuery {
+	query := (&InstructorClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(staffshift.Table, staffshift.FieldID, id),
+			sqlgraph.To(instructor.Table, instructor.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, staffshift.StaffTable, staffshift.StaffColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a StaffShift.
+func (c *StaffShiftClient) QueryLocation(_m *StaffShift) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(staffshift.Table, staffshift.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, staffshift.LocationTable, staffshift.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *StaffShiftClient) Hooks() []Hook {
+	hooks := c.hooks.StaffShift
+	return append(hooks[:len(hooks):len(hooks)], staffshift.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *StaffShiftClient) Interceptors() []Interceptor {
+	return c.inters.StaffShift
+}
+
+func (c *StaffShiftClient) mutate(ctx context.Context, m *StaffShiftMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&StaffShiftCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&StaffShiftUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&StaffShiftUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&StaffShiftDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown StaffShift mutation op: %q", m.Op())
+	}
+}
+
 // StockMovementClient is a client for the StockMovement schema.
 type StockMovementClient struct {
 	config
@@ -15217,8 +15409,8 @@ type (
 		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
 		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
 		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -15235,8 +15427,8 @@ type (
 		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
 		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
 		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
-		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

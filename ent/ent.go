@@ -88,6 +88,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -233,6 +234,7 @@ func checkColumn(t, c string) error {
 			servicevariant.Table:         servicevariant.ValidColumn,
 			session.Table:                session.ValidColumn,
 			staffpin.Table:               staffpin.ValidColumn,
+			staffshift.Table:             staffshift.ValidColumn,
 			stockmovement.Table:          stockmovement.ValidColumn,
 			subscription.Table:           subscription.ValidColumn,
 			tip.Table:                    tip.ValidColumn,

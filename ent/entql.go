@@ -80,6 +80,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -98,7 +99,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 85)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 86)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1989,6 +1990,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   staffshift.Table,
+			Columns: staffshift.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: staffshift.FieldID,
+			},
+		},
+		Type: "StaffShift",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			staffshift.FieldCreatedAt:      {Type: field.TypeTime, Column: staffshift.FieldCreatedAt},
+			staffshift.FieldUpdatedAt:      {Type: field.TypeTime, Column: staffshift.FieldUpdatedAt},
+			staffshift.FieldOrganizationID: {Type: field.TypeUUID, Column: staffshift.FieldOrganizationID},
+			staffshift.FieldStaffID:        {Type: field.TypeUUID, Column: staffshift.FieldStaffID},
+			staffshift.FieldLocationID:     {Type: field.TypeUUID, Column: staffshift.FieldLocationID},
+			staffshift.FieldStartsAt:       {Type: field.TypeTime, Column: staffshift.FieldStartsAt},
+			staffshift.FieldEndsAt:         {Type: field.TypeTime, Column: staffshift.FieldEndsAt},
+			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
+		},
+	}
+	graph.Nodes[77] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -2011,7 +2033,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2042,7 +2064,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2070,7 +2092,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2094,7 +2116,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2115,7 +2137,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2143,7 +2165,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2169,7 +2191,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2195,7 +2217,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -4165,6 +4187,42 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"StaffPin",
 		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   staffshift.OrganizationTable,
+			Columns: []string{staffshift.OrganizationColumn},
+			Bidi:    false,
+		},
+		"StaffShift",
+		"Organization",
+	)
+	graph.MustAddE(
+		"staff",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   staffshift.StaffTable,
+			Columns: []string{staffshift.StaffColumn},
+			Bidi:    false,
+		},
+		"StaffShift",
+		"Instructor",
+	)
+	graph.MustAddE(
+		"location",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   staffshift.LocationTable,
+			Columns: []string{staffshift.LocationColumn},
+			Bidi:    false,
+		},
+		"StaffShift",
+		"Location",
 	)
 	graph.MustAddE(
 		"organization",
@@ -14212,6 +14270,128 @@ func (f *StaffPinFilter) WhereHasOrganizationWith(preds ...predicate.Organizatio
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *StaffShiftQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the StaffShiftQuery builder.
+func (_q *StaffShiftQuery) Filter() *StaffShiftFilter {
+	return &StaffShiftFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *StaffShiftMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the StaffShiftMutation builder.
+func (m *StaffShiftMutation) Filter() *StaffShiftFilter {
+	return &StaffShiftFilter{config: m.config, predicateAdder: m}
+}
+
+// StaffShiftFilter provides a generic filtering capability at runtime for StaffShiftQuery.
+type StaffShiftFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *StaffShiftFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *StaffShiftFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(staffshift.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *StaffShiftFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(staffshift.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *StaffShiftFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(staffshift.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *StaffShiftFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(staffshift.FieldOrganizationID))
+}
+
+// WhereStaffID applies the entql [16]byte predicate on the staff_id field.
+func (f *StaffShiftFilter) WhereStaffID(p entql.ValueP) {
+	f.Where(p.Field(staffshift.FieldStaffID))
+}
+
+// WhereLocationID applies the entql [16]byte predicate on the location_id field.
+func (f *StaffShiftFilter) WhereLocationID(p entql.ValueP) {
+	f.Where(p.Field(staffshift.FieldLocationID))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *StaffShiftFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(staffshift.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *StaffShiftFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(staffshift.FieldEndsAt))
+}
+
+// WhereNote applies the entql string predicate on the note field.
+func (f *StaffShiftFilter) WhereNote(p entql.StringP) {
+	f.Where(p.Field(staffshift.FieldNote))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *StaffShiftFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *StaffShiftFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasStaff applies a predicate to check if query has an edge staff.
+func (f *StaffShiftFilter) WhereHasStaff() {
+	f.Where(entql.HasEdge("staff"))
+}
+
+// WhereHasStaffWith applies a predicate to check if query has an edge staff with a given conditions (other predicates).
+func (f *StaffShiftFilter) WhereHasStaffWith(preds ...predicate.Instructor) {
+	f.Where(entql.HasEdgeWith("staff", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasLocation applies a predicate to check if query has an edge location.
+func (f *StaffShiftFilter) WhereHasLocation() {
+	f.Where(entql.HasEdge("location"))
+}
+
+// WhereHasLocationWith applies a predicate to check if query has an edge location with a given conditions (other predicates).
+func (f *StaffShiftFilter) WhereHasLocationWith(preds ...predicate.Location) {
+	f.Where(entql.HasEdgeWith("location", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *StockMovementQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -14240,7 +14420,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14363,7 +14543,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14521,7 +14701,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14664,7 +14844,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14801,7 +14981,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14895,7 +15075,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15052,7 +15232,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15185,7 +15365,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15332,7 +15512,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -89,6 +89,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -186,6 +187,7 @@ const (
 	TypeServiceVariant         = "ServiceVariant"
 	TypeSession                = "Session"
 	TypeStaffPin               = "StaffPin"
+	TypeStaffShift             = "StaffShift"
 	TypeStockMovement          = "StockMovement"
 	TypeSubscription           = "Subscription"
 	TypeTip                    = "Tip"
@@ -88815,6 +88817,903 @@ func (m *StaffPinMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown StaffPin edge %s", name)
+}
+
+// StaffShiftMutation represents an operation that mutates the StaffShift nodes in the graph.
+type StaffShiftMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	starts_at           *time.Time
+	ends_at             *time.Time
+	note                *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	staff               *uuid.UUID
+	clearedstaff        bool
+	location            *uuid.UUID
+	clearedlocation     bool
+	done                bool
+	oldValue            func(context.Context) (*StaffShift, error)
+	predicates          []predicate.StaffShift
+}
+
+var _ ent.Mutation = (*StaffShiftMutation)(nil)
+
+// staffshiftOption allows management of the mutation configuration using functional options.
+type staffshiftOption func(*StaffShiftMutation)
+
+// newStaffShiftMutation creates new mutation for the StaffShift entity.
+func newStaffShiftMutation(c config, op Op, opts ...staffshiftOption) *StaffShiftMutation {
+	m := &StaffShiftMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeStaffShift,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withStaffShiftID sets the ID field of the mutation.
+func withStaffShiftID(id uuid.UUID) staffshiftOption {
+	return func(m *StaffShiftMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *StaffShift
+		)
+		m.oldValue = func(ctx context.Context) (*StaffShift, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().StaffShift.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withStaffShift sets the old StaffShift of the mutation.
+func withStaffShift(node *StaffShift) staffshiftOption {
+	return func(m *StaffShiftMutation) {
+		m.oldValue = func(context.Context) (*StaffShift, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m StaffShiftMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m StaffShiftMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of StaffShift entities.
+func (m *StaffShiftMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *StaffShiftMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *StaffShiftMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().StaffShift.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *StaffShiftMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *StaffShiftMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *StaffShiftMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *StaffShiftMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *StaffShiftMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *StaffShiftMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *StaffShiftMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *StaffShiftMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *StaffShiftMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetStaffID sets the "staff_id" field.
+func (m *StaffShiftMutation) SetStaffID(u uuid.UUID) {
+	m.staff = &u
+}
+
+// StaffID returns the value of the "staff_id" field in the mutation.
+func (m *StaffShiftMutation) StaffID() (r uuid.UUID, exists bool) {
+	v := m.staff
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStaffID returns the old "staff_id" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldStaffID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStaffID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStaffID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStaffID: %w", err)
+	}
+	return oldValue.StaffID, nil
+}
+
+// ResetStaffID resets all changes to the "staff_id" field.
+func (m *StaffShiftMutation) ResetStaffID() {
+	m.staff = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *StaffShiftMutation) SetLocationID(u uuid.UUID) {
+	m.location = &u
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *StaffShiftMutation) LocationID() (r uuid.UUID, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldLocationID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *StaffShiftMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[staffshift.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *StaffShiftMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[staffshift.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *StaffShiftMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, staffshift.FieldLocationID)
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *StaffShiftMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *StaffShiftMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldStartsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *StaffShiftMutation) ResetStartsAt() {
+	m.starts_at = nil
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *StaffShiftMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *StaffShiftMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldEndsAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *StaffShiftMutation) ResetEndsAt() {
+	m.ends_at = nil
+}
+
+// SetNote sets the "note" field.
+func (m *StaffShiftMutation) SetNote(s string) {
+	m.note = &s
+}
+
+// Note returns the value of the "note" field in the mutation.
+func (m *StaffShiftMutation) Note() (r string, exists bool) {
+	v := m.note
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNote returns the old "note" field's value of the StaffShift entity.
+// If the StaffShift object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *StaffShiftMutation) OldNote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNote: %w", err)
+	}
+	return oldValue.Note, nil
+}
+
+// ClearNote clears the value of the "note" field.
+func (m *StaffShiftMutation) ClearNote() {
+	m.note = nil
+	m.clearedFields[staffshift.FieldNote] = struct{}{}
+}
+
+// NoteCleared returns if the "note" field was cleared in this mutation.
+func (m *StaffShiftMutation) NoteCleared() bool {
+	_, ok := m.clearedFields[staffshift.FieldNote]
+	return ok
+}
+
+// ResetNote resets all changes to the "note" field.
+func (m *StaffShiftMutation) ResetNote() {
+	m.note = nil
+	delete(m.clearedFields, staffshift.FieldNote)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *StaffShiftMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[staffshift.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *StaffShiftMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *StaffShiftMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *StaffShiftMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearStaff clears the "staff" edge to the Instructor entity.
+func (m *StaffShiftMutation) ClearStaff() {
+	m.clearedstaff = true
+	m.clearedFields[staffshift.FieldStaffID] = struct{}{}
+}
+
+// StaffCleared reports if the "staff" edge to the Instructor entity was cleared.
+func (m *StaffShiftMutation) StaffCleared() bool {
+	return m.clearedstaff
+}
+
+// StaffIDs returns the "staff" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// StaffID instead. It exists only for internal usage by the builders.
+func (m *StaffShiftMutation) StaffIDs() (ids []uuid.UUID) {
+	if id := m.staff; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetStaff resets all changes to the "staff" edge.
+func (m *StaffShiftMutation) ResetStaff() {
+	m.staff = nil
+	m.clearedstaff = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *StaffShiftMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[staffshift.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *StaffShiftMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *StaffShiftMutation) LocationIDs() (ids []uuid.UUID) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *StaffShiftMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// Where appends a list predicates to the StaffShiftMutation builder.
+func (m *StaffShiftMutation) Where(ps ...predicate.StaffShift) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the StaffShiftMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *StaffShiftMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.StaffShift, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *StaffShiftMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *StaffShiftMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (StaffShift).
+func (m *StaffShiftMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *StaffShiftMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, staffshift.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, staffshift.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, staffshift.FieldOrganizationID)
+	}
+	if m.staff != nil {
+		fields = append(fields, staffshift.FieldStaffID)
+	}
+	if m.location != nil {
+		fields = append(fields, staffshift.FieldLocationID)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, staffshift.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, staffshift.FieldEndsAt)
+	}
+	if m.note != nil {
+		fields = append(fields, staffshift.FieldNote)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *StaffShiftMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case staffshift.FieldCreatedAt:
+		return m.CreatedAt()
+	case staffshift.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case staffshift.FieldOrganizationID:
+		return m.OrganizationID()
+	case staffshift.FieldStaffID:
+		return m.StaffID()
+	case staffshift.FieldLocationID:
+		return m.LocationID()
+	case staffshift.FieldStartsAt:
+		return m.StartsAt()
+	case staffshift.FieldEndsAt:
+		return m.EndsAt()
+	case staffshift.FieldNote:
+		return m.Note()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *StaffShiftMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case staffshift.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case staffshift.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case staffshift.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case staffshift.FieldStaffID:
+		return m.OldStaffID(ctx)
+	case staffshift.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case staffshift.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case staffshift.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case staffshift.FieldNote:
+		return m.OldNote(ctx)
+	}
+	return nil, fmt.Errorf("unknown StaffShift field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StaffShiftMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case staffshift.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case staffshift.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case staffshift.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case staffshift.FieldStaffID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStaffID(v)
+		return nil
+	case staffshift.FieldLocationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case staffshift.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case staffshift.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case staffshift.FieldNote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNote(v)
+		return nil
+	}
+	return fmt.Errorf("unknown StaffShift field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *StaffShiftMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *StaffShiftMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *StaffShiftMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown StaffShift numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *StaffShiftMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(staffshift.FieldLocationID) {
+		fields = append(fields, staffshift.FieldLocationID)
+	}
+	if m.FieldCleared(staffshift.FieldNote) {
+		fields = append(fields, staffshift.FieldNote)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *StaffShiftMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *StaffShiftMutation) ClearField(name string) error {
+	switch name {
+	case staffshift.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case staffshift.FieldNote:
+		m.ClearNote()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffShift nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *StaffShiftMutation) ResetField(name string) error {
+	switch name {
+	case staffshift.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case staffshift.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case staffshift.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case staffshift.FieldStaffID:
+		m.ResetStaffID()
+		return nil
+	case staffshift.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case staffshift.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case staffshift.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case staffshift.FieldNote:
+		m.ResetNote()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffShift field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *StaffShiftMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, staffshift.EdgeOrganization)
+	}
+	if m.staff != nil {
+		edges = append(edges, staffshift.EdgeStaff)
+	}
+	if m.location != nil {
+		edges = append(edges, staffshift.EdgeLocation)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *StaffShiftMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case staffshift.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case staffshift.EdgeStaff:
+		if id := m.staff; id != nil {
+			return []ent.Value{*id}
+		}
+	case staffshift.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *StaffShiftMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *StaffShiftMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *StaffShiftMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, staffshift.EdgeOrganization)
+	}
+	if m.clearedstaff {
+		edges = append(edges, staffshift.EdgeStaff)
+	}
+	if m.clearedlocation {
+		edges = append(edges, staffshift.EdgeLocation)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *StaffShiftMutation) EdgeCleared(name string) bool {
+	switch name {
+	case staffshift.EdgeOrganization:
+		return m.clearedorganization
+	case staffshift.EdgeStaff:
+		return m.clearedstaff
+	case staffshift.EdgeLocation:
+		return m.clearedlocation
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *StaffShiftMutation) ClearEdge(name string) error {
+	switch name {
+	case staffshift.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case staffshift.EdgeStaff:
+		m.ClearStaff()
+		return nil
+	case staffshift.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffShift unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *StaffShiftMutation) ResetEdge(name string) error {
+	switch name {
+	case staffshift.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case staffshift.EdgeStaff:
+		m.ResetStaff()
+		return nil
+	case staffshift.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown StaffShift edge %s", name)
 }
 
 // StockMovementMutation represents an operation that mutates the StockMovement nodes in the graph.

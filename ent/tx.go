@@ -166,6 +166,8 @@ type Tx struct {
 	Session *SessionClient
 	// StaffPin is the client for interacting with the StaffPin builders.
 	StaffPin *StaffPinClient
+	// StaffShift is the client for interacting with the StaffShift builders.
+	StaffShift *StaffShiftClient
 	// StockMovement is the client for interacting with the StockMovement builders.
 	StockMovement *StockMovementClient
 	// Subscription is the client for interacting with the Subscription builders.
@@ -391,6 +393,7 @@ func (tx *Tx) init() {
 	tx.ServiceVariant = NewServiceVariantClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.StaffPin = NewStaffPinClient(tx.config)
+	tx.StaffShift = NewStaffShiftClient(tx.config)
 	tx.StockMovement = NewStockMovementClient(tx.config)
 	tx.Subscription = NewSubscriptionClient(tx.config)
 	tx.Tip = NewTipClient(tx.config)

@@ -83,6 +83,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -172,6 +173,7 @@ var edgeTargets = map[string]map[string]string{
 	"ServiceVariant":         {"organization": "Organization", "service": "Service"},
 	"Session":                {"user": "User", "refresh_tokens": "RefreshToken"},
 	"StaffPin":               {"organization": "Organization"},
+	"StaffShift":             {"organization": "Organization", "staff": "Instructor", "location": "Location"},
 	"StockMovement":          {"organization": "Organization", "product": "Product"},
 	"Subscription":           {"organization": "Organization", "member": "Member"},
 	"Tip":                    {"organization": "Organization", "member": "Member"},
@@ -246,6 +248,7 @@ var VenueOwnedTypes = []string{
 	"ServiceProvider",
 	"ServiceVariant",
 	"StaffPin",
+	"StaffShift",
 	"StockMovement",
 	"Subscription",
 	"Tip",
@@ -334,6 +337,7 @@ var AllTypes = []string{
 	"ServiceVariant",
 	"Session",
 	"StaffPin",
+	"StaffShift",
 	"StockMovement",
 	"Subscription",
 	"Tip",
@@ -507,6 +511,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Session.Query().Where(session.IDIn(ids...)).Count(ctx)
 	case "StaffPin":
 		return c.StaffPin.Query().Where(staffpin.IDIn(ids...)).Count(ctx)
+	case "StaffShift":
+		return c.StaffShift.Query().Where(staffshift.IDIn(ids...)).Count(ctx)
 	case "StockMovement":
 		return c.StockMovement.Query().Where(stockmovement.IDIn(ids...)).Count(ctx)
 	case "Subscription":

@@ -921,6 +921,18 @@ func (f StaffPinFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StaffPinMutation", m)
 }
 
+// The StaffShiftFunc type is an adapter to allow the use of ordinary
+// function as StaffShift mutator.
+type StaffShiftFunc func(context.Context, *ent.StaffShiftMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f StaffShiftFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.StaffShiftMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.StaffShiftMutation", m)
+}
+
 // The StockMovementFunc type is an adapter to allow the use of ordinary
 // function as StockMovement mutator.
 type StockMovementFunc func(context.Context, *ent.StockMovementMutation) (ent.Value, error)

@@ -85,6 +85,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -2204,6 +2205,33 @@ func (f TraverseStaffPin) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.StaffPinQuery", q)
 }
 
+// The StaffShiftFunc type is an adapter to allow the use of ordinary function as a Querier.
+type StaffShiftFunc func(context.Context, *ent.StaffShiftQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f StaffShiftFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.StaffShiftQuery", q)
+}
+
+// The TraverseStaffShift type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseStaffShift func(context.Context, *ent.StaffShiftQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseStaffShift) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseStaffShift) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.StaffShiftQuery", q)
+}
+
 // The StockMovementFunc type is an adapter to allow the use of ordinary function as a Querier.
 type StockMovementFunc func(context.Context, *ent.StockMovementQuery) (ent.Value, error)
 
@@ -2602,6 +2630,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SessionQuery, predicate.Session, session.OrderOption]{typ: ent.TypeSession, tq: q}, nil
 	case *ent.StaffPinQuery:
 		return &query[*ent.StaffPinQuery, predicate.StaffPin, staffpin.OrderOption]{typ: ent.TypeStaffPin, tq: q}, nil
+	case *ent.StaffShiftQuery:
+		return &query[*ent.StaffShiftQuery, predicate.StaffShift, staffshift.OrderOption]{typ: ent.TypeStaffShift, tq: q}, nil
 	case *ent.StockMovementQuery:
 		return &query[*ent.StockMovementQuery, predicate.StockMovement, stockmovement.OrderOption]{typ: ent.TypeStockMovement, tq: q}, nil
 	case *ent.SubscriptionQuery:

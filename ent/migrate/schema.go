@@ -3681,6 +3681,61 @@ var (
 			},
 		},
 	}
+	// StaffShiftsColumns holds the columns for the "staff_shifts" table.
+	StaffShiftsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "starts_at", Type: field.TypeTime},
+		{Name: "ends_at", Type: field.TypeTime},
+		{Name: "note", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "staff_id", Type: field.TypeUUID},
+		{Name: "location_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// StaffShiftsTable holds the schema information for the "staff_shifts" table.
+	StaffShiftsTable = &schema.Table{
+		Name:       "staff_shifts",
+		Columns:    StaffShiftsColumns,
+		PrimaryKey: []*schema.Column{StaffShiftsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "staff_shifts_organizations_organization",
+				Columns:    []*schema.Column{StaffShiftsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "staff_shifts_instructors_staff",
+				Columns:    []*schema.Column{StaffShiftsColumns[7]},
+				RefColumns: []*schema.Column{InstructorsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "staff_shifts_locations_location",
+				Columns:    []*schema.Column{StaffShiftsColumns[8]},
+				RefColumns: []*schema.Column{LocationsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "staffshift_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{StaffShiftsColumns[6]},
+			},
+			{
+				Name:    "staffshift_organization_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{StaffShiftsColumns[6], StaffShiftsColumns[3]},
+			},
+			{
+				Name:    "staffshift_organization_id_staff_id_starts_at",
+				Unique:  false,
+				Columns: []*schema.Column{StaffShiftsColumns[6], StaffShiftsColumns[7], StaffShiftsColumns[3]},
+			},
+		},
+	}
 	// StockMovementsColumns holds the columns for the "stock_movements" table.
 	StockMovementsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -4303,6 +4358,7 @@ var (
 		ServiceVariantsTable,
 		SessionsTable,
 		StaffPinsTable,
+		StaffShiftsTable,
 		StockMovementsTable,
 		SubscriptionsTable,
 		TipsTable,
@@ -4447,6 +4503,9 @@ func init() {
 	ServiceVariantsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	StaffPinsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	StaffShiftsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	StaffShiftsTable.ForeignKeys[1].RefTable = InstructorsTable
+	StaffShiftsTable.ForeignKeys[2].RefTable = LocationsTable
 	StockMovementsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	StockMovementsTable.ForeignKeys[1].RefTable = ProductsTable
 	SubscriptionsTable.ForeignKeys[0].RefTable = OrganizationsTable

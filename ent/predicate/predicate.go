@@ -234,6 +234,9 @@ type Session func(*sql.Selector)
 // StaffPin is the predicate function for staffpin builders.
 type StaffPin func(*sql.Selector)
 
+// StaffShift is the predicate function for staffshift builders.
+type StaffShift func(*sql.Selector)
+
 // StockMovement is the predicate function for stockmovement builders.
 type StockMovement func(*sql.Selector)
 

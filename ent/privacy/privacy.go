@@ -1935,6 +1935,30 @@ func (f StaffPinMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StaffPinMutation", m)
 }
 
+// The StaffShiftQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type StaffShiftQueryRuleFunc func(context.Context, *ent.StaffShiftQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f StaffShiftQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.StaffShiftQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.StaffShiftQuery", q)
+}
+
+// The StaffShiftMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type StaffShiftMutationRuleFunc func(context.Context, *ent.StaffShiftMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f StaffShiftMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.StaffShiftMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.StaffShiftMutation", m)
+}
+
 // The StockMovementQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type StockMovementQueryRuleFunc func(context.Context, *ent.StockMovementQuery) error
@@ -2338,6 +2362,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.StaffPinQuery:
 		return q.Filter(), nil
+	case *ent.StaffShiftQuery:
+		return q.Filter(), nil
 	case *ent.StockMovementQuery:
 		return q.Filter(), nil
 	case *ent.SubscriptionQuery:
@@ -2514,6 +2540,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.SessionMutation:
 		return m.Filter(), nil
 	case *ent.StaffPinMutation:
+		return m.Filter(), nil
+	case *ent.StaffShiftMutation:
 		return m.Filter(), nil
 	case *ent.StockMovementMutation:
 		return m.Filter(), nil

@@ -84,6 +84,7 @@ import (
 	"github.com/venueplatform/venue/ent/servicevariant"
 	"github.com/venueplatform/venue/ent/session"
 	"github.com/venueplatform/venue/ent/staffpin"
+	"github.com/venueplatform/venue/ent/staffshift"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/ent/tip"
@@ -4991,6 +4992,41 @@ func init() {
 	staffpinDescID := staffpinMixinFields0[0].Descriptor()
 	// staffpin.DefaultID holds the default value on creation for the id field.
 	staffpin.DefaultID = staffpinDescID.Default.(func() uuid.UUID)
+	staffshiftMixin := schema.StaffShift{}.Mixin()
+	staffshift.Policy = privacy.NewPolicies(staffshiftMixin[1], schema.StaffShift{})
+	staffshift.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := staffshift.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	staffshiftMixinHooks1 := staffshiftMixin[1].Hooks()
+
+	staffshift.Hooks[1] = staffshiftMixinHooks1[0]
+	staffshiftMixinFields0 := staffshiftMixin[0].Fields()
+	_ = staffshiftMixinFields0
+	staffshiftFields := schema.StaffShift{}.Fields()
+	_ = staffshiftFields
+	// staffshiftDescCreatedAt is the schema descriptor for created_at field.
+	staffshiftDescCreatedAt := staffshiftMixinFields0[1].Descriptor()
+	// staffshift.DefaultCreatedAt holds the default value on creation for the created_at field.
+	staffshift.DefaultCreatedAt = staffshiftDescCreatedAt.Default.(func() time.Time)
+	// staffshiftDescUpdatedAt is the schema descriptor for updated_at field.
+	staffshiftDescUpdatedAt := staffshiftMixinFields0[2].Descriptor()
+	// staffshift.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	staffshift.DefaultUpdatedAt = staffshiftDescUpdatedAt.Default.(func() time.Time)
+	// staffshift.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	staffshift.UpdateDefaultUpdatedAt = staffshiftDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// staffshiftDescNote is the schema descriptor for note field.
+	staffshiftDescNote := staffshiftFields[4].Descriptor()
+	// staffshift.NoteValidator is a validator for the "note" field. It is called by the builders before save.
+	staffshift.NoteValidator = staffshiftDescNote.Validators[0].(func(string) error)
+	// staffshiftDescID is the schema descriptor for id field.
+	staffshiftDescID := staffshiftMixinFields0[0].Descriptor()
+	// staffshift.DefaultID holds the default value on creation for the id field.
+	staffshift.DefaultID = staffshiftDescID.Default.(func() uuid.UUID)
 	stockmovementMixin := schema.StockMovement{}.Mixin()
 	stockmovement.Policy = privacy.NewPolicies(stockmovementMixin[1], schema.StockMovement{})
 	stockmovement.Hooks[0] = func(next ent.Mutator) ent.Mutator {

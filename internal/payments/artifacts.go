@@ -47,9 +47,10 @@ var (
 	birthDates   BirthDates
 )
 
-// RegisterBirthDates sets where signing reads members' dates of birth (the
-// member profile that records them registers itself). Without a source, or
-// for a member without a recorded date, no member is taken for a minor.
+// RegisterBirthDates sets where signing reads members' dates of birth. By
+// default (nil) it is the member row's birth_date, the date the venue
+// recorded (the one the VAT age exemption reads too); for a member without a
+// recorded date, no member is taken for a minor.
 func RegisterBirthDates(f BirthDates) {
 	birthDatesMu.Lock()
 	defer birthDatesMu.Unlock()
@@ -60,10 +61,17 @@ func birthDateOf(ctx context.Context, c *ent.Client, memberID uuid.UUID) (*time.
 	birthDatesMu.RLock()
 	f := birthDates
 	birthDatesMu.RUnlock()
-	if f == nil {
+	if f != nil {
+		return f(ctx, c, memberID)
+	}
+	m, err := c.Member.Get(ctx, memberID)
+	if ent.IsNotFound(err) {
 		return nil, nil
 	}
-	return f(ctx, c, memberID)
+	if err != nil {
+		return nil, err
+	}
+	return m.BirthDate, nil
 }
 
 // SignParams are a member's signature of a checkout document.

@@ -23,7 +23,9 @@ import (
 // event jobs) reaches them.
 
 // EventHandler handles one recorded inbound event of a registered type
-// prefix; it returns the outcome stored on the event.
+// prefix, in the job's context (no viewer: it finds the venue itself); it
+// returns the outcome stored on the event. It must be monotonic, as every
+// event handler: redeliveries and disorder change nothing twice.
 type EventHandler func(ctx context.Context, s *Service, ev *stripeport.Event) (string, error)
 
 // RecurringHook runs in the activation's transaction when a checkout of a
@@ -38,7 +40,8 @@ var (
 )
 
 // RegisterEventHandler routes inbound events whose type starts with prefix
-// (invoice., customer.subscription.) to h.
+// (invoice., customer.subscription.; or a whole type, refund.updated) to h,
+// in place of this package's own handling of that type.
 func RegisterEventHandler(prefix string, h EventHandler) {
 	extMu.Lock()
 	defer extMu.Unlock()

@@ -216,8 +216,8 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 	if err != nil {
 		return "malformed", nil
 	}
-	if h := eventHandlerOf(ev.Type); h != nil {
-		return h(ctx, s.client, s.port, verified)
+	if h := eventHandlerOf(ev.Type); h != nil { // registered by other money packages (extend.go); they may take over a type handled below
+		return h(ctx, s, verified)
 	}
 	switch {
 	case strings.HasPrefix(ev.Type, "payment_intent."):
@@ -240,9 +240,6 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 			return "malformed", nil
 		}
 		return s.onAccount(ctx, a)
-	}
-	if h := eventHandlerOf(ev.Type); h != nil { // registered by other money packages (extend.go)
-		return h(ctx, s, verified)
 	}
 	return "ignored", nil
 }

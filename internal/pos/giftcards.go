@@ -56,7 +56,8 @@ func (s *Service) SellGiftCard(ctx context.Context, requestKey string, p giftcar
 			return err
 		}
 		pr, err := tx.Payment.Create().SetAmountMinor(card.InitialAmountMinor).SetCurrency(card.Currency).
-			SetStatus(payment.StatusSucceeded).SetKind(payment.KindGiftCard).SetPaidAt(now).Save(ctx)
+			SetStatus(payment.StatusSucceeded).SetKind(payment.KindGiftCard).SetPaidAt(now).
+			SetMethod(payment.MethodCash).Save(ctx)
 		if err != nil {
 			return err
 		}

@@ -109,7 +109,7 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 		}
 		saleID := uuid.New()
 		pay := tx.Payment.Create().SetAmountMinor(q.TotalMinor).SetCurrency(q.Currency).
-			SetStatus(payment.StatusSucceeded).SetPaidAt(now)
+			SetStatus(payment.StatusSucceeded).SetPaidAt(now).SetMethod(payment.Method(p.Method))
 		sc := tx.PosSale.Create().SetID(saleID).SetRequestKey(p.RequestKey).SetMethod(possale.Method(p.Method)).
 			SetCurrency(q.Currency).SetSubtotalMinor(q.SubtotalMinor).SetDiscountMinor(q.DiscountMinor).
 			SetVatMinor(q.VATMinor).SetVatRateBp(q.VATRateBP).SetTotalMinor(q.TotalMinor).SetLines(q.Lines).

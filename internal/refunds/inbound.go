@@ -21,9 +21,17 @@ import (
 func init() {
 	payments.RegisterReconciler(paymentattempt.PurposeRefund, reconcile)
 	for _, typ := range []string{"refund.created", "refund.updated", "refund.failed", "charge.refund.updated"} {
-		payments.RegisterEventHandler(typ, onRefundObject)
+		payments.RegisterEventHandler(typ, withService(onRefundObject))
 	}
-	payments.RegisterEventHandler("charge.refunded", onChargeRefunded)
+	payments.RegisterEventHandler("charge.refunded", withService(onChargeRefunded))
+}
+
+// withService adapts a handler of the client and the port to the payments
+// service's event handler.
+func withService(h func(context.Context, *ent.Client, stripeport.Port, *stripeport.Event) (string, error)) payments.EventHandler {
+	return func(ctx context.Context, s *payments.Service, ev *stripeport.Event) (string, error) {
+		return h(ctx, s.Client(), s.Port(), ev)
+	}
 }
 
 // inVenue is a refunds job's context in one venue, as its operator.

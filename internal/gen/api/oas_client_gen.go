@@ -957,6 +957,12 @@ type Invoker interface {
 	//
 	// POST /admin/services/{id}/variants
 	CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
+	// CreateStaffShift invokes createStaffShift operation.
+	//
+	// Add a shift.
+	//
+	// POST /admin/shifts
+	CreateStaffShift(ctx context.Context, request *StaffShiftCreateRequest, params CreateStaffShiftParams) (*StaffShiftResponse, error)
 	// CreateTip invokes createTip operation.
 	//
 	// `source_type` `class` with `source_id` a class of the venue that the
@@ -1045,6 +1051,12 @@ type Invoker interface {
 	//
 	// DELETE /admin/services/{id}/variants/{variantId}
 	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
+	// DeleteStaffShift invokes deleteStaffShift operation.
+	//
+	// Remove a shift.
+	//
+	// DELETE /admin/shifts/{shiftId}
+	DeleteStaffShift(ctx context.Context, params DeleteStaffShiftParams) error
 	// DisableWebhookSubscription invokes disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -1243,11 +1255,11 @@ type Invoker interface {
 	// unlisted classes included), `appointment` (every status but
 	// `rescheduled`: the appointment it moved to stands for it) and
 	// `unavailable` (a provider's time off; it is served when it overlaps the
-	// range, so its start may precede `start`), and `private_event`,
+	// range, so its start may precede `start`), `shift` (a member of staff's
+	// shift, by its start), and `private_event`,
 	// `stream`, `room_rental` and `maintenance` (calendar events, with an
 	// `event` object; served when they overlap the range; every status).
-	// Shifts join the same feed later as a further kind with its own object,
-	// so clients must skip kinds they do not know.
+	// More kinds may join later, so clients must skip kinds they do not know.
 	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
@@ -1921,6 +1933,13 @@ type Invoker interface {
 	//
 	// GET /admin/staff/{providerId}/services
 	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
+	// ListStaffShifts invokes listStaffShifts operation.
+	//
+	// Shifts starting from `from` (inclusive) to `to` (exclusive), at most 62 days apart (else 400
+	// `VALIDATION_ERROR`), by start; at most 2000.
+	//
+	// GET /admin/shifts
+	ListStaffShifts(ctx context.Context, params ListStaffShiftsParams) (*StaffShiftListResponse, error)
 	// ListVenueAddons invokes listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.
@@ -9511,6 +9530,95 @@ func (c *Client) sendCreateServiceVariant(ctx context.Context, request *ServiceV
 	return result, nil
 }
 
+// CreateStaffShift invokes createStaffShift operation.
+//
+// Add a shift.
+//
+// POST /admin/shifts
+func (c *Client) CreateStaffShift(ctx context.Context, request *StaffShiftCreateRequest, params CreateStaffShiftParams) (*StaffShiftResponse, error) {
+	res, err := c.sendCreateStaffShift(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateStaffShift(ctx context.Context, request *StaffShiftCreateRequest, params CreateStaffShiftParams) (res *StaffShiftResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/shifts"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateStaffShiftRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateStaffShiftOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateStaffShiftResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateTip invokes createTip operation.
 //
 // `source_type` `class` with `source_id` a class of the venue that the
@@ -10293,6 +10401,110 @@ func (c *Client) sendDeleteServiceVariant(ctx context.Context, params DeleteServ
 	defer body.Close()
 
 	result, err := decodeDeleteServiceVariantResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteStaffShift invokes deleteStaffShift operation.
+//
+// Remove a shift.
+//
+// DELETE /admin/shifts/{shiftId}
+func (c *Client) DeleteStaffShift(ctx context.Context, params DeleteStaffShiftParams) error {
+	_, err := c.sendDeleteStaffShift(ctx, params)
+	return err
+}
+
+func (c *Client) sendDeleteStaffShift(ctx context.Context, params DeleteStaffShiftParams) (res *DeleteStaffShiftNoContent, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/shifts/"
+	{
+		// Encode "shiftId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "shiftId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ShiftId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteStaffShiftOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteStaffShiftResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12776,11 +12988,11 @@ func (c *Client) sendGetBrandAnalytics(ctx context.Context, params GetBrandAnaly
 // unlisted classes included), `appointment` (every status but
 // `rescheduled`: the appointment it moved to stands for it) and
 // `unavailable` (a provider's time off; it is served when it overlaps the
-// range, so its start may precede `start`), and `private_event`,
+// range, so its start may precede `start`), `shift` (a member of staff's
+// shift, by its start), and `private_event`,
 // `stream`, `room_rental` and `maintenance` (calendar events, with an
 // `event` object; served when they overlap the range; every status).
-// Shifts join the same feed later as a further kind with its own object,
-// so clients must skip kinds they do not know.
+// More kinds may join later, so clients must skip kinds they do not know.
 // `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
@@ -19756,6 +19968,125 @@ func (c *Client) sendListStaffServices(ctx context.Context, params ListStaffServ
 	defer body.Close()
 
 	result, err := decodeListStaffServicesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListStaffShifts invokes listStaffShifts operation.
+//
+// Shifts starting from `from` (inclusive) to `to` (exclusive), at most 62 days apart (else 400
+// `VALIDATION_ERROR`), by start; at most 2000.
+//
+// GET /admin/shifts
+func (c *Client) ListStaffShifts(ctx context.Context, params ListStaffShiftsParams) (*StaffShiftListResponse, error) {
+	res, err := c.sendListStaffShifts(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListStaffShifts(ctx context.Context, params ListStaffShiftsParams) (res *StaffShiftListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/shifts"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "from" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "from",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateTimeToString(params.From))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "to" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "to",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.DateTimeToString(params.To))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "staff_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "staff_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.StaffID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListStaffShiftsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListStaffShiftsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -9837,12 +9837,13 @@ type CalendarItem struct {
 	EndTime     time.Time              `json:"end_time"`
 	Event       OptCalendarEventItem   `json:"event"`
 	ID          uuid.UUID              `json:"id"`
-	// Class, appointment, unavailable, private_event, stream, room_rental or maintenance in this version;
-	//  more kinds join later, skip unknown ones.
+	// Class, appointment, unavailable, shift, private_event, stream, room_rental or maintenance in this
+	// version; more kinds join later, skip unknown ones.
 	Kind        string                 `json:"kind"`
 	Location    NilNamedRef            `json:"location"`
 	People      []CalendarPerson       `json:"people"`
 	Room        NilNamedRef            `json:"room"`
+	Shift       OptCalendarShift       `json:"shift"`
 	StartTime   time.Time              `json:"start_time"`
 	Status      string                 `json:"status"`
 	Title       string                 `json:"title"`
@@ -9892,6 +9893,11 @@ func (s *CalendarItem) GetPeople() []CalendarPerson {
 // GetRoom returns the value of Room.
 func (s *CalendarItem) GetRoom() NilNamedRef {
 	return s.Room
+}
+
+// GetShift returns the value of Shift.
+func (s *CalendarItem) GetShift() OptCalendarShift {
+	return s.Shift
 }
 
 // GetStartTime returns the value of StartTime.
@@ -9957,6 +9963,11 @@ func (s *CalendarItem) SetPeople(val []CalendarPerson) {
 // SetRoom sets the value of Room.
 func (s *CalendarItem) SetRoom(val NilNamedRef) {
 	s.Room = val
+}
+
+// SetShift sets the value of Shift.
+func (s *CalendarItem) SetShift(val OptCalendarShift) {
+	s.Shift = val
 }
 
 // SetStartTime sets the value of StartTime.
@@ -10122,6 +10133,32 @@ func (s *CalendarResponse) SetError(val struct{}) {
 // SetMeta sets the value of Meta.
 func (s *CalendarResponse) SetMeta(val CalendarMeta) {
 	s.Meta = val
+}
+
+// Ref: #/components/schemas/CalendarShift
+type CalendarShift struct {
+	Note  string   `json:"note"`
+	Staff NamedRef `json:"staff"`
+}
+
+// GetNote returns the value of Note.
+func (s *CalendarShift) GetNote() string {
+	return s.Note
+}
+
+// GetStaff returns the value of Staff.
+func (s *CalendarShift) GetStaff() NamedRef {
+	return s.Staff
+}
+
+// SetNote sets the value of Note.
+func (s *CalendarShift) SetNote(val string) {
+	s.Note = val
+}
+
+// SetStaff sets the value of Staff.
+func (s *CalendarShift) SetStaff(val NamedRef) {
+	s.Staff = val
 }
 
 // What only an `unavailable` item of `/calendar` (a provider's time off)
@@ -13959,6 +13996,9 @@ func (s *DashboardTodayTotals) SetClasses(val int) {
 func (s *DashboardTodayTotals) SetWaitlisted(val int) {
 	s.Waitlisted = val
 }
+
+// DeleteStaffShiftNoContent is response for DeleteStaffShift operation.
+type DeleteStaffShiftNoContent struct{}
 
 // Ref: #/components/schemas/DeviceApprove
 type DeviceApprove struct {
@@ -27461,6 +27501,52 @@ func (o OptCalendarEventItem) Or(d CalendarEventItem) CalendarEventItem {
 	return d
 }
 
+// NewOptCalendarShift returns new OptCalendarShift with value set to v.
+func NewOptCalendarShift(v CalendarShift) OptCalendarShift {
+	return OptCalendarShift{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCalendarShift is optional CalendarShift.
+type OptCalendarShift struct {
+	Value CalendarShift
+	Set   bool
+}
+
+// IsSet returns true if OptCalendarShift was set.
+func (o OptCalendarShift) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCalendarShift) Reset() {
+	var v CalendarShift
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCalendarShift) SetTo(v CalendarShift) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCalendarShift) Get() (v CalendarShift, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCalendarShift) Or(d CalendarShift) CalendarShift {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptCalendarUnavailable returns new OptCalendarUnavailable with value set to v.
 func NewOptCalendarUnavailable(v CalendarUnavailable) OptCalendarUnavailable {
 	return OptCalendarUnavailable{
@@ -38540,6 +38626,187 @@ func (s *StaffServiceListResponse) SetData(val []StaffService) {
 
 // SetError sets the value of Error.
 func (s *StaffServiceListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/StaffShift
+type StaffShift struct {
+	EndTime   time.Time   `json:"end_time"`
+	ID        uuid.UUID   `json:"id"`
+	Location  NilNamedRef `json:"location"`
+	Note      string      `json:"note"`
+	Staff     NamedRef    `json:"staff"`
+	StartTime time.Time   `json:"start_time"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *StaffShift) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetID returns the value of ID.
+func (s *StaffShift) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLocation returns the value of Location.
+func (s *StaffShift) GetLocation() NilNamedRef {
+	return s.Location
+}
+
+// GetNote returns the value of Note.
+func (s *StaffShift) GetNote() string {
+	return s.Note
+}
+
+// GetStaff returns the value of Staff.
+func (s *StaffShift) GetStaff() NamedRef {
+	return s.Staff
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *StaffShift) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *StaffShift) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetID sets the value of ID.
+func (s *StaffShift) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLocation sets the value of Location.
+func (s *StaffShift) SetLocation(val NilNamedRef) {
+	s.Location = val
+}
+
+// SetNote sets the value of Note.
+func (s *StaffShift) SetNote(val string) {
+	s.Note = val
+}
+
+// SetStaff sets the value of Staff.
+func (s *StaffShift) SetStaff(val NamedRef) {
+	s.Staff = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *StaffShift) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/StaffShiftCreateRequest
+type StaffShiftCreateRequest struct {
+	EndTime    time.Time `json:"end_time"`
+	LocationID OptUUID   `json:"location_id"`
+	Note       OptString `json:"note"`
+	StaffID    uuid.UUID `json:"staff_id"`
+	StartTime  time.Time `json:"start_time"`
+}
+
+// GetEndTime returns the value of EndTime.
+func (s *StaffShiftCreateRequest) GetEndTime() time.Time {
+	return s.EndTime
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *StaffShiftCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetNote returns the value of Note.
+func (s *StaffShiftCreateRequest) GetNote() OptString {
+	return s.Note
+}
+
+// GetStaffID returns the value of StaffID.
+func (s *StaffShiftCreateRequest) GetStaffID() uuid.UUID {
+	return s.StaffID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *StaffShiftCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetEndTime sets the value of EndTime.
+func (s *StaffShiftCreateRequest) SetEndTime(val time.Time) {
+	s.EndTime = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *StaffShiftCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetNote sets the value of Note.
+func (s *StaffShiftCreateRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+// SetStaffID sets the value of StaffID.
+func (s *StaffShiftCreateRequest) SetStaffID(val uuid.UUID) {
+	s.StaffID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *StaffShiftCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
+// Ref: #/components/schemas/StaffShiftListResponse
+type StaffShiftListResponse struct {
+	Data  []StaffShift `json:"data"`
+	Error struct{}     `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffShiftListResponse) GetData() []StaffShift {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffShiftListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *StaffShiftListResponse) SetData(val []StaffShift) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffShiftListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/StaffShiftResponse
+type StaffShiftResponse struct {
+	Data  StaffShift `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *StaffShiftResponse) GetData() StaffShift {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *StaffShiftResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *StaffShiftResponse) SetData(val StaffShift) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *StaffShiftResponse) SetError(val struct{}) {
 	s.Error = val
 }
 

@@ -944,6 +944,12 @@ type Handler interface {
 	//
 	// POST /admin/services/{id}/variants
 	CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
+	// CreateStaffShift implements createStaffShift operation.
+	//
+	// Add a shift.
+	//
+	// POST /admin/shifts
+	CreateStaffShift(ctx context.Context, req *StaffShiftCreateRequest, params CreateStaffShiftParams) (*StaffShiftResponse, error)
 	// CreateTip implements createTip operation.
 	//
 	// `source_type` `class` with `source_id` a class of the venue that the
@@ -1032,6 +1038,12 @@ type Handler interface {
 	//
 	// DELETE /admin/services/{id}/variants/{variantId}
 	DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (*AdminOkResponse, error)
+	// DeleteStaffShift implements deleteStaffShift operation.
+	//
+	// Remove a shift.
+	//
+	// DELETE /admin/shifts/{shiftId}
+	DeleteStaffShift(ctx context.Context, params DeleteStaffShiftParams) error
 	// DisableWebhookSubscription implements disableWebhookSubscription operation.
 	//
 	// The subscription receives no new events; its pending and retrying
@@ -1230,11 +1242,11 @@ type Handler interface {
 	// unlisted classes included), `appointment` (every status but
 	// `rescheduled`: the appointment it moved to stands for it) and
 	// `unavailable` (a provider's time off; it is served when it overlaps the
-	// range, so its start may precede `start`), and `private_event`,
+	// range, so its start may precede `start`), `shift` (a member of staff's
+	// shift, by its start), and `private_event`,
 	// `stream`, `room_rental` and `maintenance` (calendar events, with an
 	// `event` object; served when they overlap the range; every status).
-	// Shifts join the same feed later as a further kind with its own object,
-	// so clients must skip kinds they do not know.
+	// More kinds may join later, so clients must skip kinds they do not know.
 	// `meta.kinds` lists the kinds the feed served.
 	//
 	// GET /calendar
@@ -1908,6 +1920,13 @@ type Handler interface {
 	//
 	// GET /admin/staff/{providerId}/services
 	ListStaffServices(ctx context.Context, params ListStaffServicesParams) (*StaffServiceListResponse, error)
+	// ListStaffShifts implements listStaffShifts operation.
+	//
+	// Shifts starting from `from` (inclusive) to `to` (exclusive), at most 62 days apart (else 400
+	// `VALIDATION_ERROR`), by start; at most 2000.
+	//
+	// GET /admin/shifts
+	ListStaffShifts(ctx context.Context, params ListStaffShiftsParams) (*StaffShiftListResponse, error)
 	// ListVenueAddons implements listVenueAddons operation.
 	//
 	// Booking add-on products grouped by category.

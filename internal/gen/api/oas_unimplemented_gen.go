@@ -1165,6 +1165,15 @@ func (UnimplementedHandler) CreateServiceVariant(ctx context.Context, req *Servi
 	return r, ht.ErrNotImplemented
 }
 
+// CreateStaffShift implements createStaffShift operation.
+//
+// Add a shift.
+//
+// POST /admin/shifts
+func (UnimplementedHandler) CreateStaffShift(ctx context.Context, req *StaffShiftCreateRequest, params CreateStaffShiftParams) (r *StaffShiftResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateTip implements createTip operation.
 //
 // `source_type` `class` with `source_id` a class of the venue that the
@@ -1272,6 +1281,15 @@ func (UnimplementedHandler) DeleteServiceImage(ctx context.Context, params Delet
 // DELETE /admin/services/{id}/variants/{variantId}
 func (UnimplementedHandler) DeleteServiceVariant(ctx context.Context, params DeleteServiceVariantParams) (r *AdminOkResponse, _ error) {
 	return r, ht.ErrNotImplemented
+}
+
+// DeleteStaffShift implements deleteStaffShift operation.
+//
+// Remove a shift.
+//
+// DELETE /admin/shifts/{shiftId}
+func (UnimplementedHandler) DeleteStaffShift(ctx context.Context, params DeleteStaffShiftParams) error {
+	return ht.ErrNotImplemented
 }
 
 // DisableWebhookSubscription implements disableWebhookSubscription operation.
@@ -1535,11 +1553,11 @@ func (UnimplementedHandler) GetBrandAnalytics(ctx context.Context, params GetBra
 // unlisted classes included), `appointment` (every status but
 // `rescheduled`: the appointment it moved to stands for it) and
 // `unavailable` (a provider's time off; it is served when it overlaps the
-// range, so its start may precede `start`), and `private_event`,
+// range, so its start may precede `start`), `shift` (a member of staff's
+// shift, by its start), and `private_event`,
 // `stream`, `room_rental` and `maintenance` (calendar events, with an
 // `event` object; served when they overlap the range; every status).
-// Shifts join the same feed later as a further kind with its own object,
-// so clients must skip kinds they do not know.
+// More kinds may join later, so clients must skip kinds they do not know.
 // `meta.kinds` lists the kinds the feed served.
 //
 // GET /calendar
@@ -2402,6 +2420,16 @@ func (UnimplementedHandler) ListStaffDirectory(ctx context.Context, params ListS
 //
 // GET /admin/staff/{providerId}/services
 func (UnimplementedHandler) ListStaffServices(ctx context.Context, params ListStaffServicesParams) (r *StaffServiceListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListStaffShifts implements listStaffShifts operation.
+//
+// Shifts starting from `from` (inclusive) to `to` (exclusive), at most 62 days apart (else 400
+// `VALIDATION_ERROR`), by start; at most 2000.
+//
+// GET /admin/shifts
+func (UnimplementedHandler) ListStaffShifts(ctx context.Context, params ListStaffShiftsParams) (r *StaffShiftListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -19188,7 +19188,7 @@ func (s *WebhookCreateRequest) Validate() error {
 		if err := (validate.Array{
 			MinLength:    1,
 			MinLengthSet: true,
-			MaxLength:    15,
+			MaxLength:    23,
 			MaxLengthSet: true,
 		}).ValidateLength(len(s.EventTypes)); err != nil {
 			return errors.Wrap(err, "array")
@@ -19618,7 +19618,7 @@ func (s *WebhookUpdateRequest) Validate() error {
 		if err := (validate.Array{
 			MinLength:    1,
 			MinLengthSet: true,
-			MaxLength:    15,
+			MaxLength:    23,
 			MaxLengthSet: true,
 		}).ValidateLength(len(s.EventTypes)); err != nil {
 			return errors.Wrap(err, "array")
