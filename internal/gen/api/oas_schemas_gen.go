@@ -15645,7 +15645,7 @@ func (s *FeeWaiveRequest) SetReason(val string) {
 // Ref: #/components/schemas/FlexibleChange
 type FlexibleChange struct {
 	Currency string `json:"currency"`
-	// To less from.
+	// To less from, per period.
 	DifferenceMinor int64             `json:"difference_minor"`
 	EffectiveOn     time.Time         `json:"effective_on"`
 	From            FlexibleSelection `json:"from"`
@@ -36010,7 +36010,7 @@ type SalesAmount struct {
 	Amount      float64 `json:"amount"`
 	AmountMinor int64   `json:"amount_minor"`
 	Currency    string  `json:"currency"`
-	// Minor-unit digits of the currency (DKK 2.
+	// Minor-unit digits of the currency (DKK 2, JPY 0, KWD 3).
 	Exponent int   `json:"exponent"`
 	Payments int64 `json:"payments"`
 }
