@@ -35,18 +35,20 @@ var (
 		"reports.view", "reports.classes", "feedback.view", "gift_cards.sell",
 		"marketing.flash_sales", "marketing.campaigns", "admin.users.manage",
 		"loyalty_price.grant", "rates.view",
+		// The Appointments paragraph names the historical command's permission.
+		"appointments.manage_history",
 	}
 )
 
-// TestRegistryHoldsTheContractLists: 15 API-key scopes and 37 staff
+// TestRegistryHoldsTheContractLists: 15 API-key scopes and 38 staff
 // permissions, each once, nothing else.
 func TestRegistryHoldsTheContractLists(t *testing.T) {
 	require.Len(t, contractScopes, 15)
-	require.Len(t, contractPermissions, 37)
+	require.Len(t, contractPermissions, 38)
 	require.ElementsMatch(t, contractScopes, scope.All)
 	require.ElementsMatch(t, contractPermissions, scope.Permissions)
 	require.Len(t, slices.Compact(slices.Sorted(slices.Values(scope.All))), 15, "no duplicate scope")
-	require.Len(t, slices.Compact(slices.Sorted(slices.Values(scope.Permissions))), 37, "no duplicate permission")
+	require.Len(t, slices.Compact(slices.Sorted(slices.Values(scope.Permissions))), 38, "no duplicate permission")
 	for _, s := range contractScopes {
 		require.True(t, scope.Valid(s), s)
 	}

@@ -90,6 +90,8 @@ var Permissions = []string{
 	"sites.view", "sites.manage", "sites.publish", "reports.view", "reports.classes",
 	"feedback.view", "gift_cards.sell", "marketing.flash_sales", "marketing.campaigns",
 	"admin.users.manage", "loyalty_price.grant", "rates.view",
+	// Named by the contract's Appointments paragraph (the historical command).
+	"appointments.manage_history",
 }
 
 // ParsePermissions splits a comma-separated permission list and refuses

@@ -665,6 +665,30 @@ type Invoker interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/contact
 	ContactAdminCheckinClass(ctx context.Context, request *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error)
+	// CorrectAdminAppointmentHistory invokes correctAdminAppointmentHistory operation.
+	//
+	// Staff bearer token with `appointments.manage_history` and
+	// `bookings.manage` (else 403 `ACCESS_DENIED`, reason
+	// `missing_permission`); JWT-only (`x-jwt-only`). Another venue's or an
+	// unknown appointment is 404 `NOT_FOUND`. Only an appointment that has
+	// ended (else 422 `APPOINTMENT_NOT_ENDED`). Always silent: nothing is
+	// sent and no event is recorded; the audit entry
+	// `appointment.history.<operation>` keeps `history_reason`,
+	// `effective_at`, the status before and after and `historical: true`.
+	// Operations: `COMPLETE` (booked, checked in or in progress to
+	// completed; `completed_at` is `effective_at`), `NO_SHOW` (booked or
+	// checked in to no-show), `CANCEL` (booked, checked in, in progress,
+	// completed or no-show to cancelled; `cancelled_at` is `effective_at`,
+	// no fee, the pass clip it took is given back). `expected_status` must be
+	// the appointment's status and `expected_updated_at` its token (409
+	// `STALE_TARGET` otherwise); an operation that does not apply to the
+	// status is 422 `INVALID_TRANSITION`. `effective_at` is when the
+	// corrected fact took effect: not in the future and not before the
+	// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
+	// 500 characters) is required.
+	//
+	// POST /admin/appointments/{id}/historical-corrections
+	CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error)
 	// CorrectAdminBookingAttendance invokes correctAdminBookingAttendance operation.
 	//
 	// Sets `target_status` (`confirmed`, `checked_in` or `no-show`) on a
@@ -7444,6 +7468,132 @@ func (c *Client) sendContactAdminCheckinClass(ctx context.Context, request *Chec
 	defer body.Close()
 
 	result, err := decodeContactAdminCheckinClassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CorrectAdminAppointmentHistory invokes correctAdminAppointmentHistory operation.
+//
+// Staff bearer token with `appointments.manage_history` and
+// `bookings.manage` (else 403 `ACCESS_DENIED`, reason
+// `missing_permission`); JWT-only (`x-jwt-only`). Another venue's or an
+// unknown appointment is 404 `NOT_FOUND`. Only an appointment that has
+// ended (else 422 `APPOINTMENT_NOT_ENDED`). Always silent: nothing is
+// sent and no event is recorded; the audit entry
+// `appointment.history.<operation>` keeps `history_reason`,
+// `effective_at`, the status before and after and `historical: true`.
+// Operations: `COMPLETE` (booked, checked in or in progress to
+// completed; `completed_at` is `effective_at`), `NO_SHOW` (booked or
+// checked in to no-show), `CANCEL` (booked, checked in, in progress,
+// completed or no-show to cancelled; `cancelled_at` is `effective_at`,
+// no fee, the pass clip it took is given back). `expected_status` must be
+// the appointment's status and `expected_updated_at` its token (409
+// `STALE_TARGET` otherwise); an operation that does not apply to the
+// status is 422 `INVALID_TRANSITION`. `effective_at` is when the
+// corrected fact took effect: not in the future and not before the
+// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
+// 500 characters) is required.
+//
+// POST /admin/appointments/{id}/historical-corrections
+func (c *Client) CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error) {
+	res, err := c.sendCorrectAdminAppointmentHistory(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (res *AppointmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/appointments/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/historical-corrections"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCorrectAdminAppointmentHistoryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CorrectAdminAppointmentHistoryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCorrectAdminAppointmentHistoryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

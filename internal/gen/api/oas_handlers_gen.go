@@ -7724,6 +7724,184 @@ func (s *Server) handleContactAdminCheckinClassRequest(args [1]string, argsEscap
 	}
 }
 
+// handleCorrectAdminAppointmentHistoryRequest handles correctAdminAppointmentHistory operation.
+//
+// Staff bearer token with `appointments.manage_history` and
+// `bookings.manage` (else 403 `ACCESS_DENIED`, reason
+// `missing_permission`); JWT-only (`x-jwt-only`). Another venue's or an
+// unknown appointment is 404 `NOT_FOUND`. Only an appointment that has
+// ended (else 422 `APPOINTMENT_NOT_ENDED`). Always silent: nothing is
+// sent and no event is recorded; the audit entry
+// `appointment.history.<operation>` keeps `history_reason`,
+// `effective_at`, the status before and after and `historical: true`.
+// Operations: `COMPLETE` (booked, checked in or in progress to
+// completed; `completed_at` is `effective_at`), `NO_SHOW` (booked or
+// checked in to no-show), `CANCEL` (booked, checked in, in progress,
+// completed or no-show to cancelled; `cancelled_at` is `effective_at`,
+// no fee, the pass clip it took is given back). `expected_status` must be
+// the appointment's status and `expected_updated_at` its token (409
+// `STALE_TARGET` otherwise); an operation that does not apply to the
+// status is 422 `INVALID_TRANSITION`. `effective_at` is when the
+// corrected fact took effect: not in the future and not before the
+// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
+// 500 characters) is required.
+//
+// POST /admin/appointments/{id}/historical-corrections
+func (s *Server) handleCorrectAdminAppointmentHistoryRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: CorrectAdminAppointmentHistoryOperation,
+			ID:   "correctAdminAppointmentHistory",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, CorrectAdminAppointmentHistoryOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeCorrectAdminAppointmentHistoryParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeCorrectAdminAppointmentHistoryRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *AppointmentResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    CorrectAdminAppointmentHistoryOperation,
+			OperationSummary: "Correct the record of an appointment that has ended",
+			OperationID:      "correctAdminAppointmentHistory",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *AdminAppointmentHistoryRequest
+			Params   = CorrectAdminAppointmentHistoryParams
+			Response = *AppointmentResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackCorrectAdminAppointmentHistoryParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.CorrectAdminAppointmentHistory(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.CorrectAdminAppointmentHistory(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeCorrectAdminAppointmentHistoryResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleCorrectAdminBookingAttendanceRequest handles correctAdminBookingAttendance operation.
 //
 // Sets `target_status` (`confirmed`, `checked_in` or `no-show`) on a

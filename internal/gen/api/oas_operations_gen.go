@@ -59,6 +59,7 @@ const (
 	ConfirmMyInvoiceRetryOperation                 OperationName = "ConfirmMyInvoiceRetry"
 	ConfirmTipOperation                            OperationName = "ConfirmTip"
 	ContactAdminCheckinClassOperation              OperationName = "ContactAdminCheckinClass"
+	CorrectAdminAppointmentHistoryOperation        OperationName = "CorrectAdminAppointmentHistory"
 	CorrectAdminBookingAttendanceOperation         OperationName = "CorrectAdminBookingAttendance"
 	CorrectAdminScheduleHistoryOperation           OperationName = "CorrectAdminScheduleHistory"
 	CreateAdminAppointmentOperation                OperationName = "CreateAdminAppointment"

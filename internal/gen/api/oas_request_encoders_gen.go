@@ -506,6 +506,20 @@ func encodeContactAdminCheckinClassRequest(
 	return nil
 }
 
+func encodeCorrectAdminAppointmentHistoryRequest(
+	req *AdminAppointmentHistoryRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCorrectAdminBookingAttendanceRequest(
 	req *CheckinAttendanceRequest,
 	r *http.Request,

@@ -738,6 +738,19 @@ func encodeContactAdminCheckinClassResponse(response *CheckinContactResponse, w 
 	return nil
 }
 
+func encodeCorrectAdminAppointmentHistoryResponse(response *AppointmentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCorrectAdminBookingAttendanceResponse(response *CheckinBookingWriteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -711,6 +711,114 @@ func (s *AdminAppointmentCreateRequestNotificationChannelsItem) UnmarshalText(da
 	}
 }
 
+// Ref: #/components/schemas/AdminAppointmentHistoryRequest
+type AdminAppointmentHistoryRequest struct {
+	EffectiveAt    time.Time         `json:"effective_at"`
+	ExpectedStatus AppointmentStatus `json:"expected_status"`
+	// The appointment's `updated_at` as last read.
+	ExpectedUpdatedAt string                                  `json:"expected_updated_at"`
+	HistoryReason     string                                  `json:"history_reason"`
+	Operation         AdminAppointmentHistoryRequestOperation `json:"operation"`
+}
+
+// GetEffectiveAt returns the value of EffectiveAt.
+func (s *AdminAppointmentHistoryRequest) GetEffectiveAt() time.Time {
+	return s.EffectiveAt
+}
+
+// GetExpectedStatus returns the value of ExpectedStatus.
+func (s *AdminAppointmentHistoryRequest) GetExpectedStatus() AppointmentStatus {
+	return s.ExpectedStatus
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentHistoryRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// GetHistoryReason returns the value of HistoryReason.
+func (s *AdminAppointmentHistoryRequest) GetHistoryReason() string {
+	return s.HistoryReason
+}
+
+// GetOperation returns the value of Operation.
+func (s *AdminAppointmentHistoryRequest) GetOperation() AdminAppointmentHistoryRequestOperation {
+	return s.Operation
+}
+
+// SetEffectiveAt sets the value of EffectiveAt.
+func (s *AdminAppointmentHistoryRequest) SetEffectiveAt(val time.Time) {
+	s.EffectiveAt = val
+}
+
+// SetExpectedStatus sets the value of ExpectedStatus.
+func (s *AdminAppointmentHistoryRequest) SetExpectedStatus(val AppointmentStatus) {
+	s.ExpectedStatus = val
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *AdminAppointmentHistoryRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// SetHistoryReason sets the value of HistoryReason.
+func (s *AdminAppointmentHistoryRequest) SetHistoryReason(val string) {
+	s.HistoryReason = val
+}
+
+// SetOperation sets the value of Operation.
+func (s *AdminAppointmentHistoryRequest) SetOperation(val AdminAppointmentHistoryRequestOperation) {
+	s.Operation = val
+}
+
+type AdminAppointmentHistoryRequestOperation string
+
+const (
+	AdminAppointmentHistoryRequestOperationCOMPLETE AdminAppointmentHistoryRequestOperation = "COMPLETE"
+	AdminAppointmentHistoryRequestOperationNOSHOW   AdminAppointmentHistoryRequestOperation = "NO_SHOW"
+	AdminAppointmentHistoryRequestOperationCANCEL   AdminAppointmentHistoryRequestOperation = "CANCEL"
+)
+
+// AllValues returns all AdminAppointmentHistoryRequestOperation values.
+func (AdminAppointmentHistoryRequestOperation) AllValues() []AdminAppointmentHistoryRequestOperation {
+	return []AdminAppointmentHistoryRequestOperation{
+		AdminAppointmentHistoryRequestOperationCOMPLETE,
+		AdminAppointmentHistoryRequestOperationNOSHOW,
+		AdminAppointmentHistoryRequestOperationCANCEL,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminAppointmentHistoryRequestOperation) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminAppointmentHistoryRequestOperationCOMPLETE:
+		return []byte(s), nil
+	case AdminAppointmentHistoryRequestOperationNOSHOW:
+		return []byte(s), nil
+	case AdminAppointmentHistoryRequestOperationCANCEL:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminAppointmentHistoryRequestOperation) UnmarshalText(data []byte) error {
+	switch AdminAppointmentHistoryRequestOperation(data) {
+	case AdminAppointmentHistoryRequestOperationCOMPLETE:
+		*s = AdminAppointmentHistoryRequestOperationCOMPLETE
+		return nil
+	case AdminAppointmentHistoryRequestOperationNOSHOW:
+		*s = AdminAppointmentHistoryRequestOperationNOSHOW
+		return nil
+	case AdminAppointmentHistoryRequestOperationCANCEL:
+		*s = AdminAppointmentHistoryRequestOperationCANCEL
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AdminAppointmentListMeta
 type AdminAppointmentListMeta struct {
 	HasMore bool `json:"has_more"`

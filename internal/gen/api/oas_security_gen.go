@@ -211,6 +211,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ConfirmMyInvoiceRetryOperation:                 []string{},
 	ConfirmTipOperation:                            []string{},
 	ContactAdminCheckinClassOperation:              []string{},
+	CorrectAdminAppointmentHistoryOperation:        []string{},
 	CorrectAdminBookingAttendanceOperation:         []string{},
 	CorrectAdminScheduleHistoryOperation:           []string{},
 	CreateAdminAppointmentOperation:                []string{},

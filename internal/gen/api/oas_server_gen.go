@@ -652,6 +652,30 @@ type Handler interface {
 	//
 	// POST /admin/checkin/{classInstanceId}/contact
 	ContactAdminCheckinClass(ctx context.Context, req *CheckinContactRequest, params ContactAdminCheckinClassParams) (*CheckinContactResponse, error)
+	// CorrectAdminAppointmentHistory implements correctAdminAppointmentHistory operation.
+	//
+	// Staff bearer token with `appointments.manage_history` and
+	// `bookings.manage` (else 403 `ACCESS_DENIED`, reason
+	// `missing_permission`); JWT-only (`x-jwt-only`). Another venue's or an
+	// unknown appointment is 404 `NOT_FOUND`. Only an appointment that has
+	// ended (else 422 `APPOINTMENT_NOT_ENDED`). Always silent: nothing is
+	// sent and no event is recorded; the audit entry
+	// `appointment.history.<operation>` keeps `history_reason`,
+	// `effective_at`, the status before and after and `historical: true`.
+	// Operations: `COMPLETE` (booked, checked in or in progress to
+	// completed; `completed_at` is `effective_at`), `NO_SHOW` (booked or
+	// checked in to no-show), `CANCEL` (booked, checked in, in progress,
+	// completed or no-show to cancelled; `cancelled_at` is `effective_at`,
+	// no fee, the pass clip it took is given back). `expected_status` must be
+	// the appointment's status and `expected_updated_at` its token (409
+	// `STALE_TARGET` otherwise); an operation that does not apply to the
+	// status is 422 `INVALID_TRANSITION`. `effective_at` is when the
+	// corrected fact took effect: not in the future and not before the
+	// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
+	// 500 characters) is required.
+	//
+	// POST /admin/appointments/{id}/historical-corrections
+	CorrectAdminAppointmentHistory(ctx context.Context, req *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error)
 	// CorrectAdminBookingAttendance implements correctAdminBookingAttendance operation.
 	//
 	// Sets `target_status` (`confirmed`, `checked_in` or `no-show`) on a
