@@ -658,8 +658,8 @@ type Handler interface {
 	// `bookings.manage` (else 403 `ACCESS_DENIED`, reason
 	// `missing_permission`); JWT-only (`x-jwt-only`). Another venue's or an
 	// unknown appointment is 404 `NOT_FOUND`. Only an appointment that has
-	// ended (else 422 `APPOINTMENT_NOT_ENDED`). Always silent: nothing is
-	// sent and no event is recorded; the audit entry
+	// ended (else 422 `INVALID_TRANSITION`, reason `not_ended`). Always
+	// silent: nothing is sent and no event is recorded; the audit entry
 	// `appointment.history.<operation>` keeps `history_reason`,
 	// `effective_at`, the status before and after and `historical: true`.
 	// Operations: `COMPLETE` (booked, checked in or in progress to
