@@ -129,7 +129,7 @@ func TestMeWorkspaces(t *testing.T) {
 	// Owners hold every permission once selected.
 	sel, err = c.SetActiveOrganization(ctx, &api.ActiveOrganizationRequest{OrganizationID: solo})
 	require.NoError(t, err)
-	require.Len(t, sel.Data.Permissions, 37)
+	require.Len(t, sel.Data.Permissions, 38)
 }
 
 // TestMeFeatures: the header names a venue of the user's; else the active
