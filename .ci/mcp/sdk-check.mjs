@@ -49,7 +49,7 @@ const { tools } = await client.listTools();
 const names = tools.map((t) => t.name);
 const want = [
   "search_schedule", "check_availability", "search_members", "get_member_details",
-  "get_revenue_summary", "get_today_overview", "create_flash_sale",
+  "get_revenue_summary", "get_today_overview", "create_flash_sale", "get_sales_snapshot",
 ];
 assert(JSON.stringify(names) === JSON.stringify(want), `tools: ${names}`);
 for (const t of tools) assert(t.inputSchema?.type === "object", `${t.name}: inputSchema`);
