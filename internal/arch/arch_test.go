@@ -97,8 +97,7 @@ var table = map[string]layer{
 	"internal/webhooks/store":  domain,
 	"internal/payments/...":    domain, // card payments: Connect, checkout, attempts, inbound events; stripeport is its port to Stripe
 	"internal/appointments":    domain,
-	"internal/refunds":         domain, // refunds of payments: reviews, Stripe refunds through payment attempts, receipts
-	"internal/fees":            domain, // no-show and late-cancel fees: list, settle externally, waive
+	"internal/billing/fees":    domain, // no-show and late-cancel fees: list, settle externally, waive
 	"internal/pos":             domain, // the front desk's sales: products and stock, desk sales, returns, end of day
 	"internal/reports":         domain, // the owner's numbers: sales snapshot, attendance, brand analytics
 	"internal/billing":         domain, // renewals: Stripe Billing subscriptions, invoices, failed payments, the billing desk

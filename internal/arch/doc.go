@@ -48,7 +48,7 @@
 //	             internal/me internal/members internal/payments/...
 //	             internal/platform internal/schedule internal/seed internal/venue
 //	             internal/webhooks internal/webhooks/manage
-//	             internal/webhooks/store internal/refunds internal/fees
+//	             internal/webhooks/store internal/billing/fees
 //	             internal/pos internal/reports internal/billing
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver

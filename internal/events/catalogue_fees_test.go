@@ -8,8 +8,8 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	entbooking "github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/internal/billing/fees"
 	"github.com/venueplatform/venue/internal/events"
-	"github.com/venueplatform/venue/internal/fees"
 )
 
 func init() {

@@ -13,8 +13,8 @@ import (
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments"
+	_ "github.com/venueplatform/venue/internal/payments/refunds" // registers the refund reconciler
 	"github.com/venueplatform/venue/internal/payments/stripeport"
-	_ "github.com/venueplatform/venue/internal/refunds" // registers the refund reconciler
 )
 
 func init() {

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/fees"
+	"github.com/venueplatform/venue/internal/billing/fees"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
 )

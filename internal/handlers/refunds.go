@@ -10,7 +10,7 @@ import (
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pagination"
-	"github.com/venueplatform/venue/internal/refunds"
+	"github.com/venueplatform/venue/internal/payments/refunds"
 )
 
 // refundLimits are the contract's cursor-list limits (default 20, at most
