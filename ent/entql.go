@@ -1944,6 +1944,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldPriceMinor:      {Type: field.TypeInt64, Column: servicevariant.FieldPriceMinor},
 			servicevariant.FieldIsActive:        {Type: field.TypeBool, Column: servicevariant.FieldIsActive},
 			servicevariant.FieldSortOrder:       {Type: field.TypeInt, Column: servicevariant.FieldSortOrder},
+			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
 	graph.Nodes[74] = &sqlgraph.Node{
@@ -2163,6 +2164,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldPaidAt:          {Type: field.TypeTime, Column: visit.FieldPaidAt},
 			visit.FieldPaymentIntentID: {Type: field.TypeString, Column: visit.FieldPaymentIntentID},
 			visit.FieldCheckoutKey:     {Type: field.TypeString, Column: visit.FieldCheckoutKey},
+			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
 	graph.Nodes[83] = &sqlgraph.Node{
@@ -14039,6 +14041,11 @@ func (f *ServiceVariantFilter) WhereSortOrder(p entql.IntP) {
 	f.Where(p.Field(servicevariant.FieldSortOrder))
 }
 
+// WhereDepositMinor applies the entql int64 predicate on the deposit_minor field.
+func (f *ServiceVariantFilter) WhereDepositMinor(p entql.Int64P) {
+	f.Where(p.Field(servicevariant.FieldDepositMinor))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *ServiceVariantFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -15159,6 +15166,11 @@ func (f *VisitFilter) WherePaymentIntentID(p entql.StringP) {
 // WhereCheckoutKey applies the entql string predicate on the checkout_key field.
 func (f *VisitFilter) WhereCheckoutKey(p entql.StringP) {
 	f.Where(p.Field(visit.FieldCheckoutKey))
+}
+
+// WhereBundleID applies the entql [16]byte predicate on the bundle_id field.
+func (f *VisitFilter) WhereBundleID(p entql.ValueP) {
+	f.Where(p.Field(visit.FieldBundleID))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

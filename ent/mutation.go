@@ -86122,6 +86122,8 @@ type ServiceVariantMutation struct {
 	is_active           *bool
 	sort_order          *int
 	addsort_order       *int
+	deposit_minor       *int64
+	adddeposit_minor    *int64
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -86620,6 +86622,76 @@ func (m *ServiceVariantMutation) ResetSortOrder() {
 	m.addsort_order = nil
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (m *ServiceVariantMutation) SetDepositMinor(i int64) {
+	m.deposit_minor = &i
+	m.adddeposit_minor = nil
+}
+
+// DepositMinor returns the value of the "deposit_minor" field in the mutation.
+func (m *ServiceVariantMutation) DepositMinor() (r int64, exists bool) {
+	v := m.deposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepositMinor returns the old "deposit_minor" field's value of the ServiceVariant entity.
+// If the ServiceVariant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceVariantMutation) OldDepositMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepositMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepositMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepositMinor: %w", err)
+	}
+	return oldValue.DepositMinor, nil
+}
+
+// AddDepositMinor adds i to the "deposit_minor" field.
+func (m *ServiceVariantMutation) AddDepositMinor(i int64) {
+	if m.adddeposit_minor != nil {
+		*m.adddeposit_minor += i
+	} else {
+		m.adddeposit_minor = &i
+	}
+}
+
+// AddedDepositMinor returns the value that was added to the "deposit_minor" field in this mutation.
+func (m *ServiceVariantMutation) AddedDepositMinor() (r int64, exists bool) {
+	v := m.adddeposit_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (m *ServiceVariantMutation) ClearDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	m.clearedFields[servicevariant.FieldDepositMinor] = struct{}{}
+}
+
+// DepositMinorCleared returns if the "deposit_minor" field was cleared in this mutation.
+func (m *ServiceVariantMutation) DepositMinorCleared() bool {
+	_, ok := m.clearedFields[servicevariant.FieldDepositMinor]
+	return ok
+}
+
+// ResetDepositMinor resets all changes to the "deposit_minor" field.
+func (m *ServiceVariantMutation) ResetDepositMinor() {
+	m.deposit_minor = nil
+	m.adddeposit_minor = nil
+	delete(m.clearedFields, servicevariant.FieldDepositMinor)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ServiceVariantMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -86708,7 +86780,7 @@ func (m *ServiceVariantMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceVariantMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, servicevariant.FieldCreatedAt)
 	}
@@ -86736,6 +86808,9 @@ func (m *ServiceVariantMutation) Fields() []string {
 	if m.sort_order != nil {
 		fields = append(fields, servicevariant.FieldSortOrder)
 	}
+	if m.deposit_minor != nil {
+		fields = append(fields, servicevariant.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -86762,6 +86837,8 @@ func (m *ServiceVariantMutation) Field(name string) (ent.Value, bool) {
 		return m.IsActive()
 	case servicevariant.FieldSortOrder:
 		return m.SortOrder()
+	case servicevariant.FieldDepositMinor:
+		return m.DepositMinor()
 	}
 	return nil, false
 }
@@ -86789,6 +86866,8 @@ func (m *ServiceVariantMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldIsActive(ctx)
 	case servicevariant.FieldSortOrder:
 		return m.OldSortOrder(ctx)
+	case servicevariant.FieldDepositMinor:
+		return m.OldDepositMinor(ctx)
 	}
 	return nil, fmt.Errorf("unknown ServiceVariant field %s", name)
 }
@@ -86861,6 +86940,13 @@ func (m *ServiceVariantMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSortOrder(v)
 		return nil
+	case servicevariant.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ServiceVariant field %s", name)
 }
@@ -86878,6 +86964,9 @@ func (m *ServiceVariantMutation) AddedFields() []string {
 	if m.addsort_order != nil {
 		fields = append(fields, servicevariant.FieldSortOrder)
 	}
+	if m.adddeposit_minor != nil {
+		fields = append(fields, servicevariant.FieldDepositMinor)
+	}
 	return fields
 }
 
@@ -86892,6 +86981,8 @@ func (m *ServiceVariantMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPriceMinor()
 	case servicevariant.FieldSortOrder:
 		return m.AddedSortOrder()
+	case servicevariant.FieldDepositMinor:
+		return m.AddedDepositMinor()
 	}
 	return nil, false
 }
@@ -86922,6 +87013,13 @@ func (m *ServiceVariantMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddSortOrder(v)
 		return nil
+	case servicevariant.FieldDepositMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepositMinor(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ServiceVariant numeric field %s", name)
 }
@@ -86929,7 +87027,11 @@ func (m *ServiceVariantMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *ServiceVariantMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(servicevariant.FieldDepositMinor) {
+		fields = append(fields, servicevariant.FieldDepositMinor)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -86942,6 +87044,11 @@ func (m *ServiceVariantMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *ServiceVariantMutation) ClearField(name string) error {
+	switch name {
+	case servicevariant.FieldDepositMinor:
+		m.ClearDepositMinor()
+		return nil
+	}
 	return fmt.Errorf("unknown ServiceVariant nullable field %s", name)
 }
 
@@ -86975,6 +87082,9 @@ func (m *ServiceVariantMutation) ResetField(name string) error {
 		return nil
 	case servicevariant.FieldSortOrder:
 		m.ResetSortOrder()
+		return nil
+	case servicevariant.FieldDepositMinor:
+		m.ResetDepositMinor()
 		return nil
 	}
 	return fmt.Errorf("unknown ServiceVariant field %s", name)
@@ -95757,6 +95867,7 @@ type VisitMutation struct {
 	paid_at              *time.Time
 	payment_intent_id    *string
 	checkout_key         *string
+	bundle_id            *uuid.UUID
 	clearedFields        map[string]struct{}
 	organization         *uuid.UUID
 	clearedorganization  bool
@@ -96526,6 +96637,55 @@ func (m *VisitMutation) ResetCheckoutKey() {
 	delete(m.clearedFields, visit.FieldCheckoutKey)
 }
 
+// SetBundleID sets the "bundle_id" field.
+func (m *VisitMutation) SetBundleID(u uuid.UUID) {
+	m.bundle_id = &u
+}
+
+// BundleID returns the value of the "bundle_id" field in the mutation.
+func (m *VisitMutation) BundleID() (r uuid.UUID, exists bool) {
+	v := m.bundle_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBundleID returns the old "bundle_id" field's value of the Visit entity.
+// If the Visit object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VisitMutation) OldBundleID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBundleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBundleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBundleID: %w", err)
+	}
+	return oldValue.BundleID, nil
+}
+
+// ClearBundleID clears the value of the "bundle_id" field.
+func (m *VisitMutation) ClearBundleID() {
+	m.bundle_id = nil
+	m.clearedFields[visit.FieldBundleID] = struct{}{}
+}
+
+// BundleIDCleared returns if the "bundle_id" field was cleared in this mutation.
+func (m *VisitMutation) BundleIDCleared() bool {
+	_, ok := m.clearedFields[visit.FieldBundleID]
+	return ok
+}
+
+// ResetBundleID resets all changes to the "bundle_id" field.
+func (m *VisitMutation) ResetBundleID() {
+	m.bundle_id = nil
+	delete(m.clearedFields, visit.FieldBundleID)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *VisitMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -96668,7 +96828,7 @@ func (m *VisitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VisitMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, visit.FieldCreatedAt)
 	}
@@ -96714,6 +96874,9 @@ func (m *VisitMutation) Fields() []string {
 	if m.checkout_key != nil {
 		fields = append(fields, visit.FieldCheckoutKey)
 	}
+	if m.bundle_id != nil {
+		fields = append(fields, visit.FieldBundleID)
+	}
 	return fields
 }
 
@@ -96752,6 +96915,8 @@ func (m *VisitMutation) Field(name string) (ent.Value, bool) {
 		return m.PaymentIntentID()
 	case visit.FieldCheckoutKey:
 		return m.CheckoutKey()
+	case visit.FieldBundleID:
+		return m.BundleID()
 	}
 	return nil, false
 }
@@ -96791,6 +96956,8 @@ func (m *VisitMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldPaymentIntentID(ctx)
 	case visit.FieldCheckoutKey:
 		return m.OldCheckoutKey(ctx)
+	case visit.FieldBundleID:
+		return m.OldBundleID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Visit field %s", name)
 }
@@ -96905,6 +97072,13 @@ func (m *VisitMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCheckoutKey(v)
 		return nil
+	case visit.FieldBundleID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBundleID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)
 }
@@ -96986,6 +97160,9 @@ func (m *VisitMutation) ClearedFields() []string {
 	if m.FieldCleared(visit.FieldCheckoutKey) {
 		fields = append(fields, visit.FieldCheckoutKey)
 	}
+	if m.FieldCleared(visit.FieldBundleID) {
+		fields = append(fields, visit.FieldBundleID)
+	}
 	return fields
 }
 
@@ -97011,6 +97188,9 @@ func (m *VisitMutation) ClearField(name string) error {
 		return nil
 	case visit.FieldCheckoutKey:
 		m.ClearCheckoutKey()
+		return nil
+	case visit.FieldBundleID:
+		m.ClearBundleID()
 		return nil
 	}
 	return fmt.Errorf("unknown Visit nullable field %s", name)
@@ -97064,6 +97244,9 @@ func (m *VisitMutation) ResetField(name string) error {
 		return nil
 	case visit.FieldCheckoutKey:
 		m.ResetCheckoutKey()
+		return nil
+	case visit.FieldBundleID:
+		m.ResetBundleID()
 		return nil
 	}
 	return fmt.Errorf("unknown Visit field %s", name)

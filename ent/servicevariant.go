@@ -38,6 +38,8 @@ type ServiceVariant struct {
 	IsActive bool `json:"is_active,omitempty"`
 	// SortOrder holds the value of the "sort_order" field.
 	SortOrder int `json:"sort_order,omitempty"`
+	// What an online checkout of this variant takes at booking (capped at the price); null inherits the service's deposit.
+	DepositMinor *int64 `json:"deposit_minor,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ServiceVariantQuery when eager-loading is set.
 	Edges        ServiceVariantEdges `json:"edges"`
@@ -84,7 +86,7 @@ func (*ServiceVariant) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case servicevariant.FieldIsActive:
 			values[i] = new(sql.NullBool)
-		case servicevariant.FieldDurationMinutes, servicevariant.FieldPriceMinor, servicevariant.FieldSortOrder:
+		case servicevariant.FieldDurationMinutes, servicevariant.FieldPriceMinor, servicevariant.FieldSortOrder, servicevariant.FieldDepositMinor:
 			values[i] = new(sql.NullInt64)
 		case servicevariant.FieldName:
 			values[i] = new(sql.NullString)
@@ -167,6 +169,13 @@ func (_m *ServiceVariant) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.SortOrder = int(value.Int64)
 			}
+		case servicevariant.FieldDepositMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field deposit_minor", values[i])
+			} else if value.Valid {
+				_m.DepositMinor = new(int64)
+				*_m.DepositMinor = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -239,6 +248,11 @@ func (_m *ServiceVariant) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("sort_order=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SortOrder))
+	builder.WriteString(", ")
+	if v := _m.DepositMinor; v != nil {
+		builder.WriteString("deposit_minor=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

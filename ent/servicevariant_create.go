@@ -112,6 +112,20 @@ func (_c *ServiceVariantCreate) SetNillableSortOrder(v *int) *ServiceVariantCrea
 	return _c
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_c *ServiceVariantCreate) SetDepositMinor(v int64) *ServiceVariantCreate {
+	_c.mutation.SetDepositMinor(v)
+	return _c
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_c *ServiceVariantCreate) SetNillableDepositMinor(v *int64) *ServiceVariantCreate {
+	if v != nil {
+		_c.SetDepositMinor(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ServiceVariantCreate) SetID(v uuid.UUID) *ServiceVariantCreate {
 	_c.mutation.SetID(v)
@@ -249,6 +263,11 @@ func (_c *ServiceVariantCreate) check() error {
 	if _, ok := _c.mutation.SortOrder(); !ok {
 		return &ValidationError{Name: "sort_order", err: errors.New(`ent: missing required field "ServiceVariant.sort_order"`)}
 	}
+	if v, ok := _c.mutation.DepositMinor(); ok {
+		if err := servicevariant.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "ServiceVariant.deposit_minor": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "ServiceVariant.organization"`)}
 	}
@@ -318,6 +337,10 @@ func (_c *ServiceVariantCreate) createSpec() (*ServiceVariant, *sqlgraph.CreateS
 	if value, ok := _c.mutation.SortOrder(); ok {
 		_spec.SetField(servicevariant.FieldSortOrder, field.TypeInt, value)
 		_node.SortOrder = value
+	}
+	if value, ok := _c.mutation.DepositMinor(); ok {
+		_spec.SetField(servicevariant.FieldDepositMinor, field.TypeInt64, value)
+		_node.DepositMinor = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -495,6 +518,30 @@ func (u *ServiceVariantUpsert) AddSortOrder(v int) *ServiceVariantUpsert {
 	return u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceVariantUpsert) SetDepositMinor(v int64) *ServiceVariantUpsert {
+	u.Set(servicevariant.FieldDepositMinor, v)
+	return u
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceVariantUpsert) UpdateDepositMinor() *ServiceVariantUpsert {
+	u.SetExcluded(servicevariant.FieldDepositMinor)
+	return u
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceVariantUpsert) AddDepositMinor(v int64) *ServiceVariantUpsert {
+	u.Add(servicevariant.FieldDepositMinor, v)
+	return u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceVariantUpsert) ClearDepositMinor() *ServiceVariantUpsert {
+	u.SetNull(servicevariant.FieldDepositMinor)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -654,6 +701,34 @@ func (u *ServiceVariantUpsertOne) AddSortOrder(v int) *ServiceVariantUpsertOne {
 func (u *ServiceVariantUpsertOne) UpdateSortOrder() *ServiceVariantUpsertOne {
 	return u.Update(func(s *ServiceVariantUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceVariantUpsertOne) SetDepositMinor(v int64) *ServiceVariantUpsertOne {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.SetDepositMinor(v)
+	})
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceVariantUpsertOne) AddDepositMinor(v int64) *ServiceVariantUpsertOne {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.AddDepositMinor(v)
+	})
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceVariantUpsertOne) UpdateDepositMinor() *ServiceVariantUpsertOne {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.UpdateDepositMinor()
+	})
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceVariantUpsertOne) ClearDepositMinor() *ServiceVariantUpsertOne {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.ClearDepositMinor()
 	})
 }
 
@@ -983,6 +1058,34 @@ func (u *ServiceVariantUpsertBulk) AddSortOrder(v int) *ServiceVariantUpsertBulk
 func (u *ServiceVariantUpsertBulk) UpdateSortOrder() *ServiceVariantUpsertBulk {
 	return u.Update(func(s *ServiceVariantUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetDepositMinor sets the "deposit_minor" field.
+func (u *ServiceVariantUpsertBulk) SetDepositMinor(v int64) *ServiceVariantUpsertBulk {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.SetDepositMinor(v)
+	})
+}
+
+// AddDepositMinor adds v to the "deposit_minor" field.
+func (u *ServiceVariantUpsertBulk) AddDepositMinor(v int64) *ServiceVariantUpsertBulk {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.AddDepositMinor(v)
+	})
+}
+
+// UpdateDepositMinor sets the "deposit_minor" field to the value that was provided on create.
+func (u *ServiceVariantUpsertBulk) UpdateDepositMinor() *ServiceVariantUpsertBulk {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.UpdateDepositMinor()
+	})
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (u *ServiceVariantUpsertBulk) ClearDepositMinor() *ServiceVariantUpsertBulk {
+	return u.Update(func(s *ServiceVariantUpsert) {
+		s.ClearDepositMinor()
 	})
 }
 

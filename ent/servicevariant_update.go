@@ -125,6 +125,33 @@ func (_u *ServiceVariantUpdate) AddSortOrder(v int) *ServiceVariantUpdate {
 	return _u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_u *ServiceVariantUpdate) SetDepositMinor(v int64) *ServiceVariantUpdate {
+	_u.mutation.ResetDepositMinor()
+	_u.mutation.SetDepositMinor(v)
+	return _u
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_u *ServiceVariantUpdate) SetNillableDepositMinor(v *int64) *ServiceVariantUpdate {
+	if v != nil {
+		_u.SetDepositMinor(*v)
+	}
+	return _u
+}
+
+// AddDepositMinor adds value to the "deposit_minor" field.
+func (_u *ServiceVariantUpdate) AddDepositMinor(v int64) *ServiceVariantUpdate {
+	_u.mutation.AddDepositMinor(v)
+	return _u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (_u *ServiceVariantUpdate) ClearDepositMinor() *ServiceVariantUpdate {
+	_u.mutation.ClearDepositMinor()
+	return _u
+}
+
 // Mutation returns the ServiceVariantMutation object of the builder.
 func (_u *ServiceVariantUpdate) Mutation() *ServiceVariantMutation {
 	return _u.mutation
@@ -189,6 +216,11 @@ func (_u *ServiceVariantUpdate) check() error {
 			return &ValidationError{Name: "price_minor", err: fmt.Errorf(`ent: validator failed for field "ServiceVariant.price_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositMinor(); ok {
+		if err := servicevariant.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "ServiceVariant.deposit_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ServiceVariant.organization"`)
 	}
@@ -236,6 +268,15 @@ func (_u *ServiceVariantUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(servicevariant.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.DepositMinor(); ok {
+		_spec.SetField(servicevariant.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDepositMinor(); ok {
+		_spec.AddField(servicevariant.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.DepositMinorCleared() {
+		_spec.ClearField(servicevariant.FieldDepositMinor, field.TypeInt64)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -354,6 +395,33 @@ func (_u *ServiceVariantUpdateOne) AddSortOrder(v int) *ServiceVariantUpdateOne 
 	return _u
 }
 
+// SetDepositMinor sets the "deposit_minor" field.
+func (_u *ServiceVariantUpdateOne) SetDepositMinor(v int64) *ServiceVariantUpdateOne {
+	_u.mutation.ResetDepositMinor()
+	_u.mutation.SetDepositMinor(v)
+	return _u
+}
+
+// SetNillableDepositMinor sets the "deposit_minor" field if the given value is not nil.
+func (_u *ServiceVariantUpdateOne) SetNillableDepositMinor(v *int64) *ServiceVariantUpdateOne {
+	if v != nil {
+		_u.SetDepositMinor(*v)
+	}
+	return _u
+}
+
+// AddDepositMinor adds value to the "deposit_minor" field.
+func (_u *ServiceVariantUpdateOne) AddDepositMinor(v int64) *ServiceVariantUpdateOne {
+	_u.mutation.AddDepositMinor(v)
+	return _u
+}
+
+// ClearDepositMinor clears the value of the "deposit_minor" field.
+func (_u *ServiceVariantUpdateOne) ClearDepositMinor() *ServiceVariantUpdateOne {
+	_u.mutation.ClearDepositMinor()
+	return _u
+}
+
 // Mutation returns the ServiceVariantMutation object of the builder.
 func (_u *ServiceVariantUpdateOne) Mutation() *ServiceVariantMutation {
 	return _u.mutation
@@ -431,6 +499,11 @@ func (_u *ServiceVariantUpdateOne) check() error {
 			return &ValidationError{Name: "price_minor", err: fmt.Errorf(`ent: validator failed for field "ServiceVariant.price_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositMinor(); ok {
+		if err := servicevariant.DepositMinorValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "ServiceVariant.deposit_minor": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "ServiceVariant.organization"`)
 	}
@@ -495,6 +568,15 @@ func (_u *ServiceVariantUpdateOne) sqlSave(ctx context.Context) (_node *ServiceV
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(servicevariant.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.DepositMinor(); ok {
+		_spec.SetField(servicevariant.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedDepositMinor(); ok {
+		_spec.AddField(servicevariant.FieldDepositMinor, field.TypeInt64, value)
+	}
+	if _u.mutation.DepositMinorCleared() {
+		_spec.ClearField(servicevariant.FieldDepositMinor, field.TypeInt64)
 	}
 	_node = &ServiceVariant{config: _u.config}
 	_spec.Assign = _node.assignValues

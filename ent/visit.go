@@ -50,6 +50,8 @@ type Visit struct {
 	PaymentIntentID *string `json:"payment_intent_id,omitempty"`
 	// Digest of the checkout request's Idempotency-Key: a retry finds its visit.
 	CheckoutKey *string `json:"checkout_key,omitempty"`
+	// The combo package this visit was booked as (priced at the bundle's price).
+	BundleID *uuid.UUID `json:"bundle_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the VisitQuery when eager-loading is set.
 	Edges        VisitEdges `json:"edges"`
@@ -105,6 +107,8 @@ func (*Visit) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case visit.FieldBundleID:
+			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
 		case visit.FieldTotalPriceMinor, visit.FieldDueMinor, visit.FieldPaidMinor:
 			values[i] = new(sql.NullInt64)
 		case visit.FieldStatus, visit.FieldCurrency, visit.FieldPaymentIntentID, visit.FieldCheckoutKey:
@@ -228,6 +232,13 @@ func (_m *Visit) assignValues(columns []string, values []any) error {
 				_m.CheckoutKey = new(string)
 				*_m.CheckoutKey = value.String
 			}
+		case visit.FieldBundleID:
+			if value, ok := values[i].(*sql.NullScanner); !ok {
+				return fmt.Errorf("unexpected type %T for field bundle_id", values[i])
+			} else if value.Valid {
+				_m.BundleID = new(uuid.UUID)
+				*_m.BundleID = *value.S.(*uuid.UUID)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -330,6 +341,11 @@ func (_m *Visit) String() string {
 	if v := _m.CheckoutKey; v != nil {
 		builder.WriteString("checkout_key=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.BundleID; v != nil {
+		builder.WriteString("bundle_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -189,6 +189,20 @@ func (_c *VisitCreate) SetNillableCheckoutKey(v *string) *VisitCreate {
 	return _c
 }
 
+// SetBundleID sets the "bundle_id" field.
+func (_c *VisitCreate) SetBundleID(v uuid.UUID) *VisitCreate {
+	_c.mutation.SetBundleID(v)
+	return _c
+}
+
+// SetNillableBundleID sets the "bundle_id" field if the given value is not nil.
+func (_c *VisitCreate) SetNillableBundleID(v *uuid.UUID) *VisitCreate {
+	if v != nil {
+		_c.SetBundleID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *VisitCreate) SetID(v uuid.UUID) *VisitCreate {
 	_c.mutation.SetID(v)
@@ -464,6 +478,10 @@ func (_c *VisitCreate) createSpec() (*Visit, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CheckoutKey(); ok {
 		_spec.SetField(visit.FieldCheckoutKey, field.TypeString, value)
 		_node.CheckoutKey = &value
+	}
+	if value, ok := _c.mutation.BundleID(); ok {
+		_spec.SetField(visit.FieldBundleID, field.TypeUUID, value)
+		_node.BundleID = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -778,6 +796,9 @@ func (u *VisitUpsertOne) UpdateNewValues() *VisitUpsertOne {
 		}
 		if _, exists := u.create.mutation.MemberID(); exists {
 			s.SetIgnore(visit.FieldMemberID)
+		}
+		if _, exists := u.create.mutation.BundleID(); exists {
+			s.SetIgnore(visit.FieldBundleID)
 		}
 	}))
 	return u
@@ -1218,6 +1239,9 @@ func (u *VisitUpsertBulk) UpdateNewValues() *VisitUpsertBulk {
 			}
 			if _, exists := b.mutation.MemberID(); exists {
 				s.SetIgnore(visit.FieldMemberID)
+			}
+			if _, exists := b.mutation.BundleID(); exists {
+				s.SetIgnore(visit.FieldBundleID)
 			}
 		}
 	}))

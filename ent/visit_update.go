@@ -433,6 +433,9 @@ func (_u *VisitUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CheckoutKeyCleared() {
 		_spec.ClearField(visit.FieldCheckoutKey, field.TypeString)
 	}
+	if _u.mutation.BundleIDCleared() {
+		_spec.ClearField(visit.FieldBundleID, field.TypeUUID)
+	}
 	if _u.mutation.AppointmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -930,6 +933,9 @@ func (_u *VisitUpdateOne) sqlSave(ctx context.Context) (_node *Visit, err error)
 	}
 	if _u.mutation.CheckoutKeyCleared() {
 		_spec.ClearField(visit.FieldCheckoutKey, field.TypeString)
+	}
+	if _u.mutation.BundleIDCleared() {
+		_spec.ClearField(visit.FieldBundleID, field.TypeUUID)
 	}
 	if _u.mutation.AppointmentsCleared() {
 		edge := &sqlgraph.EdgeSpec{

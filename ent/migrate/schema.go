@@ -3575,6 +3575,7 @@ var (
 		{Name: "price_minor", Type: field.TypeInt64},
 		{Name: "is_active", Type: field.TypeBool, Default: true},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "deposit_minor", Type: field.TypeInt64, Nullable: true},
 		{Name: "service_id", Type: field.TypeUUID},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
@@ -3586,13 +3587,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "service_variants_services_variants",
-				Columns:    []*schema.Column{ServiceVariantsColumns[8]},
+				Columns:    []*schema.Column{ServiceVariantsColumns[9]},
 				RefColumns: []*schema.Column{ServicesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "service_variants_organizations_organization",
-				Columns:    []*schema.Column{ServiceVariantsColumns[9]},
+				Columns:    []*schema.Column{ServiceVariantsColumns[10]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3601,12 +3602,12 @@ var (
 			{
 				Name:    "servicevariant_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ServiceVariantsColumns[9]},
+				Columns: []*schema.Column{ServiceVariantsColumns[10]},
 			},
 			{
 				Name:    "servicevariant_organization_id_service_id",
 				Unique:  false,
-				Columns: []*schema.Column{ServiceVariantsColumns[9], ServiceVariantsColumns[8]},
+				Columns: []*schema.Column{ServiceVariantsColumns[10], ServiceVariantsColumns[9]},
 			},
 		},
 	}
@@ -4012,6 +4013,7 @@ var (
 		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
 		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "checkout_key", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "bundle_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 	}
@@ -4023,13 +4025,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "visits_organizations_organization",
-				Columns:    []*schema.Column{VisitsColumns[14]},
+				Columns:    []*schema.Column{VisitsColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "visits_members_member",
-				Columns:    []*schema.Column{VisitsColumns[15]},
+				Columns:    []*schema.Column{VisitsColumns[16]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -4038,17 +4040,17 @@ var (
 			{
 				Name:    "visit_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{VisitsColumns[14]},
+				Columns: []*schema.Column{VisitsColumns[15]},
 			},
 			{
 				Name:    "visit_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{VisitsColumns[14], VisitsColumns[15]},
+				Columns: []*schema.Column{VisitsColumns[15], VisitsColumns[16]},
 			},
 			{
 				Name:    "visit_organization_id_member_id_checkout_key",
 				Unique:  true,
-				Columns: []*schema.Column{VisitsColumns[14], VisitsColumns[15], VisitsColumns[13]},
+				Columns: []*schema.Column{VisitsColumns[15], VisitsColumns[16], VisitsColumns[13]},
 			},
 		},
 	}

@@ -4911,6 +4911,10 @@ func init() {
 	servicevariantDescSortOrder := servicevariantFields[5].Descriptor()
 	// servicevariant.DefaultSortOrder holds the default value on creation for the sort_order field.
 	servicevariant.DefaultSortOrder = servicevariantDescSortOrder.Default.(int)
+	// servicevariantDescDepositMinor is the schema descriptor for deposit_minor field.
+	servicevariantDescDepositMinor := servicevariantFields[6].Descriptor()
+	// servicevariant.DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
+	servicevariant.DepositMinorValidator = servicevariantDescDepositMinor.Validators[0].(func(int64) error)
 	// servicevariantDescID is the schema descriptor for id field.
 	servicevariantDescID := servicevariantMixinFields0[0].Descriptor()
 	// servicevariant.DefaultID holds the default value on creation for the id field.

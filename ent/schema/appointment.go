@@ -27,6 +27,8 @@ func (ServiceVariant) Fields() []ent.Field {
 			Comment("Price in minor units of the parent service's currency."),
 		field.Bool("is_active").Default(true),
 		field.Int("sort_order").Default(0),
+		field.Int64("deposit_minor").Optional().Nillable().NonNegative().
+			Comment("What an online checkout of this variant takes at booking (capped at the price); null inherits the service's deposit."),
 	}
 }
 
@@ -206,6 +208,8 @@ func (Visit) Fields() []ent.Field {
 		field.String("payment_intent_id").Optional().Nillable().MaxLen(255),
 		field.String("checkout_key").Optional().Nillable().MaxLen(64).
 			Comment("Digest of the checkout request's Idempotency-Key: a retry finds its visit."),
+		field.UUID("bundle_id", uuidType).Optional().Nillable().Immutable().
+			Comment("The combo package this visit was booked as (priced at the bundle's price)."),
 	}
 }
 

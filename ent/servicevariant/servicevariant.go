@@ -34,6 +34,8 @@ const (
 	FieldIsActive = "is_active"
 	// FieldSortOrder holds the string denoting the sort_order field in the database.
 	FieldSortOrder = "sort_order"
+	// FieldDepositMinor holds the string denoting the deposit_minor field in the database.
+	FieldDepositMinor = "deposit_minor"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeService holds the string denoting the service edge name in mutations.
@@ -68,6 +70,7 @@ var Columns = []string{
 	FieldPriceMinor,
 	FieldIsActive,
 	FieldSortOrder,
+	FieldDepositMinor,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -104,6 +107,8 @@ var (
 	DefaultIsActive bool
 	// DefaultSortOrder holds the default value on creation for the "sort_order" field.
 	DefaultSortOrder int
+	// DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
+	DepositMinorValidator func(int64) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -159,6 +164,11 @@ func ByIsActive(opts ...sql.OrderTermOption) OrderOption {
 // BySortOrder orders the results by the sort_order field.
 func BySortOrder(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSortOrder, opts...).ToFunc()
+}
+
+// ByDepositMinor orders the results by the deposit_minor field.
+func ByDepositMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDepositMinor, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

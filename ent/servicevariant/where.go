@@ -101,6 +101,11 @@ func SortOrder(v int) predicate.ServiceVariant {
 	return predicate.ServiceVariant(sql.FieldEQ(FieldSortOrder, v))
 }
 
+// DepositMinor applies equality check predicate on the "deposit_minor" field. It's identical to DepositMinorEQ.
+func DepositMinor(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldEQ(FieldDepositMinor, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.ServiceVariant {
 	return predicate.ServiceVariant(sql.FieldEQ(FieldCreatedAt, v))
@@ -414,6 +419,56 @@ func SortOrderLT(v int) predicate.ServiceVariant {
 // SortOrderLTE applies the LTE predicate on the "sort_order" field.
 func SortOrderLTE(v int) predicate.ServiceVariant {
 	return predicate.ServiceVariant(sql.FieldLTE(FieldSortOrder, v))
+}
+
+// DepositMinorEQ applies the EQ predicate on the "deposit_minor" field.
+func DepositMinorEQ(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldEQ(FieldDepositMinor, v))
+}
+
+// DepositMinorNEQ applies the NEQ predicate on the "deposit_minor" field.
+func DepositMinorNEQ(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldNEQ(FieldDepositMinor, v))
+}
+
+// DepositMinorIn applies the In predicate on the "deposit_minor" field.
+func DepositMinorIn(vs ...int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldIn(FieldDepositMinor, vs...))
+}
+
+// DepositMinorNotIn applies the NotIn predicate on the "deposit_minor" field.
+func DepositMinorNotIn(vs ...int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldNotIn(FieldDepositMinor, vs...))
+}
+
+// DepositMinorGT applies the GT predicate on the "deposit_minor" field.
+func DepositMinorGT(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldGT(FieldDepositMinor, v))
+}
+
+// DepositMinorGTE applies the GTE predicate on the "deposit_minor" field.
+func DepositMinorGTE(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldGTE(FieldDepositMinor, v))
+}
+
+// DepositMinorLT applies the LT predicate on the "deposit_minor" field.
+func DepositMinorLT(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldLT(FieldDepositMinor, v))
+}
+
+// DepositMinorLTE applies the LTE predicate on the "deposit_minor" field.
+func DepositMinorLTE(v int64) predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldLTE(FieldDepositMinor, v))
+}
+
+// DepositMinorIsNil applies the IsNil predicate on the "deposit_minor" field.
+func DepositMinorIsNil() predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldIsNull(FieldDepositMinor))
+}
+
+// DepositMinorNotNil applies the NotNil predicate on the "deposit_minor" field.
+func DepositMinorNotNil() predicate.ServiceVariant {
+	return predicate.ServiceVariant(sql.FieldNotNull(FieldDepositMinor))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -47,6 +47,8 @@ const (
 	FieldPaymentIntentID = "payment_intent_id"
 	// FieldCheckoutKey holds the string denoting the checkout_key field in the database.
 	FieldCheckoutKey = "checkout_key"
+	// FieldBundleID holds the string denoting the bundle_id field in the database.
+	FieldBundleID = "bundle_id"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -96,6 +98,7 @@ var Columns = []string{
 	FieldPaidAt,
 	FieldPaymentIntentID,
 	FieldCheckoutKey,
+	FieldBundleID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -250,6 +253,11 @@ func ByPaymentIntentID(opts ...sql.OrderTermOption) OrderOption {
 // ByCheckoutKey orders the results by the checkout_key field.
 func ByCheckoutKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCheckoutKey, opts...).ToFunc()
+}
+
+// ByBundleID orders the results by the bundle_id field.
+func ByBundleID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBundleID, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

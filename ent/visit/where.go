@@ -126,6 +126,11 @@ func CheckoutKey(v string) predicate.Visit {
 	return predicate.Visit(sql.FieldEQ(FieldCheckoutKey, v))
 }
 
+// BundleID applies equality check predicate on the "bundle_id" field. It's identical to BundleIDEQ.
+func BundleID(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldEQ(FieldBundleID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Visit {
 	return predicate.Visit(sql.FieldEQ(FieldCreatedAt, v))
@@ -779,6 +784,56 @@ func CheckoutKeyEqualFold(v string) predicate.Visit {
 // CheckoutKeyContainsFold applies the ContainsFold predicate on the "checkout_key" field.
 func CheckoutKeyContainsFold(v string) predicate.Visit {
 	return predicate.Visit(sql.FieldContainsFold(FieldCheckoutKey, v))
+}
+
+// BundleIDEQ applies the EQ predicate on the "bundle_id" field.
+func BundleIDEQ(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldEQ(FieldBundleID, v))
+}
+
+// BundleIDNEQ applies the NEQ predicate on the "bundle_id" field.
+func BundleIDNEQ(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldNEQ(FieldBundleID, v))
+}
+
+// BundleIDIn applies the In predicate on the "bundle_id" field.
+func BundleIDIn(vs ...uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldIn(FieldBundleID, vs...))
+}
+
+// BundleIDNotIn applies the NotIn predicate on the "bundle_id" field.
+func BundleIDNotIn(vs ...uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldNotIn(FieldBundleID, vs...))
+}
+
+// BundleIDGT applies the GT predicate on the "bundle_id" field.
+func BundleIDGT(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldGT(FieldBundleID, v))
+}
+
+// BundleIDGTE applies the GTE predicate on the "bundle_id" field.
+func BundleIDGTE(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldGTE(FieldBundleID, v))
+}
+
+// BundleIDLT applies the LT predicate on the "bundle_id" field.
+func BundleIDLT(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldLT(FieldBundleID, v))
+}
+
+// BundleIDLTE applies the LTE predicate on the "bundle_id" field.
+func BundleIDLTE(v uuid.UUID) predicate.Visit {
+	return predicate.Visit(sql.FieldLTE(FieldBundleID, v))
+}
+
+// BundleIDIsNil applies the IsNil predicate on the "bundle_id" field.
+func BundleIDIsNil() predicate.Visit {
+	return predicate.Visit(sql.FieldIsNull(FieldBundleID))
+}
+
+// BundleIDNotNil applies the NotNil predicate on the "bundle_id" field.
+func BundleIDNotNil() predicate.Visit {
+	return predicate.Visit(sql.FieldNotNull(FieldBundleID))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -50,6 +50,8 @@ type Request struct {
 	// carry is the appointment a reschedule replaces: its price and payment
 	// (free, pass, venue, or what was paid online) move to the new one.
 	carry *ent.Appointment
+	// price replaces the service's price (a bundle's share).
+	price *int64
 }
 
 // exclusionViolation is PostgreSQL's SQLSTATE for a refused exclusion constraint.
@@ -107,15 +109,18 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 	var payment entappointment.Payment
 	var due int64
 	price := cand.PriceMinor
+	if r.price != nil {
+		price = *r.price
+	}
 	switch {
 	case r.carry != nil:
 		payment, due, price = r.carry.Payment, r.carry.DueMinor, r.carry.PriceMinor
 	case r.hold != nil:
-		if payment, due, err = r.hold.check(v, svc, cand.PriceMinor, r); err != nil {
+		if payment, due, err = r.hold.check(v, svc, depositOf(svc, av.Variant), price, r); err != nil {
 			return nil, err
 		}
 	default:
-		payment, err = paymentOf(v, cand.PriceMinor, r)
+		payment, err = paymentOf(v, price, r)
 	}
 	if err != nil {
 		return nil, err

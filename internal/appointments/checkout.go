@@ -60,8 +60,8 @@ type hold struct {
 
 // check decides the payment of a held booking of svc at price: online,
 // with the deposit (capped at the price) or the price due now.
-func (h *hold) check(v *Venue, svc *ent.Service, price int64, r Request) (entappointment.Payment, int64, error) {
-	pay, _, due := dueOf(v, svc, price, r.PaymentChoice)
+func (h *hold) check(v *Venue, svc *ent.Service, deposit *int64, price int64, r Request) (entappointment.Payment, int64, error) {
+	pay, _, due := dueOf(v, deposit, price, r.PaymentChoice)
 	if h.visit && pay != entappointment.PaymentVenue {
 		return pay, due, nil
 	}
@@ -91,19 +91,28 @@ func online(v *Venue, choice string) bool {
 		(v.Policy.PaymentMode == appointmentpolicy.PaymentAtBookingModeClientChoice && choice == "online")
 }
 
-// dueOf is how a booking of svc at price is paid, its deposit (nil: none)
-// and what is due at booking.
-func dueOf(v *Venue, svc *ent.Service, price int64, choice string) (entappointment.Payment, *int64, int64) {
+// depositOf is the deposit of a booking of svc (as variant, when one is
+// named): the variant's own, else the service's (nil: none).
+func depositOf(svc *ent.Service, variant *ent.ServiceVariant) *int64 {
+	if variant != nil && variant.DepositMinor != nil {
+		return variant.DepositMinor
+	}
+	return svc.DepositMinor
+}
+
+// dueOf is how a booking at price with deposit (nil: none) is paid, its
+// deposit and what is due at booking.
+func dueOf(v *Venue, deposit *int64, price int64, choice string) (entappointment.Payment, *int64, int64) {
 	if price == 0 {
 		return entappointment.PaymentFree, nil, 0
 	}
 	if !online(v, choice) {
-		return entappointment.PaymentVenue, svc.DepositMinor, 0
+		return entappointment.PaymentVenue, deposit, 0
 	}
-	if svc.DepositMinor != nil && *svc.DepositMinor < price {
-		return entappointment.PaymentOnline, svc.DepositMinor, *svc.DepositMinor
+	if deposit != nil && *deposit < price {
+		return entappointment.PaymentOnline, deposit, *deposit
 	}
-	return entappointment.PaymentOnline, svc.DepositMinor, price
+	return entappointment.PaymentOnline, deposit, price
 }
 
 // Quote is what booking one appointment would cost now.
@@ -140,7 +149,7 @@ func QuoteOf(ctx context.Context, client *ent.Client, a Actor, r Request, now ti
 		return nil, slotUnavailable(ReasonSlotNotOffered)
 	}
 	cand, _ := av.Candidate(slot.Providers[0])
-	pay, deposit, due := dueOf(v, av.Service, cand.PriceMinor, r.PaymentChoice)
+	pay, deposit, due := dueOf(v, depositOf(av.Service, av.Variant), cand.PriceMinor, r.PaymentChoice)
 	if deposit != nil && *deposit > cand.PriceMinor {
 		capped := cand.PriceMinor
 		deposit = &capped
@@ -298,6 +307,9 @@ type ConfirmResult struct {
 	Appointment *ent.Appointment
 	Visit       *ent.Visit
 	Items       []*ent.Appointment
+	// Refund is where the automatic refund of a late payment stands
+	// (refund_pending only).
+	Refund *LateRefund
 }
 
 func requiresAction(status string) *apperr.Error {
@@ -355,6 +367,9 @@ func ConfirmCheckout(ctx context.Context, client *ent.Client, pay *payments.Serv
 	switch {
 	case ap.PaidAt != nil && ap.Status == entappointment.StatusCancelled && deref(ap.CancelReason, "") == CancelReasonUnpaid:
 		out.Status = ConfirmRefundPending
+		if out.Refund, err = lateRefundOf(ctx, pay, ap.OrganizationID, deref(ap.PaymentIntentID, "")); err != nil {
+			return nil, err
+		}
 	case ap.PaidAt != nil:
 	default:
 		if out.Status, err = attemptOutcome(ctx, client, ap.ID); err != nil {
@@ -379,25 +394,29 @@ func (appointmentSubject) Lock(ctx context.Context, tx *ent.Tx, id uuid.UUID) (p
 
 // Settle books the paid appointment, once, under its lock: the payment row,
 // the status booked, appointment.created and payment.succeeded. A hold that
-// was released meanwhile stays cancelled with the payment recorded, for the
-// venue to refund.
+// was released meanwhile stays cancelled with the payment recorded, and its
+// refund is queued (late_refund.go).
 func (appointmentSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intentID string, now time.Time) error {
 	ap, err := tx.Appointment.Get(ctx, id)
 	if err != nil || ap.PaidAt != nil {
 		return err
 	}
-	return settleAppointments(ctx, tx.Client(), []*ent.Appointment{ap}, ap.MemberID, ap.DueMinor, ap.Currency, intentID, now,
+	pay, err := settleAppointments(ctx, tx.Client(), []*ent.Appointment{ap}, ap.MemberID, ap.DueMinor, ap.Currency, intentID, now,
 		map[string]any{"appointment_id": ap.ID.String()})
+	if err != nil || ap.Status != entappointment.StatusCancelled {
+		return err
+	}
+	return enqueueLateRefund(ctx, pay)
 }
 
 // settleAppointments records the payment of aps (one appointment, or a
 // visit's) and books the ones still held.
-func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointment, member uuid.UUID, amount int64, currency, intentID string, now time.Time, data map[string]any) error {
+func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointment, member uuid.UUID, amount int64, currency, intentID string, now time.Time, data map[string]any) (*ent.Payment, error) {
 	pay, err := c.Payment.Create().SetMemberID(member).SetAmountMinor(amount).SetCurrency(currency).
 		SetStatus(payment.StatusSucceeded).SetKind(payment.KindAppointment).SetPaidAt(now).
 		SetProcessorPaymentID(intentID).Save(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, ap := range aps {
 		upd := c.Appointment.UpdateOne(ap).SetPaidAt(now).SetPaidMinor(ap.DueMinor).SetPaymentIntentID(intentID)
@@ -407,7 +426,7 @@ func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointme
 		}
 		done, err := upd.Save(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !held {
 			continue
@@ -417,10 +436,10 @@ func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointme
 			"provider_id": done.ProviderID.String(), "service_id": done.ServiceID.String(),
 			"starts_at": done.StartsAt.UTC().Format(time.RFC3339),
 		}); err != nil {
-			return err
+			return nil, err
 		}
 		if err := auditEntry(ctx, c, "appointment.created", done, map[string]any{"via": string(done.BookedVia), "paid_online": true}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	ev := map[string]any{"payment_id": pay.ID.String(), "member_id": member.String(), "payment_intent_id": intentID,
@@ -429,5 +448,5 @@ func settleAppointments(ctx context.Context, c *ent.Client, aps []*ent.Appointme
 		ev[k] = v
 	}
 	_, err = events.Record(ctx, c, events.PaymentSucceeded, ev)
-	return err
+	return pay, err
 }

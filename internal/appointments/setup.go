@@ -68,11 +68,24 @@ type VariantPatch struct {
 	PriceMinor *int64
 	IsActive   *bool
 	SortOrder  *int
+	// DepositMinor sets the variant's own deposit; ClearDeposit removes it
+	// (the service's applies again).
+	DepositMinor *int64
+	ClearDeposit bool
 }
 
 // Empty reports whether the patch sets nothing.
 func (p VariantPatch) Empty() bool {
-	return p.Name == nil && p.Duration == nil && p.PriceMinor == nil && p.IsActive == nil && p.SortOrder == nil
+	return p.Name == nil && p.Duration == nil && p.PriceMinor == nil && p.IsActive == nil && p.SortOrder == nil &&
+		p.DepositMinor == nil && !p.ClearDeposit
+}
+
+// depositWithinPrice refuses a deposit above the price it is taken from.
+func depositWithinPrice(deposit *int64, price int64) error {
+	if deposit != nil && *deposit > price {
+		return apperr.Validation("deposit_amount", "a deposit is at most the price")
+	}
+	return nil
 }
 
 // CreateVariant adds a variant to service svc.
@@ -84,8 +97,12 @@ func CreateVariant(ctx context.Context, c *ent.Client, svc uuid.UUID, p VariantP
 	if p.Name == nil || p.Duration == nil || p.PriceMinor == nil {
 		return nil, nil, apperr.Validation("name", "name, duration_minutes and price_amount are required")
 	}
+	if err := depositWithinPrice(p.DepositMinor, *p.PriceMinor); err != nil {
+		return nil, nil, err
+	}
 	cr := c.ServiceVariant.Create().SetServiceID(svc).SetName(*p.Name).SetDurationMinutes(*p.Duration).
-		SetPriceMinor(*p.PriceMinor).SetNillableIsActive(p.IsActive).SetNillableSortOrder(p.SortOrder)
+		SetPriceMinor(*p.PriceMinor).SetNillableIsActive(p.IsActive).SetNillableSortOrder(p.SortOrder).
+		SetNillableDepositMinor(p.DepositMinor)
 	v, err := cr.Save(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -105,14 +122,35 @@ func UpdateVariant(ctx context.Context, c *ent.Client, svc, id uuid.UUID, p Vari
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := c.ServiceVariant.Update().Where(servicevariant.ID(id), servicevariant.ServiceID(svc)).
-		SetNillableName(p.Name).SetNillableDurationMinutes(p.Duration).SetNillablePriceMinor(p.PriceMinor).
-		SetNillableIsActive(p.IsActive).SetNillableSortOrder(p.SortOrder).Save(ctx)
+	cur, err := c.ServiceVariant.Query().Where(servicevariant.ID(id), servicevariant.ServiceID(svc)).ForUpdate().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFound("variant")
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if n == 0 {
-		return nil, nil, apperr.NotFound("variant")
+	price, deposit := cur.PriceMinor, cur.DepositMinor
+	if p.PriceMinor != nil {
+		price = *p.PriceMinor
+	}
+	if p.ClearDeposit {
+		deposit = nil
+	} else if p.DepositMinor != nil {
+		deposit = p.DepositMinor
+	}
+	if err := depositWithinPrice(deposit, price); err != nil {
+		return nil, nil, err
+	}
+	upd := c.ServiceVariant.UpdateOne(cur).
+		SetNillableName(p.Name).SetNillableDurationMinutes(p.Duration).SetNillablePriceMinor(p.PriceMinor).
+		SetNillableIsActive(p.IsActive).SetNillableSortOrder(p.SortOrder)
+	if deposit == nil {
+		upd.ClearDepositMinor()
+	} else {
+		upd.SetDepositMinor(*deposit)
+	}
+	if err := upd.Exec(ctx); err != nil {
+		return nil, nil, err
 	}
 	if err := record(ctx, c, "service_variant.updated", "service_variant:"+id.String(), nil); err != nil {
 		return nil, nil, err

@@ -39,6 +39,11 @@ type VisitRequest struct {
 	ExpectedCurrency   string
 	// PaymentChoice is online or venue; honoured only in client_choice mode.
 	PaymentChoice string
+
+	// bundle books a combo package: its id and each item's share of its
+	// price (bundles.go).
+	bundle *uuid.UUID
+	prices []int64
 }
 
 // BookVisit books r's services one after the other from r.Start, all or
@@ -62,10 +67,11 @@ func BookVisit(ctx context.Context, client *ent.Client, a Actor, r VisitRequest,
 // in pending_payment with each of its appointments, owing the sum of their
 // amounts due at booking.
 func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r VisitRequest, now time.Time, h *hold) (*ent.Visit, []*ent.Appointment, error) {
-	if !v.Policy.GroupedVisitsEnabled {
+	switch {
+	case r.bundle != nil: // the venue's own package: its rules are the bundle's
+	case !v.Policy.GroupedVisitsEnabled:
 		return nil, nil, unprocessable("GROUPED_VISITS_DISABLED", "the venue does not take visits of several services")
-	}
-	if len(r.Items) < MinVisitServices || len(r.Items) > v.Policy.MaxServicesPerVisit {
+	case len(r.Items) < MinVisitServices || len(r.Items) > v.Policy.MaxServicesPerVisit:
 		return nil, nil, apperr.Validation("services", "a visit has 2 to max_services_per_visit services").
 			With("max_services", v.Policy.MaxServicesPerVisit)
 	}
@@ -75,7 +81,7 @@ func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r Vis
 		c := tx.Client()
 		var err error
 		visit, err = c.Visit.Create().SetMemberID(a.Member.ID).SetStartsAt(r.Start).SetEndsAt(r.Start).
-			SetTotalPriceMinor(0).SetCurrency("XXX").Save(ctx)
+			SetTotalPriceMinor(0).SetCurrency("XXX").SetNillableBundleID(r.bundle).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -96,6 +102,9 @@ func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r Vis
 				req.PaymentChoice = r.PaymentChoice
 				req.hold = &hold{expires: h.expires, visit: true}
 			}
+			if r.prices != nil {
+				req.price = &r.prices[i]
+			}
 			ap, err := book(ctx, c, v, a, req, now, &visit.ID, true)
 			if err != nil {
 				if ae, ok := err.(*apperr.Error); ok && ae.Code == CodeSlotUnavailable {
@@ -114,7 +123,13 @@ func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r Vis
 			if h != nil {
 				due += ap.DueMinor
 			} else {
-				_, _, d := dueOf(v, svc, ap.PriceMinor, r.PaymentChoice)
+				var variant *ent.ServiceVariant
+				if ap.VariantID != nil {
+					if variant, err = c.ServiceVariant.Get(ctx, *ap.VariantID); err != nil {
+						return err
+					}
+				}
+				_, _, d := dueOf(v, depositOf(svc, variant), ap.PriceMinor, r.PaymentChoice)
 				due += d
 			}
 			ap.Edges.Service = svc
@@ -202,9 +217,16 @@ func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID,
 		if err != nil {
 			return err
 		}
+		reason := "member_visit"
+		if !a.Self {
+			reason = "staff_visit"
+		}
 		for _, ap := range aps {
-			p := PreviewCancel(v, ap, false, now)
-			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), p.FeeMinor, "member_visit", now)
+			fee := PreviewCancel(v, ap, false, now).FeeMinor
+			if !a.Self {
+				fee = 0 // staff cancels carry no fee
+			}
+			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), fee, reason, now)
 			if err != nil {
 				return err
 			}

@@ -96,6 +96,9 @@ func ConfirmVisitCheckout(ctx context.Context, client *ent.Client, pay *payments
 	switch {
 	case visit.PaidAt != nil && visit.Status == entvisit.StatusCancelled:
 		out.Status = ConfirmRefundPending
+		if out.Refund, err = lateRefundOf(ctx, pay, visit.OrganizationID, deref(visit.PaymentIntentID, "")); err != nil {
+			return nil, err
+		}
 	case visit.PaidAt != nil:
 	default:
 		if out.Status, err = attemptOutcome(ctx, client, visit.ID); err != nil {
@@ -119,7 +122,7 @@ func (visitSubject) Lock(ctx context.Context, tx *ent.Tx, id uuid.UUID) (payment
 
 // Settle books the paid visit and its held appointments, once, under the
 // visit's lock. A visit whose hold was released meanwhile stays cancelled
-// with the payment recorded, for the venue to refund.
+// with the payment recorded, and its refund is queued (late_refund.go).
 func (visitSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intentID string, now time.Time) error {
 	v, err := tx.Visit.Get(ctx, id)
 	if err != nil || v.PaidAt != nil {
@@ -135,13 +138,17 @@ func (visitSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intent
 			held = append(held, ap)
 		}
 	}
-	if err := settleAppointments(ctx, tx.Client(), held, v.MemberID, v.DueMinor, v.Currency, intentID, now,
-		map[string]any{"visit_id": v.ID.String()}); err != nil {
+	pay, err := settleAppointments(ctx, tx.Client(), held, v.MemberID, v.DueMinor, v.Currency, intentID, now,
+		map[string]any{"visit_id": v.ID.String()})
+	if err != nil {
 		return err
 	}
 	upd := tx.Visit.UpdateOne(v).SetPaidAt(now).SetPaidMinor(v.DueMinor).SetPaymentIntentID(intentID)
 	if v.Status == entvisit.StatusPendingPayment {
 		upd.SetStatus(entvisit.StatusBooked).ClearHoldExpiresAt()
 	}
-	return upd.Exec(ctx)
+	if err := upd.Exec(ctx); err != nil || v.Status != entvisit.StatusCancelled {
+		return err
+	}
+	return enqueueLateRefund(ctx, pay)
 }

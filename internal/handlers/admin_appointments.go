@@ -27,9 +27,28 @@ func (h *Handler) inTx(ctx context.Context, fn func(ctx context.Context, c *ent.
 
 func adminVariant(v *ent.ServiceVariant, svc *ent.Service) api.AdminServiceVariant {
 	e := apient.ServiceVariant(v)
-	return api.AdminServiceVariant{ID: e.ID, ServiceID: e.ServiceID, Name: e.Name, DurationMinutes: e.DurationMinutes,
-		PriceMinor: e.PriceMinor, IsActive: e.IsActive, SortOrder: e.SortOrder,
+	out := api.AdminServiceVariant{ID: e.ID, ServiceID: e.ServiceID, Name: e.Name, DurationMinutes: e.DurationMinutes,
+		PriceMinor: e.PriceMinor, IsActive: e.IsActive, SortOrder: e.SortOrder, DepositMinor: e.DepositMinor,
 		Currency: svc.Currency, PriceAmount: money.ToMajor(v.PriceMinor, svc.Currency)}
+	if v.DepositMinor != nil {
+		out.DepositAmount = api.NewNilFloat64(money.ToMajor(*v.DepositMinor, svc.Currency))
+	} else {
+		out.DepositAmount.SetToNull()
+	}
+	return out
+}
+
+// depositPatch reads an optional, nullable deposit_amount into p.
+func depositPatch(o api.OptNilFloat64, currency string, p *appointments.VariantPatch) {
+	if !o.Set {
+		return
+	}
+	if o.Null {
+		p.ClearDeposit = true
+		return
+	}
+	m := money.ToMinor(o.Value, currency)
+	p.DepositMinor = &m
 }
 
 func adminAssignment(a *ent.ServiceProvider, svc *ent.Service) api.AdminServiceProvider {
@@ -77,8 +96,10 @@ func (h *Handler) CreateServiceVariant(ctx context.Context, req *api.ServiceVari
 			return err
 		}
 		price := money.ToMinor(req.PriceAmount, svc.Currency)
-		v, _, err := appointments.CreateVariant(ctx, c, p.ID, appointments.VariantPatch{Name: &req.Name,
-			Duration: &req.DurationMinutes, PriceMinor: &price, IsActive: optValue(req.IsActive), SortOrder: optValue(req.SortOrder)})
+		patch := appointments.VariantPatch{Name: &req.Name,
+			Duration: &req.DurationMinutes, PriceMinor: &price, IsActive: optValue(req.IsActive), SortOrder: optValue(req.SortOrder)}
+		depositPatch(req.DepositAmount, svc.Currency, &patch)
+		v, _, err := appointments.CreateVariant(ctx, c, p.ID, patch)
 		if err != nil {
 			return err
 		}
@@ -115,6 +136,7 @@ func (h *Handler) UpdateServiceVariant(ctx context.Context, req *api.ServiceVari
 			m := money.ToMinor(a, svc.Currency)
 			patch.PriceMinor = &m
 		}
+		depositPatch(req.DepositAmount, svc.Currency, &patch)
 		v, _, err := appointments.UpdateVariant(ctx, c, p.ID, p.VariantId, patch)
 		if err != nil {
 			return err

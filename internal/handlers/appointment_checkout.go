@@ -112,6 +112,7 @@ func (h *Handler) ConfirmAppointmentCheckout(ctx context.Context, p api.ConfirmA
 		return &api.ConfirmAppointmentCheckoutOK{Data: out}, nil
 	case appointments.ConfirmRefundPending:
 		out.Code = api.NewNilAppointmentCheckoutConfirmCode(api.AppointmentCheckoutConfirmCodeREFUNDPENDING)
+		out.Refund = lateRefundOut(res.Refund)
 	default:
 		out.Code = api.NewNilAppointmentCheckoutConfirmCode(api.AppointmentCheckoutConfirmCodeFINALIZERETRY)
 	}
@@ -162,6 +163,7 @@ func (h *Handler) ConfirmAppointmentVisitCheckout(ctx context.Context, p api.Con
 		return &api.ConfirmAppointmentVisitCheckoutOK{Data: out}, nil
 	case appointments.ConfirmRefundPending:
 		out.Code = api.NewNilVisitCheckoutConfirmCode(api.VisitCheckoutConfirmCodeVISITREFUNDPENDING)
+		out.Refund = lateRefundOut(res.Refund)
 	default:
 		out.Code = api.NewNilVisitCheckoutConfirmCode(api.VisitCheckoutConfirmCodeVISITFINALIZERETRY)
 	}
@@ -239,4 +241,18 @@ func (h *Handler) RescheduleAppointmentVisit(ctx context.Context, req *api.Visit
 		return nil, err
 	}
 	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
+}
+
+// lateRefundOut is where the automatic refund of a late payment stands.
+func lateRefundOut(r *appointments.LateRefund) api.OptCheckoutLateRefund {
+	if r == nil {
+		return api.OptCheckoutLateRefund{}
+	}
+	out := api.CheckoutLateRefund{Status: api.CheckoutLateRefundStatus(r.Status), AmountMinor: r.AmountMinor, Currency: r.Currency}
+	if r.RefundID != nil {
+		out.RefundID = api.NewNilUUID(*r.RefundID)
+	} else {
+		out.RefundID.SetToNull()
+	}
+	return api.NewOptCheckoutLateRefund(out)
 }

@@ -302,6 +302,9 @@ func visitOut(visit *ent.Visit, aps []*ent.Appointment) api.Visit {
 		TotalPriceAmount: money.ToMajor(visit.TotalPriceMinor, visit.Currency), UpdatedAt: concurrency.Format(visit.UpdatedAt),
 		Appointments:            make([]api.Appointment, 0, len(aps)),
 		AmountDueAtBookingMinor: visit.DueMinor, AmountPaidMinor: visit.PaidMinor, HoldExpiresAt: nilTimeOf(visit.HoldExpiresAt)}
+	if visit.BundleID != nil {
+		out.BundleID = api.NewOptNilUUID(*visit.BundleID)
+	}
 	for _, ap := range aps {
 		out.Appointments = append(out.Appointments, appointmentOut(ap))
 	}

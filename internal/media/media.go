@@ -9,6 +9,8 @@
 package media
 
 import (
+	"io/fs"
+	"time"
 	"context"
 	"errors"
 	"io"
@@ -108,4 +110,46 @@ func (l Local) Delete(_ context.Context, key string) error {
 		return err
 	}
 	return nil
+}
+
+// Object is a stored object's key and when it was last written.
+type Object struct {
+	Key     string
+	ModTime time.Time
+}
+
+// Lister is a Store that lists its objects under a key prefix (an
+// S3-compatible store lists by prefix too); the sweep of staged uploads
+// needs it.
+type Lister interface {
+	List(ctx context.Context, prefix string) ([]Object, error)
+}
+
+// List walks the files under prefix (a folder key such as "uploads/"),
+// temporary files of unfinished writes included.
+func (l Local) List(_ context.Context, prefix string) ([]Object, error) {
+	root, err := l.path(strings.TrimSuffix(prefix, "/"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Object
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(l.Dir, p)
+		if err != nil {
+			return err
+		}
+		out = append(out, Object{Key: filepath.ToSlash(rel), ModTime: info.ModTime()})
+		return nil
+	})
+	return out, err
 }

@@ -10,7 +10,9 @@ import (
 	_ "image/jpeg" // decoders of the accepted image formats
 	_ "image/png"
 	"io"
+	"log/slog"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -177,4 +179,72 @@ func (s *Service) Publish(ctx context.Context, img *Image, key string) (string, 
 func (s *Service) Discard(ctx context.Context, t *Ticket) error {
 	err := s.Store.Delete(ctx, t.Path())
 	return errors.Join(err, s.Store.Delete(ctx, markerKey(t.Token)))
+}
+
+// SweepStaged removes staged uploads that were never finalized: the upload
+// and its ticket once the ticket expired, and other files under uploads/
+// (an upload whose ticket is gone, a write cut short) once older than
+// UploadFor. It returns how many objects it removed; a store that cannot
+// list is not swept.
+func (s *Service) SweepStaged(ctx context.Context) (int, error) {
+	l, ok := s.Store.(Lister)
+	if !ok {
+		return 0, nil
+	}
+	objs, err := l.List(ctx, "uploads/")
+	if err != nil {
+		return 0, fmt.Errorf("media: sweep: %w", err)
+	}
+	now := s.now()
+	marked := map[string]bool{} // tokens with a ticket
+	dead := map[string]bool{}   // tokens whose ticket expired
+	n := 0
+	var errs []error
+	remove := func(key string) {
+		if err := s.Store.Delete(ctx, key); err != nil {
+			errs = append(errs, err)
+			return
+		}
+		n++
+	}
+	for _, o := range objs {
+		token, isTicket := strings.CutSuffix(strings.TrimPrefix(o.Key, "uploads/"), ".ticket")
+		if !isTicket || !stagedPath.MatchString("uploads/"+token) {
+			continue
+		}
+		marked[token] = true
+		if _, err := s.ticket(ctx, token); errors.Is(err, ErrNotFound) {
+			dead[token] = true
+			remove(o.Key)
+		}
+	}
+	for _, o := range objs {
+		token, isTicket := strings.CutSuffix(strings.TrimPrefix(o.Key, "uploads/"), ".ticket")
+		switch {
+		case isTicket && marked[token]:
+		case stagedPath.MatchString(o.Key) && (dead[token] || (!marked[token] && now.Sub(o.ModTime) > UploadFor)):
+			remove(o.Key)
+		case !stagedPath.MatchString(o.Key) && now.Sub(o.ModTime) > UploadFor:
+			remove(o.Key) // a write cut short, or anything else left there
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// SweepEvery runs SweepStaged every period until ctx ends.
+func (s *Service) SweepEvery(ctx context.Context, period time.Duration, log *slog.Logger) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := s.SweepStaged(ctx); err != nil {
+				log.ErrorContext(ctx, "staged upload sweep", "error", err)
+			} else if n > 0 {
+				log.InfoContext(ctx, "staged uploads removed", "objects", n)
+			}
+		}
+	}
 }

@@ -150,6 +150,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	runGuestHoldSweep(ctx, deps, settings)                          // lapsed unpaid guest holds (guest_invites.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
+	go mediaService(deps).SweepEvery(ctx, 10*time.Minute, log) // staged uploads never finalized (media.go)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
 		// The MCP endpoint queues the audit entries of read-only tool calls;

@@ -251,6 +251,7 @@ var registry = map[string]SiteInfo{
 	"guests.token_venue": elevation("a guest with an invitation's token (no account, or not a member of the venue) acts on that one invitation as the venue's guest-invitation operator, for the call only"),
 	"guests.waitlist": members("a freed seat of a class goes to the first guest waiting, whoever's invitation freed it: reading and moving the class's waiting guest invitations, in the class the caller locked in the viewer's venue",
 		"GuestInvite"),
+	"appointments.late_refund": elevation("a payment that came after its appointment's hold was released is refunded by a job holding only ids, and the member's confirm reads where that refund stands: both act as an operator of the venue the payment names, as staff refunding would"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

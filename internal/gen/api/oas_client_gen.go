@@ -342,6 +342,22 @@ type Invoker interface {
 	//
 	// POST /auth/signup
 	AuthSignup(ctx context.Context, request *SignupRequest) (*SessionResponse, error)
+	// BookAppointmentBundle invokes bookAppointmentBundle operation.
+	//
+	// Books the active bundle `bundle_id`'s services in order from
+	// `start_time` with `provider_id` (or `any`), as `POST
+	// /appointments/visits` places them; if one is not offered at its
+	// time none is booked (409 `SLOT_UNAVAILABLE`, `details.service_index`).
+	// The visit costs the bundle's price: `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
+	// When the venue takes payment at booking the bundle is 402
+	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
+	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
+	// `Idempotency-Key` is required and must be a UUID.
+	//
+	// POST /appointments/bundle-visits
+	BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
 	// BulkCancelAdminSchedule invokes bulkCancelAdminSchedule operation.
 	//
 	// Cancels every class of `instance_ids` like the single cancel, each in its
@@ -393,6 +409,17 @@ type Invoker interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, request *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelAdminVisit invokes cancelAdminVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments with the
+	// visit's exact `expected_updated_at` (missing: 400
+	// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
+	// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
+	// cancels carry no fee. Each appointment records
+	// `appointment.cancelled`.
+	//
+	// DELETE /admin/visits/{visitId}
+	CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error)
 	// CancelAppointment invokes cancelAppointment operation.
 	//
 	// Requires the exact `updated_at` token of the last read (missing: 400
@@ -977,7 +1004,10 @@ type Invoker interface {
 	// CreateServiceVariant invokes createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
-	// are required. 201 with the variant.
+	// are required. `deposit_amount` is what an online checkout of the
+	// variant takes at booking (major units; more than the price is 400
+	// `VALIDATION_ERROR`); absent or null inherits the service's deposit.
+	// 201 with the variant.
 	//
 	// POST /admin/services/{id}/variants
 	CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
@@ -1061,6 +1091,13 @@ type Invoker interface {
 	//
 	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceBundle invokes deleteServiceBundle operation.
+	//
+	// A bundle that booked visits name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/service-bundles/{bundleId}
+	DeleteServiceBundle(ctx context.Context, params DeleteServiceBundleParams) (*AdminOkResponse, error)
 	// DeleteServiceImage invokes deleteServiceImage operation.
 	//
 	// Clears the service's `image_url` and removes the published file (a service without an image
@@ -1795,6 +1832,12 @@ type Invoker interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListAppointmentBundles invokes listAppointmentBundles operation.
+	//
+	// The bundles of the venue named by `X-Organization-ID` that are active, in display order.
+	//
+	// GET /appointments/bundles
+	ListAppointmentBundles(ctx context.Context, params ListAppointmentBundlesParams) (*ServiceBundleListResponse, error)
 	// ListAppointments invokes listAppointments operation.
 	//
 	// `direction` `upcoming` (default: starting now or later, soonest
@@ -2288,6 +2331,16 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RescheduleAdminVisit invokes rescheduleAdminVisit operation.
+	//
+	// As `PATCH /appointments/visits/{visitId}`: every booked service
+	// moves in order to start from `start_time`, all or nothing, with the
+	// visit's exact `expected_updated_at` (409 `STALE_TARGET`); 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` when one does not
+	// fit, and nothing moves.
+	//
+	// PATCH /admin/visits/{visitId}
+	RescheduleAdminVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAdminVisitParams) (*VisitResponse, error)
 	// RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
 	//
 	// Moves every booked service of the visit, in order, to start from
@@ -2585,6 +2638,17 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceBundle invokes updateServiceBundle operation.
+	//
+	// Sets the fields sent; `items` replaces the whole list (2 to 8, the
+	// same rules as creating). An empty body is 400 `VALIDATION_ERROR`.
+	// Visits already booked as the bundle keep their prices. The path is
+	// `/admin/service-bundles/{bundleId}` rather than under
+	// `/admin/services/bundles`, whose next segment would be ambiguous
+	// with a service id's for the router.
+	//
+	// PATCH /admin/service-bundles/{bundleId}
+	UpdateServiceBundle(ctx context.Context, request *ServiceBundleUpdateRequest, params UpdateServiceBundleParams) (*ServiceBundleResponse, error)
 	// UpdateServiceProvider invokes updateServiceProvider operation.
 	//
 	// Sets only the fields sent; `null` custom values inherit the
@@ -2595,7 +2659,10 @@ type Invoker interface {
 	UpdateServiceProvider(ctx context.Context, request *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
 	// UpdateServiceVariant invokes updateServiceVariant operation.
 	//
-	// An empty body is 400 `VALIDATION_ERROR`.
+	// An empty body is 400 `VALIDATION_ERROR`. `deposit_amount` null
+	// removes the variant's own deposit (the service's applies again); a
+	// deposit above the variant's price (as patched) is 400
+	// `VALIDATION_ERROR` and nothing changes.
 	//
 	// PATCH /admin/services/{id}/variants/{variantId}
 	UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)
@@ -4772,6 +4839,113 @@ func (c *Client) sendAuthSignup(ctx context.Context, request *SignupRequest) (re
 	return result, nil
 }
 
+// BookAppointmentBundle invokes bookAppointmentBundle operation.
+//
+// Books the active bundle `bundle_id`'s services in order from
+// `start_time` with `provider_id` (or `any`), as `POST
+// /appointments/visits` places them; if one is not offered at its
+// time none is booked (409 `SLOT_UNAVAILABLE`, `details.service_index`).
+// The visit costs the bundle's price: `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
+// When the venue takes payment at booking the bundle is 402
+// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
+// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
+// `Idempotency-Key` is required and must be a UUID.
+//
+// POST /appointments/bundle-visits
+func (c *Client) BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error) {
+	res, err := c.sendBookAppointmentBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/bundle-visits"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBookAppointmentBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, BookAppointmentBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBookAppointmentBundleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // BulkCancelAdminSchedule invokes bulkCancelAdminSchedule operation.
 //
 // Cancels every class of `instance_ids` like the single cancel, each in its
@@ -5211,6 +5385,135 @@ func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *Admin
 	defer body.Close()
 
 	result, err := decodeCancelAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CancelAdminVisit invokes cancelAdminVisit operation.
+//
+// Cancels the visit and each of its booked appointments with the
+// visit's exact `expected_updated_at` (missing: 400
+// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
+// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
+// cancels carry no fee. Each appointment records
+// `appointment.cancelled`.
+//
+// DELETE /admin/visits/{visitId}
+func (c *Client) CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error) {
+	res, err := c.sendCancelAdminVisit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "expected_updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "expected_updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ExpectedUpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAdminVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAdminVisitResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9574,7 +9877,10 @@ func (c *Client) sendCreateServiceImageUpload(ctx context.Context, params Create
 // CreateServiceVariant invokes createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
-// are required. 201 with the variant.
+// are required. `deposit_amount` is what an online checkout of the
+// variant takes at booking (major units; more than the price is 400
+// `VALIDATION_ERROR`); absent or null inherits the service's deposit.
+// 201 with the variant.
 //
 // POST /admin/services/{id}/variants
 func (c *Client) CreateServiceVariant(ctx context.Context, request *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error) {
@@ -10324,6 +10630,111 @@ func (c *Client) sendDeleteProviderTimeOff(ctx context.Context, params DeletePro
 	defer body.Close()
 
 	result, err := decodeDeleteProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteServiceBundle invokes deleteServiceBundle operation.
+//
+// A bundle that booked visits name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/service-bundles/{bundleId}
+func (c *Client) DeleteServiceBundle(ctx context.Context, params DeleteServiceBundleParams) (*AdminOkResponse, error) {
+	res, err := c.sendDeleteServiceBundle(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteServiceBundle(ctx context.Context, params DeleteServiceBundleParams) (res *AdminOkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/service-bundles/"
+	{
+		// Encode "bundleId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bundleId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BundleId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteServiceBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteServiceBundleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -18226,6 +18637,89 @@ func (c *Client) sendListAdminSchedule(ctx context.Context, params ListAdminSche
 	return result, nil
 }
 
+// ListAppointmentBundles invokes listAppointmentBundles operation.
+//
+// The bundles of the venue named by `X-Organization-ID` that are active, in display order.
+//
+// GET /appointments/bundles
+func (c *Client) ListAppointmentBundles(ctx context.Context, params ListAppointmentBundlesParams) (*ServiceBundleListResponse, error) {
+	res, err := c.sendListAppointmentBundles(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAppointmentBundles(ctx context.Context, params ListAppointmentBundlesParams) (res *ServiceBundleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAppointmentBundlesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAppointmentBundlesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAppointments invokes listAppointments operation.
 //
 // `direction` `upcoming` (default: starting now or later, soonest
@@ -23197,6 +23691,117 @@ func (c *Client) sendReplayWebhookDelivery(ctx context.Context, params ReplayWeb
 	return result, nil
 }
 
+// RescheduleAdminVisit invokes rescheduleAdminVisit operation.
+//
+// As `PATCH /appointments/visits/{visitId}`: every booked service
+// moves in order to start from `start_time`, all or nothing, with the
+// visit's exact `expected_updated_at` (409 `STALE_TARGET`); 409
+// `SLOT_UNAVAILABLE` with `details.service_index` when one does not
+// fit, and nothing moves.
+//
+// PATCH /admin/visits/{visitId}
+func (c *Client) RescheduleAdminVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAdminVisitParams) (*VisitResponse, error) {
+	res, err := c.sendRescheduleAdminVisit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRescheduleAdminVisit(ctx context.Context, request *VisitRescheduleRequest, params RescheduleAdminVisitParams) (res *VisitResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/visits/"
+	{
+		// Encode "visitId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "visitId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.VisitId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRescheduleAdminVisitRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RescheduleAdminVisitOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRescheduleAdminVisitResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RescheduleAppointmentVisit invokes rescheduleAppointmentVisit operation.
 //
 // Moves every booked service of the visit, in order, to start from
@@ -25945,6 +26550,118 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	return result, nil
 }
 
+// UpdateServiceBundle invokes updateServiceBundle operation.
+//
+// Sets the fields sent; `items` replaces the whole list (2 to 8, the
+// same rules as creating). An empty body is 400 `VALIDATION_ERROR`.
+// Visits already booked as the bundle keep their prices. The path is
+// `/admin/service-bundles/{bundleId}` rather than under
+// `/admin/services/bundles`, whose next segment would be ambiguous
+// with a service id's for the router.
+//
+// PATCH /admin/service-bundles/{bundleId}
+func (c *Client) UpdateServiceBundle(ctx context.Context, request *ServiceBundleUpdateRequest, params UpdateServiceBundleParams) (*ServiceBundleResponse, error) {
+	res, err := c.sendUpdateServiceBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateServiceBundle(ctx context.Context, request *ServiceBundleUpdateRequest, params UpdateServiceBundleParams) (res *ServiceBundleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/service-bundles/"
+	{
+		// Encode "bundleId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bundleId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BundleId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateServiceBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateServiceBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateServiceBundleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // UpdateServiceProvider invokes updateServiceProvider operation.
 //
 // Sets only the fields sent; `null` custom values inherit the
@@ -26075,7 +26792,10 @@ func (c *Client) sendUpdateServiceProvider(ctx context.Context, request *Service
 
 // UpdateServiceVariant invokes updateServiceVariant operation.
 //
-// An empty body is 400 `VALIDATION_ERROR`.
+// An empty body is 400 `VALIDATION_ERROR`. `deposit_amount` null
+// removes the variant's own deposit (the service's applies again); a
+// deposit above the variant's price (as patched) is 400
+// `VALIDATION_ERROR` and nothing changes.
 //
 // PATCH /admin/services/{id}/variants/{variantId}
 func (c *Client) UpdateServiceVariant(ctx context.Context, request *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error) {

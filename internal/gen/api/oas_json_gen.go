@@ -12546,6 +12546,10 @@ func (s *AdminServiceVariant) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *AdminServiceVariant) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("deposit_minor")
+		s.DepositMinor.Encode(e)
+	}
+	{
 		e.FieldStart("duration_minutes")
 		e.Int(s.DurationMinutes)
 	}
@@ -12578,21 +12582,27 @@ func (s *AdminServiceVariant) encodeFields(e *jx.Encoder) {
 		e.Str(s.Currency)
 	}
 	{
+		e.FieldStart("deposit_amount")
+		s.DepositAmount.Encode(e)
+	}
+	{
 		e.FieldStart("price_amount")
 		e.Float64(s.PriceAmount)
 	}
 }
 
-var jsonFieldsNameOfAdminServiceVariant = [9]string{
-	0: "duration_minutes",
-	1: "id",
-	2: "is_active",
-	3: "name",
-	4: "price_minor",
-	5: "service_id",
-	6: "sort_order",
-	7: "currency",
-	8: "price_amount",
+var jsonFieldsNameOfAdminServiceVariant = [11]string{
+	0:  "deposit_minor",
+	1:  "duration_minutes",
+	2:  "id",
+	3:  "is_active",
+	4:  "name",
+	5:  "price_minor",
+	6:  "service_id",
+	7:  "sort_order",
+	8:  "currency",
+	9:  "deposit_amount",
+	10: "price_amount",
 }
 
 // Decode decodes AdminServiceVariant from json.
@@ -12604,8 +12614,18 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "duration_minutes":
+		case "deposit_minor":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.DepositMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"deposit_minor\"")
+			}
+		case "duration_minutes":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.DurationMinutes = int(v)
@@ -12617,7 +12637,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"duration_minutes\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -12629,7 +12649,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "is_active":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsActive = bool(v)
@@ -12641,7 +12661,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_active\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -12653,7 +12673,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "price_minor":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.PriceMinor = int64(v)
@@ -12665,7 +12685,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"price_minor\"")
 			}
 		case "service_id":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ServiceID = v
@@ -12677,7 +12697,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_id\"")
 			}
 		case "sort_order":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int()
 				s.SortOrder = int(v)
@@ -12689,7 +12709,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"sort_order\"")
 			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -12700,8 +12720,18 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
+		case "deposit_amount":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				if err := s.DepositAmount.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"deposit_amount\"")
+			}
 		case "price_amount":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Float64()
 				s.PriceAmount = float64(v)
@@ -12723,7 +12753,7 @@ func (s *AdminServiceVariant) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000001,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -14229,15 +14259,22 @@ func (s *AppointmentCheckoutConfirm) encodeFields(e *jx.Encoder) {
 		s.Code.Encode(e)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("status")
 		s.Status.Encode(e)
 	}
 }
 
-var jsonFieldsNameOfAppointmentCheckoutConfirm = [3]string{
+var jsonFieldsNameOfAppointmentCheckoutConfirm = [4]string{
 	0: "appointment",
 	1: "code",
-	2: "status",
+	2: "refund",
+	3: "status",
 }
 
 // Decode decodes AppointmentCheckoutConfirm from json.
@@ -14269,8 +14306,18 @@ func (s *AppointmentCheckoutConfirm) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "status":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -14289,7 +14336,7 @@ func (s *AppointmentCheckoutConfirm) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000111,
+		0b00001011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -22400,6 +22447,204 @@ func (s *BrandListResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *BundleVisitCreateRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BundleVisitCreateRequest) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("bundle_id")
+		json.EncodeUUID(e, s.BundleID)
+	}
+	{
+		e.FieldStart("expected_amount_due_at_booking")
+		e.Float64(s.ExpectedAmountDueAtBooking)
+	}
+	{
+		e.FieldStart("expected_currency")
+		e.Str(s.ExpectedCurrency)
+	}
+	{
+		e.FieldStart("expected_total_price_amount")
+		e.Float64(s.ExpectedTotalPriceAmount)
+	}
+	{
+		if s.LocationID.Set {
+			e.FieldStart("location_id")
+			s.LocationID.Encode(e)
+		}
+	}
+	{
+		if s.ProviderID.Set {
+			e.FieldStart("provider_id")
+			s.ProviderID.Encode(e)
+		}
+	}
+	{
+		e.FieldStart("start_time")
+		json.EncodeDateTime(e, s.StartTime)
+	}
+}
+
+var jsonFieldsNameOfBundleVisitCreateRequest = [7]string{
+	0: "bundle_id",
+	1: "expected_amount_due_at_booking",
+	2: "expected_currency",
+	3: "expected_total_price_amount",
+	4: "location_id",
+	5: "provider_id",
+	6: "start_time",
+}
+
+// Decode decodes BundleVisitCreateRequest from json.
+func (s *BundleVisitCreateRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BundleVisitCreateRequest to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "bundle_id":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.BundleID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"bundle_id\"")
+			}
+		case "expected_amount_due_at_booking":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Float64()
+				s.ExpectedAmountDueAtBooking = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"expected_amount_due_at_booking\"")
+			}
+		case "expected_currency":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.ExpectedCurrency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"expected_currency\"")
+			}
+		case "expected_total_price_amount":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Float64()
+				s.ExpectedTotalPriceAmount = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"expected_total_price_amount\"")
+			}
+		case "location_id":
+			if err := func() error {
+				s.LocationID.Reset()
+				if err := s.LocationID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"location_id\"")
+			}
+		case "provider_id":
+			if err := func() error {
+				s.ProviderID.Reset()
+				if err := s.ProviderID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider_id\"")
+			}
+		case "start_time":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.StartTime = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_time\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BundleVisitCreateRequest")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b01001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBundleVisitCreateRequest) {
+					name = jsonFieldsNameOfBundleVisitCreateRequest[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BundleVisitCreateRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BundleVisitCreateRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *CalendarAppointment) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -29680,6 +29925,195 @@ func (s CheckoutConfirmationPaymentState) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *CheckoutConfirmationPaymentState) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *CheckoutLateRefund) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *CheckoutLateRefund) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("refund_id")
+		s.RefundID.Encode(e)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfCheckoutLateRefund = [4]string{
+	0: "amount_minor",
+	1: "currency",
+	2: "refund_id",
+	3: "status",
+}
+
+// Decode decodes CheckoutLateRefund from json.
+func (s *CheckoutLateRefund) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CheckoutLateRefund to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "refund_id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.RefundID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_id\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode CheckoutLateRefund")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCheckoutLateRefund) {
+					name = jsonFieldsNameOfCheckoutLateRefund[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CheckoutLateRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CheckoutLateRefund) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes CheckoutLateRefundStatus as json.
+func (s CheckoutLateRefundStatus) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes CheckoutLateRefundStatus from json.
+func (s *CheckoutLateRefundStatus) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CheckoutLateRefundStatus to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch CheckoutLateRefundStatus(v) {
+	case CheckoutLateRefundStatusQueued:
+		*s = CheckoutLateRefundStatusQueued
+	case CheckoutLateRefundStatusPending:
+		*s = CheckoutLateRefundStatusPending
+	case CheckoutLateRefundStatusSucceeded:
+		*s = CheckoutLateRefundStatusSucceeded
+	case CheckoutLateRefundStatusFailed:
+		*s = CheckoutLateRefundStatusFailed
+	case CheckoutLateRefundStatusManual:
+		*s = CheckoutLateRefundStatusManual
+	default:
+		*s = CheckoutLateRefundStatus(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s CheckoutLateRefundStatus) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CheckoutLateRefundStatus) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -61476,6 +61910,39 @@ func (s *OptCheckoutConfirmationPaymentState) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes CheckoutLateRefund as json.
+func (o OptCheckoutLateRefund) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes CheckoutLateRefund from json.
+func (o *OptCheckoutLateRefund) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptCheckoutLateRefund to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptCheckoutLateRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptCheckoutLateRefund) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes CheckoutPreviewRequestLocale as json.
 func (o OptCheckoutPreviewRequestLocale) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -79594,6 +80061,165 @@ func (s *ServiceBundleResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *ServiceBundleUpdateRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ServiceBundleUpdateRequest) encodeFields(e *jx.Encoder) {
+	{
+		if s.Description.Set {
+			e.FieldStart("description")
+			s.Description.Encode(e)
+		}
+	}
+	{
+		if s.IsActive.Set {
+			e.FieldStart("is_active")
+			s.IsActive.Encode(e)
+		}
+	}
+	{
+		if s.Items != nil {
+			e.FieldStart("items")
+			e.ArrStart()
+			for _, elem := range s.Items {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		if s.Name.Set {
+			e.FieldStart("name")
+			s.Name.Encode(e)
+		}
+	}
+	{
+		if s.PriceAmount.Set {
+			e.FieldStart("price_amount")
+			s.PriceAmount.Encode(e)
+		}
+	}
+	{
+		if s.SortOrder.Set {
+			e.FieldStart("sort_order")
+			s.SortOrder.Encode(e)
+		}
+	}
+}
+
+var jsonFieldsNameOfServiceBundleUpdateRequest = [6]string{
+	0: "description",
+	1: "is_active",
+	2: "items",
+	3: "name",
+	4: "price_amount",
+	5: "sort_order",
+}
+
+// Decode decodes ServiceBundleUpdateRequest from json.
+func (s *ServiceBundleUpdateRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ServiceBundleUpdateRequest to nil")
+	}
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "description":
+			if err := func() error {
+				s.Description.Reset()
+				if err := s.Description.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"description\"")
+			}
+		case "is_active":
+			if err := func() error {
+				s.IsActive.Reset()
+				if err := s.IsActive.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"is_active\"")
+			}
+		case "items":
+			if err := func() error {
+				s.Items = make([]ServiceBundleItemRequest, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem ServiceBundleItemRequest
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Items = append(s.Items, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"items\"")
+			}
+		case "name":
+			if err := func() error {
+				s.Name.Reset()
+				if err := s.Name.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "price_amount":
+			if err := func() error {
+				s.PriceAmount.Reset()
+				if err := s.PriceAmount.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"price_amount\"")
+			}
+		case "sort_order":
+			if err := func() error {
+				s.SortOrder.Reset()
+				if err := s.SortOrder.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"sort_order\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ServiceBundleUpdateRequest")
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ServiceBundleUpdateRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ServiceBundleUpdateRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *ServiceImage) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -81220,6 +81846,10 @@ func (s *ServiceVariant) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ServiceVariant) encodeFields(e *jx.Encoder) {
 	{
+		e.FieldStart("deposit_minor")
+		s.DepositMinor.Encode(e)
+	}
+	{
 		e.FieldStart("duration_minutes")
 		e.Int(s.DurationMinutes)
 	}
@@ -81249,14 +81879,15 @@ func (s *ServiceVariant) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfServiceVariant = [7]string{
-	0: "duration_minutes",
-	1: "id",
-	2: "is_active",
-	3: "name",
-	4: "price_minor",
-	5: "service_id",
-	6: "sort_order",
+var jsonFieldsNameOfServiceVariant = [8]string{
+	0: "deposit_minor",
+	1: "duration_minutes",
+	2: "id",
+	3: "is_active",
+	4: "name",
+	5: "price_minor",
+	6: "service_id",
+	7: "sort_order",
 }
 
 // Decode decodes ServiceVariant from json.
@@ -81268,8 +81899,18 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
-		case "duration_minutes":
+		case "deposit_minor":
 			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.DepositMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"deposit_minor\"")
+			}
+		case "duration_minutes":
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.DurationMinutes = int(v)
@@ -81281,7 +81922,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"duration_minutes\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -81293,7 +81934,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "is_active":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Bool()
 				s.IsActive = bool(v)
@@ -81305,7 +81946,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_active\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -81317,7 +81958,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "price_minor":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.PriceMinor = int64(v)
@@ -81329,7 +81970,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"price_minor\"")
 			}
 		case "service_id":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ServiceID = v
@@ -81341,7 +81982,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_id\"")
 			}
 		case "sort_order":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int()
 				s.SortOrder = int(v)
@@ -81362,7 +82003,7 @@ func (s *ServiceVariant) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b01111111,
+		0b11111111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -81418,6 +82059,12 @@ func (s *ServiceVariantCreateRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ServiceVariantCreateRequest) encodeFields(e *jx.Encoder) {
 	{
+		if s.DepositAmount.Set {
+			e.FieldStart("deposit_amount")
+			s.DepositAmount.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("duration_minutes")
 		e.Int(s.DurationMinutes)
 	}
@@ -81443,12 +82090,13 @@ func (s *ServiceVariantCreateRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfServiceVariantCreateRequest = [5]string{
-	0: "duration_minutes",
-	1: "is_active",
-	2: "name",
-	3: "price_amount",
-	4: "sort_order",
+var jsonFieldsNameOfServiceVariantCreateRequest = [6]string{
+	0: "deposit_amount",
+	1: "duration_minutes",
+	2: "is_active",
+	3: "name",
+	4: "price_amount",
+	5: "sort_order",
 }
 
 // Decode decodes ServiceVariantCreateRequest from json.
@@ -81460,8 +82108,18 @@ func (s *ServiceVariantCreateRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "deposit_amount":
+			if err := func() error {
+				s.DepositAmount.Reset()
+				if err := s.DepositAmount.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"deposit_amount\"")
+			}
 		case "duration_minutes":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.DurationMinutes = int(v)
@@ -81483,7 +82141,7 @@ func (s *ServiceVariantCreateRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"is_active\"")
 			}
 		case "name":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Name = string(v)
@@ -81495,7 +82153,7 @@ func (s *ServiceVariantCreateRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"name\"")
 			}
 		case "price_amount":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Float64()
 				s.PriceAmount = float64(v)
@@ -81526,7 +82184,7 @@ func (s *ServiceVariantCreateRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00001101,
+		0b00011010,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -81814,6 +82472,12 @@ func (s *ServiceVariantUpdateRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *ServiceVariantUpdateRequest) encodeFields(e *jx.Encoder) {
 	{
+		if s.DepositAmount.Set {
+			e.FieldStart("deposit_amount")
+			s.DepositAmount.Encode(e)
+		}
+	}
+	{
 		if s.DurationMinutes.Set {
 			e.FieldStart("duration_minutes")
 			s.DurationMinutes.Encode(e)
@@ -81845,12 +82509,13 @@ func (s *ServiceVariantUpdateRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfServiceVariantUpdateRequest = [5]string{
-	0: "duration_minutes",
-	1: "is_active",
-	2: "name",
-	3: "price_amount",
-	4: "sort_order",
+var jsonFieldsNameOfServiceVariantUpdateRequest = [6]string{
+	0: "deposit_amount",
+	1: "duration_minutes",
+	2: "is_active",
+	3: "name",
+	4: "price_amount",
+	5: "sort_order",
 }
 
 // Decode decodes ServiceVariantUpdateRequest from json.
@@ -81861,6 +82526,16 @@ func (s *ServiceVariantUpdateRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "deposit_amount":
+			if err := func() error {
+				s.DepositAmount.Reset()
+				if err := s.DepositAmount.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"deposit_amount\"")
+			}
 		case "duration_minutes":
 			if err := func() error {
 				s.DurationMinutes.Reset()
@@ -87784,6 +88459,12 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		if s.BundleID.Set {
+			e.FieldStart("bundle_id")
+			s.BundleID.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("currency")
 		e.Str(s.Currency)
 	}
@@ -87821,19 +88502,20 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfVisit = [12]string{
+var jsonFieldsNameOfVisit = [13]string{
 	0:  "amount_due_at_booking_minor",
 	1:  "amount_paid_minor",
 	2:  "appointments",
-	3:  "currency",
-	4:  "end_time",
-	5:  "hold_expires_at",
-	6:  "id",
-	7:  "start_time",
-	8:  "status",
-	9:  "total_price_amount",
-	10: "total_price_minor",
-	11: "updated_at",
+	3:  "bundle_id",
+	4:  "currency",
+	5:  "end_time",
+	6:  "hold_expires_at",
+	7:  "id",
+	8:  "start_time",
+	9:  "status",
+	10: "total_price_amount",
+	11: "total_price_minor",
+	12: "updated_at",
 }
 
 // Decode decodes Visit from json.
@@ -87887,8 +88569,18 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"appointments\"")
 			}
+		case "bundle_id":
+			if err := func() error {
+				s.BundleID.Reset()
+				if err := s.BundleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"bundle_id\"")
+			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -87900,7 +88592,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "end_time":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.EndTime = v
@@ -87912,7 +88604,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"end_time\"")
 			}
 		case "hold_expires_at":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.HoldExpiresAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -87922,7 +88614,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"hold_expires_at\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -87934,7 +88626,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "start_time":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -87946,7 +88638,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -87956,7 +88648,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "total_price_amount":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Float64()
 				s.TotalPriceAmount = float64(v)
@@ -87968,7 +88660,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_amount\"")
 			}
 		case "total_price_minor":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int64()
 				s.TotalPriceMinor = int64(v)
@@ -87980,7 +88672,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_minor\"")
 			}
 		case "updated_at":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.UpdatedAt = string(v)
@@ -88001,8 +88693,8 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11111111,
-		0b00001111,
+		0b11110111,
+		0b00011111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -88171,6 +88863,12 @@ func (s *VisitCheckoutConfirm) encodeFields(e *jx.Encoder) {
 		s.Code.Encode(e)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("status")
 		s.Status.Encode(e)
 	}
@@ -88180,10 +88878,11 @@ func (s *VisitCheckoutConfirm) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfVisitCheckoutConfirm = [3]string{
+var jsonFieldsNameOfVisitCheckoutConfirm = [4]string{
 	0: "code",
-	1: "status",
-	2: "visit",
+	1: "refund",
+	2: "status",
+	3: "visit",
 }
 
 // Decode decodes VisitCheckoutConfirm from json.
@@ -88205,8 +88904,18 @@ func (s *VisitCheckoutConfirm) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"code\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "status":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -88216,7 +88925,7 @@ func (s *VisitCheckoutConfirm) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "visit":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				if err := s.Visit.Decode(d); err != nil {
 					return err
@@ -88235,7 +88944,7 @@ func (s *VisitCheckoutConfirm) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000111,
+		0b00001101,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

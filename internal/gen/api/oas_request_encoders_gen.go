@@ -290,6 +290,20 @@ func encodeAuthSignupRequest(
 	return nil
 }
 
+func encodeBookAppointmentBundleRequest(
+	req *BundleVisitCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleRequest(
 	req *AdminScheduleBulkCancelRequest,
 	r *http.Request,
@@ -1058,6 +1072,20 @@ func encodeRemoveMyPushTokenRequest(
 	return nil
 }
 
+func encodeRescheduleAdminVisitRequest(
+	req *VisitRescheduleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRescheduleAppointmentVisitRequest(
 	req *VisitRescheduleRequest,
 	r *http.Request,
@@ -1398,6 +1426,20 @@ func encodeUpdateMeRequest(
 
 func encodeUpdateMyNotificationPreferencesRequest(
 	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateServiceBundleRequest(
+	req *ServiceBundleUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -390,6 +390,19 @@ func encodeAuthSignupResponse(response *SessionResponse, w http.ResponseWriter) 
 	return nil
 }
 
+func encodeBookAppointmentBundleResponse(response *VisitResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleResponse(response *AdminScheduleBulkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -430,6 +443,19 @@ func encodeBuyGiftCardResponse(response *GiftCardOrderResponse, w http.ResponseW
 }
 
 func encodeCancelAdminScheduleItemResponse(response *AdminScheduleWriteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCancelAdminVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1075,6 +1101,19 @@ func encodeDeleteMyPaymentMethodResponse(response DeleteMyPaymentMethodRes, w ht
 }
 
 func encodeDeleteProviderTimeOffResponse(response *AdminOkResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeDeleteServiceBundleResponse(response *AdminOkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2090,6 +2129,19 @@ func encodeListAdminScheduleResponse(response *AdminScheduleListResponse, w http
 	return nil
 }
 
+func encodeListAppointmentBundlesResponse(response *ServiceBundleListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAppointmentsResponse(response *AppointmentListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2688,6 +2740,19 @@ func encodeReplayWebhookDeliveryResponse(response *WebhookDeliveryResponse, w ht
 	return nil
 }
 
+func encodeRescheduleAdminVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRescheduleAppointmentVisitResponse(response *VisitResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3014,6 +3079,19 @@ func encodeUpdateMeResponse(response *MeResponse, w http.ResponseWriter) error {
 }
 
 func encodeUpdateMyNotificationPreferencesResponse(response *MeNotificationPreferencesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdateServiceBundleResponse(response *ServiceBundleResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -4960,16 +4960,26 @@ func (s *AdminServiceProvider) SetCustomPriceAmount(val NilFloat64) {
 // Merged schema.
 // Ref: #/components/schemas/AdminServiceVariant
 type AdminServiceVariant struct {
+	// What an online checkout of this variant takes at booking (capped at the price); null inherits the
+	// service's deposit.
+	DepositMinor    NilInt64  `json:"deposit_minor"`
 	DurationMinutes int       `json:"duration_minutes"`
 	ID              uuid.UUID `json:"id"`
 	IsActive        bool      `json:"is_active"`
 	Name            string    `json:"name"`
 	// Price in minor units of the parent service's currency.
-	PriceMinor  int64     `json:"price_minor"`
-	ServiceID   uuid.UUID `json:"service_id"`
-	SortOrder   int       `json:"sort_order"`
-	Currency    string    `json:"currency"`
-	PriceAmount float64   `json:"price_amount"`
+	PriceMinor int64     `json:"price_minor"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	SortOrder  int       `json:"sort_order"`
+	Currency   string    `json:"currency"`
+	// The variant's own deposit in major units; null inherits the service's.
+	DepositAmount NilFloat64 `json:"deposit_amount"`
+	PriceAmount   float64    `json:"price_amount"`
+}
+
+// GetDepositMinor returns the value of DepositMinor.
+func (s *AdminServiceVariant) GetDepositMinor() NilInt64 {
+	return s.DepositMinor
 }
 
 // GetDurationMinutes returns the value of DurationMinutes.
@@ -5012,9 +5022,19 @@ func (s *AdminServiceVariant) GetCurrency() string {
 	return s.Currency
 }
 
+// GetDepositAmount returns the value of DepositAmount.
+func (s *AdminServiceVariant) GetDepositAmount() NilFloat64 {
+	return s.DepositAmount
+}
+
 // GetPriceAmount returns the value of PriceAmount.
 func (s *AdminServiceVariant) GetPriceAmount() float64 {
 	return s.PriceAmount
+}
+
+// SetDepositMinor sets the value of DepositMinor.
+func (s *AdminServiceVariant) SetDepositMinor(val NilInt64) {
+	s.DepositMinor = val
 }
 
 // SetDurationMinutes sets the value of DurationMinutes.
@@ -5055,6 +5075,11 @@ func (s *AdminServiceVariant) SetSortOrder(val int) {
 // SetCurrency sets the value of Currency.
 func (s *AdminServiceVariant) SetCurrency(val string) {
 	s.Currency = val
+}
+
+// SetDepositAmount sets the value of DepositAmount.
+func (s *AdminServiceVariant) SetDepositAmount(val NilFloat64) {
+	s.DepositAmount = val
 }
 
 // SetPriceAmount sets the value of PriceAmount.
@@ -5746,6 +5771,7 @@ func (s *AppointmentCheckout) SetPayment(val CheckoutPayment) {
 type AppointmentCheckoutConfirm struct {
 	Appointment Appointment                       `json:"appointment"`
 	Code        NilAppointmentCheckoutConfirmCode `json:"code"`
+	Refund      OptCheckoutLateRefund             `json:"refund"`
 	Status      AppointmentCheckoutConfirmStatus  `json:"status"`
 }
 
@@ -5757,6 +5783,11 @@ func (s *AppointmentCheckoutConfirm) GetAppointment() Appointment {
 // GetCode returns the value of Code.
 func (s *AppointmentCheckoutConfirm) GetCode() NilAppointmentCheckoutConfirmCode {
 	return s.Code
+}
+
+// GetRefund returns the value of Refund.
+func (s *AppointmentCheckoutConfirm) GetRefund() OptCheckoutLateRefund {
+	return s.Refund
 }
 
 // GetStatus returns the value of Status.
@@ -5772,6 +5803,11 @@ func (s *AppointmentCheckoutConfirm) SetAppointment(val Appointment) {
 // SetCode sets the value of Code.
 func (s *AppointmentCheckoutConfirm) SetCode(val NilAppointmentCheckoutConfirmCode) {
 	s.Code = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *AppointmentCheckoutConfirm) SetRefund(val OptCheckoutLateRefund) {
+	s.Refund = val
 }
 
 // SetStatus sets the value of Status.
@@ -9276,6 +9312,87 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/BundleVisitCreateRequest
+type BundleVisitCreateRequest struct {
+	BundleID                   uuid.UUID `json:"bundle_id"`
+	ExpectedAmountDueAtBooking float64   `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string    `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64   `json:"expected_total_price_amount"`
+	LocationID                 OptUUID   `json:"location_id"`
+	ProviderID                 OptString `json:"provider_id"`
+	StartTime                  time.Time `json:"start_time"`
+}
+
+// GetBundleID returns the value of BundleID.
+func (s *BundleVisitCreateRequest) GetBundleID() uuid.UUID {
+	return s.BundleID
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *BundleVisitCreateRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *BundleVisitCreateRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *BundleVisitCreateRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *BundleVisitCreateRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *BundleVisitCreateRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *BundleVisitCreateRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetBundleID sets the value of BundleID.
+func (s *BundleVisitCreateRequest) SetBundleID(val uuid.UUID) {
+	s.BundleID = val
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *BundleVisitCreateRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *BundleVisitCreateRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *BundleVisitCreateRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *BundleVisitCreateRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *BundleVisitCreateRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *BundleVisitCreateRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
 // What only an appointment item of `/calendar` has. Its `people` name the
 // provider (role `provider`); the client is `member_id`.
 // Ref: #/components/schemas/CalendarAppointment
@@ -12323,6 +12440,121 @@ func (s *CheckoutConfirmationPaymentState) UnmarshalText(data []byte) error {
 	switch CheckoutConfirmationPaymentState(data) {
 	case CheckoutConfirmationPaymentStateResolving:
 		*s = CheckoutConfirmationPaymentStateResolving
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// With `refund_pending` only: the automatic refund of a payment that
+// came after its hold was released. `queued` until the refund is made
+// (moments later, by a job), then the refund's own status; `manual`
+// when the payment cannot go back to the card by itself (the venue
+// refunds it by hand).
+// Ref: #/components/schemas/CheckoutLateRefund
+type CheckoutLateRefund struct {
+	AmountMinor int64                    `json:"amount_minor"`
+	Currency    string                   `json:"currency"`
+	RefundID    NilUUID                  `json:"refund_id"`
+	Status      CheckoutLateRefundStatus `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *CheckoutLateRefund) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *CheckoutLateRefund) GetCurrency() string {
+	return s.Currency
+}
+
+// GetRefundID returns the value of RefundID.
+func (s *CheckoutLateRefund) GetRefundID() NilUUID {
+	return s.RefundID
+}
+
+// GetStatus returns the value of Status.
+func (s *CheckoutLateRefund) GetStatus() CheckoutLateRefundStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *CheckoutLateRefund) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *CheckoutLateRefund) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetRefundID sets the value of RefundID.
+func (s *CheckoutLateRefund) SetRefundID(val NilUUID) {
+	s.RefundID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *CheckoutLateRefund) SetStatus(val CheckoutLateRefundStatus) {
+	s.Status = val
+}
+
+type CheckoutLateRefundStatus string
+
+const (
+	CheckoutLateRefundStatusQueued    CheckoutLateRefundStatus = "queued"
+	CheckoutLateRefundStatusPending   CheckoutLateRefundStatus = "pending"
+	CheckoutLateRefundStatusSucceeded CheckoutLateRefundStatus = "succeeded"
+	CheckoutLateRefundStatusFailed    CheckoutLateRefundStatus = "failed"
+	CheckoutLateRefundStatusManual    CheckoutLateRefundStatus = "manual"
+)
+
+// AllValues returns all CheckoutLateRefundStatus values.
+func (CheckoutLateRefundStatus) AllValues() []CheckoutLateRefundStatus {
+	return []CheckoutLateRefundStatus{
+		CheckoutLateRefundStatusQueued,
+		CheckoutLateRefundStatusPending,
+		CheckoutLateRefundStatusSucceeded,
+		CheckoutLateRefundStatusFailed,
+		CheckoutLateRefundStatusManual,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutLateRefundStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutLateRefundStatusQueued:
+		return []byte(s), nil
+	case CheckoutLateRefundStatusPending:
+		return []byte(s), nil
+	case CheckoutLateRefundStatusSucceeded:
+		return []byte(s), nil
+	case CheckoutLateRefundStatusFailed:
+		return []byte(s), nil
+	case CheckoutLateRefundStatusManual:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutLateRefundStatus) UnmarshalText(data []byte) error {
+	switch CheckoutLateRefundStatus(data) {
+	case CheckoutLateRefundStatusQueued:
+		*s = CheckoutLateRefundStatusQueued
+		return nil
+	case CheckoutLateRefundStatusPending:
+		*s = CheckoutLateRefundStatusPending
+		return nil
+	case CheckoutLateRefundStatusSucceeded:
+		*s = CheckoutLateRefundStatusSucceeded
+		return nil
+	case CheckoutLateRefundStatusFailed:
+		*s = CheckoutLateRefundStatusFailed
+		return nil
+	case CheckoutLateRefundStatusManual:
+		*s = CheckoutLateRefundStatusManual
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -27931,6 +28163,52 @@ func (o OptCheckoutConfirmationPaymentState) Or(d CheckoutConfirmationPaymentSta
 	return d
 }
 
+// NewOptCheckoutLateRefund returns new OptCheckoutLateRefund with value set to v.
+func NewOptCheckoutLateRefund(v CheckoutLateRefund) OptCheckoutLateRefund {
+	return OptCheckoutLateRefund{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutLateRefund is optional CheckoutLateRefund.
+type OptCheckoutLateRefund struct {
+	Value CheckoutLateRefund
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutLateRefund was set.
+func (o OptCheckoutLateRefund) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutLateRefund) Reset() {
+	var v CheckoutLateRefund
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutLateRefund) SetTo(v CheckoutLateRefund) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutLateRefund) Get() (v CheckoutLateRefund, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutLateRefund) Or(d CheckoutLateRefund) CheckoutLateRefund {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptCheckoutPreviewRequestLocale returns new OptCheckoutPreviewRequestLocale with value set to v.
 func NewOptCheckoutPreviewRequestLocale(v CheckoutPreviewRequestLocale) OptCheckoutPreviewRequestLocale {
 	return OptCheckoutPreviewRequestLocale{
@@ -37138,6 +37416,76 @@ func (s *ServiceBundleResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/ServiceBundleUpdateRequest
+type ServiceBundleUpdateRequest struct {
+	Description OptString                  `json:"description"`
+	IsActive    OptBool                    `json:"is_active"`
+	Items       []ServiceBundleItemRequest `json:"items"`
+	Name        OptString                  `json:"name"`
+	PriceAmount OptFloat64                 `json:"price_amount"`
+	SortOrder   OptInt                     `json:"sort_order"`
+}
+
+// GetDescription returns the value of Description.
+func (s *ServiceBundleUpdateRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetIsActive returns the value of IsActive.
+func (s *ServiceBundleUpdateRequest) GetIsActive() OptBool {
+	return s.IsActive
+}
+
+// GetItems returns the value of Items.
+func (s *ServiceBundleUpdateRequest) GetItems() []ServiceBundleItemRequest {
+	return s.Items
+}
+
+// GetName returns the value of Name.
+func (s *ServiceBundleUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceBundleUpdateRequest) GetPriceAmount() OptFloat64 {
+	return s.PriceAmount
+}
+
+// GetSortOrder returns the value of SortOrder.
+func (s *ServiceBundleUpdateRequest) GetSortOrder() OptInt {
+	return s.SortOrder
+}
+
+// SetDescription sets the value of Description.
+func (s *ServiceBundleUpdateRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetIsActive sets the value of IsActive.
+func (s *ServiceBundleUpdateRequest) SetIsActive(val OptBool) {
+	s.IsActive = val
+}
+
+// SetItems sets the value of Items.
+func (s *ServiceBundleUpdateRequest) SetItems(val []ServiceBundleItemRequest) {
+	s.Items = val
+}
+
+// SetName sets the value of Name.
+func (s *ServiceBundleUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceBundleUpdateRequest) SetPriceAmount(val OptFloat64) {
+	s.PriceAmount = val
+}
+
+// SetSortOrder sets the value of SortOrder.
+func (s *ServiceBundleUpdateRequest) SetSortOrder(val OptInt) {
+	s.SortOrder = val
+}
+
 // Ref: #/components/schemas/ServiceImage
 type ServiceImage struct {
 	Height        OptInt                    `json:"height"`
@@ -37683,6 +38031,9 @@ func (s *ServiceProviderResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/ServiceVariant
 type ServiceVariant struct {
+	// What an online checkout of this variant takes at booking (capped at the price); null inherits the
+	// service's deposit.
+	DepositMinor    NilInt64  `json:"deposit_minor"`
 	DurationMinutes int       `json:"duration_minutes"`
 	ID              uuid.UUID `json:"id"`
 	IsActive        bool      `json:"is_active"`
@@ -37691,6 +38042,11 @@ type ServiceVariant struct {
 	PriceMinor int64     `json:"price_minor"`
 	ServiceID  uuid.UUID `json:"service_id"`
 	SortOrder  int       `json:"sort_order"`
+}
+
+// GetDepositMinor returns the value of DepositMinor.
+func (s *ServiceVariant) GetDepositMinor() NilInt64 {
+	return s.DepositMinor
 }
 
 // GetDurationMinutes returns the value of DurationMinutes.
@@ -37726,6 +38082,11 @@ func (s *ServiceVariant) GetServiceID() uuid.UUID {
 // GetSortOrder returns the value of SortOrder.
 func (s *ServiceVariant) GetSortOrder() int {
 	return s.SortOrder
+}
+
+// SetDepositMinor sets the value of DepositMinor.
+func (s *ServiceVariant) SetDepositMinor(val NilInt64) {
+	s.DepositMinor = val
 }
 
 // SetDurationMinutes sets the value of DurationMinutes.
@@ -37765,11 +38126,17 @@ func (s *ServiceVariant) SetSortOrder(val int) {
 
 // Ref: #/components/schemas/ServiceVariantCreateRequest
 type ServiceVariantCreateRequest struct {
-	DurationMinutes int     `json:"duration_minutes"`
-	IsActive        OptBool `json:"is_active"`
-	Name            string  `json:"name"`
-	PriceAmount     float64 `json:"price_amount"`
-	SortOrder       OptInt  `json:"sort_order"`
+	DepositAmount   OptNilFloat64 `json:"deposit_amount"`
+	DurationMinutes int           `json:"duration_minutes"`
+	IsActive        OptBool       `json:"is_active"`
+	Name            string        `json:"name"`
+	PriceAmount     float64       `json:"price_amount"`
+	SortOrder       OptInt        `json:"sort_order"`
+}
+
+// GetDepositAmount returns the value of DepositAmount.
+func (s *ServiceVariantCreateRequest) GetDepositAmount() OptNilFloat64 {
+	return s.DepositAmount
 }
 
 // GetDurationMinutes returns the value of DurationMinutes.
@@ -37795,6 +38162,11 @@ func (s *ServiceVariantCreateRequest) GetPriceAmount() float64 {
 // GetSortOrder returns the value of SortOrder.
 func (s *ServiceVariantCreateRequest) GetSortOrder() OptInt {
 	return s.SortOrder
+}
+
+// SetDepositAmount sets the value of DepositAmount.
+func (s *ServiceVariantCreateRequest) SetDepositAmount(val OptNilFloat64) {
+	s.DepositAmount = val
 }
 
 // SetDurationMinutes sets the value of DurationMinutes.
@@ -37876,11 +38248,17 @@ func (s *ServiceVariantResponse) SetError(val struct{}) {
 
 // Ref: #/components/schemas/ServiceVariantUpdateRequest
 type ServiceVariantUpdateRequest struct {
-	DurationMinutes OptInt     `json:"duration_minutes"`
-	IsActive        OptBool    `json:"is_active"`
-	Name            OptString  `json:"name"`
-	PriceAmount     OptFloat64 `json:"price_amount"`
-	SortOrder       OptInt     `json:"sort_order"`
+	DepositAmount   OptNilFloat64 `json:"deposit_amount"`
+	DurationMinutes OptInt        `json:"duration_minutes"`
+	IsActive        OptBool       `json:"is_active"`
+	Name            OptString     `json:"name"`
+	PriceAmount     OptFloat64    `json:"price_amount"`
+	SortOrder       OptInt        `json:"sort_order"`
+}
+
+// GetDepositAmount returns the value of DepositAmount.
+func (s *ServiceVariantUpdateRequest) GetDepositAmount() OptNilFloat64 {
+	return s.DepositAmount
 }
 
 // GetDurationMinutes returns the value of DurationMinutes.
@@ -37906,6 +38284,11 @@ func (s *ServiceVariantUpdateRequest) GetPriceAmount() OptFloat64 {
 // GetSortOrder returns the value of SortOrder.
 func (s *ServiceVariantUpdateRequest) GetSortOrder() OptInt {
 	return s.SortOrder
+}
+
+// SetDepositAmount sets the value of DepositAmount.
+func (s *ServiceVariantUpdateRequest) SetDepositAmount(val OptNilFloat64) {
+	s.DepositAmount = val
 }
 
 // SetDurationMinutes sets the value of DurationMinutes.
@@ -40272,14 +40655,16 @@ type Visit struct {
 	AmountDueAtBookingMinor int64         `json:"amount_due_at_booking_minor"`
 	AmountPaidMinor         int64         `json:"amount_paid_minor"`
 	Appointments            []Appointment `json:"appointments"`
-	Currency                string        `json:"currency"`
-	EndTime                 time.Time     `json:"end_time"`
-	HoldExpiresAt           NilDateTime   `json:"hold_expires_at"`
-	ID                      uuid.UUID     `json:"id"`
-	StartTime               time.Time     `json:"start_time"`
-	Status                  VisitStatus   `json:"status"`
-	TotalPriceAmount        float64       `json:"total_price_amount"`
-	TotalPriceMinor         int64         `json:"total_price_minor"`
+	// The combo package the visit was booked as (priced at the bundle's price); null otherwise.
+	BundleID         OptNilUUID  `json:"bundle_id"`
+	Currency         string      `json:"currency"`
+	EndTime          time.Time   `json:"end_time"`
+	HoldExpiresAt    NilDateTime `json:"hold_expires_at"`
+	ID               uuid.UUID   `json:"id"`
+	StartTime        time.Time   `json:"start_time"`
+	Status           VisitStatus `json:"status"`
+	TotalPriceAmount float64     `json:"total_price_amount"`
+	TotalPriceMinor  int64       `json:"total_price_minor"`
 	// The concurrency token a visit cancel sends back.
 	UpdatedAt string `json:"updated_at"`
 }
@@ -40297,6 +40682,11 @@ func (s *Visit) GetAmountPaidMinor() int64 {
 // GetAppointments returns the value of Appointments.
 func (s *Visit) GetAppointments() []Appointment {
 	return s.Appointments
+}
+
+// GetBundleID returns the value of BundleID.
+func (s *Visit) GetBundleID() OptNilUUID {
+	return s.BundleID
 }
 
 // GetCurrency returns the value of Currency.
@@ -40357,6 +40747,11 @@ func (s *Visit) SetAmountPaidMinor(val int64) {
 // SetAppointments sets the value of Appointments.
 func (s *Visit) SetAppointments(val []Appointment) {
 	s.Appointments = val
+}
+
+// SetBundleID sets the value of BundleID.
+func (s *Visit) SetBundleID(val OptNilUUID) {
+	s.BundleID = val
 }
 
 // SetCurrency sets the value of Currency.
@@ -40433,6 +40828,7 @@ func (s *VisitCheckout) SetVisit(val Visit) {
 // Ref: #/components/schemas/VisitCheckoutConfirm
 type VisitCheckoutConfirm struct {
 	Code   NilVisitCheckoutConfirmCode `json:"code"`
+	Refund OptCheckoutLateRefund       `json:"refund"`
 	Status VisitCheckoutConfirmStatus  `json:"status"`
 	Visit  Visit                       `json:"visit"`
 }
@@ -40440,6 +40836,11 @@ type VisitCheckoutConfirm struct {
 // GetCode returns the value of Code.
 func (s *VisitCheckoutConfirm) GetCode() NilVisitCheckoutConfirmCode {
 	return s.Code
+}
+
+// GetRefund returns the value of Refund.
+func (s *VisitCheckoutConfirm) GetRefund() OptCheckoutLateRefund {
+	return s.Refund
 }
 
 // GetStatus returns the value of Status.
@@ -40455,6 +40856,11 @@ func (s *VisitCheckoutConfirm) GetVisit() Visit {
 // SetCode sets the value of Code.
 func (s *VisitCheckoutConfirm) SetCode(val NilVisitCheckoutConfirmCode) {
 	s.Code = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *VisitCheckoutConfirm) SetRefund(val OptCheckoutLateRefund) {
+	s.Refund = val
 }
 
 // SetStatus sets the value of Status.

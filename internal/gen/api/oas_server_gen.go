@@ -329,6 +329,22 @@ type Handler interface {
 	//
 	// POST /auth/signup
 	AuthSignup(ctx context.Context, req *SignupRequest) (*SessionResponse, error)
+	// BookAppointmentBundle implements bookAppointmentBundle operation.
+	//
+	// Books the active bundle `bundle_id`'s services in order from
+	// `start_time` with `provider_id` (or `any`), as `POST
+	// /appointments/visits` places them; if one is not offered at its
+	// time none is booked (409 `SLOT_UNAVAILABLE`, `details.service_index`).
+	// The visit costs the bundle's price: `expected_total_price_amount`,
+	// `expected_amount_due_at_booking` and `expected_currency` must match
+	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
+	// When the venue takes payment at booking the bundle is 402
+	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
+	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
+	// `Idempotency-Key` is required and must be a UUID.
+	//
+	// POST /appointments/bundle-visits
+	BookAppointmentBundle(ctx context.Context, req *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
 	// BulkCancelAdminSchedule implements bulkCancelAdminSchedule operation.
 	//
 	// Cancels every class of `instance_ids` like the single cancel, each in its
@@ -380,6 +396,17 @@ type Handler interface {
 	//
 	// POST /admin/schedule/{id}/cancel
 	CancelAdminScheduleItem(ctx context.Context, req *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (*AdminScheduleWriteResponse, error)
+	// CancelAdminVisit implements cancelAdminVisit operation.
+	//
+	// Cancels the visit and each of its booked appointments with the
+	// visit's exact `expected_updated_at` (missing: 400
+	// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
+	// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
+	// cancels carry no fee. Each appointment records
+	// `appointment.cancelled`.
+	//
+	// DELETE /admin/visits/{visitId}
+	CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error)
 	// CancelAppointment implements cancelAppointment operation.
 	//
 	// Requires the exact `updated_at` token of the last read (missing: 400
@@ -964,7 +991,10 @@ type Handler interface {
 	// CreateServiceVariant implements createServiceVariant operation.
 	//
 	// `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
-	// are required. 201 with the variant.
+	// are required. `deposit_amount` is what an online checkout of the
+	// variant takes at booking (major units; more than the price is 400
+	// `VALIDATION_ERROR`); absent or null inherits the service's deposit.
+	// 201 with the variant.
 	//
 	// POST /admin/services/{id}/variants
 	CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (*ServiceVariantResponse, error)
@@ -1048,6 +1078,13 @@ type Handler interface {
 	//
 	// DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 	DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (*AdminOkResponse, error)
+	// DeleteServiceBundle implements deleteServiceBundle operation.
+	//
+	// A bundle that booked visits name is deactivated (`is_active` false)
+	// instead, so their history keeps it; `deactivated` says which.
+	//
+	// DELETE /admin/service-bundles/{bundleId}
+	DeleteServiceBundle(ctx context.Context, params DeleteServiceBundleParams) (*AdminOkResponse, error)
 	// DeleteServiceImage implements deleteServiceImage operation.
 	//
 	// Clears the service's `image_url` and removes the published file (a service without an image
@@ -1782,6 +1819,12 @@ type Handler interface {
 	//
 	// GET /admin/schedule
 	ListAdminSchedule(ctx context.Context, params ListAdminScheduleParams) (*AdminScheduleListResponse, error)
+	// ListAppointmentBundles implements listAppointmentBundles operation.
+	//
+	// The bundles of the venue named by `X-Organization-ID` that are active, in display order.
+	//
+	// GET /appointments/bundles
+	ListAppointmentBundles(ctx context.Context, params ListAppointmentBundlesParams) (*ServiceBundleListResponse, error)
 	// ListAppointments implements listAppointments operation.
 	//
 	// `direction` `upcoming` (default: starting now or later, soonest
@@ -2275,6 +2318,16 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/deliveries/{delivery_id}/replay
 	ReplayWebhookDelivery(ctx context.Context, params ReplayWebhookDeliveryParams) (*WebhookDeliveryResponse, error)
+	// RescheduleAdminVisit implements rescheduleAdminVisit operation.
+	//
+	// As `PATCH /appointments/visits/{visitId}`: every booked service
+	// moves in order to start from `start_time`, all or nothing, with the
+	// visit's exact `expected_updated_at` (409 `STALE_TARGET`); 409
+	// `SLOT_UNAVAILABLE` with `details.service_index` when one does not
+	// fit, and nothing moves.
+	//
+	// PATCH /admin/visits/{visitId}
+	RescheduleAdminVisit(ctx context.Context, req *VisitRescheduleRequest, params RescheduleAdminVisitParams) (*VisitResponse, error)
 	// RescheduleAppointmentVisit implements rescheduleAppointmentVisit operation.
 	//
 	// Moves every booked service of the visit, in order, to start from
@@ -2572,6 +2625,17 @@ type Handler interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdateServiceBundle implements updateServiceBundle operation.
+	//
+	// Sets the fields sent; `items` replaces the whole list (2 to 8, the
+	// same rules as creating). An empty body is 400 `VALIDATION_ERROR`.
+	// Visits already booked as the bundle keep their prices. The path is
+	// `/admin/service-bundles/{bundleId}` rather than under
+	// `/admin/services/bundles`, whose next segment would be ambiguous
+	// with a service id's for the router.
+	//
+	// PATCH /admin/service-bundles/{bundleId}
+	UpdateServiceBundle(ctx context.Context, req *ServiceBundleUpdateRequest, params UpdateServiceBundleParams) (*ServiceBundleResponse, error)
 	// UpdateServiceProvider implements updateServiceProvider operation.
 	//
 	// Sets only the fields sent; `null` custom values inherit the
@@ -2582,7 +2646,10 @@ type Handler interface {
 	UpdateServiceProvider(ctx context.Context, req *ServiceProviderRequest, params UpdateServiceProviderParams) (*ServiceProviderResponse, error)
 	// UpdateServiceVariant implements updateServiceVariant operation.
 	//
-	// An empty body is 400 `VALIDATION_ERROR`.
+	// An empty body is 400 `VALIDATION_ERROR`. `deposit_amount` null
+	// removes the variant's own deposit (the service's applies again); a
+	// deposit above the variant's price (as patched) is 400
+	// `VALIDATION_ERROR` and nothing changes.
 	//
 	// PATCH /admin/services/{id}/variants/{variantId}
 	UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (*ServiceVariantResponse, error)

@@ -421,6 +421,25 @@ func (UnimplementedHandler) AuthSignup(ctx context.Context, req *SignupRequest) 
 	return r, ht.ErrNotImplemented
 }
 
+// BookAppointmentBundle implements bookAppointmentBundle operation.
+//
+// Books the active bundle `bundle_id`'s services in order from
+// `start_time` with `provider_id` (or `any`), as `POST
+// /appointments/visits` places them; if one is not offered at its
+// time none is booked (409 `SLOT_UNAVAILABLE`, `details.service_index`).
+// The visit costs the bundle's price: `expected_total_price_amount`,
+// `expected_amount_due_at_booking` and `expected_currency` must match
+// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
+// When the venue takes payment at booking the bundle is 402
+// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
+// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
+// `Idempotency-Key` is required and must be a UUID.
+//
+// POST /appointments/bundle-visits
+func (UnimplementedHandler) BookAppointmentBundle(ctx context.Context, req *BundleVisitCreateRequest, params BookAppointmentBundleParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // BulkCancelAdminSchedule implements bulkCancelAdminSchedule operation.
 //
 // Cancels every class of `instance_ids` like the single cancel, each in its
@@ -481,6 +500,20 @@ func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderR
 //
 // POST /admin/schedule/{id}/cancel
 func (UnimplementedHandler) CancelAdminScheduleItem(ctx context.Context, req *AdminScheduleCancelRequest, params CancelAdminScheduleItemParams) (r *AdminScheduleWriteResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CancelAdminVisit implements cancelAdminVisit operation.
+//
+// Cancels the visit and each of its booked appointments with the
+// visit's exact `expected_updated_at` (missing: 400
+// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
+// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
+// cancels carry no fee. Each appointment records
+// `appointment.cancelled`.
+//
+// DELETE /admin/visits/{visitId}
+func (UnimplementedHandler) CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (r *VisitResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1185,7 +1218,10 @@ func (UnimplementedHandler) CreateServiceImageUpload(ctx context.Context, params
 // CreateServiceVariant implements createServiceVariant operation.
 //
 // `name`, `duration_minutes` (1 to 1440) and `price_amount` (at least 0)
-// are required. 201 with the variant.
+// are required. `deposit_amount` is what an online checkout of the
+// variant takes at booking (major units; more than the price is 400
+// `VALIDATION_ERROR`); absent or null inherits the service's deposit.
+// 201 with the variant.
 //
 // POST /admin/services/{id}/variants
 func (UnimplementedHandler) CreateServiceVariant(ctx context.Context, req *ServiceVariantCreateRequest, params CreateServiceVariantParams) (r *ServiceVariantResponse, _ error) {
@@ -1287,6 +1323,16 @@ func (UnimplementedHandler) DeleteMyPaymentMethod(ctx context.Context, params De
 //
 // DELETE /admin/providers/{providerId}/time-off/{timeOffId}
 func (UnimplementedHandler) DeleteProviderTimeOff(ctx context.Context, params DeleteProviderTimeOffParams) (r *AdminOkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteServiceBundle implements deleteServiceBundle operation.
+//
+// A bundle that booked visits name is deactivated (`is_active` false)
+// instead, so their history keeps it; `deactivated` says which.
+//
+// DELETE /admin/service-bundles/{bundleId}
+func (UnimplementedHandler) DeleteServiceBundle(ctx context.Context, params DeleteServiceBundleParams) (r *AdminOkResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2237,6 +2283,15 @@ func (UnimplementedHandler) ListAdminSchedule(ctx context.Context, params ListAd
 	return r, ht.ErrNotImplemented
 }
 
+// ListAppointmentBundles implements listAppointmentBundles operation.
+//
+// The bundles of the venue named by `X-Organization-ID` that are active, in display order.
+//
+// GET /appointments/bundles
+func (UnimplementedHandler) ListAppointmentBundles(ctx context.Context, params ListAppointmentBundlesParams) (r *ServiceBundleListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAppointments implements listAppointments operation.
 //
 // `direction` `upcoming` (default: starting now or later, soonest
@@ -2868,6 +2923,19 @@ func (UnimplementedHandler) ReplayWebhookDelivery(ctx context.Context, params Re
 	return r, ht.ErrNotImplemented
 }
 
+// RescheduleAdminVisit implements rescheduleAdminVisit operation.
+//
+// As `PATCH /appointments/visits/{visitId}`: every booked service
+// moves in order to start from `start_time`, all or nothing, with the
+// visit's exact `expected_updated_at` (409 `STALE_TARGET`); 409
+// `SLOT_UNAVAILABLE` with `details.service_index` when one does not
+// fit, and nothing moves.
+//
+// PATCH /admin/visits/{visitId}
+func (UnimplementedHandler) RescheduleAdminVisit(ctx context.Context, req *VisitRescheduleRequest, params RescheduleAdminVisitParams) (r *VisitResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RescheduleAppointmentVisit implements rescheduleAppointmentVisit operation.
 //
 // Moves every booked service of the visit, in order, to start from
@@ -3243,6 +3311,20 @@ func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context,
 	return r, ht.ErrNotImplemented
 }
 
+// UpdateServiceBundle implements updateServiceBundle operation.
+//
+// Sets the fields sent; `items` replaces the whole list (2 to 8, the
+// same rules as creating). An empty body is 400 `VALIDATION_ERROR`.
+// Visits already booked as the bundle keep their prices. The path is
+// `/admin/service-bundles/{bundleId}` rather than under
+// `/admin/services/bundles`, whose next segment would be ambiguous
+// with a service id's for the router.
+//
+// PATCH /admin/service-bundles/{bundleId}
+func (UnimplementedHandler) UpdateServiceBundle(ctx context.Context, req *ServiceBundleUpdateRequest, params UpdateServiceBundleParams) (r *ServiceBundleResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // UpdateServiceProvider implements updateServiceProvider operation.
 //
 // Sets only the fields sent; `null` custom values inherit the
@@ -3256,7 +3338,10 @@ func (UnimplementedHandler) UpdateServiceProvider(ctx context.Context, req *Serv
 
 // UpdateServiceVariant implements updateServiceVariant operation.
 //
-// An empty body is 400 `VALIDATION_ERROR`.
+// An empty body is 400 `VALIDATION_ERROR`. `deposit_amount` null
+// removes the variant's own deposit (the service's applies again); a
+// deposit above the variant's price (as patched) is 400
+// `VALIDATION_ERROR` and nothing changes.
 //
 // PATCH /admin/services/{id}/variants/{variantId}
 func (UnimplementedHandler) UpdateServiceVariant(ctx context.Context, req *ServiceVariantUpdateRequest, params UpdateServiceVariantParams) (r *ServiceVariantResponse, _ error) {

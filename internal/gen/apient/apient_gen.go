@@ -150,6 +150,11 @@ func ServiceVariant(e *ent.ServiceVariant) api.ServiceVariant {
 		IsActive:        e.IsActive,
 		SortOrder:       e.SortOrder,
 	}
+	if e.DepositMinor == nil {
+		out.DepositMinor = api.NilInt64{Null: true}
+	} else {
+		out.DepositMinor = api.NewNilInt64(*e.DepositMinor)
+	}
 	return out
 }
 
