@@ -64,7 +64,9 @@ func init() {
 }
 
 // lateRefundKey is the refund's request key: one refund per late payment.
-func lateRefundKey(paymentID uuid.UUID) string { return "appointments:late-payment:" + paymentID.String() }
+func lateRefundKey(paymentID uuid.UUID) string {
+	return "appointments:late-payment:" + paymentID.String()
+}
 
 // asVenueOperator is the context of a late payment's refund in venue org.
 // Elevation site: the job holds only ids (and the member's confirm reads

@@ -13,8 +13,10 @@ import (
 	entappointment "github.com/venueplatform/venue/ent/appointment"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
 	"github.com/venueplatform/venue/ent/event"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	entvisit "github.com/venueplatform/venue/ent/visit"
+	"github.com/venueplatform/venue/internal/appointments"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/payments/stripetest"
 )
@@ -239,6 +241,66 @@ func TestAppointmentCheckoutHoldExpires(t *testing.T) {
 	require.Equal(t, api.AppointmentStatusCancelled, acc.Data.Appointment.Status)
 	require.Equal(t, entappointment.StatusBooked, e.studio.client.Appointment.GetX(e.op, taken.Data.Appointment.ID).Status)
 	require.Equal(t, 2, e.count(t, "payments"))
+
+	// The late payment's refund was queued with it, once; until its job runs
+	// the confirm says so.
+	refund, ok := acc.Data.Refund.Get()
+	require.True(t, ok)
+	require.Equal(t, api.CheckoutLateRefundStatusQueued, refund.Status)
+	require.Equal(t, int64(10000), refund.AmountMinor)
+	require.True(t, refund.RefundID.Null)
+	require.Zero(t, e.count(t, "refunds"))
+	require.Equal(t, http.StatusOK, e.postEvent(t, body, sig), "Stripe delivers the event again")
+	e.runEventJobs(t)
+	require.Equal(t, 1, e.runLateRefunds(t), "one refund job for the payment, however often it settles")
+	require.Equal(t, 1, e.count(t, "refunds"))
+	// The job running again (a retry) makes no second refund.
+	late := e.studio.client.Payment.Query().Where(payment.ProcessorPaymentID(res.Data.Payment.PaymentIntentID)).OnlyX(e.op)
+	require.NoError(t, appointments.RefundLatePayment(e.ctx, e.svc, e.venue.ID, late.ID))
+	require.Equal(t, 1, e.count(t, "refunds"))
+	refundCreates := 0
+	for _, r := range e.fake.Requests() {
+		if r.Method == http.MethodPost && strings.HasPrefix(r.Path, "/v1/refunds") {
+			refundCreates++
+		}
+	}
+	require.Equal(t, 1, refundCreates, "Stripe saw one refund")
+	rf := e.studio.client.Refund.Query().OnlyX(e.op)
+	require.Equal(t, int64(10000), rf.AmountMinor)
+	require.Equal(t, appointments.LateRefundReason, rf.Reason)
+
+	got, err = e.member.ConfirmAppointmentCheckout(e.ctx, api.ConfirmAppointmentCheckoutParams{ID: res.Data.Appointment.ID,
+		XOrganizationID: e.venue.ID, IdempotencyKey: uuid.NewString()})
+	require.NoError(t, err)
+	acc, ok = got.(*api.ConfirmAppointmentCheckoutAccepted)
+	require.True(t, ok, "%T", got)
+	refund, _ = acc.Data.Refund.Get()
+	require.Equal(t, api.CheckoutLateRefundStatus(rf.Status), refund.Status)
+	require.Equal(t, rf.ID, refund.RefundID.Value)
+	require.NotEqual(t, api.CheckoutLateRefundStatusQueued, refund.Status)
+	_, booked := got.(*api.ConfirmAppointmentCheckoutOK)
+	require.False(t, booked)
+}
+
+// runLateRefunds runs the queued late-payment refund jobs as the server's
+// worker would and returns how many there were.
+func (e *payEnv) runLateRefunds(t *testing.T) int {
+	t.Helper()
+	rows, err := e.pool.Query(e.ctx, `SELECT args->>'payment_id', args->>'organization_id' FROM river_job WHERE kind = 'appointments.late_refund' AND state = 'available'`)
+	require.NoError(t, err)
+	var jobs [][2]uuid.UUID
+	for rows.Next() {
+		var p, o string
+		require.NoError(t, rows.Scan(&p, &o))
+		jobs = append(jobs, [2]uuid.UUID{uuid.MustParse(p), uuid.MustParse(o)})
+	}
+	require.NoError(t, rows.Err())
+	for _, j := range jobs {
+		require.NoError(t, appointments.RefundLatePayment(e.ctx, e.svc, j[1], j[0]))
+	}
+	_, err = e.pool.Exec(e.ctx, `UPDATE river_job SET state = 'completed', finalized_at = now() WHERE kind = 'appointments.late_refund' AND state = 'available'`)
+	require.NoError(t, err)
+	return len(jobs)
 }
 
 // TestVisitPlanCheckoutReschedule: the plan lists the starts from which the

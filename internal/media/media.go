@@ -9,14 +9,14 @@
 package media
 
 import (
-	"io/fs"
-	"time"
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // ErrNotFound is a key the store does not hold.
