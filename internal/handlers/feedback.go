@@ -3,8 +3,8 @@ package handlers
 import (
 	"context"
 
-	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/apperr"
+	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pagination"
 	"github.com/venueplatform/venue/internal/payments/feedback"
 )
