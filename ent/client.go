@@ -39,6 +39,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -57,6 +58,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -157,6 +159,8 @@ type Client struct {
 	FavoriteVenue *FavoriteVenueClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
@@ -193,6 +197,8 @@ type Client struct {
 	Member *MemberClient
 	// MemberCredit is the client for interacting with the MemberCredit builders.
 	MemberCredit *MemberCreditClient
+	// NotificationAttachment is the client for interacting with the NotificationAttachment builders.
+	NotificationAttachment *NotificationAttachmentClient
 	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
@@ -317,6 +323,7 @@ func (c *Client) init() {
 	c.Event = NewEventClient(c.config)
 	c.FavoriteVenue = NewFavoriteVenueClient(c.config)
 	c.FeatureProvisioning = NewFeatureProvisioningClient(c.config)
+	c.Feedback = NewFeedbackClient(c.config)
 	c.FlashSale = NewFlashSaleClient(c.config)
 	c.GiftCard = NewGiftCardClient(c.config)
 	c.GiftCardMovement = NewGiftCardMovementClient(c.config)
@@ -335,6 +342,7 @@ func (c *Client) init() {
 	c.MFAFactor = NewMFAFactorClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.MemberCredit = NewMemberCreditClient(c.config)
+	c.NotificationAttachment = NewNotificationAttachmentClient(c.config)
 	c.NotificationDelivery = NewNotificationDeliveryClient(c.config)
 	c.NotificationOptOut = NewNotificationOptOutClient(c.config)
 	c.NotificationPreference = NewNotificationPreferenceClient(c.config)
@@ -495,6 +503,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Event:                  NewEventClient(cfg),
 		FavoriteVenue:          NewFavoriteVenueClient(cfg),
 		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
+		Feedback:               NewFeedbackClient(cfg),
 		FlashSale:              NewFlashSaleClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
@@ -513,6 +522,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		MFAFactor:              NewMFAFactorClient(cfg),
 		Member:                 NewMemberClient(cfg),
 		MemberCredit:           NewMemberCreditClient(cfg),
+		NotificationAttachment: NewNotificationAttachmentClient(cfg),
 		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
 		NotificationOptOut:     NewNotificationOptOutClient(cfg),
 		NotificationPreference: NewNotificationPreferenceClient(cfg),
@@ -600,6 +610,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Event:                  NewEventClient(cfg),
 		FavoriteVenue:          NewFavoriteVenueClient(cfg),
 		FeatureProvisioning:    NewFeatureProvisioningClient(cfg),
+		Feedback:               NewFeedbackClient(cfg),
 		FlashSale:              NewFlashSaleClient(cfg),
 		GiftCard:               NewGiftCardClient(cfg),
 		GiftCardMovement:       NewGiftCardMovementClient(cfg),
@@ -618,6 +629,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		MFAFactor:              NewMFAFactorClient(cfg),
 		Member:                 NewMemberClient(cfg),
 		MemberCredit:           NewMemberCreditClient(cfg),
+		NotificationAttachment: NewNotificationAttachmentClient(cfg),
 		NotificationDelivery:   NewNotificationDeliveryClient(cfg),
 		NotificationOptOut:     NewNotificationOptOutClient(cfg),
 		NotificationPreference: NewNotificationPreferenceClient(cfg),
@@ -697,20 +709,20 @@ func (c *Client) Use(hooks ...Hook) {
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
 		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite,
-		c.HandoffCode, c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor,
-		c.Invoice, c.InvoiceCounter, c.Location, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder,
+		c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
+		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.Photo,
+		c.PlatformSetting, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
+		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
+		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -725,20 +737,20 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
 		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite,
-		c.HandoffCode, c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor,
-		c.Invoice, c.InvoiceCounter, c.Location, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder,
+		c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
+		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.Photo,
+		c.PlatformSetting, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
+		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
+		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -793,6 +805,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.FavoriteVenue.mutate(ctx, m)
 	case *FeatureProvisioningMutation:
 		return c.FeatureProvisioning.mutate(ctx, m)
+	case *FeedbackMutation:
+		return c.Feedback.mutate(ctx, m)
 	case *FlashSaleMutation:
 		return c.FlashSale.mutate(ctx, m)
 	case *GiftCardMutation:
@@ -829,6 +843,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Member.mutate(ctx, m)
 	case *MemberCreditMutation:
 		return c.MemberCredit.mutate(ctx, m)
+	case *NotificationAttachmentMutation:
+		return c.NotificationAttachment.mutate(ctx, m)
 	case *NotificationDeliveryMutation:
 		return c.NotificationDelivery.mutate(ctx, m)
 	case *NotificationOptOutMutation:
@@ -4902,6 +4918,204 @@ func (c *FeatureProvisioningClient) mutate(ctx context.Context, m *FeatureProvis
 	}
 }
 
+// FeedbackClient is a client for the Feedback schema.
+type FeedbackClient struct {
+	config
+}
+
+// NewFeedbackClient returns a client for the Feedback from the given config.
+func NewFeedbackClient(c config) *FeedbackClient {
+	return &FeedbackClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feedback.Hooks(f(g(h())))`.
+func (c *FeedbackClient) Use(hooks ...Hook) {
+	c.hooks.Feedback = append(c.hooks.Feedback, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feedback.Intercept(f(g(h())))`.
+func (c *FeedbackClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Feedback = append(c.inters.Feedback, interceptors...)
+}
+
+// Create returns a builder for creating a Feedback entity.
+func (c *FeedbackClient) Create() *FeedbackCreate {
+	mutation := newFeedbackMutation(c.config, OpCreate)
+	return &FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Feedback entities.
+func (c *FeedbackClient) CreateBulk(builders ...*FeedbackCreate) *FeedbackCreateBulk {
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeedbackClient) MapCreateBulk(slice any, setFunc func(*FeedbackCreate, int)) *FeedbackCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeedbackCreateBulk{err: fmt.Errorf("calling to FeedbackClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeedbackCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Feedback.
+func (c *FeedbackClient) Update() *FeedbackUpdate {
+	mutation := newFeedbackMutation(c.config, OpUpdate)
+	return &FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeedbackClient) UpdateOne(_m *Feedback) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedback(_m))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeedbackClient) UpdateOneID(id uuid.UUID) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedbackID(id))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Feedback.
+func (c *FeedbackClient) Delete() *FeedbackDelete {
+	mutation := newFeedbackMutation(c.config, OpDelete)
+	return &FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeedbackClient) DeleteOne(_m *Feedback) *FeedbackDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeedbackClient) DeleteOneID(id uuid.UUID) *FeedbackDeleteOne {
+	builder := c.Delete().Where(feedback.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeedbackDeleteOne{builder}
+}
+
+// Query returns a query builder for Feedback.
+func (c *FeedbackClient) Query() *FeedbackQuery {
+	return &FeedbackQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeedback},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Feedback entity by its id.
+func (c *FeedbackClient) Get(ctx context.Context, id uuid.UUID) (*Feedback, error) {
+	return c.Query().Where(feedback.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeedbackClient) GetX(ctx context.Context, id uuid.UUID) *Feedback {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Feedback.
+func (c *FeedbackClient) QueryOrganization(_m *Feedback) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, feedback.OrganizationTable, feedback.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a Feedback.
+func (c *FeedbackClient) QueryMember(_m *Feedback) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, feedback.MemberTable, feedback.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBooking queries the booking edge of a Feedback.
+func (c *FeedbackClient) QueryBooking(_m *Feedback) *BookingQuery {
+	query := (&BookingClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(booking.Table, booking.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, feedback.BookingTable, feedback.BookingColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a Feedback.
+func (c *FeedbackClient) QueryClassInstance(_m *Feedback) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, feedback.ClassInstanceTable, feedback.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *FeedbackClient) Hooks() []Hook {
+	hooks := c.hooks.Feedback
+	return append(hooks[:len(hooks):len(hooks)], feedback.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeedbackClient) Interceptors() []Interceptor {
+	return c.inters.Feedback
+}
+
+func (c *FeedbackClient) mutate(ctx context.Context, m *FeedbackMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Feedback mutation op: %q", m.Op())
+	}
+}
+
 // FlashSaleClient is a client for the FlashSale schema.
 type FlashSaleClient struct {
 	config
@@ -7871,6 +8085,172 @@ func (c *MemberCreditClient) mutate(ctx context.Context, m *MemberCreditMutation
 		return (&MemberCreditDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown MemberCredit mutation op: %q", m.Op())
+	}
+}
+
+// NotificationAttachmentClient is a client for the NotificationAttachment schema.
+type NotificationAttachmentClient struct {
+	config
+}
+
+// NewNotificationAttachmentClient returns a client for the NotificationAttachment from the given config.
+func NewNotificationAttachmentClient(c config) *NotificationAttachmentClient {
+	return &NotificationAttachmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `notificationattachment.Hooks(f(g(h())))`.
+func (c *NotificationAttachmentClient) Use(hooks ...Hook) {
+	c.hooks.NotificationAttachment = append(c.hooks.NotificationAttachment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `notificationattachment.Intercept(f(g(h())))`.
+func (c *NotificationAttachmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.NotificationAttachment = append(c.inters.NotificationAttachment, interceptors...)
+}
+
+// Create returns a builder for creating a NotificationAttachment entity.
+func (c *NotificationAttachmentClient) Create() *NotificationAttachmentCreate {
+	mutation := newNotificationAttachmentMutation(c.config, OpCreate)
+	return &NotificationAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of NotificationAttachment entities.
+func (c *NotificationAttachmentClient) CreateBulk(builders ...*NotificationAttachmentCreate) *NotificationAttachmentCreateBulk {
+	return &NotificationAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *NotificationAttachmentClient) MapCreateBulk(slice any, setFunc func(*NotificationAttachmentCreate, int)) *NotificationAttachmentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &NotificationAttachmentCreateBulk{err: fmt.Errorf("calling to NotificationAttachmentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*NotificationAttachmentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &NotificationAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for NotificationAttachment.
+func (c *NotificationAttachmentClient) Update() *NotificationAttachmentUpdate {
+	mutation := newNotificationAttachmentMutation(c.config, OpUpdate)
+	return &NotificationAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *NotificationAttachmentClient) UpdateOne(_m *NotificationAttachment) *NotificationAttachmentUpdateOne {
+	mutation := newNotificationAttachmentMutation(c.config, OpUpdateOne, withNotificationAttachment(_m))
+	return &NotificationAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *NotificationAttachmentClient) UpdateOneID(id uuid.UUID) *NotificationAttachmentUpdateOne {
+	mutation := newNotificationAttachmentMutation(c.config, OpUpdateOne, withNotificationAttachmentID(id))
+	return &NotificationAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for NotificationAttachment.
+func (c *NotificationAttachmentClient) Delete() *NotificationAttachmentDelete {
+	mutation := newNotificationAttachmentMutation(c.config, OpDelete)
+	return &NotificationAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *NotificationAttachmentClient) DeleteOne(_m *NotificationAttachment) *NotificationAttachmentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *NotificationAttachmentClient) DeleteOneID(id uuid.UUID) *NotificationAttachmentDeleteOne {
+	builder := c.Delete().Where(notificationattachment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &NotificationAttachmentDeleteOne{builder}
+}
+
+// Query returns a query builder for NotificationAttachment.
+func (c *NotificationAttachmentClient) Query() *NotificationAttachmentQuery {
+	return &NotificationAttachmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeNotificationAttachment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a NotificationAttachment entity by its id.
+func (c *NotificationAttachmentClient) Get(ctx context.Context, id uuid.UUID) (*NotificationAttachment, error) {
+	return c.Query().Where(notificationattachment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *NotificationAttachmentClient) GetX(ctx context.Context, id uuid.UUID) *NotificationAttachment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a NotificationAttachment.
+func (c *NotificationAttachmentClient) QueryOrganization(_m *NotificationAttachment) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationattachment.Table, notificationattachment.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationattachment.OrganizationTable, notificationattachment.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDelivery queries the delivery edge of a NotificationAttachment.
+func (c *NotificationAttachmentClient) QueryDelivery(_m *NotificationAttachment) *NotificationDeliveryQuery {
+	query := (&NotificationDeliveryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(notificationattachment.Table, notificationattachment.FieldID, id),
+			sqlgraph.To(notificationdelivery.Table, notificationdelivery.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, notificationattachment.DeliveryTable, notificationattachment.DeliveryColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *NotificationAttachmentClient) Hooks() []Hook {
+	hooks := c.hooks.NotificationAttachment
+	return append(hooks[:len(hooks):len(hooks)], notificationattachment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *NotificationAttachmentClient) Interceptors() []Interceptor {
+	return c.inters.NotificationAttachment
+}
+
+func (c *NotificationAttachmentClient) mutate(ctx context.Context, m *NotificationAttachmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&NotificationAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&NotificationAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&NotificationAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&NotificationAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown NotificationAttachment mutation op: %q", m.Op())
 	}
 }
 
@@ -15399,36 +15779,38 @@ type (
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
 		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
-		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
-		GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey, Inquiry,
-		InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
+		FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
+		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
+		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		NotificationAttachment, NotificationDelivery, NotificationOptOut,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
 		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
-		FavoriteVenue, FeatureProvisioning, FlashSale, GiftCard, GiftCardMovement,
-		GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey, Inquiry,
-		InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
+		FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
+		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
+		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
-		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		NotificationAttachment, NotificationDelivery, NotificationOptOut,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
+		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

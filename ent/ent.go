@@ -35,6 +35,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -53,6 +54,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -181,6 +183,7 @@ func checkColumn(t, c string) error {
 			event.Table:                  event.ValidColumn,
 			favoritevenue.Table:          favoritevenue.ValidColumn,
 			featureprovisioning.Table:    featureprovisioning.ValidColumn,
+			feedback.Table:               feedback.ValidColumn,
 			flashsale.Table:              flashsale.ValidColumn,
 			giftcard.Table:               giftcard.ValidColumn,
 			giftcardmovement.Table:       giftcardmovement.ValidColumn,
@@ -199,6 +202,7 @@ func checkColumn(t, c string) error {
 			mfafactor.Table:              mfafactor.ValidColumn,
 			member.Table:                 member.ValidColumn,
 			membercredit.Table:           membercredit.ValidColumn,
+			notificationattachment.Table: notificationattachment.ValidColumn,
 			notificationdelivery.Table:   notificationdelivery.ValidColumn,
 			notificationoptout.Table:     notificationoptout.ValidColumn,
 			notificationpreference.Table: notificationpreference.ValidColumn,

@@ -26,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -44,6 +45,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -99,7 +101,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 86)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 88)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -691,6 +693,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[23] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   feedback.Table,
+			Columns: feedback.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: feedback.FieldID,
+			},
+		},
+		Type: "Feedback",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			feedback.FieldCreatedAt:       {Type: field.TypeTime, Column: feedback.FieldCreatedAt},
+			feedback.FieldUpdatedAt:       {Type: field.TypeTime, Column: feedback.FieldUpdatedAt},
+			feedback.FieldOrganizationID:  {Type: field.TypeUUID, Column: feedback.FieldOrganizationID},
+			feedback.FieldMemberID:        {Type: field.TypeUUID, Column: feedback.FieldMemberID},
+			feedback.FieldBookingID:       {Type: field.TypeUUID, Column: feedback.FieldBookingID},
+			feedback.FieldClassInstanceID: {Type: field.TypeUUID, Column: feedback.FieldClassInstanceID},
+			feedback.FieldInstructorID:    {Type: field.TypeUUID, Column: feedback.FieldInstructorID},
+			feedback.FieldRating:          {Type: field.TypeInt, Column: feedback.FieldRating},
+			feedback.FieldComment:         {Type: field.TypeString, Column: feedback.FieldComment},
+			feedback.FieldAnonymous:       {Type: field.TypeBool, Column: feedback.FieldAnonymous},
+			feedback.FieldTipID:           {Type: field.TypeUUID, Column: feedback.FieldTipID},
+		},
+	}
+	graph.Nodes[24] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   flashsale.Table,
 			Columns: flashsale.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -716,7 +742,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			flashsale.FieldCreatedByUserID: {Type: field.TypeUUID, Column: flashsale.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[24] = &sqlgraph.Node{
+	graph.Nodes[25] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcard.Table,
 			Columns: giftcard.Columns,
@@ -743,7 +769,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcard.FieldPassTypeID:           {Type: field.TypeUUID, Column: giftcard.FieldPassTypeID},
 		},
 	}
-	graph.Nodes[25] = &sqlgraph.Node{
+	graph.Nodes[26] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardmovement.Table,
 			Columns: giftcardmovement.Columns,
@@ -768,7 +794,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardmovement.FieldCreditID:          {Type: field.TypeUUID, Column: giftcardmovement.FieldCreditID},
 		},
 	}
-	graph.Nodes[26] = &sqlgraph.Node{
+	graph.Nodes[27] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   giftcardorder.Table,
 			Columns: giftcardorder.Columns,
@@ -799,7 +825,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			giftcardorder.FieldPaidAt:          {Type: field.TypeTime, Column: giftcardorder.FieldPaidAt},
 		},
 	}
-	graph.Nodes[27] = &sqlgraph.Node{
+	graph.Nodes[28] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   guestinvite.Table,
 			Columns: guestinvite.Columns,
@@ -835,7 +861,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			guestinvite.FieldCancelledAt:      {Type: field.TypeTime, Column: guestinvite.FieldCancelledAt},
 		},
 	}
-	graph.Nodes[28] = &sqlgraph.Node{
+	graph.Nodes[29] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   handoffcode.Table,
 			Columns: handoffcode.Columns,
@@ -856,7 +882,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			handoffcode.FieldUsedAt:          {Type: field.TypeTime, Column: handoffcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[29] = &sqlgraph.Node{
+	graph.Nodes[30] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   idempotencykey.Table,
 			Columns: idempotencykey.Columns,
@@ -881,7 +907,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			idempotencykey.FieldExpiresAt:       {Type: field.TypeTime, Column: idempotencykey.FieldExpiresAt},
 		},
 	}
-	graph.Nodes[30] = &sqlgraph.Node{
+	graph.Nodes[31] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   inquiry.Table,
 			Columns: inquiry.Columns,
@@ -910,7 +936,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			inquiry.FieldNotifyAttempts:  {Type: field.TypeInt, Column: inquiry.FieldNotifyAttempts},
 		},
 	}
-	graph.Nodes[31] = &sqlgraph.Node{
+	graph.Nodes[32] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   installationsecret.Table,
 			Columns: installationsecret.Columns,
@@ -927,7 +953,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			installationsecret.FieldValue:     {Type: field.TypeString, Column: installationsecret.FieldValue},
 		},
 	}
-	graph.Nodes[32] = &sqlgraph.Node{
+	graph.Nodes[33] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   instructor.Table,
 			Columns: instructor.Columns,
@@ -950,7 +976,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			instructor.FieldActive:         {Type: field.TypeBool, Column: instructor.FieldActive},
 		},
 	}
-	graph.Nodes[33] = &sqlgraph.Node{
+	graph.Nodes[34] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   invoice.Table,
 			Columns: invoice.Columns,
@@ -994,7 +1020,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			invoice.FieldSettlement:         {Type: field.TypeEnum, Column: invoice.FieldSettlement},
 		},
 	}
-	graph.Nodes[34] = &sqlgraph.Node{
+	graph.Nodes[35] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   invoicecounter.Table,
 			Columns: invoicecounter.Columns,
@@ -1012,7 +1038,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			invoicecounter.FieldNext:           {Type: field.TypeInt, Column: invoicecounter.FieldNext},
 		},
 	}
-	graph.Nodes[35] = &sqlgraph.Node{
+	graph.Nodes[36] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   location.Table,
 			Columns: location.Columns,
@@ -1036,7 +1062,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			location.FieldImageURL:       {Type: field.TypeString, Column: location.FieldImageURL},
 		},
 	}
-	graph.Nodes[36] = &sqlgraph.Node{
+	graph.Nodes[37] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
@@ -1054,7 +1080,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[37] = &sqlgraph.Node{
+	graph.Nodes[38] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -1074,7 +1100,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[38] = &sqlgraph.Node{
+	graph.Nodes[39] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -1094,7 +1120,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[39] = &sqlgraph.Node{
+	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -1123,7 +1149,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[40] = &sqlgraph.Node{
+	graph.Nodes[41] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membercredit.Table,
 			Columns: membercredit.Columns,
@@ -1145,7 +1171,27 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldCheckoutID:     {Type: field.TypeUUID, Column: membercredit.FieldCheckoutID},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   notificationattachment.Table,
+			Columns: notificationattachment.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: notificationattachment.FieldID,
+			},
+		},
+		Type: "NotificationAttachment",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			notificationattachment.FieldCreatedAt:      {Type: field.TypeTime, Column: notificationattachment.FieldCreatedAt},
+			notificationattachment.FieldUpdatedAt:      {Type: field.TypeTime, Column: notificationattachment.FieldUpdatedAt},
+			notificationattachment.FieldOrganizationID: {Type: field.TypeUUID, Column: notificationattachment.FieldOrganizationID},
+			notificationattachment.FieldDeliveryID:     {Type: field.TypeUUID, Column: notificationattachment.FieldDeliveryID},
+			notificationattachment.FieldFilename:       {Type: field.TypeString, Column: notificationattachment.FieldFilename},
+			notificationattachment.FieldContentType:    {Type: field.TypeString, Column: notificationattachment.FieldContentType},
+			notificationattachment.FieldData:           {Type: field.TypeBytes, Column: notificationattachment.FieldData},
+		},
+	}
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -1182,7 +1228,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -1200,7 +1246,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -1221,7 +1267,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -1243,7 +1289,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -1265,7 +1311,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -1298,7 +1344,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -1324,7 +1370,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldFlexibleChange:   {Type: field.TypeJSON, Column: pass.FieldFlexibleChange},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -1361,7 +1407,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldSortOrder:              {Type: field.TypeInt, Column: passtype.FieldSortOrder},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -1389,7 +1435,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldLocationID:         {Type: field.TypeUUID, Column: payment.FieldLocationID},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentattempt.Table,
 			Columns: paymentattempt.Columns,
@@ -1413,7 +1459,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentcustomer.Table,
 			Columns: paymentcustomer.Columns,
@@ -1433,7 +1479,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1455,7 +1501,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[55] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1473,7 +1519,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posdayclose.Table,
 			Columns: posdayclose.Columns,
@@ -1499,7 +1545,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posdayclose.FieldClosedAt:          {Type: field.TypeTime, Column: posdayclose.FieldClosedAt},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posfavorites.Table,
 			Columns: posfavorites.Columns,
@@ -1517,7 +1563,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posfavorites.FieldUpdatedByUserID: {Type: field.TypeUUID, Column: posfavorites.FieldUpdatedByUserID},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posreturn.Table,
 			Columns: posreturn.Columns,
@@ -1539,7 +1585,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posreturn.FieldUserID:         {Type: field.TypeUUID, Column: posreturn.FieldUserID},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   possale.Table,
 			Columns: possale.Columns,
@@ -1573,7 +1619,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			possale.FieldPromoExceptionReason: {Type: field.TypeString, Column: possale.FieldPromoExceptionReason},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1594,7 +1640,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   product.Table,
 			Columns: product.Columns,
@@ -1614,7 +1660,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			product.FieldActive:         {Type: field.TypeBool, Column: product.FieldActive},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   productprice.Table,
 			Columns: productprice.Columns,
@@ -1634,7 +1680,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			productprice.FieldVersion:        {Type: field.TypeInt, Column: productprice.FieldVersion},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1655,7 +1701,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1675,7 +1721,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1697,7 +1743,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1719,7 +1765,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[65] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refund.Table,
 			Columns: refund.Columns,
@@ -1753,7 +1799,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
 		},
 	}
-	graph.Nodes[66] = &sqlgraph.Node{
+	graph.Nodes[68] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refundreview.Table,
 			Columns: refundreview.Columns,
@@ -1777,7 +1823,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
 		},
 	}
-	graph.Nodes[67] = &sqlgraph.Node{
+	graph.Nodes[69] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1800,7 +1846,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[68] = &sqlgraph.Node{
+	graph.Nodes[70] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   salesdaily.Table,
 			Columns: salesdaily.Columns,
@@ -1825,7 +1871,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
 		},
 	}
-	graph.Nodes[69] = &sqlgraph.Node{
+	graph.Nodes[71] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1859,7 +1905,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[70] = &sqlgraph.Node{
+	graph.Nodes[72] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -1881,7 +1927,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[71] = &sqlgraph.Node{
+	graph.Nodes[73] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -1901,7 +1947,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[72] = &sqlgraph.Node{
+	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1924,7 +1970,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[73] = &sqlgraph.Node{
+	graph.Nodes[75] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1947,7 +1993,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[74] = &sqlgraph.Node{
+	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -1971,7 +2017,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[75] = &sqlgraph.Node{
+	graph.Nodes[77] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffpin.Table,
 			Columns: staffpin.Columns,
@@ -1989,7 +2035,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
 		},
 	}
-	graph.Nodes[76] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffshift.Table,
 			Columns: staffshift.Columns,
@@ -2010,7 +2056,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
@@ -2034,7 +2080,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2065,7 +2111,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2093,7 +2139,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2117,7 +2163,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2138,7 +2184,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2167,7 +2213,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2193,7 +2239,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[86] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2219,7 +2265,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[85] = &sqlgraph.Node{
+	graph.Nodes[87] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -2923,6 +2969,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   feedback.OrganizationTable,
+			Columns: []string{feedback.OrganizationColumn},
+			Bidi:    false,
+		},
+		"Feedback",
+		"Organization",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   feedback.MemberTable,
+			Columns: []string{feedback.MemberColumn},
+			Bidi:    false,
+		},
+		"Feedback",
+		"Member",
+	)
+	graph.MustAddE(
+		"booking",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   feedback.BookingTable,
+			Columns: []string{feedback.BookingColumn},
+			Bidi:    false,
+		},
+		"Feedback",
+		"Booking",
+	)
+	graph.MustAddE(
+		"class_instance",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   feedback.ClassInstanceTable,
+			Columns: []string{feedback.ClassInstanceColumn},
+			Bidi:    false,
+		},
+		"Feedback",
+		"ClassInstance",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   flashsale.OrganizationTable,
 			Columns: []string{flashsale.OrganizationColumn},
 			Bidi:    false,
@@ -3337,6 +3431,30 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"MemberCredit",
 		"Member",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationattachment.OrganizationTable,
+			Columns: []string{notificationattachment.OrganizationColumn},
+			Bidi:    false,
+		},
+		"NotificationAttachment",
+		"Organization",
+	)
+	graph.MustAddE(
+		"delivery",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   notificationattachment.DeliveryTable,
+			Columns: []string{notificationattachment.DeliveryColumn},
+			Bidi:    false,
+		},
+		"NotificationAttachment",
+		"NotificationDelivery",
 	)
 	graph.MustAddE(
 		"organization",
@@ -7618,6 +7736,157 @@ func (f *FeatureProvisioningFilter) WhereHasOrganizationWith(preds ...predicate.
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *FeedbackQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the FeedbackQuery builder.
+func (_q *FeedbackQuery) Filter() *FeedbackFilter {
+	return &FeedbackFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *FeedbackMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the FeedbackMutation builder.
+func (m *FeedbackMutation) Filter() *FeedbackFilter {
+	return &FeedbackFilter{config: m.config, predicateAdder: m}
+}
+
+// FeedbackFilter provides a generic filtering capability at runtime for FeedbackQuery.
+type FeedbackFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *FeedbackFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *FeedbackFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *FeedbackFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(feedback.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *FeedbackFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(feedback.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *FeedbackFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *FeedbackFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldMemberID))
+}
+
+// WhereBookingID applies the entql [16]byte predicate on the booking_id field.
+func (f *FeedbackFilter) WhereBookingID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldBookingID))
+}
+
+// WhereClassInstanceID applies the entql [16]byte predicate on the class_instance_id field.
+func (f *FeedbackFilter) WhereClassInstanceID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldClassInstanceID))
+}
+
+// WhereInstructorID applies the entql [16]byte predicate on the instructor_id field.
+func (f *FeedbackFilter) WhereInstructorID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldInstructorID))
+}
+
+// WhereRating applies the entql int predicate on the rating field.
+func (f *FeedbackFilter) WhereRating(p entql.IntP) {
+	f.Where(p.Field(feedback.FieldRating))
+}
+
+// WhereComment applies the entql string predicate on the comment field.
+func (f *FeedbackFilter) WhereComment(p entql.StringP) {
+	f.Where(p.Field(feedback.FieldComment))
+}
+
+// WhereAnonymous applies the entql bool predicate on the anonymous field.
+func (f *FeedbackFilter) WhereAnonymous(p entql.BoolP) {
+	f.Where(p.Field(feedback.FieldAnonymous))
+}
+
+// WhereTipID applies the entql [16]byte predicate on the tip_id field.
+func (f *FeedbackFilter) WhereTipID(p entql.ValueP) {
+	f.Where(p.Field(feedback.FieldTipID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *FeedbackFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *FeedbackFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *FeedbackFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *FeedbackFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasBooking applies a predicate to check if query has an edge booking.
+func (f *FeedbackFilter) WhereHasBooking() {
+	f.Where(entql.HasEdge("booking"))
+}
+
+// WhereHasBookingWith applies a predicate to check if query has an edge booking with a given conditions (other predicates).
+func (f *FeedbackFilter) WhereHasBookingWith(preds ...predicate.Booking) {
+	f.Where(entql.HasEdgeWith("booking", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasClassInstance applies a predicate to check if query has an edge class_instance.
+func (f *FeedbackFilter) WhereHasClassInstance() {
+	f.Where(entql.HasEdge("class_instance"))
+}
+
+// WhereHasClassInstanceWith applies a predicate to check if query has an edge class_instance with a given conditions (other predicates).
+func (f *FeedbackFilter) WhereHasClassInstanceWith(preds ...predicate.ClassInstance) {
+	f.Where(entql.HasEdgeWith("class_instance", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *FlashSaleQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -7646,7 +7915,7 @@ type FlashSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *FlashSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[23].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7784,7 +8053,7 @@ type GiftCardFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[24].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -7922,7 +8191,7 @@ type GiftCardMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[25].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8050,7 +8319,7 @@ type GiftCardOrderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GiftCardOrderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[26].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8208,7 +8477,7 @@ type GuestInviteFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *GuestInviteFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[27].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8405,7 +8674,7 @@ type HandoffCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *HandoffCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[28].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8485,7 +8754,7 @@ type IdempotencyKeyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *IdempotencyKeyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[29].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8585,7 +8854,7 @@ type InquiryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InquiryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[30].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8733,7 +9002,7 @@ type InstallationSecretFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstallationSecretFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[31].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8793,7 +9062,7 @@ type InstructorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InstructorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[32].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -8967,7 +9236,7 @@ type InvoiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InvoiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[33].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9190,7 +9459,7 @@ type InvoiceCounterFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *InvoiceCounterFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[34].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9269,7 +9538,7 @@ type LocationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *LocationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[35].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9448,7 +9717,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[36].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9513,7 +9782,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[37].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9588,7 +9857,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[38].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9663,7 +9932,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[39].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9853,7 +10122,7 @@ type MemberCreditFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberCreditFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -9938,6 +10207,109 @@ func (f *MemberCreditFilter) WhereHasMemberWith(preds ...predicate.Member) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *NotificationAttachmentQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the NotificationAttachmentQuery builder.
+func (_q *NotificationAttachmentQuery) Filter() *NotificationAttachmentFilter {
+	return &NotificationAttachmentFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *NotificationAttachmentMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the NotificationAttachmentMutation builder.
+func (m *NotificationAttachmentMutation) Filter() *NotificationAttachmentFilter {
+	return &NotificationAttachmentFilter{config: m.config, predicateAdder: m}
+}
+
+// NotificationAttachmentFilter provides a generic filtering capability at runtime for NotificationAttachmentQuery.
+type NotificationAttachmentFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *NotificationAttachmentFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *NotificationAttachmentFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(notificationattachment.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *NotificationAttachmentFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationattachment.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *NotificationAttachmentFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(notificationattachment.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *NotificationAttachmentFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(notificationattachment.FieldOrganizationID))
+}
+
+// WhereDeliveryID applies the entql [16]byte predicate on the delivery_id field.
+func (f *NotificationAttachmentFilter) WhereDeliveryID(p entql.ValueP) {
+	f.Where(p.Field(notificationattachment.FieldDeliveryID))
+}
+
+// WhereFilename applies the entql string predicate on the filename field.
+func (f *NotificationAttachmentFilter) WhereFilename(p entql.StringP) {
+	f.Where(p.Field(notificationattachment.FieldFilename))
+}
+
+// WhereContentType applies the entql string predicate on the content_type field.
+func (f *NotificationAttachmentFilter) WhereContentType(p entql.StringP) {
+	f.Where(p.Field(notificationattachment.FieldContentType))
+}
+
+// WhereData applies the entql []byte predicate on the data field.
+func (f *NotificationAttachmentFilter) WhereData(p entql.BytesP) {
+	f.Where(p.Field(notificationattachment.FieldData))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *NotificationAttachmentFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *NotificationAttachmentFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasDelivery applies a predicate to check if query has an edge delivery.
+func (f *NotificationAttachmentFilter) WhereHasDelivery() {
+	f.Where(entql.HasEdge("delivery"))
+}
+
+// WhereHasDeliveryWith applies a predicate to check if query has an edge delivery with a given conditions (other predicates).
+func (f *NotificationAttachmentFilter) WhereHasDeliveryWith(preds ...predicate.NotificationDelivery) {
+	f.Where(entql.HasEdgeWith("delivery", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *NotificationDeliveryQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -9966,7 +10338,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10182,7 +10554,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10275,7 +10647,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10355,7 +10727,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10440,7 +10812,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10553,7 +10925,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10693,7 +11065,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10868,7 +11240,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11112,7 +11484,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11269,7 +11641,7 @@ type PaymentAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11378,7 +11750,7 @@ type PaymentCustomerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentCustomerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11481,7 +11853,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11608,7 +11980,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11673,7 +12045,7 @@ type PosDayCloseFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosDayCloseFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11792,7 +12164,7 @@ type PosFavoritesFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosFavoritesFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11871,7 +12243,7 @@ type PosReturnFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosReturnFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11970,7 +12342,7 @@ type PosSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12129,7 +12501,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12209,7 +12581,7 @@ type ProductFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12298,7 +12670,7 @@ type ProductPriceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductPriceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12401,7 +12773,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12523,7 +12895,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12626,7 +12998,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12739,7 +13111,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12838,7 +13210,7 @@ type RefundFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13025,7 +13397,7 @@ type RefundReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13148,7 +13520,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13280,7 +13652,7 @@ type SalesDailyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SalesDailyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13394,7 +13766,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13609,7 +13981,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13722,7 +14094,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13853,7 +14225,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13985,7 +14357,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14103,7 +14475,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14226,7 +14598,7 @@ type StaffPinFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffPinFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14305,7 +14677,7 @@ type StaffShiftFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffShiftFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14427,7 +14799,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14550,7 +14922,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14708,7 +15080,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14851,7 +15223,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14988,7 +15360,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15082,7 +15454,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15244,7 +15616,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15377,7 +15749,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15524,7 +15896,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

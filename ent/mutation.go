@@ -35,6 +35,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -53,6 +54,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -134,6 +136,7 @@ const (
 	TypeEvent                  = "Event"
 	TypeFavoriteVenue          = "FavoriteVenue"
 	TypeFeatureProvisioning    = "FeatureProvisioning"
+	TypeFeedback               = "Feedback"
 	TypeFlashSale              = "FlashSale"
 	TypeGiftCard               = "GiftCard"
 	TypeGiftCardMovement       = "GiftCardMovement"
@@ -152,6 +155,7 @@ const (
 	TypeMFAFactor              = "MFAFactor"
 	TypeMember                 = "Member"
 	TypeMemberCredit           = "MemberCredit"
+	TypeNotificationAttachment = "NotificationAttachment"
 	TypeNotificationDelivery   = "NotificationDelivery"
 	TypeNotificationOptOut     = "NotificationOptOut"
 	TypeNotificationPreference = "NotificationPreference"
@@ -28371,6 +28375,1147 @@ func (m *FeatureProvisioningMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FeatureProvisioning edge %s", name)
 }
 
+// FeedbackMutation represents an operation that mutates the Feedback nodes in the graph.
+type FeedbackMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *uuid.UUID
+	created_at            *time.Time
+	updated_at            *time.Time
+	instructor_id         *uuid.UUID
+	rating                *int
+	addrating             *int
+	comment               *string
+	anonymous             *bool
+	tip_id                *uuid.UUID
+	clearedFields         map[string]struct{}
+	organization          *uuid.UUID
+	clearedorganization   bool
+	member                *uuid.UUID
+	clearedmember         bool
+	booking               *uuid.UUID
+	clearedbooking        bool
+	class_instance        *uuid.UUID
+	clearedclass_instance bool
+	done                  bool
+	oldValue              func(context.Context) (*Feedback, error)
+	predicates            []predicate.Feedback
+}
+
+var _ ent.Mutation = (*FeedbackMutation)(nil)
+
+// feedbackOption allows management of the mutation configuration using functional options.
+type feedbackOption func(*FeedbackMutation)
+
+// newFeedbackMutation creates new mutation for the Feedback entity.
+func newFeedbackMutation(c config, op Op, opts ...feedbackOption) *FeedbackMutation {
+	m := &FeedbackMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFeedback,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFeedbackID sets the ID field of the mutation.
+func withFeedbackID(id uuid.UUID) feedbackOption {
+	return func(m *FeedbackMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Feedback
+		)
+		m.oldValue = func(ctx context.Context) (*Feedback, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Feedback.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFeedback sets the old Feedback of the mutation.
+func withFeedback(node *Feedback) feedbackOption {
+	return func(m *FeedbackMutation) {
+		m.oldValue = func(context.Context) (*Feedback, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FeedbackMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FeedbackMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Feedback entities.
+func (m *FeedbackMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FeedbackMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FeedbackMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Feedback.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FeedbackMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FeedbackMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FeedbackMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *FeedbackMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *FeedbackMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *FeedbackMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *FeedbackMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *FeedbackMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *FeedbackMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *FeedbackMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *FeedbackMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *FeedbackMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetBookingID sets the "booking_id" field.
+func (m *FeedbackMutation) SetBookingID(u uuid.UUID) {
+	m.booking = &u
+}
+
+// BookingID returns the value of the "booking_id" field in the mutation.
+func (m *FeedbackMutation) BookingID() (r uuid.UUID, exists bool) {
+	v := m.booking
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBookingID returns the old "booking_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldBookingID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBookingID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBookingID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBookingID: %w", err)
+	}
+	return oldValue.BookingID, nil
+}
+
+// ResetBookingID resets all changes to the "booking_id" field.
+func (m *FeedbackMutation) ResetBookingID() {
+	m.booking = nil
+}
+
+// SetClassInstanceID sets the "class_instance_id" field.
+func (m *FeedbackMutation) SetClassInstanceID(u uuid.UUID) {
+	m.class_instance = &u
+}
+
+// ClassInstanceID returns the value of the "class_instance_id" field in the mutation.
+func (m *FeedbackMutation) ClassInstanceID() (r uuid.UUID, exists bool) {
+	v := m.class_instance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClassInstanceID returns the old "class_instance_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldClassInstanceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClassInstanceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClassInstanceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClassInstanceID: %w", err)
+	}
+	return oldValue.ClassInstanceID, nil
+}
+
+// ResetClassInstanceID resets all changes to the "class_instance_id" field.
+func (m *FeedbackMutation) ResetClassInstanceID() {
+	m.class_instance = nil
+}
+
+// SetInstructorID sets the "instructor_id" field.
+func (m *FeedbackMutation) SetInstructorID(u uuid.UUID) {
+	m.instructor_id = &u
+}
+
+// InstructorID returns the value of the "instructor_id" field in the mutation.
+func (m *FeedbackMutation) InstructorID() (r uuid.UUID, exists bool) {
+	v := m.instructor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructorID returns the old "instructor_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldInstructorID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructorID: %w", err)
+	}
+	return oldValue.InstructorID, nil
+}
+
+// ClearInstructorID clears the value of the "instructor_id" field.
+func (m *FeedbackMutation) ClearInstructorID() {
+	m.instructor_id = nil
+	m.clearedFields[feedback.FieldInstructorID] = struct{}{}
+}
+
+// InstructorIDCleared returns if the "instructor_id" field was cleared in this mutation.
+func (m *FeedbackMutation) InstructorIDCleared() bool {
+	_, ok := m.clearedFields[feedback.FieldInstructorID]
+	return ok
+}
+
+// ResetInstructorID resets all changes to the "instructor_id" field.
+func (m *FeedbackMutation) ResetInstructorID() {
+	m.instructor_id = nil
+	delete(m.clearedFields, feedback.FieldInstructorID)
+}
+
+// SetRating sets the "rating" field.
+func (m *FeedbackMutation) SetRating(i int) {
+	m.rating = &i
+	m.addrating = nil
+}
+
+// Rating returns the value of the "rating" field in the mutation.
+func (m *FeedbackMutation) Rating() (r int, exists bool) {
+	v := m.rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRating returns the old "rating" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldRating(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRating is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRating requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRating: %w", err)
+	}
+	return oldValue.Rating, nil
+}
+
+// AddRating adds i to the "rating" field.
+func (m *FeedbackMutation) AddRating(i int) {
+	if m.addrating != nil {
+		*m.addrating += i
+	} else {
+		m.addrating = &i
+	}
+}
+
+// AddedRating returns the value that was added to the "rating" field in this mutation.
+func (m *FeedbackMutation) AddedRating() (r int, exists bool) {
+	v := m.addrating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRating resets all changes to the "rating" field.
+func (m *FeedbackMutation) ResetRating() {
+	m.rating = nil
+	m.addrating = nil
+}
+
+// SetComment sets the "comment" field.
+func (m *FeedbackMutation) SetComment(s string) {
+	m.comment = &s
+}
+
+// Comment returns the value of the "comment" field in the mutation.
+func (m *FeedbackMutation) Comment() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComment returns the old "comment" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldComment(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComment: %w", err)
+	}
+	return oldValue.Comment, nil
+}
+
+// ResetComment resets all changes to the "comment" field.
+func (m *FeedbackMutation) ResetComment() {
+	m.comment = nil
+}
+
+// SetAnonymous sets the "anonymous" field.
+func (m *FeedbackMutation) SetAnonymous(b bool) {
+	m.anonymous = &b
+}
+
+// Anonymous returns the value of the "anonymous" field in the mutation.
+func (m *FeedbackMutation) Anonymous() (r bool, exists bool) {
+	v := m.anonymous
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnonymous returns the old "anonymous" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldAnonymous(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnonymous is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnonymous requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnonymous: %w", err)
+	}
+	return oldValue.Anonymous, nil
+}
+
+// ResetAnonymous resets all changes to the "anonymous" field.
+func (m *FeedbackMutation) ResetAnonymous() {
+	m.anonymous = nil
+}
+
+// SetTipID sets the "tip_id" field.
+func (m *FeedbackMutation) SetTipID(u uuid.UUID) {
+	m.tip_id = &u
+}
+
+// TipID returns the value of the "tip_id" field in the mutation.
+func (m *FeedbackMutation) TipID() (r uuid.UUID, exists bool) {
+	v := m.tip_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTipID returns the old "tip_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldTipID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTipID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTipID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTipID: %w", err)
+	}
+	return oldValue.TipID, nil
+}
+
+// ClearTipID clears the value of the "tip_id" field.
+func (m *FeedbackMutation) ClearTipID() {
+	m.tip_id = nil
+	m.clearedFields[feedback.FieldTipID] = struct{}{}
+}
+
+// TipIDCleared returns if the "tip_id" field was cleared in this mutation.
+func (m *FeedbackMutation) TipIDCleared() bool {
+	_, ok := m.clearedFields[feedback.FieldTipID]
+	return ok
+}
+
+// ResetTipID resets all changes to the "tip_id" field.
+func (m *FeedbackMutation) ResetTipID() {
+	m.tip_id = nil
+	delete(m.clearedFields, feedback.FieldTipID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *FeedbackMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[feedback.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *FeedbackMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *FeedbackMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *FeedbackMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *FeedbackMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[feedback.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *FeedbackMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *FeedbackMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *FeedbackMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// ClearBooking clears the "booking" edge to the Booking entity.
+func (m *FeedbackMutation) ClearBooking() {
+	m.clearedbooking = true
+	m.clearedFields[feedback.FieldBookingID] = struct{}{}
+}
+
+// BookingCleared reports if the "booking" edge to the Booking entity was cleared.
+func (m *FeedbackMutation) BookingCleared() bool {
+	return m.clearedbooking
+}
+
+// BookingIDs returns the "booking" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BookingID instead. It exists only for internal usage by the builders.
+func (m *FeedbackMutation) BookingIDs() (ids []uuid.UUID) {
+	if id := m.booking; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBooking resets all changes to the "booking" edge.
+func (m *FeedbackMutation) ResetBooking() {
+	m.booking = nil
+	m.clearedbooking = false
+}
+
+// ClearClassInstance clears the "class_instance" edge to the ClassInstance entity.
+func (m *FeedbackMutation) ClearClassInstance() {
+	m.clearedclass_instance = true
+	m.clearedFields[feedback.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceCleared reports if the "class_instance" edge to the ClassInstance entity was cleared.
+func (m *FeedbackMutation) ClassInstanceCleared() bool {
+	return m.clearedclass_instance
+}
+
+// ClassInstanceIDs returns the "class_instance" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClassInstanceID instead. It exists only for internal usage by the builders.
+func (m *FeedbackMutation) ClassInstanceIDs() (ids []uuid.UUID) {
+	if id := m.class_instance; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClassInstance resets all changes to the "class_instance" edge.
+func (m *FeedbackMutation) ResetClassInstance() {
+	m.class_instance = nil
+	m.clearedclass_instance = false
+}
+
+// Where appends a list predicates to the FeedbackMutation builder.
+func (m *FeedbackMutation) Where(ps ...predicate.Feedback) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FeedbackMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FeedbackMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Feedback, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FeedbackMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FeedbackMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Feedback).
+func (m *FeedbackMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FeedbackMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, feedback.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, feedback.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, feedback.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, feedback.FieldMemberID)
+	}
+	if m.booking != nil {
+		fields = append(fields, feedback.FieldBookingID)
+	}
+	if m.class_instance != nil {
+		fields = append(fields, feedback.FieldClassInstanceID)
+	}
+	if m.instructor_id != nil {
+		fields = append(fields, feedback.FieldInstructorID)
+	}
+	if m.rating != nil {
+		fields = append(fields, feedback.FieldRating)
+	}
+	if m.comment != nil {
+		fields = append(fields, feedback.FieldComment)
+	}
+	if m.anonymous != nil {
+		fields = append(fields, feedback.FieldAnonymous)
+	}
+	if m.tip_id != nil {
+		fields = append(fields, feedback.FieldTipID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FeedbackMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case feedback.FieldCreatedAt:
+		return m.CreatedAt()
+	case feedback.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case feedback.FieldOrganizationID:
+		return m.OrganizationID()
+	case feedback.FieldMemberID:
+		return m.MemberID()
+	case feedback.FieldBookingID:
+		return m.BookingID()
+	case feedback.FieldClassInstanceID:
+		return m.ClassInstanceID()
+	case feedback.FieldInstructorID:
+		return m.InstructorID()
+	case feedback.FieldRating:
+		return m.Rating()
+	case feedback.FieldComment:
+		return m.Comment()
+	case feedback.FieldAnonymous:
+		return m.Anonymous()
+	case feedback.FieldTipID:
+		return m.TipID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FeedbackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case feedback.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case feedback.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case feedback.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case feedback.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case feedback.FieldBookingID:
+		return m.OldBookingID(ctx)
+	case feedback.FieldClassInstanceID:
+		return m.OldClassInstanceID(ctx)
+	case feedback.FieldInstructorID:
+		return m.OldInstructorID(ctx)
+	case feedback.FieldRating:
+		return m.OldRating(ctx)
+	case feedback.FieldComment:
+		return m.OldComment(ctx)
+	case feedback.FieldAnonymous:
+		return m.OldAnonymous(ctx)
+	case feedback.FieldTipID:
+		return m.OldTipID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case feedback.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case feedback.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case feedback.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case feedback.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case feedback.FieldBookingID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBookingID(v)
+		return nil
+	case feedback.FieldClassInstanceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClassInstanceID(v)
+		return nil
+	case feedback.FieldInstructorID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructorID(v)
+		return nil
+	case feedback.FieldRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRating(v)
+		return nil
+	case feedback.FieldComment:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComment(v)
+		return nil
+	case feedback.FieldAnonymous:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnonymous(v)
+		return nil
+	case feedback.FieldTipID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTipID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FeedbackMutation) AddedFields() []string {
+	var fields []string
+	if m.addrating != nil {
+		fields = append(fields, feedback.FieldRating)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FeedbackMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case feedback.FieldRating:
+		return m.AddedRating()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case feedback.FieldRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRating(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FeedbackMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(feedback.FieldInstructorID) {
+		fields = append(fields, feedback.FieldInstructorID)
+	}
+	if m.FieldCleared(feedback.FieldTipID) {
+		fields = append(fields, feedback.FieldTipID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FeedbackMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FeedbackMutation) ClearField(name string) error {
+	switch name {
+	case feedback.FieldInstructorID:
+		m.ClearInstructorID()
+		return nil
+	case feedback.FieldTipID:
+		m.ClearTipID()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FeedbackMutation) ResetField(name string) error {
+	switch name {
+	case feedback.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case feedback.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case feedback.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case feedback.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case feedback.FieldBookingID:
+		m.ResetBookingID()
+		return nil
+	case feedback.FieldClassInstanceID:
+		m.ResetClassInstanceID()
+		return nil
+	case feedback.FieldInstructorID:
+		m.ResetInstructorID()
+		return nil
+	case feedback.FieldRating:
+		m.ResetRating()
+		return nil
+	case feedback.FieldComment:
+		m.ResetComment()
+		return nil
+	case feedback.FieldAnonymous:
+		m.ResetAnonymous()
+		return nil
+	case feedback.FieldTipID:
+		m.ResetTipID()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FeedbackMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, feedback.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, feedback.EdgeMember)
+	}
+	if m.booking != nil {
+		edges = append(edges, feedback.EdgeBooking)
+	}
+	if m.class_instance != nil {
+		edges = append(edges, feedback.EdgeClassInstance)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FeedbackMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case feedback.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case feedback.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	case feedback.EdgeBooking:
+		if id := m.booking; id != nil {
+			return []ent.Value{*id}
+		}
+	case feedback.EdgeClassInstance:
+		if id := m.class_instance; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FeedbackMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FeedbackMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FeedbackMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, feedback.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, feedback.EdgeMember)
+	}
+	if m.clearedbooking {
+		edges = append(edges, feedback.EdgeBooking)
+	}
+	if m.clearedclass_instance {
+		edges = append(edges, feedback.EdgeClassInstance)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FeedbackMutation) EdgeCleared(name string) bool {
+	switch name {
+	case feedback.EdgeOrganization:
+		return m.clearedorganization
+	case feedback.EdgeMember:
+		return m.clearedmember
+	case feedback.EdgeBooking:
+		return m.clearedbooking
+	case feedback.EdgeClassInstance:
+		return m.clearedclass_instance
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FeedbackMutation) ClearEdge(name string) error {
+	switch name {
+	case feedback.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case feedback.EdgeMember:
+		m.ClearMember()
+		return nil
+	case feedback.EdgeBooking:
+		m.ClearBooking()
+		return nil
+	case feedback.EdgeClassInstance:
+		m.ClearClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FeedbackMutation) ResetEdge(name string) error {
+	switch name {
+	case feedback.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case feedback.EdgeMember:
+		m.ResetMember()
+		return nil
+	case feedback.EdgeBooking:
+		m.ResetBooking()
+		return nil
+	case feedback.EdgeClassInstance:
+		m.ResetClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback edge %s", name)
+}
+
 // FlashSaleMutation represents an operation that mutates the FlashSale nodes in the graph.
 type FlashSaleMutation struct {
 	config
@@ -50043,6 +51188,762 @@ func (m *MemberCreditMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown MemberCredit edge %s", name)
+}
+
+// NotificationAttachmentMutation represents an operation that mutates the NotificationAttachment nodes in the graph.
+type NotificationAttachmentMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	filename            *string
+	content_type        *string
+	data                *[]byte
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	delivery            *uuid.UUID
+	cleareddelivery     bool
+	done                bool
+	oldValue            func(context.Context) (*NotificationAttachment, error)
+	predicates          []predicate.NotificationAttachment
+}
+
+var _ ent.Mutation = (*NotificationAttachmentMutation)(nil)
+
+// notificationattachmentOption allows management of the mutation configuration using functional options.
+type notificationattachmentOption func(*NotificationAttachmentMutation)
+
+// newNotificationAttachmentMutation creates new mutation for the NotificationAttachment entity.
+func newNotificationAttachmentMutation(c config, op Op, opts ...notificationattachmentOption) *NotificationAttachmentMutation {
+	m := &NotificationAttachmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeNotificationAttachment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withNotificationAttachmentID sets the ID field of the mutation.
+func withNotificationAttachmentID(id uuid.UUID) notificationattachmentOption {
+	return func(m *NotificationAttachmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *NotificationAttachment
+		)
+		m.oldValue = func(ctx context.Context) (*NotificationAttachment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().NotificationAttachment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withNotificationAttachment sets the old NotificationAttachment of the mutation.
+func withNotificationAttachment(node *NotificationAttachment) notificationattachmentOption {
+	return func(m *NotificationAttachmentMutation) {
+		m.oldValue = func(context.Context) (*NotificationAttachment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m NotificationAttachmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m NotificationAttachmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of NotificationAttachment entities.
+func (m *NotificationAttachmentMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *NotificationAttachmentMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *NotificationAttachmentMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().NotificationAttachment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *NotificationAttachmentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *NotificationAttachmentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *NotificationAttachmentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *NotificationAttachmentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *NotificationAttachmentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *NotificationAttachmentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *NotificationAttachmentMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *NotificationAttachmentMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *NotificationAttachmentMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetDeliveryID sets the "delivery_id" field.
+func (m *NotificationAttachmentMutation) SetDeliveryID(u uuid.UUID) {
+	m.delivery = &u
+}
+
+// DeliveryID returns the value of the "delivery_id" field in the mutation.
+func (m *NotificationAttachmentMutation) DeliveryID() (r uuid.UUID, exists bool) {
+	v := m.delivery
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeliveryID returns the old "delivery_id" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldDeliveryID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeliveryID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeliveryID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeliveryID: %w", err)
+	}
+	return oldValue.DeliveryID, nil
+}
+
+// ResetDeliveryID resets all changes to the "delivery_id" field.
+func (m *NotificationAttachmentMutation) ResetDeliveryID() {
+	m.delivery = nil
+}
+
+// SetFilename sets the "filename" field.
+func (m *NotificationAttachmentMutation) SetFilename(s string) {
+	m.filename = &s
+}
+
+// Filename returns the value of the "filename" field in the mutation.
+func (m *NotificationAttachmentMutation) Filename() (r string, exists bool) {
+	v := m.filename
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilename returns the old "filename" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldFilename(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilename is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilename requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilename: %w", err)
+	}
+	return oldValue.Filename, nil
+}
+
+// ResetFilename resets all changes to the "filename" field.
+func (m *NotificationAttachmentMutation) ResetFilename() {
+	m.filename = nil
+}
+
+// SetContentType sets the "content_type" field.
+func (m *NotificationAttachmentMutation) SetContentType(s string) {
+	m.content_type = &s
+}
+
+// ContentType returns the value of the "content_type" field in the mutation.
+func (m *NotificationAttachmentMutation) ContentType() (r string, exists bool) {
+	v := m.content_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentType returns the old "content_type" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldContentType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentType: %w", err)
+	}
+	return oldValue.ContentType, nil
+}
+
+// ResetContentType resets all changes to the "content_type" field.
+func (m *NotificationAttachmentMutation) ResetContentType() {
+	m.content_type = nil
+}
+
+// SetData sets the "data" field.
+func (m *NotificationAttachmentMutation) SetData(b []byte) {
+	m.data = &b
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *NotificationAttachmentMutation) Data() (r []byte, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the NotificationAttachment entity.
+// If the NotificationAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *NotificationAttachmentMutation) OldData(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *NotificationAttachmentMutation) ResetData() {
+	m.data = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *NotificationAttachmentMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[notificationattachment.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *NotificationAttachmentMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *NotificationAttachmentMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *NotificationAttachmentMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearDelivery clears the "delivery" edge to the NotificationDelivery entity.
+func (m *NotificationAttachmentMutation) ClearDelivery() {
+	m.cleareddelivery = true
+	m.clearedFields[notificationattachment.FieldDeliveryID] = struct{}{}
+}
+
+// DeliveryCleared reports if the "delivery" edge to the NotificationDelivery entity was cleared.
+func (m *NotificationAttachmentMutation) DeliveryCleared() bool {
+	return m.cleareddelivery
+}
+
+// DeliveryIDs returns the "delivery" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeliveryID instead. It exists only for internal usage by the builders.
+func (m *NotificationAttachmentMutation) DeliveryIDs() (ids []uuid.UUID) {
+	if id := m.delivery; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDelivery resets all changes to the "delivery" edge.
+func (m *NotificationAttachmentMutation) ResetDelivery() {
+	m.delivery = nil
+	m.cleareddelivery = false
+}
+
+// Where appends a list predicates to the NotificationAttachmentMutation builder.
+func (m *NotificationAttachmentMutation) Where(ps ...predicate.NotificationAttachment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the NotificationAttachmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *NotificationAttachmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.NotificationAttachment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *NotificationAttachmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *NotificationAttachmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (NotificationAttachment).
+func (m *NotificationAttachmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *NotificationAttachmentMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, notificationattachment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, notificationattachment.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, notificationattachment.FieldOrganizationID)
+	}
+	if m.delivery != nil {
+		fields = append(fields, notificationattachment.FieldDeliveryID)
+	}
+	if m.filename != nil {
+		fields = append(fields, notificationattachment.FieldFilename)
+	}
+	if m.content_type != nil {
+		fields = append(fields, notificationattachment.FieldContentType)
+	}
+	if m.data != nil {
+		fields = append(fields, notificationattachment.FieldData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *NotificationAttachmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case notificationattachment.FieldCreatedAt:
+		return m.CreatedAt()
+	case notificationattachment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case notificationattachment.FieldOrganizationID:
+		return m.OrganizationID()
+	case notificationattachment.FieldDeliveryID:
+		return m.DeliveryID()
+	case notificationattachment.FieldFilename:
+		return m.Filename()
+	case notificationattachment.FieldContentType:
+		return m.ContentType()
+	case notificationattachment.FieldData:
+		return m.Data()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *NotificationAttachmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case notificationattachment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case notificationattachment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case notificationattachment.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case notificationattachment.FieldDeliveryID:
+		return m.OldDeliveryID(ctx)
+	case notificationattachment.FieldFilename:
+		return m.OldFilename(ctx)
+	case notificationattachment.FieldContentType:
+		return m.OldContentType(ctx)
+	case notificationattachment.FieldData:
+		return m.OldData(ctx)
+	}
+	return nil, fmt.Errorf("unknown NotificationAttachment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationAttachmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case notificationattachment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case notificationattachment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case notificationattachment.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case notificationattachment.FieldDeliveryID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeliveryID(v)
+		return nil
+	case notificationattachment.FieldFilename:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilename(v)
+		return nil
+	case notificationattachment.FieldContentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentType(v)
+		return nil
+	case notificationattachment.FieldData:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationAttachment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *NotificationAttachmentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *NotificationAttachmentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *NotificationAttachmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown NotificationAttachment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *NotificationAttachmentMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *NotificationAttachmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *NotificationAttachmentMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown NotificationAttachment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *NotificationAttachmentMutation) ResetField(name string) error {
+	switch name {
+	case notificationattachment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case notificationattachment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case notificationattachment.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case notificationattachment.FieldDeliveryID:
+		m.ResetDeliveryID()
+		return nil
+	case notificationattachment.FieldFilename:
+		m.ResetFilename()
+		return nil
+	case notificationattachment.FieldContentType:
+		m.ResetContentType()
+		return nil
+	case notificationattachment.FieldData:
+		m.ResetData()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationAttachment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *NotificationAttachmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, notificationattachment.EdgeOrganization)
+	}
+	if m.delivery != nil {
+		edges = append(edges, notificationattachment.EdgeDelivery)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *NotificationAttachmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case notificationattachment.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case notificationattachment.EdgeDelivery:
+		if id := m.delivery; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *NotificationAttachmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *NotificationAttachmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *NotificationAttachmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, notificationattachment.EdgeOrganization)
+	}
+	if m.cleareddelivery {
+		edges = append(edges, notificationattachment.EdgeDelivery)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *NotificationAttachmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case notificationattachment.EdgeOrganization:
+		return m.clearedorganization
+	case notificationattachment.EdgeDelivery:
+		return m.cleareddelivery
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *NotificationAttachmentMutation) ClearEdge(name string) error {
+	switch name {
+	case notificationattachment.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case notificationattachment.EdgeDelivery:
+		m.ClearDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationAttachment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *NotificationAttachmentMutation) ResetEdge(name string) error {
+	switch name {
+	case notificationattachment.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case notificationattachment.EdgeDelivery:
+		m.ResetDelivery()
+		return nil
+	}
+	return fmt.Errorf("unknown NotificationAttachment edge %s", name)
 }
 
 // NotificationDeliveryMutation represents an operation that mutates the NotificationDelivery nodes in the graph.

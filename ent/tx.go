@@ -60,6 +60,8 @@ type Tx struct {
 	FavoriteVenue *FavoriteVenueClient
 	// FeatureProvisioning is the client for interacting with the FeatureProvisioning builders.
 	FeatureProvisioning *FeatureProvisioningClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
 	// FlashSale is the client for interacting with the FlashSale builders.
 	FlashSale *FlashSaleClient
 	// GiftCard is the client for interacting with the GiftCard builders.
@@ -96,6 +98,8 @@ type Tx struct {
 	Member *MemberClient
 	// MemberCredit is the client for interacting with the MemberCredit builders.
 	MemberCredit *MemberCreditClient
+	// NotificationAttachment is the client for interacting with the NotificationAttachment builders.
+	NotificationAttachment *NotificationAttachmentClient
 	// NotificationDelivery is the client for interacting with the NotificationDelivery builders.
 	NotificationDelivery *NotificationDeliveryClient
 	// NotificationOptOut is the client for interacting with the NotificationOptOut builders.
@@ -340,6 +344,7 @@ func (tx *Tx) init() {
 	tx.Event = NewEventClient(tx.config)
 	tx.FavoriteVenue = NewFavoriteVenueClient(tx.config)
 	tx.FeatureProvisioning = NewFeatureProvisioningClient(tx.config)
+	tx.Feedback = NewFeedbackClient(tx.config)
 	tx.FlashSale = NewFlashSaleClient(tx.config)
 	tx.GiftCard = NewGiftCardClient(tx.config)
 	tx.GiftCardMovement = NewGiftCardMovementClient(tx.config)
@@ -358,6 +363,7 @@ func (tx *Tx) init() {
 	tx.MFAFactor = NewMFAFactorClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.MemberCredit = NewMemberCreditClient(tx.config)
+	tx.NotificationAttachment = NewNotificationAttachmentClient(tx.config)
 	tx.NotificationDelivery = NewNotificationDeliveryClient(tx.config)
 	tx.NotificationOptOut = NewNotificationOptOutClient(tx.config)
 	tx.NotificationPreference = NewNotificationPreferenceClient(tx.config)

@@ -30,6 +30,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -48,6 +49,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -120,6 +122,7 @@ var edgeTargets = map[string]map[string]string{
 	"Event":                  {"organization": "Organization"},
 	"FavoriteVenue":          {},
 	"FeatureProvisioning":    {"organization": "Organization"},
+	"Feedback":               {"organization": "Organization", "member": "Member", "booking": "Booking", "class_instance": "ClassInstance"},
 	"FlashSale":              {"organization": "Organization", "applicable_pass_types": "PassType"},
 	"GiftCard":               {"organization": "Organization", "pass_type": "PassType"},
 	"GiftCardMovement":       {"organization": "Organization", "gift_card": "GiftCard"},
@@ -138,6 +141,7 @@ var edgeTargets = map[string]map[string]string{
 	"MFAFactor":              {},
 	"Member":                 {"organization": "Organization", "user": "User", "passes": "Pass", "bookings": "Booking", "payments": "Payment"},
 	"MemberCredit":           {"organization": "Organization", "member": "Member"},
+	"NotificationAttachment": {"organization": "Organization", "delivery": "NotificationDelivery"},
 	"NotificationDelivery":   {"organization": "Organization", "member": "Member", "instructor": "Instructor", "class_instance": "ClassInstance"},
 	"NotificationOptOut":     {"organization": "Organization", "member": "Member"},
 	"NotificationPreference": {},
@@ -208,6 +212,7 @@ var VenueOwnedTypes = []string{
 	"ClassType",
 	"Event",
 	"FeatureProvisioning",
+	"Feedback",
 	"FlashSale",
 	"GiftCard",
 	"GiftCardMovement",
@@ -220,6 +225,7 @@ var VenueOwnedTypes = []string{
 	"Location",
 	"Member",
 	"MemberCredit",
+	"NotificationAttachment",
 	"NotificationDelivery",
 	"NotificationOptOut",
 	"OpeningHours",
@@ -284,6 +290,7 @@ var AllTypes = []string{
 	"Event",
 	"FavoriteVenue",
 	"FeatureProvisioning",
+	"Feedback",
 	"FlashSale",
 	"GiftCard",
 	"GiftCardMovement",
@@ -302,6 +309,7 @@ var AllTypes = []string{
 	"MFAFactor",
 	"Member",
 	"MemberCredit",
+	"NotificationAttachment",
 	"NotificationDelivery",
 	"NotificationOptOut",
 	"NotificationPreference",
@@ -405,6 +413,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.FavoriteVenue.Query().Where(favoritevenue.IDIn(ids...)).Count(ctx)
 	case "FeatureProvisioning":
 		return c.FeatureProvisioning.Query().Where(featureprovisioning.IDIn(ids...)).Count(ctx)
+	case "Feedback":
+		return c.Feedback.Query().Where(feedback.IDIn(ids...)).Count(ctx)
 	case "FlashSale":
 		return c.FlashSale.Query().Where(flashsale.IDIn(ids...)).Count(ctx)
 	case "GiftCard":
@@ -441,6 +451,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Member.Query().Where(member.IDIn(ids...)).Count(ctx)
 	case "MemberCredit":
 		return c.MemberCredit.Query().Where(membercredit.IDIn(ids...)).Count(ctx)
+	case "NotificationAttachment":
+		return c.NotificationAttachment.Query().Where(notificationattachment.IDIn(ids...)).Count(ctx)
 	case "NotificationDelivery":
 		return c.NotificationDelivery.Query().Where(notificationdelivery.IDIn(ids...)).Count(ctx)
 	case "NotificationOptOut":

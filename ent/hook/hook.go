@@ -285,6 +285,18 @@ func (f FeatureProvisioningFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeatureProvisioningMutation", m)
 }
 
+// The FeedbackFunc type is an adapter to allow the use of ordinary
+// function as Feedback mutator.
+type FeedbackFunc func(context.Context, *ent.FeedbackMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FeedbackFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FeedbackMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeedbackMutation", m)
+}
+
 // The FlashSaleFunc type is an adapter to allow the use of ordinary
 // function as FlashSale mutator.
 type FlashSaleFunc func(context.Context, *ent.FlashSaleMutation) (ent.Value, error)
@@ -499,6 +511,18 @@ func (f MemberCreditFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberCreditMutation", m)
+}
+
+// The NotificationAttachmentFunc type is an adapter to allow the use of ordinary
+// function as NotificationAttachment mutator.
+type NotificationAttachmentFunc func(context.Context, *ent.NotificationAttachmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f NotificationAttachmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.NotificationAttachmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationAttachmentMutation", m)
 }
 
 // The NotificationDeliveryFunc type is an adapter to allow the use of ordinary

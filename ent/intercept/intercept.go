@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -49,6 +50,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -774,6 +776,33 @@ func (f TraverseFeatureProvisioning) Traverse(ctx context.Context, q ent.Query) 
 	return fmt.Errorf("unexpected query type %T. expect *ent.FeatureProvisioningQuery", q)
 }
 
+// The FeedbackFunc type is an adapter to allow the use of ordinary function as a Querier.
+type FeedbackFunc func(context.Context, *ent.FeedbackQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f FeedbackFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.FeedbackQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.FeedbackQuery", q)
+}
+
+// The TraverseFeedback type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseFeedback func(context.Context, *ent.FeedbackQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseFeedback) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseFeedback) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FeedbackQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.FeedbackQuery", q)
+}
+
 // The FlashSaleFunc type is an adapter to allow the use of ordinary function as a Querier.
 type FlashSaleFunc func(context.Context, *ent.FlashSaleQuery) (ent.Value, error)
 
@@ -1258,6 +1287,33 @@ func (f TraverseMemberCredit) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberCreditQuery", q)
+}
+
+// The NotificationAttachmentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type NotificationAttachmentFunc func(context.Context, *ent.NotificationAttachmentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f NotificationAttachmentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.NotificationAttachmentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.NotificationAttachmentQuery", q)
+}
+
+// The TraverseNotificationAttachment type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseNotificationAttachment func(context.Context, *ent.NotificationAttachmentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseNotificationAttachment) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseNotificationAttachment) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationAttachmentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.NotificationAttachmentQuery", q)
 }
 
 // The NotificationDeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2524,6 +2580,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.FavoriteVenueQuery, predicate.FavoriteVenue, favoritevenue.OrderOption]{typ: ent.TypeFavoriteVenue, tq: q}, nil
 	case *ent.FeatureProvisioningQuery:
 		return &query[*ent.FeatureProvisioningQuery, predicate.FeatureProvisioning, featureprovisioning.OrderOption]{typ: ent.TypeFeatureProvisioning, tq: q}, nil
+	case *ent.FeedbackQuery:
+		return &query[*ent.FeedbackQuery, predicate.Feedback, feedback.OrderOption]{typ: ent.TypeFeedback, tq: q}, nil
 	case *ent.FlashSaleQuery:
 		return &query[*ent.FlashSaleQuery, predicate.FlashSale, flashsale.OrderOption]{typ: ent.TypeFlashSale, tq: q}, nil
 	case *ent.GiftCardQuery:
@@ -2560,6 +2618,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.MemberCreditQuery:
 		return &query[*ent.MemberCreditQuery, predicate.MemberCredit, membercredit.OrderOption]{typ: ent.TypeMemberCredit, tq: q}, nil
+	case *ent.NotificationAttachmentQuery:
+		return &query[*ent.NotificationAttachmentQuery, predicate.NotificationAttachment, notificationattachment.OrderOption]{typ: ent.TypeNotificationAttachment, tq: q}, nil
 	case *ent.NotificationDeliveryQuery:
 		return &query[*ent.NotificationDeliveryQuery, predicate.NotificationDelivery, notificationdelivery.OrderOption]{typ: ent.TypeNotificationDelivery, tq: q}, nil
 	case *ent.NotificationOptOutQuery:

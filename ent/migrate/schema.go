@@ -1205,6 +1205,75 @@ var (
 			},
 		},
 	}
+	// FeedbacksColumns holds the columns for the "feedbacks" table.
+	FeedbacksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "instructor_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "rating", Type: field.TypeInt},
+		{Name: "comment", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "anonymous", Type: field.TypeBool, Default: false},
+		{Name: "tip_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "booking_id", Type: field.TypeUUID},
+		{Name: "class_instance_id", Type: field.TypeUUID},
+	}
+	// FeedbacksTable holds the schema information for the "feedbacks" table.
+	FeedbacksTable = &schema.Table{
+		Name:       "feedbacks",
+		Columns:    FeedbacksColumns,
+		PrimaryKey: []*schema.Column{FeedbacksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "feedbacks_organizations_organization",
+				Columns:    []*schema.Column{FeedbacksColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "feedbacks_members_member",
+				Columns:    []*schema.Column{FeedbacksColumns[9]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "feedbacks_bookings_booking",
+				Columns:    []*schema.Column{FeedbacksColumns[10]},
+				RefColumns: []*schema.Column{BookingsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "feedbacks_class_instances_class_instance",
+				Columns:    []*schema.Column{FeedbacksColumns[11]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "feedback_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{FeedbacksColumns[8]},
+			},
+			{
+				Name:    "feedback_organization_id_booking_id",
+				Unique:  true,
+				Columns: []*schema.Column{FeedbacksColumns[8], FeedbacksColumns[10]},
+			},
+			{
+				Name:    "feedback_organization_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{FeedbacksColumns[8], FeedbacksColumns[1], FeedbacksColumns[0]},
+			},
+			{
+				Name:    "feedback_organization_id_class_instance_id",
+				Unique:  false,
+				Columns: []*schema.Column{FeedbacksColumns[8], FeedbacksColumns[11]},
+			},
+		},
+	}
 	// FlashSalesColumns holds the columns for the "flash_sales" table.
 	FlashSalesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2055,6 +2124,49 @@ var (
 				Name:    "membercredit_organization_id_member_id_currency",
 				Unique:  false,
 				Columns: []*schema.Column{MemberCreditsColumns[8], MemberCreditsColumns[9], MemberCreditsColumns[4]},
+			},
+		},
+	}
+	// NotificationAttachmentsColumns holds the columns for the "notification_attachments" table.
+	NotificationAttachmentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "filename", Type: field.TypeString, Size: 200},
+		{Name: "content_type", Type: field.TypeString, Size: 100},
+		{Name: "data", Type: field.TypeBytes, Size: 10485760},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "delivery_id", Type: field.TypeUUID},
+	}
+	// NotificationAttachmentsTable holds the schema information for the "notification_attachments" table.
+	NotificationAttachmentsTable = &schema.Table{
+		Name:       "notification_attachments",
+		Columns:    NotificationAttachmentsColumns,
+		PrimaryKey: []*schema.Column{NotificationAttachmentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "notification_attachments_organizations_organization",
+				Columns:    []*schema.Column{NotificationAttachmentsColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "notification_attachments_notification_deliveries_delivery",
+				Columns:    []*schema.Column{NotificationAttachmentsColumns[7]},
+				RefColumns: []*schema.Column{NotificationDeliveriesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "notificationattachment_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationAttachmentsColumns[6]},
+			},
+			{
+				Name:    "notificationattachment_delivery_id",
+				Unique:  false,
+				Columns: []*schema.Column{NotificationAttachmentsColumns[7]},
 			},
 		},
 	}
@@ -4307,6 +4419,7 @@ var (
 		EventsTable,
 		FavoriteVenuesTable,
 		FeatureProvisioningsTable,
+		FeedbacksTable,
 		FlashSalesTable,
 		GiftCardsTable,
 		GiftCardMovementsTable,
@@ -4325,6 +4438,7 @@ var (
 		MfaFactorsTable,
 		MembersTable,
 		MemberCreditsTable,
+		NotificationAttachmentsTable,
 		NotificationDeliveriesTable,
 		NotificationOptOutsTable,
 		NotificationPreferencesTable,
@@ -4427,6 +4541,10 @@ func init() {
 	ClassTypesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FeatureProvisioningsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	FeedbacksTable.ForeignKeys[0].RefTable = OrganizationsTable
+	FeedbacksTable.ForeignKeys[1].RefTable = MembersTable
+	FeedbacksTable.ForeignKeys[2].RefTable = BookingsTable
+	FeedbacksTable.ForeignKeys[3].RefTable = ClassInstancesTable
 	FlashSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	GiftCardsTable.ForeignKeys[1].RefTable = PassTypesTable
@@ -4448,6 +4566,8 @@ func init() {
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	MemberCreditsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MemberCreditsTable.ForeignKeys[1].RefTable = MembersTable
+	NotificationAttachmentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	NotificationAttachmentsTable.ForeignKeys[1].RefTable = NotificationDeliveriesTable
 	NotificationDeliveriesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	NotificationDeliveriesTable.ForeignKeys[1].RefTable = MembersTable
 	NotificationDeliveriesTable.ForeignKeys[2].RefTable = InstructorsTable

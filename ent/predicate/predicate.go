@@ -75,6 +75,9 @@ type FavoriteVenue func(*sql.Selector)
 // FeatureProvisioning is the predicate function for featureprovisioning builders.
 type FeatureProvisioning func(*sql.Selector)
 
+// Feedback is the predicate function for feedback builders.
+type Feedback func(*sql.Selector)
+
 // FlashSale is the predicate function for flashsale builders.
 type FlashSale func(*sql.Selector)
 
@@ -128,6 +131,9 @@ type Member func(*sql.Selector)
 
 // MemberCredit is the predicate function for membercredit builders.
 type MemberCredit func(*sql.Selector)
+
+// NotificationAttachment is the predicate function for notificationattachment builders.
+type NotificationAttachment func(*sql.Selector)
 
 // NotificationDelivery is the predicate function for notificationdelivery builders.
 type NotificationDelivery func(*sql.Selector)

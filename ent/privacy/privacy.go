@@ -663,6 +663,30 @@ func (f FeatureProvisioningMutationRuleFunc) EvalMutation(ctx context.Context, m
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FeatureProvisioningMutation", m)
 }
 
+// The FeedbackQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type FeedbackQueryRuleFunc func(context.Context, *ent.FeedbackQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f FeedbackQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FeedbackQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.FeedbackQuery", q)
+}
+
+// The FeedbackMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type FeedbackMutationRuleFunc func(context.Context, *ent.FeedbackMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f FeedbackMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.FeedbackMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.FeedbackMutation", m)
+}
+
 // The FlashSaleQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type FlashSaleQueryRuleFunc func(context.Context, *ent.FlashSaleQuery) error
@@ -1093,6 +1117,30 @@ func (f MemberCreditMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.MemberCreditMutation", m)
+}
+
+// The NotificationAttachmentQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type NotificationAttachmentQueryRuleFunc func(context.Context, *ent.NotificationAttachmentQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f NotificationAttachmentQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.NotificationAttachmentQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.NotificationAttachmentQuery", q)
+}
+
+// The NotificationAttachmentMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type NotificationAttachmentMutationRuleFunc func(context.Context, *ent.NotificationAttachmentMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f NotificationAttachmentMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.NotificationAttachmentMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.NotificationAttachmentMutation", m)
 }
 
 // The NotificationDeliveryQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -2256,6 +2304,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.FeatureProvisioningQuery:
 		return q.Filter(), nil
+	case *ent.FeedbackQuery:
+		return q.Filter(), nil
 	case *ent.FlashSaleQuery:
 		return q.Filter(), nil
 	case *ent.GiftCardQuery:
@@ -2291,6 +2341,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.MemberQuery:
 		return q.Filter(), nil
 	case *ent.MemberCreditQuery:
+		return q.Filter(), nil
+	case *ent.NotificationAttachmentQuery:
 		return q.Filter(), nil
 	case *ent.NotificationDeliveryQuery:
 		return q.Filter(), nil
@@ -2435,6 +2487,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.FeatureProvisioningMutation:
 		return m.Filter(), nil
+	case *ent.FeedbackMutation:
+		return m.Filter(), nil
 	case *ent.FlashSaleMutation:
 		return m.Filter(), nil
 	case *ent.GiftCardMutation:
@@ -2470,6 +2524,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.MemberMutation:
 		return m.Filter(), nil
 	case *ent.MemberCreditMutation:
+		return m.Filter(), nil
+	case *ent.NotificationAttachmentMutation:
 		return m.Filter(), nil
 	case *ent.NotificationDeliveryMutation:
 		return m.Filter(), nil

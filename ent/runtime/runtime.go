@@ -30,6 +30,7 @@ import (
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
 	"github.com/venueplatform/venue/ent/featureprovisioning"
+	"github.com/venueplatform/venue/ent/feedback"
 	"github.com/venueplatform/venue/ent/flashsale"
 	"github.com/venueplatform/venue/ent/giftcard"
 	"github.com/venueplatform/venue/ent/giftcardmovement"
@@ -48,6 +49,7 @@ import (
 	"github.com/venueplatform/venue/ent/mfabackupcode"
 	"github.com/venueplatform/venue/ent/mfachallenge"
 	"github.com/venueplatform/venue/ent/mfafactor"
+	"github.com/venueplatform/venue/ent/notificationattachment"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/ent/notificationoptout"
 	"github.com/venueplatform/venue/ent/notificationpreference"
@@ -1479,6 +1481,65 @@ func init() {
 	featureprovisioningDescID := featureprovisioningMixinFields0[0].Descriptor()
 	// featureprovisioning.DefaultID holds the default value on creation for the id field.
 	featureprovisioning.DefaultID = featureprovisioningDescID.Default.(func() uuid.UUID)
+	feedbackMixin := schema.Feedback{}.Mixin()
+	feedback.Policy = privacy.NewPolicies(feedbackMixin[1], schema.Feedback{})
+	feedback.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := feedback.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	feedbackMixinHooks1 := feedbackMixin[1].Hooks()
+
+	feedback.Hooks[1] = feedbackMixinHooks1[0]
+	feedbackMixinFields0 := feedbackMixin[0].Fields()
+	_ = feedbackMixinFields0
+	feedbackFields := schema.Feedback{}.Fields()
+	_ = feedbackFields
+	// feedbackDescCreatedAt is the schema descriptor for created_at field.
+	feedbackDescCreatedAt := feedbackMixinFields0[1].Descriptor()
+	// feedback.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedback.DefaultCreatedAt = feedbackDescCreatedAt.Default.(func() time.Time)
+	// feedbackDescUpdatedAt is the schema descriptor for updated_at field.
+	feedbackDescUpdatedAt := feedbackMixinFields0[2].Descriptor()
+	// feedback.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	feedback.DefaultUpdatedAt = feedbackDescUpdatedAt.Default.(func() time.Time)
+	// feedback.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	feedback.UpdateDefaultUpdatedAt = feedbackDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// feedbackDescRating is the schema descriptor for rating field.
+	feedbackDescRating := feedbackFields[4].Descriptor()
+	// feedback.RatingValidator is a validator for the "rating" field. It is called by the builders before save.
+	feedback.RatingValidator = func() func(int) error {
+		validators := feedbackDescRating.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(rating int) error {
+			for _, fn := range fns {
+				if err := fn(rating); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// feedbackDescComment is the schema descriptor for comment field.
+	feedbackDescComment := feedbackFields[5].Descriptor()
+	// feedback.DefaultComment holds the default value on creation for the comment field.
+	feedback.DefaultComment = feedbackDescComment.Default.(string)
+	// feedback.CommentValidator is a validator for the "comment" field. It is called by the builders before save.
+	feedback.CommentValidator = feedbackDescComment.Validators[0].(func(string) error)
+	// feedbackDescAnonymous is the schema descriptor for anonymous field.
+	feedbackDescAnonymous := feedbackFields[6].Descriptor()
+	// feedback.DefaultAnonymous holds the default value on creation for the anonymous field.
+	feedback.DefaultAnonymous = feedbackDescAnonymous.Default.(bool)
+	// feedbackDescID is the schema descriptor for id field.
+	feedbackDescID := feedbackMixinFields0[0].Descriptor()
+	// feedback.DefaultID holds the default value on creation for the id field.
+	feedback.DefaultID = feedbackDescID.Default.(func() uuid.UUID)
 	flashsaleMixin := schema.FlashSale{}.Mixin()
 	flashsale.Policy = privacy.NewPolicies(flashsaleMixin[1], schema.FlashSale{})
 	flashsale.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -2637,6 +2698,77 @@ func init() {
 	membercreditDescID := membercreditMixinFields0[0].Descriptor()
 	// membercredit.DefaultID holds the default value on creation for the id field.
 	membercredit.DefaultID = membercreditDescID.Default.(func() uuid.UUID)
+	notificationattachmentMixin := schema.NotificationAttachment{}.Mixin()
+	notificationattachment.Policy = privacy.NewPolicies(notificationattachmentMixin[1], schema.NotificationAttachment{})
+	notificationattachment.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := notificationattachment.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	notificationattachmentMixinHooks1 := notificationattachmentMixin[1].Hooks()
+
+	notificationattachment.Hooks[1] = notificationattachmentMixinHooks1[0]
+	notificationattachmentMixinFields0 := notificationattachmentMixin[0].Fields()
+	_ = notificationattachmentMixinFields0
+	notificationattachmentFields := schema.NotificationAttachment{}.Fields()
+	_ = notificationattachmentFields
+	// notificationattachmentDescCreatedAt is the schema descriptor for created_at field.
+	notificationattachmentDescCreatedAt := notificationattachmentMixinFields0[1].Descriptor()
+	// notificationattachment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	notificationattachment.DefaultCreatedAt = notificationattachmentDescCreatedAt.Default.(func() time.Time)
+	// notificationattachmentDescUpdatedAt is the schema descriptor for updated_at field.
+	notificationattachmentDescUpdatedAt := notificationattachmentMixinFields0[2].Descriptor()
+	// notificationattachment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	notificationattachment.DefaultUpdatedAt = notificationattachmentDescUpdatedAt.Default.(func() time.Time)
+	// notificationattachment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	notificationattachment.UpdateDefaultUpdatedAt = notificationattachmentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// notificationattachmentDescFilename is the schema descriptor for filename field.
+	notificationattachmentDescFilename := notificationattachmentFields[1].Descriptor()
+	// notificationattachment.FilenameValidator is a validator for the "filename" field. It is called by the builders before save.
+	notificationattachment.FilenameValidator = func() func(string) error {
+		validators := notificationattachmentDescFilename.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(filename string) error {
+			for _, fn := range fns {
+				if err := fn(filename); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// notificationattachmentDescContentType is the schema descriptor for content_type field.
+	notificationattachmentDescContentType := notificationattachmentFields[2].Descriptor()
+	// notificationattachment.ContentTypeValidator is a validator for the "content_type" field. It is called by the builders before save.
+	notificationattachment.ContentTypeValidator = func() func(string) error {
+		validators := notificationattachmentDescContentType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(content_type string) error {
+			for _, fn := range fns {
+				if err := fn(content_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// notificationattachmentDescData is the schema descriptor for data field.
+	notificationattachmentDescData := notificationattachmentFields[3].Descriptor()
+	// notificationattachment.DataValidator is a validator for the "data" field. It is called by the builders before save.
+	notificationattachment.DataValidator = notificationattachmentDescData.Validators[0].(func([]byte) error)
+	// notificationattachmentDescID is the schema descriptor for id field.
+	notificationattachmentDescID := notificationattachmentMixinFields0[0].Descriptor()
+	// notificationattachment.DefaultID holds the default value on creation for the id field.
+	notificationattachment.DefaultID = notificationattachmentDescID.Default.(func() uuid.UUID)
 	notificationdeliveryMixin := schema.NotificationDelivery{}.Mixin()
 	notificationdelivery.Policy = privacy.NewPolicies(notificationdeliveryMixin[1], schema.NotificationDelivery{})
 	notificationdelivery.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -55,7 +55,7 @@ func newPayEnv(t *testing.T, keyless, noAccount bool) *payEnv {
 	_, err := jobs.Migrate(ctx, s.pool)
 	require.NoError(t, err)
 	if !noAccount {
-		s.client.VenuePayments.Create().SetAccountID(payAccount).SetChargesEnabled(true).SetApplicationFeeBp(100).SaveX(s.op)
+		s.client.VenuePayments.Create().SetAccountID(payAccount).SetChargesEnabled(true).SetDetailsSubmitted(true).SetApplicationFeeBp(100).SaveX(s.op)
 	}
 	e := &payEnv{authEnv: newAuthEnv(t, s), ctx: ctx, fake: fake}
 	e.ten = s.client.PassType.Query().Where(passtype.Slug("ten")).OnlyX(s.op)

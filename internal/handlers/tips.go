@@ -22,6 +22,12 @@ func (h *Handler) CreateTip(ctx context.Context, req *api.TipCreateRequest, p ap
 	if err != nil {
 		return nil, err
 	}
+	return &api.TipCreateResponse{Data: tipCreated(tc)}, nil
+}
+
+// tipCreated is the contract's tip create response of tc (POST /tips, and
+// the tip inside POST /feedback's answer).
+func tipCreated(tc *payments.TipCreated) api.TipCreated {
 	t := tc.Tip
 	major := money.ToMajor(t.AmountMinor, t.Currency)
 	out := api.TipCreated{TipID: t.ID, ClientSecret: tc.ClientSecret, PaymentIntentID: tc.IntentID,
@@ -37,7 +43,7 @@ func (h *Handler) CreateTip(ctx context.Context, req *api.TipCreateRequest, p ap
 	} else {
 		out.InstructorID.SetToNull()
 	}
-	return &api.TipCreateResponse{Data: out}, nil
+	return out
 }
 
 // ConfirmTip implements api.Handler.

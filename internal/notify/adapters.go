@@ -24,6 +24,16 @@ type Outgoing struct {
 	Subject string
 	Body    string
 	Data    map[string]any
+	// Attachments are files an e-mail carries (multipart/mixed); other
+	// channels ignore them.
+	Attachments []Attachment
+}
+
+// Attachment is a file attached to an e-mail: its name, MIME type and bytes.
+type Attachment struct {
+	Filename    string
+	ContentType string
+	Data        []byte
 }
 
 // Sender sends one message on one channel and returns the provider's message id.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -31,6 +32,9 @@ type DirectEmail struct {
 	CorrelationID string
 	// At is when to send; zero or past means at once.
 	At time.Time
+	// Attachments are files the e-mail carries, kept with the delivery
+	// (notification_attachments) and sent as multipart/mixed.
+	Attachments []Attachment
 }
 
 // EnqueueEmail writes e as one pending delivery and queues its job,
@@ -70,6 +74,15 @@ func EnqueueEmail(ctx context.Context, client *ent.Client, e DirectEmail) (uuid.
 	}
 	if err := c.Exec(ctx); err != nil {
 		return uuid.Nil, fmt.Errorf("notify: write outbox: %w", err)
+	}
+	for _, a := range e.Attachments {
+		if a.Filename == "" || a.ContentType == "" || strings.ContainsAny(a.Filename+a.ContentType, "\r\n\"") {
+			return uuid.Nil, errors.New("notify: attachment without a plain name or type")
+		}
+		if err := client.NotificationAttachment.Create().SetDeliveryID(id).SetFilename(truncate(a.Filename, 200)).
+			SetContentType(a.ContentType).SetData(a.Data).Exec(ctx); err != nil {
+			return uuid.Nil, fmt.Errorf("notify: write attachment: %w", err)
+		}
 	}
 	opts := DeliverArgs{}.InsertOpts()
 	if !e.At.IsZero() && e.At.After(time.Now()) {

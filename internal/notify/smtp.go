@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
@@ -194,7 +197,9 @@ func domainOf(addr string) string {
 	return "localhost"
 }
 
-// compose builds the RFC 5322 message: headers with encoded words, a quoted-printable body.
+// compose builds the RFC 5322 message: headers with encoded words, a quoted-printable body,
+// and, when the message carries attachments, a multipart/mixed body whose first part is the
+// text and each further part a base64 file.
 func compose(from, to *mail.Address, m Outgoing, msgID string, now time.Time) ([]byte, error) {
 	var b bytes.Buffer
 	subject := strings.NewReplacer("\r", " ", "\n", " ").Replace(m.Subject)
@@ -205,21 +210,69 @@ func compose(from, to *mail.Address, m Outgoing, msgID string, now time.Time) ([
 		{"Date", now.Format(time.RFC1123Z)},
 		{"Message-ID", msgID},
 		{"MIME-Version", "1.0"},
-		{"Content-Type", "text/plain; charset=utf-8"},
-		{"Content-Transfer-Encoding", "quoted-printable"},
 	}
+	var mw *multipart.Writer
+	if len(m.Attachments) == 0 {
+		hdr = append(hdr, [2]string{"Content-Type", "text/plain; charset=utf-8"},
+			[2]string{"Content-Transfer-Encoding", "quoted-printable"})
+	} else {
+		mw = multipart.NewWriter(&b)
+		hdr = append(hdr, [2]string{"Content-Type", mime.FormatMediaType("multipart/mixed", map[string]string{"boundary": mw.Boundary()})})
+	}
+	var head bytes.Buffer
 	for _, h := range hdr {
-		fmt.Fprintf(&b, "%s: %s\r\n", h[0], h[1])
+		fmt.Fprintf(&head, "%s: %s\r\n", h[0], h[1])
 	}
-	b.WriteString("\r\n")
-	qp := quotedprintable.NewWriter(&b)
+	head.WriteString("\r\n")
 	body := strings.ReplaceAll(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\n", "\r\n")
-	if _, err := qp.Write([]byte(body)); err != nil {
+	if mw == nil {
+		if err := writeQP(&b, body); err != nil {
+			return nil, err
+		}
+		b.WriteString("\r\n")
+		return append(head.Bytes(), b.Bytes()...), nil
+	}
+	text, err := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {"text/plain; charset=utf-8"},
+		"Content-Transfer-Encoding": {"quoted-printable"}})
+	if err != nil {
 		return nil, err
 	}
-	if err := qp.Close(); err != nil {
+	if err := writeQP(text, body); err != nil {
+		return nil, err
+	}
+	for _, a := range m.Attachments {
+		ct := mime.FormatMediaType(a.ContentType, map[string]string{"name": a.Filename})
+		disp := mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename})
+		if ct == "" || disp == "" {
+			return nil, fmt.Errorf("smtp: attachment %q: %w", a.Filename, ErrPermanent)
+		}
+		part, err := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {ct}, "Content-Disposition": {disp},
+			"Content-Transfer-Encoding": {"base64"}})
+		if err != nil {
+			return nil, err
+		}
+		enc := base64.StdEncoding.EncodeToString(a.Data)
+		for len(enc) > 76 {
+			if _, err := io.WriteString(part, enc[:76]+"\r\n"); err != nil {
+				return nil, err
+			}
+			enc = enc[76:]
+		}
+		if _, err := io.WriteString(part, enc+"\r\n"); err != nil {
+			return nil, err
+		}
+	}
+	if err := mw.Close(); err != nil {
 		return nil, err
 	}
 	b.WriteString("\r\n")
-	return b.Bytes(), nil
+	return append(head.Bytes(), b.Bytes()...), nil
+}
+
+func writeQP(w io.Writer, body string) error {
+	qp := quotedprintable.NewWriter(w)
+	if _, err := qp.Write([]byte(body)); err != nil {
+		return err
+	}
+	return qp.Close()
 }

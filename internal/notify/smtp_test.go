@@ -1,9 +1,14 @@
 package notify_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
+	"io"
 	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
 	"net/mail"
 	"strings"
 	"testing"
@@ -87,3 +92,64 @@ func TestConfigFor(t *testing.T) {
 }
 
 type mimeDecoder = mime.WordDecoder
+
+// TestSMTPAttachments: a message with files goes out as multipart/mixed: the
+// text part first, then each file base64 with its name and type, the bytes
+// intact.
+func TestSMTPAttachments(t *testing.T) {
+	srv := smtptest.New(t)
+	sender := notify.NewSMTP(notify.SMTPConfig{Host: "127.0.0.1", Port: srv.Port(), From: "desk@studio.example", TLS: notify.TLSOff})
+	pdf := append([]byte("%PDF-1.3\n"), bytes.Repeat([]byte{0, 0xff, 'x'}, 100)...)
+	_, err := sender.Send(context.Background(), notify.Outgoing{DeliveryID: uuid.New(), Channel: notify.Email,
+		To: "soren@example.com", Subject: "Kvittering", Body: "Hej Søren,\nhér er din kvittering.\n",
+		Attachments: []notify.Attachment{{Filename: "receipt-0B0E6F3A.pdf", ContentType: "application/pdf", Data: pdf}}})
+	require.NoError(t, err)
+	got := srv.Messages()
+	require.Len(t, got, 1)
+	parts := mimeParts(t, got[0].Data)
+	require.Len(t, parts, 2)
+	require.Equal(t, "text/plain; charset=utf-8", parts[0].contentType)
+	require.Equal(t, "Hej Søren,\r\nhér er din kvittering.\r\n", string(parts[0].body))
+	require.Equal(t, "receipt-0B0E6F3A.pdf", parts[1].filename)
+	require.Equal(t, "application/pdf", parts[1].mediaType)
+	require.Equal(t, pdf, parts[1].body)
+}
+
+type mimePart struct {
+	contentType, mediaType, filename string
+	body                             []byte
+}
+
+// mimeParts reads a multipart/mixed message's parts, decoded.
+func mimeParts(t *testing.T, data string) []mimePart {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(data))
+	require.NoError(t, err)
+	mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	require.Equal(t, "multipart/mixed", mt)
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	var out []mimePart
+	for {
+		p, err := r.NextRawPart()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		require.NoError(t, err)
+		raw, err := io.ReadAll(p)
+		require.NoError(t, err)
+		mp := mimePart{contentType: p.Header.Get("Content-Type"), filename: p.FileName()}
+		mp.mediaType, _, _ = mime.ParseMediaType(mp.contentType)
+		switch p.Header.Get("Content-Transfer-Encoding") {
+		case "base64":
+			mp.body, err = base64.StdEncoding.DecodeString(strings.NewReplacer("\r", "", "\n", "").Replace(string(raw)))
+			require.NoError(t, err)
+		case "quoted-printable":
+			mp.body, err = io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+			require.NoError(t, err)
+		default:
+			mp.body = raw
+		}
+		out = append(out, mp)
+	}
+}

@@ -92,6 +92,11 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 	if len(data) > 0 {
 		_ = json.Unmarshal(data, &m.Data)
 	}
+	if m.Channel == Email {
+		if m.Attachments, err = w.attachments(ctx, id); err != nil {
+			return err
+		}
+	}
 	sender, err := w.adapters.For(m.Channel)
 	if err == nil {
 		var providerID string
@@ -127,6 +132,24 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 		return rerr
 	}
 	return fmt.Errorf("notification %s: attempt %d failed", id, job.Attempt)
+}
+
+// attachments reads the files of delivery id, in the order they were written.
+func (w *Worker) attachments(ctx context.Context, id uuid.UUID) ([]Attachment, error) {
+	rows, err := w.pool.Query(ctx, `SELECT filename, content_type, data FROM notification_attachments
+		WHERE delivery_id = $1 ORDER BY created_at, id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("load notification attachments: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Attachment, error) {
+		var a Attachment
+		err := r.Scan(&a.Filename, &a.ContentType, &a.Data)
+		return a, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load notification attachments: %w", err)
+	}
+	return out, nil
 }
 
 func (w *Worker) record(ctx context.Context, id uuid.UUID, sql string, args ...any) error {

@@ -153,13 +153,15 @@ func (s *Service) CreateTip(ctx context.Context, memberID uuid.UUID, p TipParams
 		return nil, s.portError(ctx, err)
 	}
 	out := &TipCreated{Tip: t, IntentID: in.ID, ClientSecret: in.ClientSecret, CustomerID: pc.CustomerID,
-		EphemeralKey: ek, AccountID: *vp.AccountID, PaymentMethods: []string{"card"}}
-	if a, err := s.port.GetAccount(ctx, *vp.AccountID); err == nil {
-		out.MerchantCountry = a.Country
-		if a.Country == "DK" && cur == "DKK" {
-			out.PaymentMethods = append(out.PaymentMethods, "mobilepay")
-		}
+		EphemeralKey: ek, AccountID: *vp.AccountID, MerchantCountry: strings.ToUpper(org.Country)}
+	if a, err := s.port.GetAccount(ctx, *vp.AccountID); err == nil && a.Country != "" {
+		out.MerchantCountry = strings.ToUpper(a.Country)
 	}
+	country := org.Country
+	if country == "" { // a venue without a recorded country: its account's
+		country = out.MerchantCountry
+	}
+	out.PaymentMethods = AvailablePaymentMethods(country, cur, vp)
 	return out, nil
 }
 

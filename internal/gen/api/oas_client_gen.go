@@ -805,6 +805,25 @@ type Invoker interface {
 	//
 	// POST /admin/appointments
 	CreateAdminAppointment(ctx context.Context, request *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminCheckoutDocument invokes createAdminCheckoutDocument operation.
+	//
+	// A waiver, terms of service, privacy notice or contract, at its first
+	// version, active at once: from now on a purchase of a pass type it
+	// applies to (`pass_type_ids`, or every pass type when empty) needs it
+	// signed (422 `SIGNATURE_REQUIRED` until then). A pass type of
+	// another venue is 404.
+	//
+	// POST /admin/checkout-documents
+	CreateAdminCheckoutDocument(ctx context.Context, request *AdminCheckoutDocumentCreate, params CreateAdminCheckoutDocumentParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminCheckoutDocumentVersion invokes createAdminCheckoutDocumentVersion operation.
+	//
+	// A new text (and title, when given) under a new `version_id`; the
+	// document is active. Signatures of earlier versions are stale from
+	// now on: signing one is 409 `STALE`, and the next purchase needs the
+	// new version signed.
+	//
+	// POST /admin/checkout-documents/{id}/versions
+	CreateAdminCheckoutDocumentVersion(ctx context.Context, request *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
 	// CreateAdminRoom invokes createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -898,6 +917,30 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events
 	CreateCalendarEvent(ctx context.Context, request *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
+	// CreateFeedback invokes createFeedback operation.
+	//
+	// `booking_id` is the member's own booking of `class_instance_id`
+	// (another member's, another venue's or an unknown booking is 404
+	// `NOT_FOUND`; a booking of another class 400 `VALIDATION_ERROR`,
+	// parameter `class_instance_id`). The class must have ended (else 422
+	// `FUTURE_ATTENDANCE`) and not have been cancelled (422
+	// `CLASS_CANCELLED`); the booking must have been attended (confirmed
+	// or checked in; else 422 `FEEDBACK_NOT_ALLOWED`, reason
+	// `not_attended`), and the review given within 14 days after the
+	// class ended (else 422 `FEEDBACK_NOT_ALLOWED`, reason
+	// `window_closed`). One review per booking: a second one is 409
+	// `FEEDBACK_ALREADY_GIVEN` with `details.feedback_id`.
+	// `tip` (optional) is created first, exactly as `POST /tips` would
+	// (major units of the venue's currency, more than 0, at most 10000;
+	// card payments must be available, else 422
+	// `CARD_PAYMENTS_UNAVAILABLE`); when it is refused nothing is stored.
+	// The answer carries the tip's create response (the app pays it with
+	// the payment sheet, then calls `POST /tips/{id}/confirm`). A retry of
+	// the same review reaches the same tip and payment intent.
+	// `Idempotency-Key` is honoured when sent (1 to 200 characters).
+	//
+	// POST /feedback
+	CreateFeedback(ctx context.Context, request *FeedbackCreateRequest, params CreateFeedbackParams) (*FeedbackCreateResponse, error)
 	// CreateGuestInvites invokes createGuestInvites operation.
 	//
 	// Makes `spots` places (1 to 20; 1 when left out), each with its own
@@ -1774,6 +1817,12 @@ type Invoker interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminCheckoutDocuments invokes listAdminCheckoutDocuments operation.
+	//
+	// Every document, oldest first, active or not, at its current version.
+	//
+	// GET /admin/checkout-documents
+	ListAdminCheckoutDocuments(ctx context.Context) (*AdminCheckoutDocumentListResponse, error)
 	// ListAdminFailedPayments invokes listAdminFailedPayments operation.
 	//
 	// Declined charges of the last `days` days (1 to 365, default 30),
@@ -1783,6 +1832,17 @@ type Invoker interface {
 	//
 	// GET /admin/billing/failed-payments
 	ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error)
+	// ListAdminFeedback invokes listAdminFeedback operation.
+	//
+	// Staff sessions with `feedback.view` (else 403 `ACCESS_DENIED`).
+	// An anonymous review shows no member. `class_instance_id` narrows
+	// to one class (another venue's class lists nothing). Cursor
+	// pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered cursor is 400
+	// `VALIDATION_ERROR`, parameter `after`).
+	//
+	// GET /admin/feedback
+	ListAdminFeedback(ctx context.Context, params ListAdminFeedbackParams) (*AdminFeedbackListResponse, error)
 	// ListAdminFees invokes listAdminFees operation.
 	//
 	// Newest cancellation first, at most `limit` (1 to 100, default 100) rows; `status` defaults to
@@ -2449,6 +2509,25 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminMemberBirthDate invokes setAdminMemberBirthDate operation.
+	//
+	// `birth_date` (a past date, at most 130 years ago; null clears it).
+	// It decides the VAT age exemption of the member's later purchases
+	// (frozen on each sale) and whether signing a checkout document needs
+	// a parent's consent (under 18).
+	//
+	// PUT /admin/members/{id}/birth-date
+	SetAdminMemberBirthDate(ctx context.Context, request *AdminMemberBirthDate, params SetAdminMemberBirthDateParams) (*AdminMemberBirthDateResponse, error)
+	// SetAdminPassTypeBindingTiers invokes setAdminPassTypeBindingTiers operation.
+	//
+	// The tiers a member may bind for (`months`, 1 to 60, each at most
+	// once) and the price per billing period of each, in minor units of
+	// the pass type's currency; an empty list removes them. Only a
+	// recurring pass type has tiers (400 otherwise). Checkout preview
+	// offers exactly these (`binding_months`; another is 422).
+	//
+	// PUT /admin/pass-types/{id}/binding-tiers
+	SetAdminPassTypeBindingTiers(ctx context.Context, request *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error)
 	// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at
@@ -8323,6 +8402,204 @@ func (c *Client) sendCreateAdminAppointment(ctx context.Context, request *AdminA
 	return result, nil
 }
 
+// CreateAdminCheckoutDocument invokes createAdminCheckoutDocument operation.
+//
+// A waiver, terms of service, privacy notice or contract, at its first
+// version, active at once: from now on a purchase of a pass type it
+// applies to (`pass_type_ids`, or every pass type when empty) needs it
+// signed (422 `SIGNATURE_REQUIRED` until then). A pass type of
+// another venue is 404.
+//
+// POST /admin/checkout-documents
+func (c *Client) CreateAdminCheckoutDocument(ctx context.Context, request *AdminCheckoutDocumentCreate, params CreateAdminCheckoutDocumentParams) (*AdminCheckoutDocumentResponse, error) {
+	res, err := c.sendCreateAdminCheckoutDocument(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminCheckoutDocument(ctx context.Context, request *AdminCheckoutDocumentCreate, params CreateAdminCheckoutDocumentParams) (res *AdminCheckoutDocumentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/checkout-documents"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminCheckoutDocumentRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminCheckoutDocumentOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminCheckoutDocumentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAdminCheckoutDocumentVersion invokes createAdminCheckoutDocumentVersion operation.
+//
+// A new text (and title, when given) under a new `version_id`; the
+// document is active. Signatures of earlier versions are stale from
+// now on: signing one is 409 `STALE`, and the next purchase needs the
+// new version signed.
+//
+// POST /admin/checkout-documents/{id}/versions
+func (c *Client) CreateAdminCheckoutDocumentVersion(ctx context.Context, request *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error) {
+	res, err := c.sendCreateAdminCheckoutDocumentVersion(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminCheckoutDocumentVersion(ctx context.Context, request *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (res *AdminCheckoutDocumentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/checkout-documents/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/versions"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminCheckoutDocumentVersionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminCheckoutDocumentVersionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminCheckoutDocumentVersionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateAdminRoom invokes createAdminRoom operation.
 //
 // [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -8973,6 +9250,124 @@ func (c *Client) sendCreateCalendarEvent(ctx context.Context, request *CalendarE
 	defer body.Close()
 
 	result, err := decodeCreateCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateFeedback invokes createFeedback operation.
+//
+// `booking_id` is the member's own booking of `class_instance_id`
+// (another member's, another venue's or an unknown booking is 404
+// `NOT_FOUND`; a booking of another class 400 `VALIDATION_ERROR`,
+// parameter `class_instance_id`). The class must have ended (else 422
+// `FUTURE_ATTENDANCE`) and not have been cancelled (422
+// `CLASS_CANCELLED`); the booking must have been attended (confirmed
+// or checked in; else 422 `FEEDBACK_NOT_ALLOWED`, reason
+// `not_attended`), and the review given within 14 days after the
+// class ended (else 422 `FEEDBACK_NOT_ALLOWED`, reason
+// `window_closed`). One review per booking: a second one is 409
+// `FEEDBACK_ALREADY_GIVEN` with `details.feedback_id`.
+// `tip` (optional) is created first, exactly as `POST /tips` would
+// (major units of the venue's currency, more than 0, at most 10000;
+// card payments must be available, else 422
+// `CARD_PAYMENTS_UNAVAILABLE`); when it is refused nothing is stored.
+// The answer carries the tip's create response (the app pays it with
+// the payment sheet, then calls `POST /tips/{id}/confirm`). A retry of
+// the same review reaches the same tip and payment intent.
+// `Idempotency-Key` is honoured when sent (1 to 200 characters).
+//
+// POST /feedback
+func (c *Client) CreateFeedback(ctx context.Context, request *FeedbackCreateRequest, params CreateFeedbackParams) (*FeedbackCreateResponse, error) {
+	res, err := c.sendCreateFeedback(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateFeedback(ctx context.Context, request *FeedbackCreateRequest, params CreateFeedbackParams) (res *FeedbackCreateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/feedback"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateFeedbackRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateFeedbackOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateFeedbackResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -17984,6 +18379,76 @@ func (c *Client) sendListAdminCheckin(ctx context.Context, params ListAdminCheck
 	return result, nil
 }
 
+// ListAdminCheckoutDocuments invokes listAdminCheckoutDocuments operation.
+//
+// Every document, oldest first, active or not, at its current version.
+//
+// GET /admin/checkout-documents
+func (c *Client) ListAdminCheckoutDocuments(ctx context.Context) (*AdminCheckoutDocumentListResponse, error) {
+	res, err := c.sendListAdminCheckoutDocuments(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminCheckoutDocuments(ctx context.Context) (res *AdminCheckoutDocumentListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/checkout-documents"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminCheckoutDocumentsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminCheckoutDocumentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminFailedPayments invokes listAdminFailedPayments operation.
 //
 // Declined charges of the last `days` days (1 to 365, default 30),
@@ -18087,6 +18552,135 @@ func (c *Client) sendListAdminFailedPayments(ctx context.Context, params ListAdm
 	defer body.Close()
 
 	result, err := decodeListAdminFailedPaymentsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListAdminFeedback invokes listAdminFeedback operation.
+//
+// Staff sessions with `feedback.view` (else 403 `ACCESS_DENIED`).
+// An anonymous review shows no member. `class_instance_id` narrows
+// to one class (another venue's class lists nothing). Cursor
+// pagination: `limit` (default 20, at most 100) and `after` (the
+// previous page's `meta.next_cursor`; a tampered cursor is 400
+// `VALIDATION_ERROR`, parameter `after`).
+//
+// GET /admin/feedback
+func (c *Client) ListAdminFeedback(ctx context.Context, params ListAdminFeedbackParams) (*AdminFeedbackListResponse, error) {
+	res, err := c.sendListAdminFeedback(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminFeedback(ctx context.Context, params ListAdminFeedbackParams) (res *AdminFeedbackListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/feedback"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "class_instance_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "class_instance_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ClassInstanceID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "after" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "after",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.After.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminFeedbackOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminFeedbackResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -24753,6 +25347,223 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	defer body.Close()
 
 	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminMemberBirthDate invokes setAdminMemberBirthDate operation.
+//
+// `birth_date` (a past date, at most 130 years ago; null clears it).
+// It decides the VAT age exemption of the member's later purchases
+// (frozen on each sale) and whether signing a checkout document needs
+// a parent's consent (under 18).
+//
+// PUT /admin/members/{id}/birth-date
+func (c *Client) SetAdminMemberBirthDate(ctx context.Context, request *AdminMemberBirthDate, params SetAdminMemberBirthDateParams) (*AdminMemberBirthDateResponse, error) {
+	res, err := c.sendSetAdminMemberBirthDate(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminMemberBirthDate(ctx context.Context, request *AdminMemberBirthDate, params SetAdminMemberBirthDateParams) (res *AdminMemberBirthDateResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/birth-date"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminMemberBirthDateRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminMemberBirthDateOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminMemberBirthDateResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminPassTypeBindingTiers invokes setAdminPassTypeBindingTiers operation.
+//
+// The tiers a member may bind for (`months`, 1 to 60, each at most
+// once) and the price per billing period of each, in minor units of
+// the pass type's currency; an empty list removes them. Only a
+// recurring pass type has tiers (400 otherwise). Checkout preview
+// offers exactly these (`binding_months`; another is 422).
+//
+// PUT /admin/pass-types/{id}/binding-tiers
+func (c *Client) SetAdminPassTypeBindingTiers(ctx context.Context, request *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error) {
+	res, err := c.sendSetAdminPassTypeBindingTiers(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminPassTypeBindingTiers(ctx context.Context, request *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (res *AdminBindingTiersResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pass-types/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/binding-tiers"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminPassTypeBindingTiersRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminPassTypeBindingTiersOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminPassTypeBindingTiersResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -576,6 +576,34 @@ func encodeCreateAdminAppointmentRequest(
 	return nil
 }
 
+func encodeCreateAdminCheckoutDocumentRequest(
+	req *AdminCheckoutDocumentCreate,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminCheckoutDocumentVersionRequest(
+	req *AdminCheckoutDocumentVersion,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateAdminRoomRequest(
 	req *AdminRoomCreateRequest,
 	r *http.Request,
@@ -648,6 +676,20 @@ func encodeCreateBookingRequest(
 
 func encodeCreateCalendarEventRequest(
 	req *CalendarEventCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateFeedbackRequest(
+	req *FeedbackCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1190,6 +1232,34 @@ func encodeSellPosGiftCardRequest(
 
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminMemberBirthDateRequest(
+	req *AdminMemberBirthDate,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminPassTypeBindingTiersRequest(
+	req *AdminBindingTiers,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

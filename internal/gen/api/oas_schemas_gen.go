@@ -882,6 +882,437 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminBindingTier
+type AdminBindingTier struct {
+	Months     int   `json:"months"`
+	PriceMinor int64 `json:"price_minor"`
+}
+
+// GetMonths returns the value of Months.
+func (s *AdminBindingTier) GetMonths() int {
+	return s.Months
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *AdminBindingTier) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// SetMonths sets the value of Months.
+func (s *AdminBindingTier) SetMonths(val int) {
+	s.Months = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *AdminBindingTier) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// Ref: #/components/schemas/AdminBindingTiers
+type AdminBindingTiers struct {
+	Tiers []AdminBindingTier `json:"tiers"`
+}
+
+// GetTiers returns the value of Tiers.
+func (s *AdminBindingTiers) GetTiers() []AdminBindingTier {
+	return s.Tiers
+}
+
+// SetTiers sets the value of Tiers.
+func (s *AdminBindingTiers) SetTiers(val []AdminBindingTier) {
+	s.Tiers = val
+}
+
+// Ref: #/components/schemas/AdminBindingTiersResponse
+type AdminBindingTiersResponse struct {
+	Data  AdminBindingTiersResponseData `json:"data"`
+	Error struct{}                      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminBindingTiersResponse) GetData() AdminBindingTiersResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminBindingTiersResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminBindingTiersResponse) SetData(val AdminBindingTiersResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminBindingTiersResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AdminBindingTiersResponseData struct {
+	Currency   string             `json:"currency"`
+	PassTypeID uuid.UUID          `json:"pass_type_id"`
+	Tiers      []AdminBindingTier `json:"tiers"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminBindingTiersResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminBindingTiersResponseData) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetTiers returns the value of Tiers.
+func (s *AdminBindingTiersResponseData) GetTiers() []AdminBindingTier {
+	return s.Tiers
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminBindingTiersResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminBindingTiersResponseData) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetTiers sets the value of Tiers.
+func (s *AdminBindingTiersResponseData) SetTiers(val []AdminBindingTier) {
+	s.Tiers = val
+}
+
+// Ref: #/components/schemas/AdminCheckoutDocument
+type AdminCheckoutDocument struct {
+	Active      bool                      `json:"active"`
+	Body        string                    `json:"body"`
+	ID          uuid.UUID                 `json:"id"`
+	Kind        AdminCheckoutDocumentKind `json:"kind"`
+	PassTypeIds []uuid.UUID               `json:"pass_type_ids"`
+	Title       string                    `json:"title"`
+	UpdatedAt   time.Time                 `json:"updated_at"`
+	VersionID   uuid.UUID                 `json:"version_id"`
+}
+
+// GetActive returns the value of Active.
+func (s *AdminCheckoutDocument) GetActive() bool {
+	return s.Active
+}
+
+// GetBody returns the value of Body.
+func (s *AdminCheckoutDocument) GetBody() string {
+	return s.Body
+}
+
+// GetID returns the value of ID.
+func (s *AdminCheckoutDocument) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminCheckoutDocument) GetKind() AdminCheckoutDocumentKind {
+	return s.Kind
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *AdminCheckoutDocument) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// GetTitle returns the value of Title.
+func (s *AdminCheckoutDocument) GetTitle() string {
+	return s.Title
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *AdminCheckoutDocument) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// GetVersionID returns the value of VersionID.
+func (s *AdminCheckoutDocument) GetVersionID() uuid.UUID {
+	return s.VersionID
+}
+
+// SetActive sets the value of Active.
+func (s *AdminCheckoutDocument) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetBody sets the value of Body.
+func (s *AdminCheckoutDocument) SetBody(val string) {
+	s.Body = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminCheckoutDocument) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminCheckoutDocument) SetKind(val AdminCheckoutDocumentKind) {
+	s.Kind = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *AdminCheckoutDocument) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+// SetTitle sets the value of Title.
+func (s *AdminCheckoutDocument) SetTitle(val string) {
+	s.Title = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *AdminCheckoutDocument) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// SetVersionID sets the value of VersionID.
+func (s *AdminCheckoutDocument) SetVersionID(val uuid.UUID) {
+	s.VersionID = val
+}
+
+// Ref: #/components/schemas/AdminCheckoutDocumentCreate
+type AdminCheckoutDocumentCreate struct {
+	Body        string                          `json:"body"`
+	Kind        AdminCheckoutDocumentCreateKind `json:"kind"`
+	PassTypeIds []uuid.UUID                     `json:"pass_type_ids"`
+	Title       string                          `json:"title"`
+}
+
+// GetBody returns the value of Body.
+func (s *AdminCheckoutDocumentCreate) GetBody() string {
+	return s.Body
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminCheckoutDocumentCreate) GetKind() AdminCheckoutDocumentCreateKind {
+	return s.Kind
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *AdminCheckoutDocumentCreate) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// GetTitle returns the value of Title.
+func (s *AdminCheckoutDocumentCreate) GetTitle() string {
+	return s.Title
+}
+
+// SetBody sets the value of Body.
+func (s *AdminCheckoutDocumentCreate) SetBody(val string) {
+	s.Body = val
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminCheckoutDocumentCreate) SetKind(val AdminCheckoutDocumentCreateKind) {
+	s.Kind = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *AdminCheckoutDocumentCreate) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+// SetTitle sets the value of Title.
+func (s *AdminCheckoutDocumentCreate) SetTitle(val string) {
+	s.Title = val
+}
+
+type AdminCheckoutDocumentCreateKind string
+
+const (
+	AdminCheckoutDocumentCreateKindWaiver   AdminCheckoutDocumentCreateKind = "waiver"
+	AdminCheckoutDocumentCreateKindTos      AdminCheckoutDocumentCreateKind = "tos"
+	AdminCheckoutDocumentCreateKindPrivacy  AdminCheckoutDocumentCreateKind = "privacy"
+	AdminCheckoutDocumentCreateKindContract AdminCheckoutDocumentCreateKind = "contract"
+)
+
+// AllValues returns all AdminCheckoutDocumentCreateKind values.
+func (AdminCheckoutDocumentCreateKind) AllValues() []AdminCheckoutDocumentCreateKind {
+	return []AdminCheckoutDocumentCreateKind{
+		AdminCheckoutDocumentCreateKindWaiver,
+		AdminCheckoutDocumentCreateKindTos,
+		AdminCheckoutDocumentCreateKindPrivacy,
+		AdminCheckoutDocumentCreateKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminCheckoutDocumentCreateKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminCheckoutDocumentCreateKindWaiver:
+		return []byte(s), nil
+	case AdminCheckoutDocumentCreateKindTos:
+		return []byte(s), nil
+	case AdminCheckoutDocumentCreateKindPrivacy:
+		return []byte(s), nil
+	case AdminCheckoutDocumentCreateKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminCheckoutDocumentCreateKind) UnmarshalText(data []byte) error {
+	switch AdminCheckoutDocumentCreateKind(data) {
+	case AdminCheckoutDocumentCreateKindWaiver:
+		*s = AdminCheckoutDocumentCreateKindWaiver
+		return nil
+	case AdminCheckoutDocumentCreateKindTos:
+		*s = AdminCheckoutDocumentCreateKindTos
+		return nil
+	case AdminCheckoutDocumentCreateKindPrivacy:
+		*s = AdminCheckoutDocumentCreateKindPrivacy
+		return nil
+	case AdminCheckoutDocumentCreateKindContract:
+		*s = AdminCheckoutDocumentCreateKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AdminCheckoutDocumentKind string
+
+const (
+	AdminCheckoutDocumentKindWaiver   AdminCheckoutDocumentKind = "waiver"
+	AdminCheckoutDocumentKindTos      AdminCheckoutDocumentKind = "tos"
+	AdminCheckoutDocumentKindPrivacy  AdminCheckoutDocumentKind = "privacy"
+	AdminCheckoutDocumentKindContract AdminCheckoutDocumentKind = "contract"
+)
+
+// AllValues returns all AdminCheckoutDocumentKind values.
+func (AdminCheckoutDocumentKind) AllValues() []AdminCheckoutDocumentKind {
+	return []AdminCheckoutDocumentKind{
+		AdminCheckoutDocumentKindWaiver,
+		AdminCheckoutDocumentKindTos,
+		AdminCheckoutDocumentKindPrivacy,
+		AdminCheckoutDocumentKindContract,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminCheckoutDocumentKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminCheckoutDocumentKindWaiver:
+		return []byte(s), nil
+	case AdminCheckoutDocumentKindTos:
+		return []byte(s), nil
+	case AdminCheckoutDocumentKindPrivacy:
+		return []byte(s), nil
+	case AdminCheckoutDocumentKindContract:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminCheckoutDocumentKind) UnmarshalText(data []byte) error {
+	switch AdminCheckoutDocumentKind(data) {
+	case AdminCheckoutDocumentKindWaiver:
+		*s = AdminCheckoutDocumentKindWaiver
+		return nil
+	case AdminCheckoutDocumentKindTos:
+		*s = AdminCheckoutDocumentKindTos
+		return nil
+	case AdminCheckoutDocumentKindPrivacy:
+		*s = AdminCheckoutDocumentKindPrivacy
+		return nil
+	case AdminCheckoutDocumentKindContract:
+		*s = AdminCheckoutDocumentKindContract
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminCheckoutDocumentListResponse
+type AdminCheckoutDocumentListResponse struct {
+	Data  []AdminCheckoutDocument `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminCheckoutDocumentListResponse) GetData() []AdminCheckoutDocument {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminCheckoutDocumentListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminCheckoutDocumentListResponse) SetData(val []AdminCheckoutDocument) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminCheckoutDocumentListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminCheckoutDocumentResponse
+type AdminCheckoutDocumentResponse struct {
+	Data  AdminCheckoutDocument `json:"data"`
+	Error struct{}              `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminCheckoutDocumentResponse) GetData() AdminCheckoutDocument {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminCheckoutDocumentResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminCheckoutDocumentResponse) SetData(val AdminCheckoutDocument) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminCheckoutDocumentResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminCheckoutDocumentVersion
+type AdminCheckoutDocumentVersion struct {
+	Body  string    `json:"body"`
+	Title OptString `json:"title"`
+}
+
+// GetBody returns the value of Body.
+func (s *AdminCheckoutDocumentVersion) GetBody() string {
+	return s.Body
+}
+
+// GetTitle returns the value of Title.
+func (s *AdminCheckoutDocumentVersion) GetTitle() OptString {
+	return s.Title
+}
+
+// SetBody sets the value of Body.
+func (s *AdminCheckoutDocumentVersion) SetBody(val string) {
+	s.Body = val
+}
+
+// SetTitle sets the value of Title.
+func (s *AdminCheckoutDocumentVersion) SetTitle(val OptString) {
+	s.Title = val
+}
+
 // Ref: #/components/schemas/AdminFailedPayment
 type AdminFailedPayment struct {
 	AmountMinor   int64     `json:"amount_minor"`
@@ -1293,6 +1724,179 @@ func (s *AdminFeeResponse) SetData(val AdminFee) {
 // SetError sets the value of Error.
 func (s *AdminFeeResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminFeedback
+type AdminFeedback struct {
+	Anonymous       bool      `json:"anonymous"`
+	BookingID       uuid.UUID `json:"booking_id"`
+	ClassInstanceID uuid.UUID `json:"class_instance_id"`
+	ClassName       string    `json:"class_name"`
+	Comment         string    `json:"comment"`
+	CreatedAt       time.Time `json:"created_at"`
+	ID              uuid.UUID `json:"id"`
+	InstructorID    NilUUID   `json:"instructor_id"`
+	MemberID        NilUUID   `json:"member_id"`
+	MemberName      NilString `json:"member_name"`
+	Rating          int       `json:"rating"`
+	TipID           NilUUID   `json:"tip_id"`
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *AdminFeedback) GetAnonymous() bool {
+	return s.Anonymous
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *AdminFeedback) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *AdminFeedback) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetClassName returns the value of ClassName.
+func (s *AdminFeedback) GetClassName() string {
+	return s.ClassName
+}
+
+// GetComment returns the value of Comment.
+func (s *AdminFeedback) GetComment() string {
+	return s.Comment
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminFeedback) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetID returns the value of ID.
+func (s *AdminFeedback) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInstructorID returns the value of InstructorID.
+func (s *AdminFeedback) GetInstructorID() NilUUID {
+	return s.InstructorID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFeedback) GetMemberID() NilUUID {
+	return s.MemberID
+}
+
+// GetMemberName returns the value of MemberName.
+func (s *AdminFeedback) GetMemberName() NilString {
+	return s.MemberName
+}
+
+// GetRating returns the value of Rating.
+func (s *AdminFeedback) GetRating() int {
+	return s.Rating
+}
+
+// GetTipID returns the value of TipID.
+func (s *AdminFeedback) GetTipID() NilUUID {
+	return s.TipID
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *AdminFeedback) SetAnonymous(val bool) {
+	s.Anonymous = val
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *AdminFeedback) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *AdminFeedback) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetClassName sets the value of ClassName.
+func (s *AdminFeedback) SetClassName(val string) {
+	s.ClassName = val
+}
+
+// SetComment sets the value of Comment.
+func (s *AdminFeedback) SetComment(val string) {
+	s.Comment = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminFeedback) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminFeedback) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInstructorID sets the value of InstructorID.
+func (s *AdminFeedback) SetInstructorID(val NilUUID) {
+	s.InstructorID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFeedback) SetMemberID(val NilUUID) {
+	s.MemberID = val
+}
+
+// SetMemberName sets the value of MemberName.
+func (s *AdminFeedback) SetMemberName(val NilString) {
+	s.MemberName = val
+}
+
+// SetRating sets the value of Rating.
+func (s *AdminFeedback) SetRating(val int) {
+	s.Rating = val
+}
+
+// SetTipID sets the value of TipID.
+func (s *AdminFeedback) SetTipID(val NilUUID) {
+	s.TipID = val
+}
+
+// Ref: #/components/schemas/AdminFeedbackListResponse
+type AdminFeedbackListResponse struct {
+	Data  []AdminFeedback   `json:"data"`
+	Error struct{}          `json:"error"`
+	Meta  MyPaymentListMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFeedbackListResponse) GetData() []AdminFeedback {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFeedbackListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *AdminFeedbackListResponse) GetMeta() MyPaymentListMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *AdminFeedbackListResponse) SetData(val []AdminFeedback) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFeedbackListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *AdminFeedbackListResponse) SetMeta(val MyPaymentListMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/AdminGiftCard
@@ -2097,6 +2701,72 @@ func (s *AdminLocationUpdateRequest) SetOpeningHours(val []AdminOpeningHoursInpu
 // SetRemoveGalleryURL sets the value of RemoveGalleryURL.
 func (s *AdminLocationUpdateRequest) SetRemoveGalleryURL(val OptURI) {
 	s.RemoveGalleryURL = val
+}
+
+// Ref: #/components/schemas/AdminMemberBirthDate
+type AdminMemberBirthDate struct {
+	BirthDate NilDate `json:"birth_date"`
+}
+
+// GetBirthDate returns the value of BirthDate.
+func (s *AdminMemberBirthDate) GetBirthDate() NilDate {
+	return s.BirthDate
+}
+
+// SetBirthDate sets the value of BirthDate.
+func (s *AdminMemberBirthDate) SetBirthDate(val NilDate) {
+	s.BirthDate = val
+}
+
+// Ref: #/components/schemas/AdminMemberBirthDateResponse
+type AdminMemberBirthDateResponse struct {
+	Data  AdminMemberBirthDateResponseData `json:"data"`
+	Error struct{}                         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminMemberBirthDateResponse) GetData() AdminMemberBirthDateResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminMemberBirthDateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminMemberBirthDateResponse) SetData(val AdminMemberBirthDateResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminMemberBirthDateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type AdminMemberBirthDateResponseData struct {
+	BirthDate NilDate   `json:"birth_date"`
+	MemberID  uuid.UUID `json:"member_id"`
+}
+
+// GetBirthDate returns the value of BirthDate.
+func (s *AdminMemberBirthDateResponseData) GetBirthDate() NilDate {
+	return s.BirthDate
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminMemberBirthDateResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// SetBirthDate sets the value of BirthDate.
+func (s *AdminMemberBirthDateResponseData) SetBirthDate(val NilDate) {
+	s.BirthDate = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminMemberBirthDateResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
 }
 
 // Ref: #/components/schemas/AdminOk
@@ -15982,6 +16652,232 @@ func (s *FeeWaiveRequest) SetReason(val string) {
 	s.Reason = val
 }
 
+// Ref: #/components/schemas/Feedback
+type Feedback struct {
+	Anonymous       bool          `json:"anonymous"`
+	BookingID       uuid.UUID     `json:"booking_id"`
+	ClassInstanceID uuid.UUID     `json:"class_instance_id"`
+	Comment         string        `json:"comment"`
+	CreatedAt       time.Time     `json:"created_at"`
+	ID              uuid.UUID     `json:"id"`
+	Rating          int           `json:"rating"`
+	Tip             NilTipCreated `json:"tip"`
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *Feedback) GetAnonymous() bool {
+	return s.Anonymous
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *Feedback) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *Feedback) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetComment returns the value of Comment.
+func (s *Feedback) GetComment() string {
+	return s.Comment
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *Feedback) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetID returns the value of ID.
+func (s *Feedback) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetRating returns the value of Rating.
+func (s *Feedback) GetRating() int {
+	return s.Rating
+}
+
+// GetTip returns the value of Tip.
+func (s *Feedback) GetTip() NilTipCreated {
+	return s.Tip
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *Feedback) SetAnonymous(val bool) {
+	s.Anonymous = val
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *Feedback) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *Feedback) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetComment sets the value of Comment.
+func (s *Feedback) SetComment(val string) {
+	s.Comment = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *Feedback) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *Feedback) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetRating sets the value of Rating.
+func (s *Feedback) SetRating(val int) {
+	s.Rating = val
+}
+
+// SetTip sets the value of Tip.
+func (s *Feedback) SetTip(val NilTipCreated) {
+	s.Tip = val
+}
+
+// Ref: #/components/schemas/FeedbackCreateRequest
+type FeedbackCreateRequest struct {
+	Anonymous       OptBool        `json:"anonymous"`
+	BookingID       uuid.UUID      `json:"booking_id"`
+	ClassInstanceID uuid.UUID      `json:"class_instance_id"`
+	Comment         OptString      `json:"comment"`
+	Rating          int            `json:"rating"`
+	Tip             OptFeedbackTip `json:"tip"`
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *FeedbackCreateRequest) GetAnonymous() OptBool {
+	return s.Anonymous
+}
+
+// GetBookingID returns the value of BookingID.
+func (s *FeedbackCreateRequest) GetBookingID() uuid.UUID {
+	return s.BookingID
+}
+
+// GetClassInstanceID returns the value of ClassInstanceID.
+func (s *FeedbackCreateRequest) GetClassInstanceID() uuid.UUID {
+	return s.ClassInstanceID
+}
+
+// GetComment returns the value of Comment.
+func (s *FeedbackCreateRequest) GetComment() OptString {
+	return s.Comment
+}
+
+// GetRating returns the value of Rating.
+func (s *FeedbackCreateRequest) GetRating() int {
+	return s.Rating
+}
+
+// GetTip returns the value of Tip.
+func (s *FeedbackCreateRequest) GetTip() OptFeedbackTip {
+	return s.Tip
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *FeedbackCreateRequest) SetAnonymous(val OptBool) {
+	s.Anonymous = val
+}
+
+// SetBookingID sets the value of BookingID.
+func (s *FeedbackCreateRequest) SetBookingID(val uuid.UUID) {
+	s.BookingID = val
+}
+
+// SetClassInstanceID sets the value of ClassInstanceID.
+func (s *FeedbackCreateRequest) SetClassInstanceID(val uuid.UUID) {
+	s.ClassInstanceID = val
+}
+
+// SetComment sets the value of Comment.
+func (s *FeedbackCreateRequest) SetComment(val OptString) {
+	s.Comment = val
+}
+
+// SetRating sets the value of Rating.
+func (s *FeedbackCreateRequest) SetRating(val int) {
+	s.Rating = val
+}
+
+// SetTip sets the value of Tip.
+func (s *FeedbackCreateRequest) SetTip(val OptFeedbackTip) {
+	s.Tip = val
+}
+
+// Ref: #/components/schemas/FeedbackCreateResponse
+type FeedbackCreateResponse struct {
+	Data  Feedback `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FeedbackCreateResponse) GetData() Feedback {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FeedbackCreateResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FeedbackCreateResponse) SetData(val Feedback) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FeedbackCreateResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FeedbackTip
+type FeedbackTip struct {
+	// Major units of currency.
+	Amount    float64 `json:"amount"`
+	Anonymous OptBool `json:"anonymous"`
+	Currency  string  `json:"currency"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *FeedbackTip) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAnonymous returns the value of Anonymous.
+func (s *FeedbackTip) GetAnonymous() OptBool {
+	return s.Anonymous
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FeedbackTip) GetCurrency() string {
+	return s.Currency
+}
+
+// SetAmount sets the value of Amount.
+func (s *FeedbackTip) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAnonymous sets the value of Anonymous.
+func (s *FeedbackTip) SetAnonymous(val OptBool) {
+	s.Anonymous = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FeedbackTip) SetCurrency(val string) {
+	s.Currency = val
+}
+
 // Ref: #/components/schemas/FlexibleChange
 type FlexibleChange struct {
 	Currency string `json:"currency"`
@@ -25914,6 +26810,51 @@ func (o NilString) Or(d string) string {
 	return d
 }
 
+// NewNilTipCreated returns new NilTipCreated with value set to v.
+func NewNilTipCreated(v TipCreated) NilTipCreated {
+	return NilTipCreated{
+		Value: v,
+	}
+}
+
+// NilTipCreated is nullable TipCreated.
+type NilTipCreated struct {
+	Value TipCreated
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilTipCreated) SetTo(v TipCreated) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilTipCreated) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilTipCreated) SetToNull() {
+	o.Null = true
+	var v TipCreated
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilTipCreated) Get() (v TipCreated, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilTipCreated) Or(d TipCreated) TipCreated {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilUUID returns new NilUUID with value set to v.
 func NewNilUUID(v uuid.UUID) NilUUID {
 	return NilUUID{
@@ -28433,6 +29374,52 @@ func (o OptDirectPurchaseQuote) Get() (v DirectPurchaseQuote, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDirectPurchaseQuote) Or(d DirectPurchaseQuote) DirectPurchaseQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptFeedbackTip returns new OptFeedbackTip with value set to v.
+func NewOptFeedbackTip(v FeedbackTip) OptFeedbackTip {
+	return OptFeedbackTip{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFeedbackTip is optional FeedbackTip.
+type OptFeedbackTip struct {
+	Value FeedbackTip
+	Set   bool
+}
+
+// IsSet returns true if OptFeedbackTip was set.
+func (o OptFeedbackTip) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFeedbackTip) Reset() {
+	var v FeedbackTip
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFeedbackTip) SetTo(v FeedbackTip) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFeedbackTip) Get() (v FeedbackTip, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFeedbackTip) Or(d FeedbackTip) FeedbackTip {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -792,6 +792,25 @@ type Handler interface {
 	//
 	// POST /admin/appointments
 	CreateAdminAppointment(ctx context.Context, req *AdminAppointmentCreateRequest, params CreateAdminAppointmentParams) (*AppointmentResponse, error)
+	// CreateAdminCheckoutDocument implements createAdminCheckoutDocument operation.
+	//
+	// A waiver, terms of service, privacy notice or contract, at its first
+	// version, active at once: from now on a purchase of a pass type it
+	// applies to (`pass_type_ids`, or every pass type when empty) needs it
+	// signed (422 `SIGNATURE_REQUIRED` until then). A pass type of
+	// another venue is 404.
+	//
+	// POST /admin/checkout-documents
+	CreateAdminCheckoutDocument(ctx context.Context, req *AdminCheckoutDocumentCreate, params CreateAdminCheckoutDocumentParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminCheckoutDocumentVersion implements createAdminCheckoutDocumentVersion operation.
+	//
+	// A new text (and title, when given) under a new `version_id`; the
+	// document is active. Signatures of earlier versions are stale from
+	// now on: signing one is 409 `STALE`, and the next purchase needs the
+	// new version signed.
+	//
+	// POST /admin/checkout-documents/{id}/versions
+	CreateAdminCheckoutDocumentVersion(ctx context.Context, req *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
 	// CreateAdminRoom implements createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -885,6 +904,30 @@ type Handler interface {
 	//
 	// POST /admin/calendar/events
 	CreateCalendarEvent(ctx context.Context, req *CalendarEventCreateRequest, params CreateCalendarEventParams) (*CalendarEventResponse, error)
+	// CreateFeedback implements createFeedback operation.
+	//
+	// `booking_id` is the member's own booking of `class_instance_id`
+	// (another member's, another venue's or an unknown booking is 404
+	// `NOT_FOUND`; a booking of another class 400 `VALIDATION_ERROR`,
+	// parameter `class_instance_id`). The class must have ended (else 422
+	// `FUTURE_ATTENDANCE`) and not have been cancelled (422
+	// `CLASS_CANCELLED`); the booking must have been attended (confirmed
+	// or checked in; else 422 `FEEDBACK_NOT_ALLOWED`, reason
+	// `not_attended`), and the review given within 14 days after the
+	// class ended (else 422 `FEEDBACK_NOT_ALLOWED`, reason
+	// `window_closed`). One review per booking: a second one is 409
+	// `FEEDBACK_ALREADY_GIVEN` with `details.feedback_id`.
+	// `tip` (optional) is created first, exactly as `POST /tips` would
+	// (major units of the venue's currency, more than 0, at most 10000;
+	// card payments must be available, else 422
+	// `CARD_PAYMENTS_UNAVAILABLE`); when it is refused nothing is stored.
+	// The answer carries the tip's create response (the app pays it with
+	// the payment sheet, then calls `POST /tips/{id}/confirm`). A retry of
+	// the same review reaches the same tip and payment intent.
+	// `Idempotency-Key` is honoured when sent (1 to 200 characters).
+	//
+	// POST /feedback
+	CreateFeedback(ctx context.Context, req *FeedbackCreateRequest, params CreateFeedbackParams) (*FeedbackCreateResponse, error)
 	// CreateGuestInvites implements createGuestInvites operation.
 	//
 	// Makes `spots` places (1 to 20; 1 when left out), each with its own
@@ -1761,6 +1804,12 @@ type Handler interface {
 	//
 	// GET /admin/checkin
 	ListAdminCheckin(ctx context.Context, params ListAdminCheckinParams) (*CheckinListResponse, error)
+	// ListAdminCheckoutDocuments implements listAdminCheckoutDocuments operation.
+	//
+	// Every document, oldest first, active or not, at its current version.
+	//
+	// GET /admin/checkout-documents
+	ListAdminCheckoutDocuments(ctx context.Context) (*AdminCheckoutDocumentListResponse, error)
 	// ListAdminFailedPayments implements listAdminFailedPayments operation.
 	//
 	// Declined charges of the last `days` days (1 to 365, default 30),
@@ -1770,6 +1819,17 @@ type Handler interface {
 	//
 	// GET /admin/billing/failed-payments
 	ListAdminFailedPayments(ctx context.Context, params ListAdminFailedPaymentsParams) (*AdminFailedPaymentListResponse, error)
+	// ListAdminFeedback implements listAdminFeedback operation.
+	//
+	// Staff sessions with `feedback.view` (else 403 `ACCESS_DENIED`).
+	// An anonymous review shows no member. `class_instance_id` narrows
+	// to one class (another venue's class lists nothing). Cursor
+	// pagination: `limit` (default 20, at most 100) and `after` (the
+	// previous page's `meta.next_cursor`; a tampered cursor is 400
+	// `VALIDATION_ERROR`, parameter `after`).
+	//
+	// GET /admin/feedback
+	ListAdminFeedback(ctx context.Context, params ListAdminFeedbackParams) (*AdminFeedbackListResponse, error)
 	// ListAdminFees implements listAdminFees operation.
 	//
 	// Newest cancellation first, at most `limit` (1 to 100, default 100) rows; `status` defaults to
@@ -2436,6 +2496,25 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminMemberBirthDate implements setAdminMemberBirthDate operation.
+	//
+	// `birth_date` (a past date, at most 130 years ago; null clears it).
+	// It decides the VAT age exemption of the member's later purchases
+	// (frozen on each sale) and whether signing a checkout document needs
+	// a parent's consent (under 18).
+	//
+	// PUT /admin/members/{id}/birth-date
+	SetAdminMemberBirthDate(ctx context.Context, req *AdminMemberBirthDate, params SetAdminMemberBirthDateParams) (*AdminMemberBirthDateResponse, error)
+	// SetAdminPassTypeBindingTiers implements setAdminPassTypeBindingTiers operation.
+	//
+	// The tiers a member may bind for (`months`, 1 to 60, each at most
+	// once) and the price per billing period of each, in minor units of
+	// the pass type's currency; an empty list removes them. Only a
+	// recurring pass type has tiers (400 otherwise). Checkout preview
+	// offers exactly these (`binding_months`; another is 422).
+	//
+	// PUT /admin/pass-types/{id}/binding-tiers
+	SetAdminPassTypeBindingTiers(ctx context.Context, req *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error)
 	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at

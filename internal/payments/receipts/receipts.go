@@ -3,7 +3,7 @@
 // checkout that took the payment; none on a gift card, a multi-purpose
 // voucher whose VAT falls due when it is spent; otherwise the VAT share at
 // the venue's rate), and its resend by e-mail through the notification
-// outbox, once per request key.
+// outbox with the PDF attached, once per request key.
 //
 // Receipts are rendered with fpdf in Helvetica through its cp1252
 // translator, so Danish letters (æ ø å) print right; the PDF's creation date
@@ -227,7 +227,8 @@ func percent(bp int) string {
 }
 
 // Resend e-mails the receipt of payment id to the member's address on file,
-// once per requestKey: a second call with the same key finds the first
+// with its PDF attached (the same bytes GET .../pdf answers), once per
+// requestKey: a second call with the same key finds the first
 // delivery and queues nothing. It reports whether this call queued it.
 func (s *Service) Resend(ctx context.Context, id uuid.UUID, requestKey string) (bool, error) {
 	r, err := s.Load(ctx, id)
@@ -240,6 +241,10 @@ func (s *Service) Resend(ctx context.Context, id uuid.UUID, requestKey string) (
 	}
 	if r.Customer.Email == "" || p.MemberID == nil {
 		return false, apperr.Validation("paymentId", "the payment has no member address on file")
+	}
+	pdf, err := Render(r)
+	if err != nil {
+		return false, err
 	}
 	correlation := "receipt:" + id.String() + ":" + requestKey
 	queued := false
@@ -258,6 +263,7 @@ func (s *Service) Resend(ctx context.Context, id uuid.UUID, requestKey string) (
 			Subject: fmt.Sprintf("Receipt %s from %s", r.Number, r.Venue.Name), Body: Text(r),
 			Data:          map[string]any{"payment_id": id.String()},
 			CorrelationID: correlation,
+			Attachments:   []notify.Attachment{{Filename: "receipt-" + r.Number + ".pdf", ContentType: "application/pdf", Data: pdf}},
 		})
 		queued = err == nil
 		return err
