@@ -346,6 +346,40 @@ func encodeCancelAdminScheduleItemRequest(
 	return nil
 }
 
+func encodeChangeAdminRecurringAmountRequest(
+	req *RecurringAmountRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeChargeAdminRenewalRecoveryRequest(
+	req OptRenewalRecoveryChargeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCheckInAdminBookingRequest(
 	req OptCheckinCheckInRequest,
 	r *http.Request,
@@ -974,6 +1008,20 @@ func encodePurchaseCheckoutRequest(
 	return nil
 }
 
+func encodeReactivateAdminPassRequest(
+	req *ReactivatePassRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeReassignAdminBookingFundingRequest(
 	req *CheckinReassignRequest,
 	r *http.Request,
@@ -1160,6 +1208,20 @@ func encodeSellPosGiftCardRequest(
 	return nil
 }
 
+func encodeSendAdminRenewalPaymentLinkRequest(
+	req *RenewalPaymentLinkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
 	r *http.Request,
@@ -1232,6 +1294,20 @@ func encodeSettleAdminFeeRequest(
 
 func encodeSettleAdminInvoiceExternallyRequest(
 	req *AdminInvoiceSettleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeShiftAdminNextChargeRequest(
+	req *ShiftNextChargeRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
