@@ -71,14 +71,15 @@ func (e *lifeEnv) foreignPass(t *testing.T) uuid.UUID {
 	m := e.db().Member.Query().Where(member.HasUserWith(user.Email("far@pay.example"))).OnlyX(op)
 	pt := e.db().PassType.Create().SetName("Far").SetSlug("far").SetCategory(passtype.CategoryMembership).
 		SetPriceMinor(100).SetCurrency("DKK").SaveX(op)
-	return e.db().Pass.Create().SetMemberID(m.ID).SetPassTypeID(pt.ID).SetStatus(pass.StatusExpired).SaveX(op).ID
+	return e.db().Pass.Create().SetMemberID(m.ID).SetPassTypeID(pt.ID).SetStatus(pass.StatusExpired).
+		SetValidFrom(time.Now().AddDate(0, -2, 0)).SaveX(op).ID
 }
 
 // plainPass is a pass of the member that does not renew, in status st.
 func (e *lifeEnv) plainPass(t *testing.T, st pass.Status) *ent.Pass {
 	t.Helper()
 	return e.db().Pass.Create().SetMemberID(e.mid).SetPassTypeID(e.ten.ID).SetStatus(st).
-		SetValidTo(time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3)).SaveX(e.op)
+		SetValidFrom(time.Now().UTC().Truncate(24*time.Hour).AddDate(0, -2, 0)).SetValidTo(time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3)).SaveX(e.op)
 }
 
 func (e *lifeEnv) deliveries(t *testing.T) int {
