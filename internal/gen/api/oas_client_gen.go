@@ -485,6 +485,36 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// ChangeAdminRecurringAmount invokes changeAdminRecurringAmount operation.
+	//
+	// `amount_minor` (an integer above zero, VAT included, in the
+	// subscription's currency) is charged from the next cycle on; invoices
+	// already issued keep their totals. The subscription's price at the
+	// payment processor is replaced without proration, and the audit entry
+	// `membership.recurring_amount_changed` records from and to. 422
+	// `NO_BILLABLE_ITEM` for a pass without a live subscription or price.
+	// `billing.manage`.
+	//
+	// POST /admin/passes/{id}/recurring-amount
+	ChangeAdminRecurringAmount(ctx context.Context, request *RecurringAmountRequest, params ChangeAdminRecurringAmountParams) (*SubscriptionChangeResponse, error)
+	// ChargeAdminRenewalRecovery invokes chargeAdminRenewalRecovery operation.
+	//
+	// Charges the balance of the oldest unpaid renewal invoice to the
+	// member's saved card (`payment_method_id` names another saved card of
+	// the member), through the invoice retry: its order of checks and one
+	// charge per invoice at a time, whoever asks (member and staff
+	// together: the others get 409 `PAYMENT_PENDING`). Paid: 200 with the
+	// invoice paid and the pass rolled on (the receipt goes to the member
+	// as for any paid renewal). 402 `RENEWAL_REQUIRES_ACTION` when the bank
+	// asks the member to authenticate (`details.payment_intent_id`); 422
+	// `RENEWAL_CHARGE_FAILED` when declined (`details.failure_code`,
+	// `details.decline_code`, `details.next_step` `update_card`; the
+	// decline is recorded like any other); 422 `NO_OPEN_INVOICE` when
+	// nothing is owed; 409 `BALANCE_CHANGED` when `expected_amount_minor`
+	// differs from the balance (nothing charged). `passes.manage`.
+	//
+	// POST /admin/passes/{id}/renewal-recovery/charge
+	ChargeAdminRenewalRecovery(ctx context.Context, request OptRenewalRecoveryChargeRequest, params ChargeAdminRenewalRecoveryParams) (*RenewalRecoveryChargeResponse, error)
 	// CheckInAdminBooking invokes checkInAdminBooking operation.
 	//
 	// Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -1233,6 +1263,16 @@ type Invoker interface {
 	//
 	// GET /admin/refunds/{refundId}/receipt
 	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
+	// GetAdminRenewalRecovery invokes getAdminRenewalRecovery operation.
+	//
+	// The oldest unpaid renewal invoice of the pass (`invoice`, null when
+	// nothing is owed), whether a charge of it is in progress, whether the
+	// venue takes cards and the member has a saved card, and the actions
+	// open now (`actions.charge_saved_card`, `actions.send_payment_link`).
+	// `passes.manage`.
+	//
+	// GET /admin/passes/{id}/renewal-recovery
+	GetAdminRenewalRecovery(ctx context.Context, params GetAdminRenewalRecoveryParams) (*RenewalRecoveryResponse, error)
 	// GetAdminRoom invokes getAdminRoom operation.
 	//
 	// One room.
@@ -1247,6 +1287,18 @@ type Invoker interface {
 	//
 	// GET /admin/schedule/{id}
 	GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (*AdminScheduleItemResponse, error)
+	// GetAdminSubscriptionTimeline invokes getAdminSubscriptionTimeline operation.
+	//
+	// Read from the service's own rows (the truth; the payment processor
+	// is not asked): the subscription (what each period costs, the
+	// interval, the current period's end, the next charge), its invoices
+	// newest first (at most 36) and the staff's changes to the membership
+	// newest first (at most 50: suspensions, reactivation, moved charges,
+	// amount changes, external settlements, comps, pay links). A pass that
+	// does not renew is 422 `PASS_ACTION_NOT_ELIGIBLE`. `passes.manage`.
+	//
+	// GET /admin/passes/{id}/subscription-timeline
+	GetAdminSubscriptionTimeline(ctx context.Context, params GetAdminSubscriptionTimelineParams) (*SubscriptionTimelineResponse, error)
 	// GetAppointment invokes getAppointment operation.
 	//
 	// With `updated_at` (the token a cancel sends back),
@@ -2258,6 +2310,18 @@ type Invoker interface {
 	//
 	// POST /me/checkout/purchase
 	PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
+	// ReactivateAdminPass invokes reactivateAdminPass operation.
+	//
+	// An `expired` or `cancelled` pass that does not renew becomes
+	// `active` until `new_end_date` (venue-local, today or later, else 400
+	// `VALIDATION_ERROR` naming it), with the audit entry
+	// `pass_reactivated`. Another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+	// (`details.status`); a recurring membership is 422
+	// `RECURRING_UNSUPPORTED`. The member is not contacted.
+	// `passes.manage`.
+	//
+	// POST /admin/passes/{id}/reactivate
+	ReactivateAdminPass(ctx context.Context, request *ReactivatePassRequest, params ReactivateAdminPassParams) (*AdminPassStatusResponse, error)
 	// ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 	//
 	// Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -2499,6 +2563,21 @@ type Invoker interface {
 	//
 	// POST /admin/pos/gift-cards
 	SellPosGiftCard(ctx context.Context, request *PosGiftCardSaleRequest, params SellPosGiftCardParams) (*PosGiftCardSaleResponse, error)
+	// SendAdminRenewalPaymentLink invokes sendAdminRenewalPaymentLink operation.
+	//
+	// Queues a message to the member, through the notification outbox, on
+	// the channels `notify` names (`notify.audience.clients` true and
+	// `email` or `sms`, else 400 `CHANNEL_REQUIRED`), with the amount due
+	// and the link that pays the oldest unpaid renewal in the app (the
+	// member's invoice retry). The audit entry
+	// `membership.renewal_payment_link_sent` names the invoice and the
+	// channels. 422 `RENEWAL_PAYMENT_LINK_FAILED` when no chosen channel
+	// reaches the member (`details.skipped`, channel:reason; nothing is
+	// written); 422 `NO_OPEN_INVOICE` when nothing is owed.
+	// `passes.manage` and `notifications.send`.
+	//
+	// POST /admin/passes/{id}/renewal-recovery/payment-link
+	SendAdminRenewalPaymentLink(ctx context.Context, request *RenewalPaymentLinkRequest, params SendAdminRenewalPaymentLinkParams) (*RenewalPaymentLinkResponse, error)
 	// SetActiveOrganization invokes setActiveOrganization operation.
 	//
 	// Stores the organization on the session: access tokens of the session
@@ -2584,6 +2663,20 @@ type Invoker interface {
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
 	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// ShiftAdminNextCharge invokes shiftAdminNextCharge operation.
+	//
+	// `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
+	// one year ahead, else 422 `INVALID_BILLING_DATE`. The subscription's
+	// billing anchor at the payment processor moves to the start of that
+	// day in the venue's time zone (no proration); the next charge and the
+	// pass's last day follow, and the audit entry
+	// `membership.next_charge_shifted` records from and to. 422
+	// `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
+	// `PAYMENT_PENDING` while another change of the membership runs.
+	// `billing.manage`.
+	//
+	// POST /admin/passes/{id}/next-charge
+	ShiftAdminNextCharge(ctx context.Context, request *ShiftNextChargeRequest, params ShiftAdminNextChargeParams) (*SubscriptionChangeResponse, error)
 	// SignCheckoutArtifact invokes signCheckoutArtifact operation.
 	//
 	// Records the member's signature of a venue document (`artifact_kind`
@@ -6132,6 +6225,234 @@ func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalen
 	defer body.Close()
 
 	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ChangeAdminRecurringAmount invokes changeAdminRecurringAmount operation.
+//
+// `amount_minor` (an integer above zero, VAT included, in the
+// subscription's currency) is charged from the next cycle on; invoices
+// already issued keep their totals. The subscription's price at the
+// payment processor is replaced without proration, and the audit entry
+// `membership.recurring_amount_changed` records from and to. 422
+// `NO_BILLABLE_ITEM` for a pass without a live subscription or price.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/recurring-amount
+func (c *Client) ChangeAdminRecurringAmount(ctx context.Context, request *RecurringAmountRequest, params ChangeAdminRecurringAmountParams) (*SubscriptionChangeResponse, error) {
+	res, err := c.sendChangeAdminRecurringAmount(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendChangeAdminRecurringAmount(ctx context.Context, request *RecurringAmountRequest, params ChangeAdminRecurringAmountParams) (res *SubscriptionChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/recurring-amount"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeChangeAdminRecurringAmountRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ChangeAdminRecurringAmountOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeChangeAdminRecurringAmountResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ChargeAdminRenewalRecovery invokes chargeAdminRenewalRecovery operation.
+//
+// Charges the balance of the oldest unpaid renewal invoice to the
+// member's saved card (`payment_method_id` names another saved card of
+// the member), through the invoice retry: its order of checks and one
+// charge per invoice at a time, whoever asks (member and staff
+// together: the others get 409 `PAYMENT_PENDING`). Paid: 200 with the
+// invoice paid and the pass rolled on (the receipt goes to the member
+// as for any paid renewal). 402 `RENEWAL_REQUIRES_ACTION` when the bank
+// asks the member to authenticate (`details.payment_intent_id`); 422
+// `RENEWAL_CHARGE_FAILED` when declined (`details.failure_code`,
+// `details.decline_code`, `details.next_step` `update_card`; the
+// decline is recorded like any other); 422 `NO_OPEN_INVOICE` when
+// nothing is owed; 409 `BALANCE_CHANGED` when `expected_amount_minor`
+// differs from the balance (nothing charged). `passes.manage`.
+//
+// POST /admin/passes/{id}/renewal-recovery/charge
+func (c *Client) ChargeAdminRenewalRecovery(ctx context.Context, request OptRenewalRecoveryChargeRequest, params ChargeAdminRenewalRecoveryParams) (*RenewalRecoveryChargeResponse, error) {
+	res, err := c.sendChargeAdminRenewalRecovery(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendChargeAdminRenewalRecovery(ctx context.Context, request OptRenewalRecoveryChargeRequest, params ChargeAdminRenewalRecoveryParams) (res *RenewalRecoveryChargeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery/charge"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeChargeAdminRenewalRecoveryRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ChargeAdminRenewalRecoveryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeChargeAdminRenewalRecoveryResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12459,6 +12780,99 @@ func (c *Client) sendGetAdminRefundReceipt(ctx context.Context, params GetAdminR
 	return result, nil
 }
 
+// GetAdminRenewalRecovery invokes getAdminRenewalRecovery operation.
+//
+// The oldest unpaid renewal invoice of the pass (`invoice`, null when
+// nothing is owed), whether a charge of it is in progress, whether the
+// venue takes cards and the member has a saved card, and the actions
+// open now (`actions.charge_saved_card`, `actions.send_payment_link`).
+// `passes.manage`.
+//
+// GET /admin/passes/{id}/renewal-recovery
+func (c *Client) GetAdminRenewalRecovery(ctx context.Context, params GetAdminRenewalRecoveryParams) (*RenewalRecoveryResponse, error) {
+	res, err := c.sendGetAdminRenewalRecovery(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRenewalRecovery(ctx context.Context, params GetAdminRenewalRecoveryParams) (res *RenewalRecoveryResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRenewalRecoveryOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRenewalRecoveryResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminRoom invokes getAdminRoom operation.
 //
 // One room.
@@ -12642,6 +13056,101 @@ func (c *Client) sendGetAdminScheduleItem(ctx context.Context, params GetAdminSc
 	defer body.Close()
 
 	result, err := decodeGetAdminScheduleItemResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminSubscriptionTimeline invokes getAdminSubscriptionTimeline operation.
+//
+// Read from the service's own rows (the truth; the payment processor
+// is not asked): the subscription (what each period costs, the
+// interval, the current period's end, the next charge), its invoices
+// newest first (at most 36) and the staff's changes to the membership
+// newest first (at most 50: suspensions, reactivation, moved charges,
+// amount changes, external settlements, comps, pay links). A pass that
+// does not renew is 422 `PASS_ACTION_NOT_ELIGIBLE`. `passes.manage`.
+//
+// GET /admin/passes/{id}/subscription-timeline
+func (c *Client) GetAdminSubscriptionTimeline(ctx context.Context, params GetAdminSubscriptionTimelineParams) (*SubscriptionTimelineResponse, error) {
+	res, err := c.sendGetAdminSubscriptionTimeline(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminSubscriptionTimeline(ctx context.Context, params GetAdminSubscriptionTimelineParams) (res *SubscriptionTimelineResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/subscription-timeline"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminSubscriptionTimelineOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminSubscriptionTimelineResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -23252,6 +23761,117 @@ func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurc
 	return result, nil
 }
 
+// ReactivateAdminPass invokes reactivateAdminPass operation.
+//
+// An `expired` or `cancelled` pass that does not renew becomes
+// `active` until `new_end_date` (venue-local, today or later, else 400
+// `VALIDATION_ERROR` naming it), with the audit entry
+// `pass_reactivated`. Another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+// (`details.status`); a recurring membership is 422
+// `RECURRING_UNSUPPORTED`. The member is not contacted.
+// `passes.manage`.
+//
+// POST /admin/passes/{id}/reactivate
+func (c *Client) ReactivateAdminPass(ctx context.Context, request *ReactivatePassRequest, params ReactivateAdminPassParams) (*AdminPassStatusResponse, error) {
+	res, err := c.sendReactivateAdminPass(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendReactivateAdminPass(ctx context.Context, request *ReactivatePassRequest, params ReactivateAdminPassParams) (res *AdminPassStatusResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/reactivate"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeReactivateAdminPassRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ReactivateAdminPassOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeReactivateAdminPassResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ReassignAdminBookingFunding invokes reassignAdminBookingFunding operation.
 //
 // Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -25277,6 +25897,120 @@ func (c *Client) sendSellPosGiftCard(ctx context.Context, request *PosGiftCardSa
 	return result, nil
 }
 
+// SendAdminRenewalPaymentLink invokes sendAdminRenewalPaymentLink operation.
+//
+// Queues a message to the member, through the notification outbox, on
+// the channels `notify` names (`notify.audience.clients` true and
+// `email` or `sms`, else 400 `CHANNEL_REQUIRED`), with the amount due
+// and the link that pays the oldest unpaid renewal in the app (the
+// member's invoice retry). The audit entry
+// `membership.renewal_payment_link_sent` names the invoice and the
+// channels. 422 `RENEWAL_PAYMENT_LINK_FAILED` when no chosen channel
+// reaches the member (`details.skipped`, channel:reason; nothing is
+// written); 422 `NO_OPEN_INVOICE` when nothing is owed.
+// `passes.manage` and `notifications.send`.
+//
+// POST /admin/passes/{id}/renewal-recovery/payment-link
+func (c *Client) SendAdminRenewalPaymentLink(ctx context.Context, request *RenewalPaymentLinkRequest, params SendAdminRenewalPaymentLinkParams) (*RenewalPaymentLinkResponse, error) {
+	res, err := c.sendSendAdminRenewalPaymentLink(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSendAdminRenewalPaymentLink(ctx context.Context, request *RenewalPaymentLinkRequest, params SendAdminRenewalPaymentLinkParams) (res *RenewalPaymentLinkResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery/payment-link"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSendAdminRenewalPaymentLinkRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SendAdminRenewalPaymentLinkOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSendAdminRenewalPaymentLinkResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SetActiveOrganization invokes setActiveOrganization operation.
 //
 // Stores the organization on the session: access tokens of the session
@@ -26187,6 +26921,119 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 	defer body.Close()
 
 	result, err := decodeSettleAdminInvoiceExternallyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ShiftAdminNextCharge invokes shiftAdminNextCharge operation.
+//
+// `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
+// one year ahead, else 422 `INVALID_BILLING_DATE`. The subscription's
+// billing anchor at the payment processor moves to the start of that
+// day in the venue's time zone (no proration); the next charge and the
+// pass's last day follow, and the audit entry
+// `membership.next_charge_shifted` records from and to. 422
+// `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
+// `PAYMENT_PENDING` while another change of the membership runs.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/next-charge
+func (c *Client) ShiftAdminNextCharge(ctx context.Context, request *ShiftNextChargeRequest, params ShiftAdminNextChargeParams) (*SubscriptionChangeResponse, error) {
+	res, err := c.sendShiftAdminNextCharge(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendShiftAdminNextCharge(ctx context.Context, request *ShiftNextChargeRequest, params ShiftAdminNextChargeParams) (res *SubscriptionChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/next-charge"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeShiftAdminNextChargeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ShiftAdminNextChargeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeShiftAdminNextChargeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -79,6 +79,26 @@ func (s *CheckinNotifyChannels) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *RenewalPaymentLinkRequestNotifyAudience) setDefaults() {
+	{
+		val := bool(false)
+		s.Clients.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
+func (s *RenewalPaymentLinkRequestNotifyChannels) setDefaults() {
+	{
+		val := bool(false)
+		s.Email.SetTo(val)
+	}
+	{
+		val := bool(false)
+		s.SMS.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *WebhookRotateRequest) setDefaults() {
 	{
 		val := int(1440)

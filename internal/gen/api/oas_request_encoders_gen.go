@@ -360,6 +360,40 @@ func encodeCancelAdminScheduleItemRequest(
 	return nil
 }
 
+func encodeChangeAdminRecurringAmountRequest(
+	req *RecurringAmountRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeChargeAdminRenewalRecoveryRequest(
+	req OptRenewalRecoveryChargeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCheckInAdminBookingRequest(
 	req OptCheckinCheckInRequest,
 	r *http.Request,
@@ -1030,6 +1064,20 @@ func encodePurchaseCheckoutRequest(
 	return nil
 }
 
+func encodeReactivateAdminPassRequest(
+	req *ReactivatePassRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeReassignAdminBookingFundingRequest(
 	req *CheckinReassignRequest,
 	r *http.Request,
@@ -1230,6 +1278,20 @@ func encodeSellPosGiftCardRequest(
 	return nil
 }
 
+func encodeSendAdminRenewalPaymentLinkRequest(
+	req *RenewalPaymentLinkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
 	r *http.Request,
@@ -1330,6 +1392,20 @@ func encodeSettleAdminFeeRequest(
 
 func encodeSettleAdminInvoiceExternallyRequest(
 	req *AdminInvoiceSettleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeShiftAdminNextChargeRequest(
+	req *ShiftNextChargeRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

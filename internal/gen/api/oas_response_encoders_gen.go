@@ -520,6 +520,32 @@ func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.R
 	return nil
 }
 
+func encodeChangeAdminRecurringAmountResponse(response *SubscriptionChangeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeChargeAdminRenewalRecoveryResponse(response *RenewalRecoveryChargeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCheckInAdminBookingResponse(response *CheckinBookingWriteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1316,6 +1342,19 @@ func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w htt
 	return nil
 }
 
+func encodeGetAdminRenewalRecoveryResponse(response *RenewalRecoveryResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1330,6 +1369,19 @@ func encodeGetAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWrit
 }
 
 func encodeGetAdminScheduleItemResponse(response *AdminScheduleItemResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminSubscriptionTimelineResponse(response *SubscriptionTimelineResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2688,6 +2740,19 @@ func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.R
 	return nil
 }
 
+func encodeReactivateAdminPassResponse(response *AdminPassStatusResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeReassignAdminBookingFundingResponse(response *CheckinReassignResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2922,6 +2987,19 @@ func encodeSellPosGiftCardResponse(response *PosGiftCardSaleResponse, w http.Res
 	return nil
 }
 
+func encodeSendAdminRenewalPaymentLinkResponse(response *RenewalPaymentLinkResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3027,6 +3105,19 @@ func encodeSettleAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWri
 }
 
 func encodeSettleAdminInvoiceExternallyResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeShiftAdminNextChargeResponse(response *SubscriptionChangeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -594,6 +594,42 @@ func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params Canc
 	return r, ht.ErrNotImplemented
 }
 
+// ChangeAdminRecurringAmount implements changeAdminRecurringAmount operation.
+//
+// `amount_minor` (an integer above zero, VAT included, in the
+// subscription's currency) is charged from the next cycle on; invoices
+// already issued keep their totals. The subscription's price at the
+// payment processor is replaced without proration, and the audit entry
+// `membership.recurring_amount_changed` records from and to. 422
+// `NO_BILLABLE_ITEM` for a pass without a live subscription or price.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/recurring-amount
+func (UnimplementedHandler) ChangeAdminRecurringAmount(ctx context.Context, req *RecurringAmountRequest, params ChangeAdminRecurringAmountParams) (r *SubscriptionChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ChargeAdminRenewalRecovery implements chargeAdminRenewalRecovery operation.
+//
+// Charges the balance of the oldest unpaid renewal invoice to the
+// member's saved card (`payment_method_id` names another saved card of
+// the member), through the invoice retry: its order of checks and one
+// charge per invoice at a time, whoever asks (member and staff
+// together: the others get 409 `PAYMENT_PENDING`). Paid: 200 with the
+// invoice paid and the pass rolled on (the receipt goes to the member
+// as for any paid renewal). 402 `RENEWAL_REQUIRES_ACTION` when the bank
+// asks the member to authenticate (`details.payment_intent_id`); 422
+// `RENEWAL_CHARGE_FAILED` when declined (`details.failure_code`,
+// `details.decline_code`, `details.next_step` `update_card`; the
+// decline is recorded like any other); 422 `NO_OPEN_INVOICE` when
+// nothing is owed; 409 `BALANCE_CHANGED` when `expected_amount_minor`
+// differs from the balance (nothing charged). `passes.manage`.
+//
+// POST /admin/passes/{id}/renewal-recovery/charge
+func (UnimplementedHandler) ChargeAdminRenewalRecovery(ctx context.Context, req OptRenewalRecoveryChargeRequest, params ChargeAdminRenewalRecoveryParams) (r *RenewalRecoveryChargeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CheckInAdminBooking implements checkInAdminBooking operation.
 //
 // Marks a confirmed booking `checked_in` with `checked_in_at` now. Open
@@ -1516,6 +1552,19 @@ func (UnimplementedHandler) GetAdminRefundReceipt(ctx context.Context, params Ge
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminRenewalRecovery implements getAdminRenewalRecovery operation.
+//
+// The oldest unpaid renewal invoice of the pass (`invoice`, null when
+// nothing is owed), whether a charge of it is in progress, whether the
+// venue takes cards and the member has a saved card, and the actions
+// open now (`actions.charge_saved_card`, `actions.send_payment_link`).
+// `passes.manage`.
+//
+// GET /admin/passes/{id}/renewal-recovery
+func (UnimplementedHandler) GetAdminRenewalRecovery(ctx context.Context, params GetAdminRenewalRecoveryParams) (r *RenewalRecoveryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminRoom implements getAdminRoom operation.
 //
 // One room.
@@ -1533,6 +1582,21 @@ func (UnimplementedHandler) GetAdminRoom(ctx context.Context, params GetAdminRoo
 //
 // GET /admin/schedule/{id}
 func (UnimplementedHandler) GetAdminScheduleItem(ctx context.Context, params GetAdminScheduleItemParams) (r *AdminScheduleItemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminSubscriptionTimeline implements getAdminSubscriptionTimeline operation.
+//
+// Read from the service's own rows (the truth; the payment processor
+// is not asked): the subscription (what each period costs, the
+// interval, the current period's end, the next charge), its invoices
+// newest first (at most 36) and the staff's changes to the membership
+// newest first (at most 50: suspensions, reactivation, moved charges,
+// amount changes, external settlements, comps, pay links). A pass that
+// does not renew is 422 `PASS_ACTION_NOT_ELIGIBLE`. `passes.manage`.
+//
+// GET /admin/passes/{id}/subscription-timeline
+func (UnimplementedHandler) GetAdminSubscriptionTimeline(ctx context.Context, params GetAdminSubscriptionTimelineParams) (r *SubscriptionTimelineResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2838,6 +2902,21 @@ func (UnimplementedHandler) PurchaseCheckout(ctx context.Context, req *CheckoutP
 	return r, ht.ErrNotImplemented
 }
 
+// ReactivateAdminPass implements reactivateAdminPass operation.
+//
+// An `expired` or `cancelled` pass that does not renew becomes
+// `active` until `new_end_date` (venue-local, today or later, else 400
+// `VALIDATION_ERROR` naming it), with the audit entry
+// `pass_reactivated`. Another state is 422 `PASS_ACTION_NOT_ELIGIBLE`
+// (`details.status`); a recurring membership is 422
+// `RECURRING_UNSUPPORTED`. The member is not contacted.
+// `passes.manage`.
+//
+// POST /admin/passes/{id}/reactivate
+func (UnimplementedHandler) ReactivateAdminPass(ctx context.Context, req *ReactivatePassRequest, params ReactivateAdminPassParams) (r *AdminPassStatusResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ReassignAdminBookingFunding implements reassignAdminBookingFunding operation.
 //
 // Staff bearer token with `bookings.manage`. `new_pass_id` must be
@@ -3133,6 +3212,24 @@ func (UnimplementedHandler) SellPosGiftCard(ctx context.Context, req *PosGiftCar
 	return r, ht.ErrNotImplemented
 }
 
+// SendAdminRenewalPaymentLink implements sendAdminRenewalPaymentLink operation.
+//
+// Queues a message to the member, through the notification outbox, on
+// the channels `notify` names (`notify.audience.clients` true and
+// `email` or `sms`, else 400 `CHANNEL_REQUIRED`), with the amount due
+// and the link that pays the oldest unpaid renewal in the app (the
+// member's invoice retry). The audit entry
+// `membership.renewal_payment_link_sent` names the invoice and the
+// channels. 422 `RENEWAL_PAYMENT_LINK_FAILED` when no chosen channel
+// reaches the member (`details.skipped`, channel:reason; nothing is
+// written); 422 `NO_OPEN_INVOICE` when nothing is owed.
+// `passes.manage` and `notifications.send`.
+//
+// POST /admin/passes/{id}/renewal-recovery/payment-link
+func (UnimplementedHandler) SendAdminRenewalPaymentLink(ctx context.Context, req *RenewalPaymentLinkRequest, params SendAdminRenewalPaymentLinkParams) (r *RenewalPaymentLinkResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SetActiveOrganization implements setActiveOrganization operation.
 //
 // Stores the organization on the session: access tokens of the session
@@ -3242,6 +3339,23 @@ func (UnimplementedHandler) SettleAdminFee(ctx context.Context, req *FeeSettleRe
 //
 // POST /admin/billing/invoices/{id}/settle-externally
 func (UnimplementedHandler) SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ShiftAdminNextCharge implements shiftAdminNextCharge operation.
+//
+// `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
+// one year ahead, else 422 `INVALID_BILLING_DATE`. The subscription's
+// billing anchor at the payment processor moves to the start of that
+// day in the venue's time zone (no proration); the next charge and the
+// pass's last day follow, and the audit entry
+// `membership.next_charge_shifted` records from and to. 422
+// `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
+// `PAYMENT_PENDING` while another change of the membership runs.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/next-charge
+func (UnimplementedHandler) ShiftAdminNextCharge(ctx context.Context, req *ShiftNextChargeRequest, params ShiftAdminNextChargeParams) (r *SubscriptionChangeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

@@ -54,6 +54,9 @@ type SubscriptionUpdate struct {
 	Interval                    string
 	IntervalCount               int
 	Product                     string
+	// ItemID is the subscription item whose price AmountMinor replaces
+	// (without it Stripe would add a second item).
+	ItemID string
 }
 
 // Subscription is what the domain reads of a subscription.
@@ -65,6 +68,10 @@ type Subscription struct {
 	CurrentPeriodEnd time.Time
 	TrialEnd         time.Time
 	Metadata         map[string]string
+	// ItemID is the subscription's first item (its price).
+	ItemID string
+	// AmountMinor is the first item's unit amount.
+	AmountMinor int64
 }
 
 // Invoice is what the domain reads of an invoice.
@@ -144,6 +151,9 @@ func (s *stripePort) UpdateSubscription(ctx context.Context, p SubscriptionUpdat
 			Recurring: &stripe.SubscriptionItemPriceDataRecurringParams{
 				Interval: stripe.String(p.Interval), IntervalCount: stripe.Int64(int64(p.IntervalCount))},
 		}}}
+		if p.ItemID != "" {
+			params.Items[0].ID = stripe.String(p.ItemID)
+		}
 	}
 	params.Context = ctx
 	params.SetStripeAccount(p.Account)
@@ -233,6 +243,12 @@ func subscriptionOf(sub *stripe.Subscription) *Subscription {
 	}
 	if sub.Items != nil && len(sub.Items.Data) > 0 && sub.Items.Data[0].Price != nil && sub.Items.Data[0].Price.Product != nil {
 		out.Product = sub.Items.Data[0].Price.Product.ID
+	}
+	if sub.Items != nil && len(sub.Items.Data) > 0 && sub.Items.Data[0] != nil {
+		out.ItemID = sub.Items.Data[0].ID
+		if sub.Items.Data[0].Price != nil {
+			out.AmountMinor = sub.Items.Data[0].Price.UnitAmount
+		}
 	}
 	return out
 }

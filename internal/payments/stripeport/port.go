@@ -39,6 +39,8 @@ type Port interface {
 	Billing
 	// Cancels cancels payment intents left unfinished.
 	Cancels
+	// SubscriptionReader reads a subscription (staff lifecycle operations).
+	SubscriptionReader
 }
 
 // IntentParams are a payment intent to create.

@@ -290,6 +290,8 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 			return true
 		}
 		writeRaw(w, 200, raw)
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/subscriptions/"):
+		f.getSubscription(w, strings.TrimPrefix(r.URL.Path, "/v1/subscriptions/"))
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/invoices/"):
 		f.mu.Lock()
 		inv := f.billing().invoices[strings.TrimPrefix(r.URL.Path, "/v1/invoices/")]
@@ -431,4 +433,32 @@ func (f *Fake) Invoices() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.billing().invoices)
+}
+
+// getSubscription answers GET /v1/subscriptions/{id}.
+func (f *Fake) getSubscription(w http.ResponseWriter, id string) {
+	f.mu.Lock()
+	s := f.billing().subs[id]
+	var raw []byte
+	if s != nil {
+		raw, _ = json.Marshal(s.obj)
+	}
+	f.mu.Unlock()
+	if s == nil {
+		notFound(w)
+		return
+	}
+	writeRaw(w, 200, raw)
+}
+
+// SubscriptionAmount is what each period of a subscription costs at the
+// fake, and when its next invoice falls.
+func (f *Fake) SubscriptionAmount(id string) (amount int64, next time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := f.billing().subs[id]
+	if s == nil {
+		return 0, time.Time{}
+	}
+	return s.amount, s.periodEnd
 }
