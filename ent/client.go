@@ -68,6 +68,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -215,6 +216,8 @@ type Client struct {
 	PaymentAttempt *PaymentAttemptClient
 	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
 	PaymentCustomer *PaymentCustomerClient
+	// PaymentOverride is the client for interacting with the PaymentOverride builders.
+	PaymentOverride *PaymentOverrideClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
@@ -346,6 +349,7 @@ func (c *Client) init() {
 	c.Payment = NewPaymentClient(c.config)
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
 	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
+	c.PaymentOverride = NewPaymentOverrideClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
 	c.PosDayClose = NewPosDayCloseClient(c.config)
@@ -524,6 +528,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
+		PaymentOverride:        NewPaymentOverrideClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
@@ -629,6 +634,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
+		PaymentOverride:        NewPaymentOverrideClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
@@ -703,13 +709,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
+		c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent,
+		c.Product, c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -731,13 +737,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
+		c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent,
+		c.Product, c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -851,6 +857,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PaymentAttempt.mutate(ctx, m)
 	case *PaymentCustomerMutation:
 		return c.PaymentCustomer.mutate(ctx, m)
+	case *PaymentOverrideMutation:
+		return c.PaymentOverride.mutate(ctx, m)
 	case *PhotoMutation:
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
@@ -9748,6 +9756,156 @@ func (c *PaymentCustomerClient) mutate(ctx context.Context, m *PaymentCustomerMu
 	}
 }
 
+// PaymentOverrideClient is a client for the PaymentOverride schema.
+type PaymentOverrideClient struct {
+	config
+}
+
+// NewPaymentOverrideClient returns a client for the PaymentOverride from the given config.
+func NewPaymentOverrideClient(c config) *PaymentOverrideClient {
+	return &PaymentOverrideClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymentoverride.Hooks(f(g(h())))`.
+func (c *PaymentOverrideClient) Use(hooks ...Hook) {
+	c.hooks.PaymentOverride = append(c.hooks.PaymentOverride, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymentoverride.Intercept(f(g(h())))`.
+func (c *PaymentOverrideClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentOverride = append(c.inters.PaymentOverride, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentOverride entity.
+func (c *PaymentOverrideClient) Create() *PaymentOverrideCreate {
+	mutation := newPaymentOverrideMutation(c.config, OpCreate)
+	return &PaymentOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentOverride entities.
+func (c *PaymentOverrideClient) CreateBulk(builders ...*PaymentOverrideCreate) *PaymentOverrideCreateBulk {
+	return &PaymentOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentOverrideClient) MapCreateBulk(slice any, setFunc func(*PaymentOverrideCreate, int)) *PaymentOverrideCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentOverrideCreateBulk{err: fmt.Errorf("calling to PaymentOverrideClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentOverrideCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentOverride.
+func (c *PaymentOverrideClient) Update() *PaymentOverrideUpdate {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdate)
+	return &PaymentOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentOverrideClient) UpdateOne(_m *PaymentOverride) *PaymentOverrideUpdateOne {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdateOne, withPaymentOverride(_m))
+	return &PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentOverrideClient) UpdateOneID(id uuid.UUID) *PaymentOverrideUpdateOne {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdateOne, withPaymentOverrideID(id))
+	return &PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentOverride.
+func (c *PaymentOverrideClient) Delete() *PaymentOverrideDelete {
+	mutation := newPaymentOverrideMutation(c.config, OpDelete)
+	return &PaymentOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentOverrideClient) DeleteOne(_m *PaymentOverride) *PaymentOverrideDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentOverrideClient) DeleteOneID(id uuid.UUID) *PaymentOverrideDeleteOne {
+	builder := c.Delete().Where(paymentoverride.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentOverrideDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentOverride.
+func (c *PaymentOverrideClient) Query() *PaymentOverrideQuery {
+	return &PaymentOverrideQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentOverride},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentOverride entity by its id.
+func (c *PaymentOverrideClient) Get(ctx context.Context, id uuid.UUID) (*PaymentOverride, error) {
+	return c.Query().Where(paymentoverride.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentOverrideClient) GetX(ctx context.Context, id uuid.UUID) *PaymentOverride {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PaymentOverride.
+func (c *PaymentOverrideClient) QueryOrganization(_m *PaymentOverride) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentoverride.Table, paymentoverride.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentoverride.OrganizationTable, paymentoverride.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentOverrideClient) Hooks() []Hook {
+	hooks := c.hooks.PaymentOverride
+	return append(hooks[:len(hooks):len(hooks)], paymentoverride.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentOverrideClient) Interceptors() []Interceptor {
+	return c.inters.PaymentOverride
+}
+
+func (c *PaymentOverrideClient) mutate(ctx context.Context, m *PaymentOverrideMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentOverride mutation op: %q", m.Op())
+	}
+}
+
 // PhotoClient is a client for the Photo schema.
 type PhotoClient struct {
 	config
@@ -15405,12 +15563,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -15423,12 +15582,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

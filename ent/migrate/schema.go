@@ -2542,7 +2542,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "invoice_item"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2628,6 +2628,55 @@ var (
 				Name:    "paymentcustomer_customer_id",
 				Unique:  true,
 				Columns: []*schema.Column{PaymentCustomersColumns[4]},
+			},
+		},
+	}
+	// PaymentOverridesColumns holds the columns for the "payment_overrides" table.
+	PaymentOverridesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "subscription_id", Type: field.TypeUUID},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "period_start", Type: field.TypeTime},
+		{Name: "period_end", Type: field.TypeTime},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"scheduled", "applied", "missed"}, Default: "scheduled"},
+		{Name: "invoice_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "processor_item_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_item_amount_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PaymentOverridesTable holds the schema information for the "payment_overrides" table.
+	PaymentOverridesTable = &schema.Table{
+		Name:       "payment_overrides",
+		Columns:    PaymentOverridesColumns,
+		PrimaryKey: []*schema.Column{PaymentOverridesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_overrides_organizations_organization",
+				Columns:    []*schema.Column{PaymentOverridesColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymentoverride_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentOverridesColumns[14]},
+			},
+			{
+				Name:    "paymentoverride_organization_id_subscription_id_period_start",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentOverridesColumns[14], PaymentOverridesColumns[3], PaymentOverridesColumns[5]},
+			},
+			{
+				Name:    "paymentoverride_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentOverridesColumns[14], PaymentOverridesColumns[4]},
 			},
 		},
 	}
@@ -4334,6 +4383,7 @@ var (
 		PaymentsTable,
 		PaymentAttemptsTable,
 		PaymentCustomersTable,
+		PaymentOverridesTable,
 		PhotosTable,
 		PlatformSettingsTable,
 		PosDayClosesTable,
@@ -4464,6 +4514,7 @@ func init() {
 	PaymentAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentCustomersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentCustomersTable.ForeignKeys[1].RefTable = MembersTable
+	PaymentOverridesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable

@@ -290,6 +290,20 @@ func encodeAuthSignupRequest(
 	return nil
 }
 
+func encodeBulkAdminPaymentOverridesRequest(
+	req *AdminPaymentOverrideBulkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleRequest(
 	req *AdminScheduleBulkCancelRequest,
 	r *http.Request,
@@ -550,6 +564,20 @@ func encodeCorrectAdminScheduleHistoryRequest(
 
 func encodeCreateAdminAppointmentRequest(
 	req *AdminAppointmentCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminPaymentOverridesRequest(
+	req *AdminPaymentOverrideCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1314,6 +1342,20 @@ func encodeUnsuspendAdminPassRequest(
 
 func encodeUpdateAdminLocationRequest(
 	req *AdminLocationUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAdminPaymentOverrideRequest(
+	req *AdminPaymentOverrideUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

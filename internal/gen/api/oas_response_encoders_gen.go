@@ -390,6 +390,19 @@ func encodeAuthSignupResponse(response *SessionResponse, w http.ResponseWriter) 
 	return nil
 }
 
+func encodeBulkAdminPaymentOverridesResponse(response *AdminPaymentOverrideListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleResponse(response *AdminScheduleBulkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -790,6 +803,19 @@ func encodeCreateAdminAppointmentResponse(response *AppointmentResponse, w http.
 	return nil
 }
 
+func encodeCreateAdminPaymentOverridesResponse(response *AdminPaymentOverrideListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -1057,6 +1083,19 @@ func encodeCreateVenueInquiryResponse(response *InquiryCreateResponseHeaders, w 
 func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeDeleteAdminPaymentOverrideResponse(response *AdminPaymentOverrideDeleteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
 
 	e := new(jx.Encoder)
 	response.Encode(e)
@@ -2064,6 +2103,19 @@ func encodeListAdminLocationsResponse(response *AdminLocationListResponse, w htt
 	return nil
 }
 
+func encodeListAdminPaymentOverridesResponse(response *AdminPaymentOverridesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminRoomsResponse(response *AdminRoomListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2936,6 +2988,19 @@ func encodeUnsuspendAdminPassResponse(response *AdminPassStatusResponse, w http.
 }
 
 func encodeUpdateAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdateAdminPaymentOverrideResponse(response *AdminPaymentOverrideResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -882,6 +882,88 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminBillingPeriod
+type AdminBillingPeriod struct {
+	AmountMinor     int64  `json:"amount_minor"`
+	BaseAmountMinor int64  `json:"base_amount_minor"`
+	Currency        string `json:"currency"`
+	// 1 is the next period.
+	Index       int                     `json:"index"`
+	Override    NilAdminPaymentOverride `json:"override"`
+	PeriodEnd   time.Time               `json:"period_end"`
+	PeriodStart time.Time               `json:"period_start"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminBillingPeriod) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminBillingPeriod) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminBillingPeriod) GetCurrency() string {
+	return s.Currency
+}
+
+// GetIndex returns the value of Index.
+func (s *AdminBillingPeriod) GetIndex() int {
+	return s.Index
+}
+
+// GetOverride returns the value of Override.
+func (s *AdminBillingPeriod) GetOverride() NilAdminPaymentOverride {
+	return s.Override
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminBillingPeriod) GetPeriodEnd() time.Time {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminBillingPeriod) GetPeriodStart() time.Time {
+	return s.PeriodStart
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminBillingPeriod) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminBillingPeriod) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminBillingPeriod) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetIndex sets the value of Index.
+func (s *AdminBillingPeriod) SetIndex(val int) {
+	s.Index = val
+}
+
+// SetOverride sets the value of Override.
+func (s *AdminBillingPeriod) SetOverride(val NilAdminPaymentOverride) {
+	s.Override = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminBillingPeriod) SetPeriodEnd(val time.Time) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminBillingPeriod) SetPeriodStart(val time.Time) {
+	s.PeriodStart = val
+}
+
 // Ref: #/components/schemas/AdminFailedPayment
 type AdminFailedPayment struct {
 	AmountMinor   int64     `json:"amount_minor"`
@@ -2351,6 +2433,553 @@ func (s *AdminPassStatusResponseDataStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverride
+type AdminPaymentOverride struct {
+	// What the period costs; 0 comps it.
+	AmountMinor int64     `json:"amount_minor"`
+	Currency    string    `json:"currency"`
+	ID          uuid.UUID `json:"id"`
+	InvoiceID   NilUUID   `json:"invoice_id"`
+	PassID      uuid.UUID `json:"pass_id"`
+	PeriodEnd   time.Time `json:"period_end"`
+	// The period's start date in the venue's time zone.
+	PeriodStart time.Time `json:"period_start"`
+	// Whether the payment processor holds the override's adjustment
+	// (true also when none is needed yet: a later period, or an amount
+	// equal to the price).
+	ProcessorSynced bool                       `json:"processor_synced"`
+	Reason          string                     `json:"reason"`
+	Status          AdminPaymentOverrideStatus `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverride) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminPaymentOverride) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *AdminPaymentOverride) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *AdminPaymentOverride) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPaymentOverride) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminPaymentOverride) GetPeriodEnd() time.Time {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminPaymentOverride) GetPeriodStart() time.Time {
+	return s.PeriodStart
+}
+
+// GetProcessorSynced returns the value of ProcessorSynced.
+func (s *AdminPaymentOverride) GetProcessorSynced() bool {
+	return s.ProcessorSynced
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverride) GetReason() string {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPaymentOverride) GetStatus() AdminPaymentOverrideStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverride) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminPaymentOverride) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPaymentOverride) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *AdminPaymentOverride) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPaymentOverride) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminPaymentOverride) SetPeriodEnd(val time.Time) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminPaymentOverride) SetPeriodStart(val time.Time) {
+	s.PeriodStart = val
+}
+
+// SetProcessorSynced sets the value of ProcessorSynced.
+func (s *AdminPaymentOverride) SetProcessorSynced(val bool) {
+	s.ProcessorSynced = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverride) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPaymentOverride) SetStatus(val AdminPaymentOverrideStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideBulkRequest
+type AdminPaymentOverrideBulkRequest struct {
+	Action       AdminPaymentOverrideBulkRequestAction `json:"action"`
+	AmountMinor  OptInt64                              `json:"amount_minor"`
+	PeriodStarts []time.Time                           `json:"period_starts"`
+	Reason       OptString                             `json:"reason"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminPaymentOverrideBulkRequest) GetAction() AdminPaymentOverrideBulkRequestAction {
+	return s.Action
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideBulkRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetPeriodStarts returns the value of PeriodStarts.
+func (s *AdminPaymentOverrideBulkRequest) GetPeriodStarts() []time.Time {
+	return s.PeriodStarts
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideBulkRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetAction sets the value of Action.
+func (s *AdminPaymentOverrideBulkRequest) SetAction(val AdminPaymentOverrideBulkRequestAction) {
+	s.Action = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideBulkRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetPeriodStarts sets the value of PeriodStarts.
+func (s *AdminPaymentOverrideBulkRequest) SetPeriodStarts(val []time.Time) {
+	s.PeriodStarts = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideBulkRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+type AdminPaymentOverrideBulkRequestAction string
+
+const (
+	AdminPaymentOverrideBulkRequestActionSet     AdminPaymentOverrideBulkRequestAction = "set"
+	AdminPaymentOverrideBulkRequestActionRestore AdminPaymentOverrideBulkRequestAction = "restore"
+)
+
+// AllValues returns all AdminPaymentOverrideBulkRequestAction values.
+func (AdminPaymentOverrideBulkRequestAction) AllValues() []AdminPaymentOverrideBulkRequestAction {
+	return []AdminPaymentOverrideBulkRequestAction{
+		AdminPaymentOverrideBulkRequestActionSet,
+		AdminPaymentOverrideBulkRequestActionRestore,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideBulkRequestAction) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideBulkRequestActionSet:
+		return []byte(s), nil
+	case AdminPaymentOverrideBulkRequestActionRestore:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideBulkRequestAction) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideBulkRequestAction(data) {
+	case AdminPaymentOverrideBulkRequestActionSet:
+		*s = AdminPaymentOverrideBulkRequestActionSet
+		return nil
+	case AdminPaymentOverrideBulkRequestActionRestore:
+		*s = AdminPaymentOverrideBulkRequestActionRestore
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideCreateRequest
+type AdminPaymentOverrideCreateRequest struct {
+	AmountMinor  int64                                 `json:"amount_minor"`
+	From         OptDate                               `json:"from"`
+	Mode         AdminPaymentOverrideCreateRequestMode `json:"mode"`
+	PeriodStarts []time.Time                           `json:"period_starts"`
+	Reason       OptString                             `json:"reason"`
+	To           OptDate                               `json:"to"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideCreateRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetFrom returns the value of From.
+func (s *AdminPaymentOverrideCreateRequest) GetFrom() OptDate {
+	return s.From
+}
+
+// GetMode returns the value of Mode.
+func (s *AdminPaymentOverrideCreateRequest) GetMode() AdminPaymentOverrideCreateRequestMode {
+	return s.Mode
+}
+
+// GetPeriodStarts returns the value of PeriodStarts.
+func (s *AdminPaymentOverrideCreateRequest) GetPeriodStarts() []time.Time {
+	return s.PeriodStarts
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideCreateRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetTo returns the value of To.
+func (s *AdminPaymentOverrideCreateRequest) GetTo() OptDate {
+	return s.To
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideCreateRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetFrom sets the value of From.
+func (s *AdminPaymentOverrideCreateRequest) SetFrom(val OptDate) {
+	s.From = val
+}
+
+// SetMode sets the value of Mode.
+func (s *AdminPaymentOverrideCreateRequest) SetMode(val AdminPaymentOverrideCreateRequestMode) {
+	s.Mode = val
+}
+
+// SetPeriodStarts sets the value of PeriodStarts.
+func (s *AdminPaymentOverrideCreateRequest) SetPeriodStarts(val []time.Time) {
+	s.PeriodStarts = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideCreateRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetTo sets the value of To.
+func (s *AdminPaymentOverrideCreateRequest) SetTo(val OptDate) {
+	s.To = val
+}
+
+type AdminPaymentOverrideCreateRequestMode string
+
+const (
+	AdminPaymentOverrideCreateRequestModePeriods AdminPaymentOverrideCreateRequestMode = "periods"
+	AdminPaymentOverrideCreateRequestModeRange   AdminPaymentOverrideCreateRequestMode = "range"
+)
+
+// AllValues returns all AdminPaymentOverrideCreateRequestMode values.
+func (AdminPaymentOverrideCreateRequestMode) AllValues() []AdminPaymentOverrideCreateRequestMode {
+	return []AdminPaymentOverrideCreateRequestMode{
+		AdminPaymentOverrideCreateRequestModePeriods,
+		AdminPaymentOverrideCreateRequestModeRange,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideCreateRequestMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideCreateRequestModePeriods:
+		return []byte(s), nil
+	case AdminPaymentOverrideCreateRequestModeRange:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideCreateRequestMode) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideCreateRequestMode(data) {
+	case AdminPaymentOverrideCreateRequestModePeriods:
+		*s = AdminPaymentOverrideCreateRequestModePeriods
+		return nil
+	case AdminPaymentOverrideCreateRequestModeRange:
+		*s = AdminPaymentOverrideCreateRequestModeRange
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideDeleteResponse
+type AdminPaymentOverrideDeleteResponse struct {
+	Data AdminPaymentOverrideDeleteResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideDeleteResponse) GetData() AdminPaymentOverrideDeleteResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideDeleteResponse) SetData(val AdminPaymentOverrideDeleteResponseData) {
+	s.Data = val
+}
+
+type AdminPaymentOverrideDeleteResponseData struct {
+	Deleted bool      `json:"deleted"`
+	ID      uuid.UUID `json:"id"`
+}
+
+// GetDeleted returns the value of Deleted.
+func (s *AdminPaymentOverrideDeleteResponseData) GetDeleted() bool {
+	return s.Deleted
+}
+
+// GetID returns the value of ID.
+func (s *AdminPaymentOverrideDeleteResponseData) GetID() uuid.UUID {
+	return s.ID
+}
+
+// SetDeleted sets the value of Deleted.
+func (s *AdminPaymentOverrideDeleteResponseData) SetDeleted(val bool) {
+	s.Deleted = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPaymentOverrideDeleteResponseData) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideListResponse
+type AdminPaymentOverrideListResponse struct {
+	Data []AdminPaymentOverride `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideListResponse) GetData() []AdminPaymentOverride {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideListResponse) SetData(val []AdminPaymentOverride) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideResponse
+type AdminPaymentOverrideResponse struct {
+	Data AdminPaymentOverride `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideResponse) GetData() AdminPaymentOverride {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideResponse) SetData(val AdminPaymentOverride) {
+	s.Data = val
+}
+
+type AdminPaymentOverrideStatus string
+
+const (
+	AdminPaymentOverrideStatusScheduled AdminPaymentOverrideStatus = "scheduled"
+	AdminPaymentOverrideStatusApplied   AdminPaymentOverrideStatus = "applied"
+	AdminPaymentOverrideStatusMissed    AdminPaymentOverrideStatus = "missed"
+)
+
+// AllValues returns all AdminPaymentOverrideStatus values.
+func (AdminPaymentOverrideStatus) AllValues() []AdminPaymentOverrideStatus {
+	return []AdminPaymentOverrideStatus{
+		AdminPaymentOverrideStatusScheduled,
+		AdminPaymentOverrideStatusApplied,
+		AdminPaymentOverrideStatusMissed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideStatusScheduled:
+		return []byte(s), nil
+	case AdminPaymentOverrideStatusApplied:
+		return []byte(s), nil
+	case AdminPaymentOverrideStatusMissed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideStatus) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideStatus(data) {
+	case AdminPaymentOverrideStatusScheduled:
+		*s = AdminPaymentOverrideStatusScheduled
+		return nil
+	case AdminPaymentOverrideStatusApplied:
+		*s = AdminPaymentOverrideStatusApplied
+		return nil
+	case AdminPaymentOverrideStatusMissed:
+		*s = AdminPaymentOverrideStatusMissed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideUpdateRequest
+type AdminPaymentOverrideUpdateRequest struct {
+	AmountMinor OptInt64  `json:"amount_minor"`
+	Reason      OptString `json:"reason"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideUpdateRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideUpdateRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideUpdateRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideUpdateRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverridesResponse
+type AdminPaymentOverridesResponse struct {
+	Data AdminPaymentOverridesResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverridesResponse) GetData() AdminPaymentOverridesResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverridesResponse) SetData(val AdminPaymentOverridesResponseData) {
+	s.Data = val
+}
+
+type AdminPaymentOverridesResponseData struct {
+	BaseAmountMinor int64                  `json:"base_amount_minor"`
+	Currency        string                 `json:"currency"`
+	Overrides       []AdminPaymentOverride `json:"overrides"`
+	PassID          uuid.UUID              `json:"pass_id"`
+	Periods         []AdminBillingPeriod   `json:"periods"`
+	SubscriptionID  uuid.UUID              `json:"subscription_id"`
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminPaymentOverridesResponseData) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminPaymentOverridesResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetOverrides returns the value of Overrides.
+func (s *AdminPaymentOverridesResponseData) GetOverrides() []AdminPaymentOverride {
+	return s.Overrides
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPaymentOverridesResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPeriods returns the value of Periods.
+func (s *AdminPaymentOverridesResponseData) GetPeriods() []AdminBillingPeriod {
+	return s.Periods
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *AdminPaymentOverridesResponseData) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminPaymentOverridesResponseData) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminPaymentOverridesResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetOverrides sets the value of Overrides.
+func (s *AdminPaymentOverridesResponseData) SetOverrides(val []AdminPaymentOverride) {
+	s.Overrides = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPaymentOverridesResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPeriods sets the value of Periods.
+func (s *AdminPaymentOverridesResponseData) SetPeriods(val []AdminBillingPeriod) {
+	s.Periods = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *AdminPaymentOverridesResponseData) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
 }
 
 // Merged schema.
@@ -24555,6 +25184,51 @@ func (s *NamedRef) SetID(val uuid.UUID) {
 // SetName sets the value of Name.
 func (s *NamedRef) SetName(val string) {
 	s.Name = val
+}
+
+// NewNilAdminPaymentOverride returns new NilAdminPaymentOverride with value set to v.
+func NewNilAdminPaymentOverride(v AdminPaymentOverride) NilAdminPaymentOverride {
+	return NilAdminPaymentOverride{
+		Value: v,
+	}
+}
+
+// NilAdminPaymentOverride is nullable AdminPaymentOverride.
+type NilAdminPaymentOverride struct {
+	Value AdminPaymentOverride
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminPaymentOverride) SetTo(v AdminPaymentOverride) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminPaymentOverride) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminPaymentOverride) SetToNull() {
+	o.Null = true
+	var v AdminPaymentOverride
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminPaymentOverride) Get() (v AdminPaymentOverride, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminPaymentOverride) Or(d AdminPaymentOverride) AdminPaymentOverride {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
 }
 
 // NewNilAppointmentCancelPreviewBlockedReason returns new NilAppointmentCancelPreviewBlockedReason with value set to v.

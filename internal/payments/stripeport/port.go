@@ -39,6 +39,8 @@ type Port interface {
 	Billing
 	// Cancels cancels payment intents left unfinished.
 	Cancels
+	// InvoiceItems adjusts a subscription's next invoice.
+	InvoiceItems
 }
 
 // IntentParams are a payment intent to create.
