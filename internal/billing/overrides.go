@@ -79,7 +79,6 @@ func noUpcomingBilling(reason string) *apperr.Error {
 		Message: "this pass has no upcoming renewal to override"}).With("reason", reason)
 }
 
-
 // Period is one upcoming billing period of a membership.
 type Period struct {
 	Index      int
