@@ -66,6 +66,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -214,6 +215,7 @@ func checkColumn(t, c string) error {
 			payment.Table:                payment.ValidColumn,
 			paymentattempt.Table:         paymentattempt.ValidColumn,
 			paymentcustomer.Table:        paymentcustomer.ValidColumn,
+			paymentoverride.Table:        paymentoverride.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
 			posdayclose.Table:            posdayclose.ValidColumn,

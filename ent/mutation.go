@@ -66,6 +66,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -167,6 +168,7 @@ const (
 	TypePayment                = "Payment"
 	TypePaymentAttempt         = "PaymentAttempt"
 	TypePaymentCustomer        = "PaymentCustomer"
+	TypePaymentOverride        = "PaymentOverride"
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
 	TypePosDayClose            = "PosDayClose"
@@ -65966,6 +65968,1262 @@ func (m *PaymentCustomerMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentCustomer edge %s", name)
+}
+
+// PaymentOverrideMutation represents an operation that mutates the PaymentOverride nodes in the graph.
+type PaymentOverrideMutation struct {
+	config
+	op                             Op
+	typ                            string
+	id                             *uuid.UUID
+	created_at                     *time.Time
+	updated_at                     *time.Time
+	subscription_id                *uuid.UUID
+	pass_id                        *uuid.UUID
+	period_start                   *time.Time
+	period_end                     *time.Time
+	amount_minor                   *int64
+	addamount_minor                *int64
+	reason                         *string
+	status                         *paymentoverride.Status
+	invoice_id                     *uuid.UUID
+	processor_item_id              *string
+	processor_item_amount_minor    *int64
+	addprocessor_item_amount_minor *int64
+	created_by                     *uuid.UUID
+	clearedFields                  map[string]struct{}
+	organization                   *uuid.UUID
+	clearedorganization            bool
+	done                           bool
+	oldValue                       func(context.Context) (*PaymentOverride, error)
+	predicates                     []predicate.PaymentOverride
+}
+
+var _ ent.Mutation = (*PaymentOverrideMutation)(nil)
+
+// paymentoverrideOption allows management of the mutation configuration using functional options.
+type paymentoverrideOption func(*PaymentOverrideMutation)
+
+// newPaymentOverrideMutation creates new mutation for the PaymentOverride entity.
+func newPaymentOverrideMutation(c config, op Op, opts ...paymentoverrideOption) *PaymentOverrideMutation {
+	m := &PaymentOverrideMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePaymentOverride,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPaymentOverrideID sets the ID field of the mutation.
+func withPaymentOverrideID(id uuid.UUID) paymentoverrideOption {
+	return func(m *PaymentOverrideMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PaymentOverride
+		)
+		m.oldValue = func(ctx context.Context) (*PaymentOverride, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PaymentOverride.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPaymentOverride sets the old PaymentOverride of the mutation.
+func withPaymentOverride(node *PaymentOverride) paymentoverrideOption {
+	return func(m *PaymentOverrideMutation) {
+		m.oldValue = func(context.Context) (*PaymentOverride, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PaymentOverrideMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PaymentOverrideMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PaymentOverride entities.
+func (m *PaymentOverrideMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PaymentOverrideMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PaymentOverrideMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PaymentOverride.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PaymentOverrideMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PaymentOverrideMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PaymentOverrideMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PaymentOverrideMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PaymentOverrideMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PaymentOverrideMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PaymentOverrideMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PaymentOverrideMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PaymentOverrideMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *PaymentOverrideMutation) SetSubscriptionID(u uuid.UUID) {
+	m.subscription_id = &u
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *PaymentOverrideMutation) SubscriptionID() (r uuid.UUID, exists bool) {
+	v := m.subscription_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldSubscriptionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *PaymentOverrideMutation) ResetSubscriptionID() {
+	m.subscription_id = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *PaymentOverrideMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *PaymentOverrideMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *PaymentOverrideMutation) ResetPassID() {
+	m.pass_id = nil
+}
+
+// SetPeriodStart sets the "period_start" field.
+func (m *PaymentOverrideMutation) SetPeriodStart(t time.Time) {
+	m.period_start = &t
+}
+
+// PeriodStart returns the value of the "period_start" field in the mutation.
+func (m *PaymentOverrideMutation) PeriodStart() (r time.Time, exists bool) {
+	v := m.period_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodStart returns the old "period_start" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldPeriodStart(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodStart: %w", err)
+	}
+	return oldValue.PeriodStart, nil
+}
+
+// ResetPeriodStart resets all changes to the "period_start" field.
+func (m *PaymentOverrideMutation) ResetPeriodStart() {
+	m.period_start = nil
+}
+
+// SetPeriodEnd sets the "period_end" field.
+func (m *PaymentOverrideMutation) SetPeriodEnd(t time.Time) {
+	m.period_end = &t
+}
+
+// PeriodEnd returns the value of the "period_end" field in the mutation.
+func (m *PaymentOverrideMutation) PeriodEnd() (r time.Time, exists bool) {
+	v := m.period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodEnd returns the old "period_end" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldPeriodEnd(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodEnd: %w", err)
+	}
+	return oldValue.PeriodEnd, nil
+}
+
+// ResetPeriodEnd resets all changes to the "period_end" field.
+func (m *PaymentOverrideMutation) ResetPeriodEnd() {
+	m.period_end = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *PaymentOverrideMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *PaymentOverrideMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *PaymentOverrideMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *PaymentOverrideMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *PaymentOverrideMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *PaymentOverrideMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *PaymentOverrideMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *PaymentOverrideMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[paymentoverride.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *PaymentOverrideMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[paymentoverride.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *PaymentOverrideMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, paymentoverride.FieldReason)
+}
+
+// SetStatus sets the "status" field.
+func (m *PaymentOverrideMutation) SetStatus(pa paymentoverride.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PaymentOverrideMutation) Status() (r paymentoverride.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldStatus(ctx context.Context) (v paymentoverride.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PaymentOverrideMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetInvoiceID sets the "invoice_id" field.
+func (m *PaymentOverrideMutation) SetInvoiceID(u uuid.UUID) {
+	m.invoice_id = &u
+}
+
+// InvoiceID returns the value of the "invoice_id" field in the mutation.
+func (m *PaymentOverrideMutation) InvoiceID() (r uuid.UUID, exists bool) {
+	v := m.invoice_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInvoiceID returns the old "invoice_id" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldInvoiceID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInvoiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInvoiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInvoiceID: %w", err)
+	}
+	return oldValue.InvoiceID, nil
+}
+
+// ClearInvoiceID clears the value of the "invoice_id" field.
+func (m *PaymentOverrideMutation) ClearInvoiceID() {
+	m.invoice_id = nil
+	m.clearedFields[paymentoverride.FieldInvoiceID] = struct{}{}
+}
+
+// InvoiceIDCleared returns if the "invoice_id" field was cleared in this mutation.
+func (m *PaymentOverrideMutation) InvoiceIDCleared() bool {
+	_, ok := m.clearedFields[paymentoverride.FieldInvoiceID]
+	return ok
+}
+
+// ResetInvoiceID resets all changes to the "invoice_id" field.
+func (m *PaymentOverrideMutation) ResetInvoiceID() {
+	m.invoice_id = nil
+	delete(m.clearedFields, paymentoverride.FieldInvoiceID)
+}
+
+// SetProcessorItemID sets the "processor_item_id" field.
+func (m *PaymentOverrideMutation) SetProcessorItemID(s string) {
+	m.processor_item_id = &s
+}
+
+// ProcessorItemID returns the value of the "processor_item_id" field in the mutation.
+func (m *PaymentOverrideMutation) ProcessorItemID() (r string, exists bool) {
+	v := m.processor_item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorItemID returns the old "processor_item_id" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldProcessorItemID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorItemID: %w", err)
+	}
+	return oldValue.ProcessorItemID, nil
+}
+
+// ClearProcessorItemID clears the value of the "processor_item_id" field.
+func (m *PaymentOverrideMutation) ClearProcessorItemID() {
+	m.processor_item_id = nil
+	m.clearedFields[paymentoverride.FieldProcessorItemID] = struct{}{}
+}
+
+// ProcessorItemIDCleared returns if the "processor_item_id" field was cleared in this mutation.
+func (m *PaymentOverrideMutation) ProcessorItemIDCleared() bool {
+	_, ok := m.clearedFields[paymentoverride.FieldProcessorItemID]
+	return ok
+}
+
+// ResetProcessorItemID resets all changes to the "processor_item_id" field.
+func (m *PaymentOverrideMutation) ResetProcessorItemID() {
+	m.processor_item_id = nil
+	delete(m.clearedFields, paymentoverride.FieldProcessorItemID)
+}
+
+// SetProcessorItemAmountMinor sets the "processor_item_amount_minor" field.
+func (m *PaymentOverrideMutation) SetProcessorItemAmountMinor(i int64) {
+	m.processor_item_amount_minor = &i
+	m.addprocessor_item_amount_minor = nil
+}
+
+// ProcessorItemAmountMinor returns the value of the "processor_item_amount_minor" field in the mutation.
+func (m *PaymentOverrideMutation) ProcessorItemAmountMinor() (r int64, exists bool) {
+	v := m.processor_item_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessorItemAmountMinor returns the old "processor_item_amount_minor" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldProcessorItemAmountMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessorItemAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessorItemAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessorItemAmountMinor: %w", err)
+	}
+	return oldValue.ProcessorItemAmountMinor, nil
+}
+
+// AddProcessorItemAmountMinor adds i to the "processor_item_amount_minor" field.
+func (m *PaymentOverrideMutation) AddProcessorItemAmountMinor(i int64) {
+	if m.addprocessor_item_amount_minor != nil {
+		*m.addprocessor_item_amount_minor += i
+	} else {
+		m.addprocessor_item_amount_minor = &i
+	}
+}
+
+// AddedProcessorItemAmountMinor returns the value that was added to the "processor_item_amount_minor" field in this mutation.
+func (m *PaymentOverrideMutation) AddedProcessorItemAmountMinor() (r int64, exists bool) {
+	v := m.addprocessor_item_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProcessorItemAmountMinor clears the value of the "processor_item_amount_minor" field.
+func (m *PaymentOverrideMutation) ClearProcessorItemAmountMinor() {
+	m.processor_item_amount_minor = nil
+	m.addprocessor_item_amount_minor = nil
+	m.clearedFields[paymentoverride.FieldProcessorItemAmountMinor] = struct{}{}
+}
+
+// ProcessorItemAmountMinorCleared returns if the "processor_item_amount_minor" field was cleared in this mutation.
+func (m *PaymentOverrideMutation) ProcessorItemAmountMinorCleared() bool {
+	_, ok := m.clearedFields[paymentoverride.FieldProcessorItemAmountMinor]
+	return ok
+}
+
+// ResetProcessorItemAmountMinor resets all changes to the "processor_item_amount_minor" field.
+func (m *PaymentOverrideMutation) ResetProcessorItemAmountMinor() {
+	m.processor_item_amount_minor = nil
+	m.addprocessor_item_amount_minor = nil
+	delete(m.clearedFields, paymentoverride.FieldProcessorItemAmountMinor)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *PaymentOverrideMutation) SetCreatedBy(u uuid.UUID) {
+	m.created_by = &u
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *PaymentOverrideMutation) CreatedBy() (r uuid.UUID, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the PaymentOverride entity.
+// If the PaymentOverride object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentOverrideMutation) OldCreatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *PaymentOverrideMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[paymentoverride.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *PaymentOverrideMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[paymentoverride.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *PaymentOverrideMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, paymentoverride.FieldCreatedBy)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PaymentOverrideMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[paymentoverride.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PaymentOverrideMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PaymentOverrideMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PaymentOverrideMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PaymentOverrideMutation builder.
+func (m *PaymentOverrideMutation) Where(ps ...predicate.PaymentOverride) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PaymentOverrideMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PaymentOverrideMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PaymentOverride, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PaymentOverrideMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PaymentOverrideMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PaymentOverride).
+func (m *PaymentOverrideMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PaymentOverrideMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, paymentoverride.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, paymentoverride.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, paymentoverride.FieldOrganizationID)
+	}
+	if m.subscription_id != nil {
+		fields = append(fields, paymentoverride.FieldSubscriptionID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, paymentoverride.FieldPassID)
+	}
+	if m.period_start != nil {
+		fields = append(fields, paymentoverride.FieldPeriodStart)
+	}
+	if m.period_end != nil {
+		fields = append(fields, paymentoverride.FieldPeriodEnd)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, paymentoverride.FieldAmountMinor)
+	}
+	if m.reason != nil {
+		fields = append(fields, paymentoverride.FieldReason)
+	}
+	if m.status != nil {
+		fields = append(fields, paymentoverride.FieldStatus)
+	}
+	if m.invoice_id != nil {
+		fields = append(fields, paymentoverride.FieldInvoiceID)
+	}
+	if m.processor_item_id != nil {
+		fields = append(fields, paymentoverride.FieldProcessorItemID)
+	}
+	if m.processor_item_amount_minor != nil {
+		fields = append(fields, paymentoverride.FieldProcessorItemAmountMinor)
+	}
+	if m.created_by != nil {
+		fields = append(fields, paymentoverride.FieldCreatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PaymentOverrideMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case paymentoverride.FieldCreatedAt:
+		return m.CreatedAt()
+	case paymentoverride.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case paymentoverride.FieldOrganizationID:
+		return m.OrganizationID()
+	case paymentoverride.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case paymentoverride.FieldPassID:
+		return m.PassID()
+	case paymentoverride.FieldPeriodStart:
+		return m.PeriodStart()
+	case paymentoverride.FieldPeriodEnd:
+		return m.PeriodEnd()
+	case paymentoverride.FieldAmountMinor:
+		return m.AmountMinor()
+	case paymentoverride.FieldReason:
+		return m.Reason()
+	case paymentoverride.FieldStatus:
+		return m.Status()
+	case paymentoverride.FieldInvoiceID:
+		return m.InvoiceID()
+	case paymentoverride.FieldProcessorItemID:
+		return m.ProcessorItemID()
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		return m.ProcessorItemAmountMinor()
+	case paymentoverride.FieldCreatedBy:
+		return m.CreatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PaymentOverrideMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case paymentoverride.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case paymentoverride.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case paymentoverride.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case paymentoverride.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case paymentoverride.FieldPassID:
+		return m.OldPassID(ctx)
+	case paymentoverride.FieldPeriodStart:
+		return m.OldPeriodStart(ctx)
+	case paymentoverride.FieldPeriodEnd:
+		return m.OldPeriodEnd(ctx)
+	case paymentoverride.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case paymentoverride.FieldReason:
+		return m.OldReason(ctx)
+	case paymentoverride.FieldStatus:
+		return m.OldStatus(ctx)
+	case paymentoverride.FieldInvoiceID:
+		return m.OldInvoiceID(ctx)
+	case paymentoverride.FieldProcessorItemID:
+		return m.OldProcessorItemID(ctx)
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		return m.OldProcessorItemAmountMinor(ctx)
+	case paymentoverride.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown PaymentOverride field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentOverrideMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case paymentoverride.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case paymentoverride.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case paymentoverride.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case paymentoverride.FieldSubscriptionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case paymentoverride.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case paymentoverride.FieldPeriodStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodStart(v)
+		return nil
+	case paymentoverride.FieldPeriodEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodEnd(v)
+		return nil
+	case paymentoverride.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case paymentoverride.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case paymentoverride.FieldStatus:
+		v, ok := value.(paymentoverride.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case paymentoverride.FieldInvoiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInvoiceID(v)
+		return nil
+	case paymentoverride.FieldProcessorItemID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorItemID(v)
+		return nil
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessorItemAmountMinor(v)
+		return nil
+	case paymentoverride.FieldCreatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PaymentOverrideMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, paymentoverride.FieldAmountMinor)
+	}
+	if m.addprocessor_item_amount_minor != nil {
+		fields = append(fields, paymentoverride.FieldProcessorItemAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PaymentOverrideMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case paymentoverride.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		return m.AddedProcessorItemAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PaymentOverrideMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case paymentoverride.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProcessorItemAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PaymentOverrideMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(paymentoverride.FieldReason) {
+		fields = append(fields, paymentoverride.FieldReason)
+	}
+	if m.FieldCleared(paymentoverride.FieldInvoiceID) {
+		fields = append(fields, paymentoverride.FieldInvoiceID)
+	}
+	if m.FieldCleared(paymentoverride.FieldProcessorItemID) {
+		fields = append(fields, paymentoverride.FieldProcessorItemID)
+	}
+	if m.FieldCleared(paymentoverride.FieldProcessorItemAmountMinor) {
+		fields = append(fields, paymentoverride.FieldProcessorItemAmountMinor)
+	}
+	if m.FieldCleared(paymentoverride.FieldCreatedBy) {
+		fields = append(fields, paymentoverride.FieldCreatedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PaymentOverrideMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PaymentOverrideMutation) ClearField(name string) error {
+	switch name {
+	case paymentoverride.FieldReason:
+		m.ClearReason()
+		return nil
+	case paymentoverride.FieldInvoiceID:
+		m.ClearInvoiceID()
+		return nil
+	case paymentoverride.FieldProcessorItemID:
+		m.ClearProcessorItemID()
+		return nil
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		m.ClearProcessorItemAmountMinor()
+		return nil
+	case paymentoverride.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PaymentOverrideMutation) ResetField(name string) error {
+	switch name {
+	case paymentoverride.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case paymentoverride.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case paymentoverride.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case paymentoverride.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case paymentoverride.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case paymentoverride.FieldPeriodStart:
+		m.ResetPeriodStart()
+		return nil
+	case paymentoverride.FieldPeriodEnd:
+		m.ResetPeriodEnd()
+		return nil
+	case paymentoverride.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case paymentoverride.FieldReason:
+		m.ResetReason()
+		return nil
+	case paymentoverride.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case paymentoverride.FieldInvoiceID:
+		m.ResetInvoiceID()
+		return nil
+	case paymentoverride.FieldProcessorItemID:
+		m.ResetProcessorItemID()
+		return nil
+	case paymentoverride.FieldProcessorItemAmountMinor:
+		m.ResetProcessorItemAmountMinor()
+		return nil
+	case paymentoverride.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PaymentOverrideMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, paymentoverride.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PaymentOverrideMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case paymentoverride.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PaymentOverrideMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PaymentOverrideMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PaymentOverrideMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, paymentoverride.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PaymentOverrideMutation) EdgeCleared(name string) bool {
+	switch name {
+	case paymentoverride.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PaymentOverrideMutation) ClearEdge(name string) error {
+	switch name {
+	case paymentoverride.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PaymentOverrideMutation) ResetEdge(name string) error {
+	switch name {
+	case paymentoverride.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PaymentOverride edge %s", name)
 }
 
 // PhotoMutation represents an operation that mutates the Photo nodes in the graph.

@@ -122,6 +122,8 @@ type Tx struct {
 	PaymentAttempt *PaymentAttemptClient
 	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
 	PaymentCustomer *PaymentCustomerClient
+	// PaymentOverride is the client for interacting with the PaymentOverride builders.
+	PaymentOverride *PaymentOverrideClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
@@ -375,6 +377,7 @@ func (tx *Tx) init() {
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
 	tx.PaymentCustomer = NewPaymentCustomerClient(tx.config)
+	tx.PaymentOverride = NewPaymentOverrideClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
 	tx.PosDayClose = NewPosDayCloseClient(tx.config)

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -153,6 +154,7 @@ var edgeTargets = map[string]map[string]string{
 	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
 	"PaymentAttempt":         {"organization": "Organization"},
 	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
+	"PaymentOverride":        {"organization": "Organization"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
 	"PosDayClose":            {"organization": "Organization"},
@@ -234,6 +236,7 @@ var VenueOwnedTypes = []string{
 	"Payment",
 	"PaymentAttempt",
 	"PaymentCustomer",
+	"PaymentOverride",
 	"Photo",
 	"PosDayClose",
 	"PosFavorites",
@@ -321,6 +324,7 @@ var AllTypes = []string{
 	"Payment",
 	"PaymentAttempt",
 	"PaymentCustomer",
+	"PaymentOverride",
 	"Photo",
 	"PlatformSetting",
 	"PosDayClose",
@@ -475,6 +479,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.PaymentAttempt.Query().Where(paymentattempt.IDIn(ids...)).Count(ctx)
 	case "PaymentCustomer":
 		return c.PaymentCustomer.Query().Where(paymentcustomer.IDIn(ids...)).Count(ctx)
+	case "PaymentOverride":
+		return c.PaymentOverride.Query().Where(paymentoverride.IDIn(ids...)).Count(ctx)
 	case "Photo":
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":

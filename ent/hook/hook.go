@@ -657,6 +657,18 @@ func (f PaymentCustomerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentCustomerMutation", m)
 }
 
+// The PaymentOverrideFunc type is an adapter to allow the use of ordinary
+// function as PaymentOverride mutator.
+type PaymentOverrideFunc func(context.Context, *ent.PaymentOverrideMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PaymentOverrideFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PaymentOverrideMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PaymentOverrideMutation", m)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary
 // function as Photo mutator.
 type PhotoFunc func(context.Context, *ent.PhotoMutation) (ent.Value, error)

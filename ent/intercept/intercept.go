@@ -62,6 +62,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -1613,6 +1614,33 @@ func (f TraversePaymentCustomer) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentCustomerQuery", q)
 }
 
+// The PaymentOverrideFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PaymentOverrideFunc func(context.Context, *ent.PaymentOverrideQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PaymentOverrideFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PaymentOverrideQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PaymentOverrideQuery", q)
+}
+
+// The TraversePaymentOverride type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePaymentOverride func(context.Context, *ent.PaymentOverrideQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePaymentOverride) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePaymentOverride) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentOverrideQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PaymentOverrideQuery", q)
+}
+
 // The PhotoFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PhotoFunc func(context.Context, *ent.PhotoQuery) (ent.Value, error)
 
@@ -2642,6 +2670,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PaymentAttemptQuery, predicate.PaymentAttempt, paymentattempt.OrderOption]{typ: ent.TypePaymentAttempt, tq: q}, nil
 	case *ent.PaymentCustomerQuery:
 		return &query[*ent.PaymentCustomerQuery, predicate.PaymentCustomer, paymentcustomer.OrderOption]{typ: ent.TypePaymentCustomer, tq: q}, nil
+	case *ent.PaymentOverrideQuery:
+		return &query[*ent.PaymentOverrideQuery, predicate.PaymentOverride, paymentoverride.OrderOption]{typ: ent.TypePaymentOverride, tq: q}, nil
 	case *ent.PhotoQuery:
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:

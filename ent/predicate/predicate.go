@@ -168,6 +168,9 @@ type PaymentAttempt func(*sql.Selector)
 // PaymentCustomer is the predicate function for paymentcustomer builders.
 type PaymentCustomer func(*sql.Selector)
 
+// PaymentOverride is the predicate function for paymentoverride builders.
+type PaymentOverride func(*sql.Selector)
+
 // Photo is the predicate function for photo builders.
 type Photo func(*sql.Selector)
 

@@ -1407,6 +1407,30 @@ func (f PaymentCustomerMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentCustomerMutation", m)
 }
 
+// The PaymentOverrideQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PaymentOverrideQueryRuleFunc func(context.Context, *ent.PaymentOverrideQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PaymentOverrideQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PaymentOverrideQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PaymentOverrideQuery", q)
+}
+
+// The PaymentOverrideMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PaymentOverrideMutationRuleFunc func(context.Context, *ent.PaymentOverrideMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PaymentOverrideMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PaymentOverrideMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PaymentOverrideMutation", m)
+}
+
 // The PhotoQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PhotoQueryRuleFunc func(context.Context, *ent.PhotoQuery) error
@@ -2366,6 +2390,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PaymentCustomerQuery:
 		return q.Filter(), nil
+	case *ent.PaymentOverrideQuery:
+		return q.Filter(), nil
 	case *ent.PhotoQuery:
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
@@ -2548,6 +2574,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.PaymentAttemptMutation:
 		return m.Filter(), nil
 	case *ent.PaymentCustomerMutation:
+		return m.Filter(), nil
+	case *ent.PaymentOverrideMutation:
 		return m.Filter(), nil
 	case *ent.PhotoMutation:
 		return m.Filter(), nil

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
 	"github.com/venueplatform/venue/ent/posdayclose"
@@ -3533,6 +3534,49 @@ func init() {
 	paymentcustomerDescID := paymentcustomerMixinFields0[0].Descriptor()
 	// paymentcustomer.DefaultID holds the default value on creation for the id field.
 	paymentcustomer.DefaultID = paymentcustomerDescID.Default.(func() uuid.UUID)
+	paymentoverrideMixin := schema.PaymentOverride{}.Mixin()
+	paymentoverride.Policy = privacy.NewPolicies(paymentoverrideMixin[1], schema.PaymentOverride{})
+	paymentoverride.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := paymentoverride.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	paymentoverrideMixinHooks1 := paymentoverrideMixin[1].Hooks()
+
+	paymentoverride.Hooks[1] = paymentoverrideMixinHooks1[0]
+	paymentoverrideMixinFields0 := paymentoverrideMixin[0].Fields()
+	_ = paymentoverrideMixinFields0
+	paymentoverrideFields := schema.PaymentOverride{}.Fields()
+	_ = paymentoverrideFields
+	// paymentoverrideDescCreatedAt is the schema descriptor for created_at field.
+	paymentoverrideDescCreatedAt := paymentoverrideMixinFields0[1].Descriptor()
+	// paymentoverride.DefaultCreatedAt holds the default value on creation for the created_at field.
+	paymentoverride.DefaultCreatedAt = paymentoverrideDescCreatedAt.Default.(func() time.Time)
+	// paymentoverrideDescUpdatedAt is the schema descriptor for updated_at field.
+	paymentoverrideDescUpdatedAt := paymentoverrideMixinFields0[2].Descriptor()
+	// paymentoverride.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	paymentoverride.DefaultUpdatedAt = paymentoverrideDescUpdatedAt.Default.(func() time.Time)
+	// paymentoverride.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	paymentoverride.UpdateDefaultUpdatedAt = paymentoverrideDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// paymentoverrideDescAmountMinor is the schema descriptor for amount_minor field.
+	paymentoverrideDescAmountMinor := paymentoverrideFields[4].Descriptor()
+	// paymentoverride.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	paymentoverride.AmountMinorValidator = paymentoverrideDescAmountMinor.Validators[0].(func(int64) error)
+	// paymentoverrideDescReason is the schema descriptor for reason field.
+	paymentoverrideDescReason := paymentoverrideFields[5].Descriptor()
+	// paymentoverride.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	paymentoverride.ReasonValidator = paymentoverrideDescReason.Validators[0].(func(string) error)
+	// paymentoverrideDescProcessorItemID is the schema descriptor for processor_item_id field.
+	paymentoverrideDescProcessorItemID := paymentoverrideFields[8].Descriptor()
+	// paymentoverride.ProcessorItemIDValidator is a validator for the "processor_item_id" field. It is called by the builders before save.
+	paymentoverride.ProcessorItemIDValidator = paymentoverrideDescProcessorItemID.Validators[0].(func(string) error)
+	// paymentoverrideDescID is the schema descriptor for id field.
+	paymentoverrideDescID := paymentoverrideMixinFields0[0].Descriptor()
+	// paymentoverride.DefaultID holds the default value on creation for the id field.
+	paymentoverride.DefaultID = paymentoverrideDescID.Default.(func() uuid.UUID)
 	photoMixin := schema.Photo{}.Mixin()
 	photo.Policy = privacy.NewPolicies(photoMixin[1], schema.Photo{})
 	photo.Hooks[0] = func(next ent.Mutator) ent.Mutator {

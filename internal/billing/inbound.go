@@ -109,6 +109,11 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 		}
 		return nil
 	})
+	if err == nil && outcome != "not_ours" {
+		// The next period's override reaches Stripe once this one is invoiced
+		// (overrides.go); a failure retries the event, which changes nothing twice.
+		err = s.SyncOverrides(vctx, subID)
+	}
 	return outcome, err
 }
 
@@ -165,7 +170,11 @@ func (s *Service) invoiceRow(ctx context.Context, tx *ent.Tx, sub *ent.Subscript
 	if in.Status == "draft" {
 		c.SetStatus(invoice.StatusDraft)
 	}
-	return c.Save(ctx)
+	row, err = c.Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return row, lockOverrides(ctx, tx, sub, row) // overrides.go
 }
 
 // settlement is how an invoice is being paid.

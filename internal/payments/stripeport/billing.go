@@ -278,6 +278,12 @@ func invoiceOf(inv *stripe.Invoice) *Invoice {
 	}
 	if inv.Lines != nil && len(inv.Lines.Data) > 0 {
 		li := inv.Lines.Data[0]
+		for _, l := range inv.Lines.Data {
+			if l.Type == stripe.InvoiceLineItemTypeSubscription {
+				li = l // an invoice item (a payment override) may come first
+				break
+			}
+		}
 		out.LineDescription = li.Description
 		if li.Period != nil {
 			// A subscription invoice's own period_start/end are the previous

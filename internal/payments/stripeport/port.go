@@ -41,6 +41,8 @@ type Port interface {
 	Cancels
 	// SubscriptionReader reads a subscription (staff lifecycle operations).
 	SubscriptionReader
+	// InvoiceItems adjusts a subscription's next invoice.
+	InvoiceItems
 }
 
 // IntentParams are a payment intent to create.

@@ -170,14 +170,26 @@ func (f *Fake) renew(s *fakeSub, at time.Time) []SignedEvent {
 		"subscription_details": map[string]any{"metadata": meta},
 		"metadata":             map[string]string{"sequence": strconv.Itoa(b.perSub[s.obj["id"].(string)])},
 		"lines": map[string]any{"object": "list", "has_more": false, "url": "/v1/invoices/" + id + "/lines",
-			"data": []any{map[string]any{"id": "il_" + id, "object": "line_item", "amount": s.amount, "currency": s.currency,
+			"data": []any{map[string]any{"id": "il_" + id, "object": "line_item", "type": "subscription", "amount": s.amount, "currency": s.currency,
 				"description": "1 x membership", "quantity": 1,
 				"period": map[string]any{"start": start.Unix(), "end": end.Unix()}}}},
+	}
+	if extra, sum := f.takeItems(s.obj["id"].(string), id, start); len(extra) > 0 {
+		lines := obj["lines"].(map[string]any)
+		lines["data"] = append(lines["data"].([]any), extra...)
+		due := s.amount + sum
+		obj["amount_due"], obj["amount_remaining"], obj["total"], obj["subtotal"] = due, due, due, due
 	}
 	inv := &fakeInvoice{obj: obj, account: s.account, sub: s}
 	b.invoices[id] = inv
 	b.invOrder = append(b.invOrder, id)
 	out := []SignedEvent{f.event("invoice.created", s.account, obj)}
+	if obj["amount_due"].(int64) <= 0 {
+		// Stripe pays an invoice of nothing to pay at once, charging nothing.
+		obj["status"], obj["amount_remaining"], obj["next_payment_attempt"] = "paid", int64(0), nil
+		obj["status_transitions"] = map[string]any{"paid_at": at.Unix()}
+		return append(out, f.event("invoice.paid", s.account, obj))
+	}
 	return append(out, f.chargeInvoice(inv, at)...)
 }
 
@@ -259,6 +271,9 @@ func addInterval(t time.Time, interval string, n int) time.Time {
 // another endpoint's.
 func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) bool {
 	account := r.Header.Get("Stripe-Account")
+	if f.serveInvoiceItems(w, r, key) {
+		return true
+	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/products":
 		f.replayOr(w, key, func() map[string]any {

@@ -73,6 +73,9 @@ type Fake struct {
 	// bill is Stripe Billing (billing.go); pending its events not yet taken.
 	bill    *billingState
 	pending []SignedEvent
+	// items are pending and invoiced invoice items (invoiceitems.go).
+	items     map[string]*fakeItem
+	itemOrder []string
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
