@@ -70,6 +70,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -219,6 +220,8 @@ type Client struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosCardSale is the client for interacting with the PosCardSale builders.
+	PosCardSale *PosCardSaleClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
 	// PosFavorites is the client for interacting with the PosFavorites builders.
@@ -348,6 +351,7 @@ func (c *Client) init() {
 	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.PosCardSale = NewPosCardSaleClient(c.config)
 	c.PosDayClose = NewPosDayCloseClient(c.config)
 	c.PosFavorites = NewPosFavoritesClient(c.config)
 	c.PosReturn = NewPosReturnClient(c.config)
@@ -526,6 +530,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosCardSale:            NewPosCardSaleClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
 		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
@@ -631,6 +636,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosCardSale:            NewPosCardSaleClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
 		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
@@ -703,13 +709,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
+		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
+		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -731,13 +737,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.PaymentCustomer, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
+		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
+		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -855,6 +861,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *PosCardSaleMutation:
+		return c.PosCardSale.mutate(ctx, m)
 	case *PosDayCloseMutation:
 		return c.PosDayClose.mutate(ctx, m)
 	case *PosFavoritesMutation:
@@ -10064,6 +10072,156 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 	}
 }
 
+// PosCardSaleClient is a client for the PosCardSale schema.
+type PosCardSaleClient struct {
+	config
+}
+
+// NewPosCardSaleClient returns a client for the PosCardSale from the given config.
+func NewPosCardSaleClient(c config) *PosCardSaleClient {
+	return &PosCardSaleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `poscardsale.Hooks(f(g(h())))`.
+func (c *PosCardSaleClient) Use(hooks ...Hook) {
+	c.hooks.PosCardSale = append(c.hooks.PosCardSale, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `poscardsale.Intercept(f(g(h())))`.
+func (c *PosCardSaleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosCardSale = append(c.inters.PosCardSale, interceptors...)
+}
+
+// Create returns a builder for creating a PosCardSale entity.
+func (c *PosCardSaleClient) Create() *PosCardSaleCreate {
+	mutation := newPosCardSaleMutation(c.config, OpCreate)
+	return &PosCardSaleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosCardSale entities.
+func (c *PosCardSaleClient) CreateBulk(builders ...*PosCardSaleCreate) *PosCardSaleCreateBulk {
+	return &PosCardSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosCardSaleClient) MapCreateBulk(slice any, setFunc func(*PosCardSaleCreate, int)) *PosCardSaleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosCardSaleCreateBulk{err: fmt.Errorf("calling to PosCardSaleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosCardSaleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosCardSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosCardSale.
+func (c *PosCardSaleClient) Update() *PosCardSaleUpdate {
+	mutation := newPosCardSaleMutation(c.config, OpUpdate)
+	return &PosCardSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosCardSaleClient) UpdateOne(_m *PosCardSale) *PosCardSaleUpdateOne {
+	mutation := newPosCardSaleMutation(c.config, OpUpdateOne, withPosCardSale(_m))
+	return &PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosCardSaleClient) UpdateOneID(id uuid.UUID) *PosCardSaleUpdateOne {
+	mutation := newPosCardSaleMutation(c.config, OpUpdateOne, withPosCardSaleID(id))
+	return &PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosCardSale.
+func (c *PosCardSaleClient) Delete() *PosCardSaleDelete {
+	mutation := newPosCardSaleMutation(c.config, OpDelete)
+	return &PosCardSaleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosCardSaleClient) DeleteOne(_m *PosCardSale) *PosCardSaleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosCardSaleClient) DeleteOneID(id uuid.UUID) *PosCardSaleDeleteOne {
+	builder := c.Delete().Where(poscardsale.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosCardSaleDeleteOne{builder}
+}
+
+// Query returns a query builder for PosCardSale.
+func (c *PosCardSaleClient) Query() *PosCardSaleQuery {
+	return &PosCardSaleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosCardSale},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosCardSale entity by its id.
+func (c *PosCardSaleClient) Get(ctx context.Context, id uuid.UUID) (*PosCardSale, error) {
+	return c.Query().Where(poscardsale.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosCardSaleClient) GetX(ctx context.Context, id uuid.UUID) *PosCardSale {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosCardSale.
+func (c *PosCardSaleClient) QueryOrganization(_m *PosCardSale) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(poscardsale.Table, poscardsale.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, poscardsale.OrganizationTable, poscardsale.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosCardSaleClient) Hooks() []Hook {
+	hooks := c.hooks.PosCardSale
+	return append(hooks[:len(hooks):len(hooks)], poscardsale.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosCardSaleClient) Interceptors() []Interceptor {
+	return c.inters.PosCardSale
+}
+
+func (c *PosCardSaleClient) mutate(ctx context.Context, m *PosCardSaleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosCardSaleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosCardSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosCardSaleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosCardSale mutation op: %q", m.Op())
+	}
+}
+
 // PosDayCloseClient is a client for the PosDayClose schema.
 type PosDayCloseClient struct {
 	config
@@ -15405,12 +15563,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		PaymentCustomer, Photo, PlatformSetting, PosCardSale, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -15423,12 +15582,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
 		OpeningHours, Organization, Pass, PassType, Payment, PaymentAttempt,
-		PaymentCustomer, Photo, PlatformSetting, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		PaymentCustomer, Photo, PlatformSetting, PosCardSale, PosDayClose,
+		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -66,6 +66,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -212,6 +213,7 @@ func checkColumn(t, c string) error {
 			paymentcustomer.Table:        paymentcustomer.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
+			poscardsale.Table:            poscardsale.ValidColumn,
 			posdayclose.Table:            posdayclose.ValidColumn,
 			posfavorites.Table:           posfavorites.ValidColumn,
 			posreturn.Table:              posreturn.ValidColumn,

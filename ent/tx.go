@@ -122,6 +122,8 @@ type Tx struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosCardSale is the client for interacting with the PosCardSale builders.
+	PosCardSale *PosCardSaleClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
 	// PosFavorites is the client for interacting with the PosFavorites builders.
@@ -371,6 +373,7 @@ func (tx *Tx) init() {
 	tx.PaymentCustomer = NewPaymentCustomerClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.PosCardSale = NewPosCardSaleClient(tx.config)
 	tx.PosDayClose = NewPosDayCloseClient(tx.config)
 	tx.PosFavorites = NewPosFavoritesClient(tx.config)
 	tx.PosReturn = NewPosReturnClient(tx.config)

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentcustomer"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -151,6 +152,7 @@ var edgeTargets = map[string]map[string]string{
 	"PaymentCustomer":        {"organization": "Organization", "member": "Member"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
+	"PosCardSale":            {"organization": "Organization"},
 	"PosDayClose":            {"organization": "Organization"},
 	"PosFavorites":           {"organization": "Organization"},
 	"PosReturn":              {"organization": "Organization"},
@@ -229,6 +231,7 @@ var VenueOwnedTypes = []string{
 	"PaymentAttempt",
 	"PaymentCustomer",
 	"Photo",
+	"PosCardSale",
 	"PosDayClose",
 	"PosFavorites",
 	"PosReturn",
@@ -315,6 +318,7 @@ var AllTypes = []string{
 	"PaymentCustomer",
 	"Photo",
 	"PlatformSetting",
+	"PosCardSale",
 	"PosDayClose",
 	"PosFavorites",
 	"PosReturn",
@@ -467,6 +471,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "PosCardSale":
+		return c.PosCardSale.Query().Where(poscardsale.IDIn(ids...)).Count(ctx)
 	case "PosDayClose":
 		return c.PosDayClose.Query().Where(posdayclose.IDIn(ids...)).Count(ctx)
 	case "PosFavorites":
