@@ -69,6 +69,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -218,6 +219,7 @@ func checkColumn(t, c string) error {
 			paymentoverride.Table:        paymentoverride.ValidColumn,
 			photo.Table:                  photo.ValidColumn,
 			platformsetting.Table:        platformsetting.ValidColumn,
+			poscardsale.Table:            poscardsale.ValidColumn,
 			posdayclose.Table:            posdayclose.ValidColumn,
 			posfavorites.Table:           posfavorites.ValidColumn,
 			posreturn.Table:              posreturn.ValidColumn,

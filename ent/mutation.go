@@ -69,6 +69,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -171,6 +172,7 @@ const (
 	TypePaymentOverride        = "PaymentOverride"
 	TypePhoto                  = "Photo"
 	TypePlatformSetting        = "PlatformSetting"
+	TypePosCardSale            = "PosCardSale"
 	TypePosDayClose            = "PosDayClose"
 	TypePosFavorites           = "PosFavorites"
 	TypePosReturn              = "PosReturn"
@@ -68819,6 +68821,2062 @@ func (m *PlatformSettingMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PlatformSettingMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PlatformSetting edge %s", name)
+}
+
+// PosCardSaleMutation represents an operation that mutates the PosCardSale nodes in the graph.
+type PosCardSaleMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	request_key            *string
+	kind                   *poscardsale.Kind
+	method                 *poscardsale.Method
+	status                 *poscardsale.Status
+	membership             *bool
+	currency               *string
+	subtotal_minor         *int64
+	addsubtotal_minor      *int64
+	discount_minor         *int64
+	adddiscount_minor      *int64
+	vat_minor              *int64
+	addvat_minor           *int64
+	vat_rate_bp            *int
+	addvat_rate_bp         *int
+	total_minor            *int64
+	addtotal_minor         *int64
+	lines                  *[]model.PosLine
+	appendlines            []model.PosLine
+	member_id              *uuid.UUID
+	pass_type_id           *uuid.UUID
+	checkout_id            *uuid.UUID
+	payment_method_id      *string
+	return_base_url        *string
+	sold_by_user_id        *uuid.UUID
+	business_date          *time.Time
+	hold_expires_at        *time.Time
+	promo_exception_kind   *string
+	promo_exception_reason *string
+	completed_at           *time.Time
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	done                   bool
+	oldValue               func(context.Context) (*PosCardSale, error)
+	predicates             []predicate.PosCardSale
+}
+
+var _ ent.Mutation = (*PosCardSaleMutation)(nil)
+
+// poscardsaleOption allows management of the mutation configuration using functional options.
+type poscardsaleOption func(*PosCardSaleMutation)
+
+// newPosCardSaleMutation creates new mutation for the PosCardSale entity.
+func newPosCardSaleMutation(c config, op Op, opts ...poscardsaleOption) *PosCardSaleMutation {
+	m := &PosCardSaleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePosCardSale,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPosCardSaleID sets the ID field of the mutation.
+func withPosCardSaleID(id uuid.UUID) poscardsaleOption {
+	return func(m *PosCardSaleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PosCardSale
+		)
+		m.oldValue = func(ctx context.Context) (*PosCardSale, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PosCardSale.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPosCardSale sets the old PosCardSale of the mutation.
+func withPosCardSale(node *PosCardSale) poscardsaleOption {
+	return func(m *PosCardSaleMutation) {
+		m.oldValue = func(context.Context) (*PosCardSale, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PosCardSaleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PosCardSaleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PosCardSale entities.
+func (m *PosCardSaleMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PosCardSaleMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PosCardSaleMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PosCardSale.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PosCardSaleMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PosCardSaleMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PosCardSaleMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PosCardSaleMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PosCardSaleMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PosCardSaleMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PosCardSaleMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PosCardSaleMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PosCardSaleMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *PosCardSaleMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *PosCardSaleMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *PosCardSaleMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *PosCardSaleMutation) SetKind(po poscardsale.Kind) {
+	m.kind = &po
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *PosCardSaleMutation) Kind() (r poscardsale.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldKind(ctx context.Context) (v poscardsale.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *PosCardSaleMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetMethod sets the "method" field.
+func (m *PosCardSaleMutation) SetMethod(po poscardsale.Method) {
+	m.method = &po
+}
+
+// Method returns the value of the "method" field in the mutation.
+func (m *PosCardSaleMutation) Method() (r poscardsale.Method, exists bool) {
+	v := m.method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMethod returns the old "method" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldMethod(ctx context.Context) (v poscardsale.Method, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMethod: %w", err)
+	}
+	return oldValue.Method, nil
+}
+
+// ResetMethod resets all changes to the "method" field.
+func (m *PosCardSaleMutation) ResetMethod() {
+	m.method = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PosCardSaleMutation) SetStatus(po poscardsale.Status) {
+	m.status = &po
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PosCardSaleMutation) Status() (r poscardsale.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldStatus(ctx context.Context) (v poscardsale.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PosCardSaleMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetMembership sets the "membership" field.
+func (m *PosCardSaleMutation) SetMembership(b bool) {
+	m.membership = &b
+}
+
+// Membership returns the value of the "membership" field in the mutation.
+func (m *PosCardSaleMutation) Membership() (r bool, exists bool) {
+	v := m.membership
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMembership returns the old "membership" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldMembership(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMembership is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMembership requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMembership: %w", err)
+	}
+	return oldValue.Membership, nil
+}
+
+// ResetMembership resets all changes to the "membership" field.
+func (m *PosCardSaleMutation) ResetMembership() {
+	m.membership = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PosCardSaleMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PosCardSaleMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PosCardSaleMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetSubtotalMinor sets the "subtotal_minor" field.
+func (m *PosCardSaleMutation) SetSubtotalMinor(i int64) {
+	m.subtotal_minor = &i
+	m.addsubtotal_minor = nil
+}
+
+// SubtotalMinor returns the value of the "subtotal_minor" field in the mutation.
+func (m *PosCardSaleMutation) SubtotalMinor() (r int64, exists bool) {
+	v := m.subtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubtotalMinor returns the old "subtotal_minor" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldSubtotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubtotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubtotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubtotalMinor: %w", err)
+	}
+	return oldValue.SubtotalMinor, nil
+}
+
+// AddSubtotalMinor adds i to the "subtotal_minor" field.
+func (m *PosCardSaleMutation) AddSubtotalMinor(i int64) {
+	if m.addsubtotal_minor != nil {
+		*m.addsubtotal_minor += i
+	} else {
+		m.addsubtotal_minor = &i
+	}
+}
+
+// AddedSubtotalMinor returns the value that was added to the "subtotal_minor" field in this mutation.
+func (m *PosCardSaleMutation) AddedSubtotalMinor() (r int64, exists bool) {
+	v := m.addsubtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubtotalMinor resets all changes to the "subtotal_minor" field.
+func (m *PosCardSaleMutation) ResetSubtotalMinor() {
+	m.subtotal_minor = nil
+	m.addsubtotal_minor = nil
+}
+
+// SetDiscountMinor sets the "discount_minor" field.
+func (m *PosCardSaleMutation) SetDiscountMinor(i int64) {
+	m.discount_minor = &i
+	m.adddiscount_minor = nil
+}
+
+// DiscountMinor returns the value of the "discount_minor" field in the mutation.
+func (m *PosCardSaleMutation) DiscountMinor() (r int64, exists bool) {
+	v := m.discount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountMinor returns the old "discount_minor" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldDiscountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountMinor: %w", err)
+	}
+	return oldValue.DiscountMinor, nil
+}
+
+// AddDiscountMinor adds i to the "discount_minor" field.
+func (m *PosCardSaleMutation) AddDiscountMinor(i int64) {
+	if m.adddiscount_minor != nil {
+		*m.adddiscount_minor += i
+	} else {
+		m.adddiscount_minor = &i
+	}
+}
+
+// AddedDiscountMinor returns the value that was added to the "discount_minor" field in this mutation.
+func (m *PosCardSaleMutation) AddedDiscountMinor() (r int64, exists bool) {
+	v := m.adddiscount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountMinor resets all changes to the "discount_minor" field.
+func (m *PosCardSaleMutation) ResetDiscountMinor() {
+	m.discount_minor = nil
+	m.adddiscount_minor = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *PosCardSaleMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *PosCardSaleMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *PosCardSaleMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *PosCardSaleMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *PosCardSaleMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *PosCardSaleMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *PosCardSaleMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *PosCardSaleMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *PosCardSaleMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *PosCardSaleMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetTotalMinor sets the "total_minor" field.
+func (m *PosCardSaleMutation) SetTotalMinor(i int64) {
+	m.total_minor = &i
+	m.addtotal_minor = nil
+}
+
+// TotalMinor returns the value of the "total_minor" field in the mutation.
+func (m *PosCardSaleMutation) TotalMinor() (r int64, exists bool) {
+	v := m.total_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalMinor returns the old "total_minor" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldTotalMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalMinor: %w", err)
+	}
+	return oldValue.TotalMinor, nil
+}
+
+// AddTotalMinor adds i to the "total_minor" field.
+func (m *PosCardSaleMutation) AddTotalMinor(i int64) {
+	if m.addtotal_minor != nil {
+		*m.addtotal_minor += i
+	} else {
+		m.addtotal_minor = &i
+	}
+}
+
+// AddedTotalMinor returns the value that was added to the "total_minor" field in this mutation.
+func (m *PosCardSaleMutation) AddedTotalMinor() (r int64, exists bool) {
+	v := m.addtotal_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalMinor resets all changes to the "total_minor" field.
+func (m *PosCardSaleMutation) ResetTotalMinor() {
+	m.total_minor = nil
+	m.addtotal_minor = nil
+}
+
+// SetLines sets the "lines" field.
+func (m *PosCardSaleMutation) SetLines(ml []model.PosLine) {
+	m.lines = &ml
+	m.appendlines = nil
+}
+
+// Lines returns the value of the "lines" field in the mutation.
+func (m *PosCardSaleMutation) Lines() (r []model.PosLine, exists bool) {
+	v := m.lines
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLines returns the old "lines" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldLines(ctx context.Context) (v []model.PosLine, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLines is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLines requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLines: %w", err)
+	}
+	return oldValue.Lines, nil
+}
+
+// AppendLines adds ml to the "lines" field.
+func (m *PosCardSaleMutation) AppendLines(ml []model.PosLine) {
+	m.appendlines = append(m.appendlines, ml...)
+}
+
+// AppendedLines returns the list of values that were appended to the "lines" field in this mutation.
+func (m *PosCardSaleMutation) AppendedLines() ([]model.PosLine, bool) {
+	if len(m.appendlines) == 0 {
+		return nil, false
+	}
+	return m.appendlines, true
+}
+
+// ResetLines resets all changes to the "lines" field.
+func (m *PosCardSaleMutation) ResetLines() {
+	m.lines = nil
+	m.appendlines = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PosCardSaleMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PosCardSaleMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *PosCardSaleMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[poscardsale.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *PosCardSaleMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PosCardSaleMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, poscardsale.FieldMemberID)
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (m *PosCardSaleMutation) SetPassTypeID(u uuid.UUID) {
+	m.pass_type_id = &u
+}
+
+// PassTypeID returns the value of the "pass_type_id" field in the mutation.
+func (m *PosCardSaleMutation) PassTypeID() (r uuid.UUID, exists bool) {
+	v := m.pass_type_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeID returns the old "pass_type_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldPassTypeID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeID: %w", err)
+	}
+	return oldValue.PassTypeID, nil
+}
+
+// ClearPassTypeID clears the value of the "pass_type_id" field.
+func (m *PosCardSaleMutation) ClearPassTypeID() {
+	m.pass_type_id = nil
+	m.clearedFields[poscardsale.FieldPassTypeID] = struct{}{}
+}
+
+// PassTypeIDCleared returns if the "pass_type_id" field was cleared in this mutation.
+func (m *PosCardSaleMutation) PassTypeIDCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldPassTypeID]
+	return ok
+}
+
+// ResetPassTypeID resets all changes to the "pass_type_id" field.
+func (m *PosCardSaleMutation) ResetPassTypeID() {
+	m.pass_type_id = nil
+	delete(m.clearedFields, poscardsale.FieldPassTypeID)
+}
+
+// SetCheckoutID sets the "checkout_id" field.
+func (m *PosCardSaleMutation) SetCheckoutID(u uuid.UUID) {
+	m.checkout_id = &u
+}
+
+// CheckoutID returns the value of the "checkout_id" field in the mutation.
+func (m *PosCardSaleMutation) CheckoutID() (r uuid.UUID, exists bool) {
+	v := m.checkout_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckoutID returns the old "checkout_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldCheckoutID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckoutID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckoutID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckoutID: %w", err)
+	}
+	return oldValue.CheckoutID, nil
+}
+
+// ClearCheckoutID clears the value of the "checkout_id" field.
+func (m *PosCardSaleMutation) ClearCheckoutID() {
+	m.checkout_id = nil
+	m.clearedFields[poscardsale.FieldCheckoutID] = struct{}{}
+}
+
+// CheckoutIDCleared returns if the "checkout_id" field was cleared in this mutation.
+func (m *PosCardSaleMutation) CheckoutIDCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldCheckoutID]
+	return ok
+}
+
+// ResetCheckoutID resets all changes to the "checkout_id" field.
+func (m *PosCardSaleMutation) ResetCheckoutID() {
+	m.checkout_id = nil
+	delete(m.clearedFields, poscardsale.FieldCheckoutID)
+}
+
+// SetPaymentMethodID sets the "payment_method_id" field.
+func (m *PosCardSaleMutation) SetPaymentMethodID(s string) {
+	m.payment_method_id = &s
+}
+
+// PaymentMethodID returns the value of the "payment_method_id" field in the mutation.
+func (m *PosCardSaleMutation) PaymentMethodID() (r string, exists bool) {
+	v := m.payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodID returns the old "payment_method_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodID: %w", err)
+	}
+	return oldValue.PaymentMethodID, nil
+}
+
+// ClearPaymentMethodID clears the value of the "payment_method_id" field.
+func (m *PosCardSaleMutation) ClearPaymentMethodID() {
+	m.payment_method_id = nil
+	m.clearedFields[poscardsale.FieldPaymentMethodID] = struct{}{}
+}
+
+// PaymentMethodIDCleared returns if the "payment_method_id" field was cleared in this mutation.
+func (m *PosCardSaleMutation) PaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldPaymentMethodID]
+	return ok
+}
+
+// ResetPaymentMethodID resets all changes to the "payment_method_id" field.
+func (m *PosCardSaleMutation) ResetPaymentMethodID() {
+	m.payment_method_id = nil
+	delete(m.clearedFields, poscardsale.FieldPaymentMethodID)
+}
+
+// SetReturnBaseURL sets the "return_base_url" field.
+func (m *PosCardSaleMutation) SetReturnBaseURL(s string) {
+	m.return_base_url = &s
+}
+
+// ReturnBaseURL returns the value of the "return_base_url" field in the mutation.
+func (m *PosCardSaleMutation) ReturnBaseURL() (r string, exists bool) {
+	v := m.return_base_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnBaseURL returns the old "return_base_url" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldReturnBaseURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnBaseURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnBaseURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnBaseURL: %w", err)
+	}
+	return oldValue.ReturnBaseURL, nil
+}
+
+// ResetReturnBaseURL resets all changes to the "return_base_url" field.
+func (m *PosCardSaleMutation) ResetReturnBaseURL() {
+	m.return_base_url = nil
+}
+
+// SetSoldByUserID sets the "sold_by_user_id" field.
+func (m *PosCardSaleMutation) SetSoldByUserID(u uuid.UUID) {
+	m.sold_by_user_id = &u
+}
+
+// SoldByUserID returns the value of the "sold_by_user_id" field in the mutation.
+func (m *PosCardSaleMutation) SoldByUserID() (r uuid.UUID, exists bool) {
+	v := m.sold_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSoldByUserID returns the old "sold_by_user_id" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldSoldByUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSoldByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSoldByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSoldByUserID: %w", err)
+	}
+	return oldValue.SoldByUserID, nil
+}
+
+// ResetSoldByUserID resets all changes to the "sold_by_user_id" field.
+func (m *PosCardSaleMutation) ResetSoldByUserID() {
+	m.sold_by_user_id = nil
+}
+
+// SetBusinessDate sets the "business_date" field.
+func (m *PosCardSaleMutation) SetBusinessDate(t time.Time) {
+	m.business_date = &t
+}
+
+// BusinessDate returns the value of the "business_date" field in the mutation.
+func (m *PosCardSaleMutation) BusinessDate() (r time.Time, exists bool) {
+	v := m.business_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBusinessDate returns the old "business_date" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldBusinessDate(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBusinessDate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBusinessDate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBusinessDate: %w", err)
+	}
+	return oldValue.BusinessDate, nil
+}
+
+// ResetBusinessDate resets all changes to the "business_date" field.
+func (m *PosCardSaleMutation) ResetBusinessDate() {
+	m.business_date = nil
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *PosCardSaleMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *PosCardSaleMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldHoldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *PosCardSaleMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+}
+
+// SetPromoExceptionKind sets the "promo_exception_kind" field.
+func (m *PosCardSaleMutation) SetPromoExceptionKind(s string) {
+	m.promo_exception_kind = &s
+}
+
+// PromoExceptionKind returns the value of the "promo_exception_kind" field in the mutation.
+func (m *PosCardSaleMutation) PromoExceptionKind() (r string, exists bool) {
+	v := m.promo_exception_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromoExceptionKind returns the old "promo_exception_kind" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldPromoExceptionKind(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromoExceptionKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromoExceptionKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromoExceptionKind: %w", err)
+	}
+	return oldValue.PromoExceptionKind, nil
+}
+
+// ClearPromoExceptionKind clears the value of the "promo_exception_kind" field.
+func (m *PosCardSaleMutation) ClearPromoExceptionKind() {
+	m.promo_exception_kind = nil
+	m.clearedFields[poscardsale.FieldPromoExceptionKind] = struct{}{}
+}
+
+// PromoExceptionKindCleared returns if the "promo_exception_kind" field was cleared in this mutation.
+func (m *PosCardSaleMutation) PromoExceptionKindCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldPromoExceptionKind]
+	return ok
+}
+
+// ResetPromoExceptionKind resets all changes to the "promo_exception_kind" field.
+func (m *PosCardSaleMutation) ResetPromoExceptionKind() {
+	m.promo_exception_kind = nil
+	delete(m.clearedFields, poscardsale.FieldPromoExceptionKind)
+}
+
+// SetPromoExceptionReason sets the "promo_exception_reason" field.
+func (m *PosCardSaleMutation) SetPromoExceptionReason(s string) {
+	m.promo_exception_reason = &s
+}
+
+// PromoExceptionReason returns the value of the "promo_exception_reason" field in the mutation.
+func (m *PosCardSaleMutation) PromoExceptionReason() (r string, exists bool) {
+	v := m.promo_exception_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromoExceptionReason returns the old "promo_exception_reason" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldPromoExceptionReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromoExceptionReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromoExceptionReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromoExceptionReason: %w", err)
+	}
+	return oldValue.PromoExceptionReason, nil
+}
+
+// ClearPromoExceptionReason clears the value of the "promo_exception_reason" field.
+func (m *PosCardSaleMutation) ClearPromoExceptionReason() {
+	m.promo_exception_reason = nil
+	m.clearedFields[poscardsale.FieldPromoExceptionReason] = struct{}{}
+}
+
+// PromoExceptionReasonCleared returns if the "promo_exception_reason" field was cleared in this mutation.
+func (m *PosCardSaleMutation) PromoExceptionReasonCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldPromoExceptionReason]
+	return ok
+}
+
+// ResetPromoExceptionReason resets all changes to the "promo_exception_reason" field.
+func (m *PosCardSaleMutation) ResetPromoExceptionReason() {
+	m.promo_exception_reason = nil
+	delete(m.clearedFields, poscardsale.FieldPromoExceptionReason)
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *PosCardSaleMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *PosCardSaleMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the PosCardSale entity.
+// If the PosCardSale object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PosCardSaleMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *PosCardSaleMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[poscardsale.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *PosCardSaleMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[poscardsale.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *PosCardSaleMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, poscardsale.FieldCompletedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PosCardSaleMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[poscardsale.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PosCardSaleMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PosCardSaleMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PosCardSaleMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PosCardSaleMutation builder.
+func (m *PosCardSaleMutation) Where(ps ...predicate.PosCardSale) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PosCardSaleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PosCardSaleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PosCardSale, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PosCardSaleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PosCardSaleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PosCardSale).
+func (m *PosCardSaleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PosCardSaleMutation) Fields() []string {
+	fields := make([]string, 0, 26)
+	if m.created_at != nil {
+		fields = append(fields, poscardsale.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, poscardsale.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, poscardsale.FieldOrganizationID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, poscardsale.FieldRequestKey)
+	}
+	if m.kind != nil {
+		fields = append(fields, poscardsale.FieldKind)
+	}
+	if m.method != nil {
+		fields = append(fields, poscardsale.FieldMethod)
+	}
+	if m.status != nil {
+		fields = append(fields, poscardsale.FieldStatus)
+	}
+	if m.membership != nil {
+		fields = append(fields, poscardsale.FieldMembership)
+	}
+	if m.currency != nil {
+		fields = append(fields, poscardsale.FieldCurrency)
+	}
+	if m.subtotal_minor != nil {
+		fields = append(fields, poscardsale.FieldSubtotalMinor)
+	}
+	if m.discount_minor != nil {
+		fields = append(fields, poscardsale.FieldDiscountMinor)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, poscardsale.FieldVatMinor)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, poscardsale.FieldVatRateBp)
+	}
+	if m.total_minor != nil {
+		fields = append(fields, poscardsale.FieldTotalMinor)
+	}
+	if m.lines != nil {
+		fields = append(fields, poscardsale.FieldLines)
+	}
+	if m.member_id != nil {
+		fields = append(fields, poscardsale.FieldMemberID)
+	}
+	if m.pass_type_id != nil {
+		fields = append(fields, poscardsale.FieldPassTypeID)
+	}
+	if m.checkout_id != nil {
+		fields = append(fields, poscardsale.FieldCheckoutID)
+	}
+	if m.payment_method_id != nil {
+		fields = append(fields, poscardsale.FieldPaymentMethodID)
+	}
+	if m.return_base_url != nil {
+		fields = append(fields, poscardsale.FieldReturnBaseURL)
+	}
+	if m.sold_by_user_id != nil {
+		fields = append(fields, poscardsale.FieldSoldByUserID)
+	}
+	if m.business_date != nil {
+		fields = append(fields, poscardsale.FieldBusinessDate)
+	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, poscardsale.FieldHoldExpiresAt)
+	}
+	if m.promo_exception_kind != nil {
+		fields = append(fields, poscardsale.FieldPromoExceptionKind)
+	}
+	if m.promo_exception_reason != nil {
+		fields = append(fields, poscardsale.FieldPromoExceptionReason)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, poscardsale.FieldCompletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PosCardSaleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case poscardsale.FieldCreatedAt:
+		return m.CreatedAt()
+	case poscardsale.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case poscardsale.FieldOrganizationID:
+		return m.OrganizationID()
+	case poscardsale.FieldRequestKey:
+		return m.RequestKey()
+	case poscardsale.FieldKind:
+		return m.Kind()
+	case poscardsale.FieldMethod:
+		return m.Method()
+	case poscardsale.FieldStatus:
+		return m.Status()
+	case poscardsale.FieldMembership:
+		return m.Membership()
+	case poscardsale.FieldCurrency:
+		return m.Currency()
+	case poscardsale.FieldSubtotalMinor:
+		return m.SubtotalMinor()
+	case poscardsale.FieldDiscountMinor:
+		return m.DiscountMinor()
+	case poscardsale.FieldVatMinor:
+		return m.VatMinor()
+	case poscardsale.FieldVatRateBp:
+		return m.VatRateBp()
+	case poscardsale.FieldTotalMinor:
+		return m.TotalMinor()
+	case poscardsale.FieldLines:
+		return m.Lines()
+	case poscardsale.FieldMemberID:
+		return m.MemberID()
+	case poscardsale.FieldPassTypeID:
+		return m.PassTypeID()
+	case poscardsale.FieldCheckoutID:
+		return m.CheckoutID()
+	case poscardsale.FieldPaymentMethodID:
+		return m.PaymentMethodID()
+	case poscardsale.FieldReturnBaseURL:
+		return m.ReturnBaseURL()
+	case poscardsale.FieldSoldByUserID:
+		return m.SoldByUserID()
+	case poscardsale.FieldBusinessDate:
+		return m.BusinessDate()
+	case poscardsale.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case poscardsale.FieldPromoExceptionKind:
+		return m.PromoExceptionKind()
+	case poscardsale.FieldPromoExceptionReason:
+		return m.PromoExceptionReason()
+	case poscardsale.FieldCompletedAt:
+		return m.CompletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PosCardSaleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case poscardsale.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case poscardsale.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case poscardsale.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case poscardsale.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case poscardsale.FieldKind:
+		return m.OldKind(ctx)
+	case poscardsale.FieldMethod:
+		return m.OldMethod(ctx)
+	case poscardsale.FieldStatus:
+		return m.OldStatus(ctx)
+	case poscardsale.FieldMembership:
+		return m.OldMembership(ctx)
+	case poscardsale.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case poscardsale.FieldSubtotalMinor:
+		return m.OldSubtotalMinor(ctx)
+	case poscardsale.FieldDiscountMinor:
+		return m.OldDiscountMinor(ctx)
+	case poscardsale.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case poscardsale.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case poscardsale.FieldTotalMinor:
+		return m.OldTotalMinor(ctx)
+	case poscardsale.FieldLines:
+		return m.OldLines(ctx)
+	case poscardsale.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case poscardsale.FieldPassTypeID:
+		return m.OldPassTypeID(ctx)
+	case poscardsale.FieldCheckoutID:
+		return m.OldCheckoutID(ctx)
+	case poscardsale.FieldPaymentMethodID:
+		return m.OldPaymentMethodID(ctx)
+	case poscardsale.FieldReturnBaseURL:
+		return m.OldReturnBaseURL(ctx)
+	case poscardsale.FieldSoldByUserID:
+		return m.OldSoldByUserID(ctx)
+	case poscardsale.FieldBusinessDate:
+		return m.OldBusinessDate(ctx)
+	case poscardsale.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case poscardsale.FieldPromoExceptionKind:
+		return m.OldPromoExceptionKind(ctx)
+	case poscardsale.FieldPromoExceptionReason:
+		return m.OldPromoExceptionReason(ctx)
+	case poscardsale.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PosCardSale field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosCardSaleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case poscardsale.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case poscardsale.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case poscardsale.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case poscardsale.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case poscardsale.FieldKind:
+		v, ok := value.(poscardsale.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case poscardsale.FieldMethod:
+		v, ok := value.(poscardsale.Method)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMethod(v)
+		return nil
+	case poscardsale.FieldStatus:
+		v, ok := value.(poscardsale.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case poscardsale.FieldMembership:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMembership(v)
+		return nil
+	case poscardsale.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case poscardsale.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubtotalMinor(v)
+		return nil
+	case poscardsale.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountMinor(v)
+		return nil
+	case poscardsale.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case poscardsale.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case poscardsale.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalMinor(v)
+		return nil
+	case poscardsale.FieldLines:
+		v, ok := value.([]model.PosLine)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLines(v)
+		return nil
+	case poscardsale.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case poscardsale.FieldPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeID(v)
+		return nil
+	case poscardsale.FieldCheckoutID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckoutID(v)
+		return nil
+	case poscardsale.FieldPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodID(v)
+		return nil
+	case poscardsale.FieldReturnBaseURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnBaseURL(v)
+		return nil
+	case poscardsale.FieldSoldByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSoldByUserID(v)
+		return nil
+	case poscardsale.FieldBusinessDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBusinessDate(v)
+		return nil
+	case poscardsale.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case poscardsale.FieldPromoExceptionKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromoExceptionKind(v)
+		return nil
+	case poscardsale.FieldPromoExceptionReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromoExceptionReason(v)
+		return nil
+	case poscardsale.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PosCardSaleMutation) AddedFields() []string {
+	var fields []string
+	if m.addsubtotal_minor != nil {
+		fields = append(fields, poscardsale.FieldSubtotalMinor)
+	}
+	if m.adddiscount_minor != nil {
+		fields = append(fields, poscardsale.FieldDiscountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, poscardsale.FieldVatMinor)
+	}
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, poscardsale.FieldVatRateBp)
+	}
+	if m.addtotal_minor != nil {
+		fields = append(fields, poscardsale.FieldTotalMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PosCardSaleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case poscardsale.FieldSubtotalMinor:
+		return m.AddedSubtotalMinor()
+	case poscardsale.FieldDiscountMinor:
+		return m.AddedDiscountMinor()
+	case poscardsale.FieldVatMinor:
+		return m.AddedVatMinor()
+	case poscardsale.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	case poscardsale.FieldTotalMinor:
+		return m.AddedTotalMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PosCardSaleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case poscardsale.FieldSubtotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubtotalMinor(v)
+		return nil
+	case poscardsale.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountMinor(v)
+		return nil
+	case poscardsale.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	case poscardsale.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	case poscardsale.FieldTotalMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PosCardSaleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(poscardsale.FieldMemberID) {
+		fields = append(fields, poscardsale.FieldMemberID)
+	}
+	if m.FieldCleared(poscardsale.FieldPassTypeID) {
+		fields = append(fields, poscardsale.FieldPassTypeID)
+	}
+	if m.FieldCleared(poscardsale.FieldCheckoutID) {
+		fields = append(fields, poscardsale.FieldCheckoutID)
+	}
+	if m.FieldCleared(poscardsale.FieldPaymentMethodID) {
+		fields = append(fields, poscardsale.FieldPaymentMethodID)
+	}
+	if m.FieldCleared(poscardsale.FieldPromoExceptionKind) {
+		fields = append(fields, poscardsale.FieldPromoExceptionKind)
+	}
+	if m.FieldCleared(poscardsale.FieldPromoExceptionReason) {
+		fields = append(fields, poscardsale.FieldPromoExceptionReason)
+	}
+	if m.FieldCleared(poscardsale.FieldCompletedAt) {
+		fields = append(fields, poscardsale.FieldCompletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PosCardSaleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PosCardSaleMutation) ClearField(name string) error {
+	switch name {
+	case poscardsale.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case poscardsale.FieldPassTypeID:
+		m.ClearPassTypeID()
+		return nil
+	case poscardsale.FieldCheckoutID:
+		m.ClearCheckoutID()
+		return nil
+	case poscardsale.FieldPaymentMethodID:
+		m.ClearPaymentMethodID()
+		return nil
+	case poscardsale.FieldPromoExceptionKind:
+		m.ClearPromoExceptionKind()
+		return nil
+	case poscardsale.FieldPromoExceptionReason:
+		m.ClearPromoExceptionReason()
+		return nil
+	case poscardsale.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PosCardSaleMutation) ResetField(name string) error {
+	switch name {
+	case poscardsale.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case poscardsale.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case poscardsale.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case poscardsale.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case poscardsale.FieldKind:
+		m.ResetKind()
+		return nil
+	case poscardsale.FieldMethod:
+		m.ResetMethod()
+		return nil
+	case poscardsale.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case poscardsale.FieldMembership:
+		m.ResetMembership()
+		return nil
+	case poscardsale.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case poscardsale.FieldSubtotalMinor:
+		m.ResetSubtotalMinor()
+		return nil
+	case poscardsale.FieldDiscountMinor:
+		m.ResetDiscountMinor()
+		return nil
+	case poscardsale.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case poscardsale.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case poscardsale.FieldTotalMinor:
+		m.ResetTotalMinor()
+		return nil
+	case poscardsale.FieldLines:
+		m.ResetLines()
+		return nil
+	case poscardsale.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case poscardsale.FieldPassTypeID:
+		m.ResetPassTypeID()
+		return nil
+	case poscardsale.FieldCheckoutID:
+		m.ResetCheckoutID()
+		return nil
+	case poscardsale.FieldPaymentMethodID:
+		m.ResetPaymentMethodID()
+		return nil
+	case poscardsale.FieldReturnBaseURL:
+		m.ResetReturnBaseURL()
+		return nil
+	case poscardsale.FieldSoldByUserID:
+		m.ResetSoldByUserID()
+		return nil
+	case poscardsale.FieldBusinessDate:
+		m.ResetBusinessDate()
+		return nil
+	case poscardsale.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case poscardsale.FieldPromoExceptionKind:
+		m.ResetPromoExceptionKind()
+		return nil
+	case poscardsale.FieldPromoExceptionReason:
+		m.ResetPromoExceptionReason()
+		return nil
+	case poscardsale.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PosCardSaleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, poscardsale.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PosCardSaleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case poscardsale.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PosCardSaleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PosCardSaleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PosCardSaleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, poscardsale.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PosCardSaleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case poscardsale.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PosCardSaleMutation) ClearEdge(name string) error {
+	switch name {
+	case poscardsale.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PosCardSaleMutation) ResetEdge(name string) error {
+	switch name {
+	case poscardsale.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PosCardSale edge %s", name)
 }
 
 // PosDayCloseMutation represents an operation that mutates the PosDayClose nodes in the graph.

@@ -128,6 +128,8 @@ type Tx struct {
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosCardSale is the client for interacting with the PosCardSale builders.
+	PosCardSale *PosCardSaleClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
 	// PosFavorites is the client for interacting with the PosFavorites builders.
@@ -380,6 +382,7 @@ func (tx *Tx) init() {
 	tx.PaymentOverride = NewPaymentOverrideClient(tx.config)
 	tx.Photo = NewPhotoClient(tx.config)
 	tx.PlatformSetting = NewPlatformSettingClient(tx.config)
+	tx.PosCardSale = NewPosCardSaleClient(tx.config)
 	tx.PosDayClose = NewPosDayCloseClient(tx.config)
 	tx.PosFavorites = NewPosFavoritesClient(tx.config)
 	tx.PosReturn = NewPosReturnClient(tx.config)

@@ -64,6 +64,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -157,6 +158,7 @@ var edgeTargets = map[string]map[string]string{
 	"PaymentOverride":        {"organization": "Organization"},
 	"Photo":                  {"organization": "Organization", "location": "Location", "brand": "Brand"},
 	"PlatformSetting":        {},
+	"PosCardSale":            {"organization": "Organization"},
 	"PosDayClose":            {"organization": "Organization"},
 	"PosFavorites":           {"organization": "Organization"},
 	"PosReturn":              {"organization": "Organization"},
@@ -238,6 +240,7 @@ var VenueOwnedTypes = []string{
 	"PaymentCustomer",
 	"PaymentOverride",
 	"Photo",
+	"PosCardSale",
 	"PosDayClose",
 	"PosFavorites",
 	"PosReturn",
@@ -327,6 +330,7 @@ var AllTypes = []string{
 	"PaymentOverride",
 	"Photo",
 	"PlatformSetting",
+	"PosCardSale",
 	"PosDayClose",
 	"PosFavorites",
 	"PosReturn",
@@ -485,6 +489,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Photo.Query().Where(photo.IDIn(ids...)).Count(ctx)
 	case "PlatformSetting":
 		return c.PlatformSetting.Query().Where(platformsetting.IDIn(ids...)).Count(ctx)
+	case "PosCardSale":
+		return c.PosCardSale.Query().Where(poscardsale.IDIn(ids...)).Count(ctx)
 	case "PosDayClose":
 		return c.PosDayClose.Query().Where(posdayclose.IDIn(ids...)).Count(ctx)
 	case "PosFavorites":

@@ -693,6 +693,18 @@ func (f PlatformSettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformSettingMutation", m)
 }
 
+// The PosCardSaleFunc type is an adapter to allow the use of ordinary
+// function as PosCardSale mutator.
+type PosCardSaleFunc func(context.Context, *ent.PosCardSaleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PosCardSaleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PosCardSaleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PosCardSaleMutation", m)
+}
+
 // The PosDayCloseFunc type is an adapter to allow the use of ordinary
 // function as PosDayClose mutator.
 type PosDayCloseFunc func(context.Context, *ent.PosDayCloseMutation) (ent.Value, error)

@@ -65,6 +65,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -1695,6 +1696,33 @@ func (f TraversePlatformSetting) Traverse(ctx context.Context, q ent.Query) erro
 	return fmt.Errorf("unexpected query type %T. expect *ent.PlatformSettingQuery", q)
 }
 
+// The PosCardSaleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PosCardSaleFunc func(context.Context, *ent.PosCardSaleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PosCardSaleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PosCardSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PosCardSaleQuery", q)
+}
+
+// The TraversePosCardSale type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePosCardSale func(context.Context, *ent.PosCardSaleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePosCardSale) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePosCardSale) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosCardSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PosCardSaleQuery", q)
+}
+
 // The PosDayCloseFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PosDayCloseFunc func(context.Context, *ent.PosDayCloseQuery) (ent.Value, error)
 
@@ -2676,6 +2704,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PhotoQuery, predicate.Photo, photo.OrderOption]{typ: ent.TypePhoto, tq: q}, nil
 	case *ent.PlatformSettingQuery:
 		return &query[*ent.PlatformSettingQuery, predicate.PlatformSetting, platformsetting.OrderOption]{typ: ent.TypePlatformSetting, tq: q}, nil
+	case *ent.PosCardSaleQuery:
+		return &query[*ent.PosCardSaleQuery, predicate.PosCardSale, poscardsale.OrderOption]{typ: ent.TypePosCardSale, tq: q}, nil
 	case *ent.PosDayCloseQuery:
 		return &query[*ent.PosDayCloseQuery, predicate.PosDayClose, posdayclose.OrderOption]{typ: ent.TypePosDayClose, tq: q}, nil
 	case *ent.PosFavoritesQuery:

@@ -175,8 +175,10 @@ type Method string
 
 // Method values.
 const (
-	MethodCash     Method = "cash"
-	MethodGiftCard Method = "gift_card"
+	MethodCash        Method = "cash"
+	MethodGiftCard    Method = "gift_card"
+	MethodCard        Method = "card"
+	MethodPaymentLink Method = "payment_link"
 )
 
 func (m Method) String() string {
@@ -186,7 +188,7 @@ func (m Method) String() string {
 // MethodValidator is a validator for the "method" field enum values. It is called by the builders before save.
 func MethodValidator(m Method) error {
 	switch m {
-	case MethodCash, MethodGiftCard:
+	case MethodCash, MethodGiftCard, MethodCard, MethodPaymentLink:
 		return nil
 	default:
 		return fmt.Errorf("possale: invalid enum value for method field: %q", m)

@@ -177,6 +177,9 @@ type Photo func(*sql.Selector)
 // PlatformSetting is the predicate function for platformsetting builders.
 type PlatformSetting func(*sql.Selector)
 
+// PosCardSale is the predicate function for poscardsale builders.
+type PosCardSale func(*sql.Selector)
+
 // PosDayClose is the predicate function for posdayclose builders.
 type PosDayClose func(*sql.Selector)
 

@@ -1479,6 +1479,30 @@ func (f PlatformSettingMutationRuleFunc) EvalMutation(ctx context.Context, m ent
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PlatformSettingMutation", m)
 }
 
+// The PosCardSaleQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PosCardSaleQueryRuleFunc func(context.Context, *ent.PosCardSaleQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PosCardSaleQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PosCardSaleQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PosCardSaleQuery", q)
+}
+
+// The PosCardSaleMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PosCardSaleMutationRuleFunc func(context.Context, *ent.PosCardSaleMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PosCardSaleMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PosCardSaleMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PosCardSaleMutation", m)
+}
+
 // The PosDayCloseQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PosDayCloseQueryRuleFunc func(context.Context, *ent.PosDayCloseQuery) error
@@ -2396,6 +2420,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PlatformSettingQuery:
 		return q.Filter(), nil
+	case *ent.PosCardSaleQuery:
+		return q.Filter(), nil
 	case *ent.PosDayCloseQuery:
 		return q.Filter(), nil
 	case *ent.PosFavoritesQuery:
@@ -2580,6 +2606,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.PhotoMutation:
 		return m.Filter(), nil
 	case *ent.PlatformSettingMutation:
+		return m.Filter(), nil
+	case *ent.PosCardSaleMutation:
 		return m.Filter(), nil
 	case *ent.PosDayCloseMutation:
 		return m.Filter(), nil

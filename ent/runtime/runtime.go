@@ -64,6 +64,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -3658,6 +3659,131 @@ func init() {
 	platformsettingDescID := platformsettingMixinFields0[0].Descriptor()
 	// platformsetting.DefaultID holds the default value on creation for the id field.
 	platformsetting.DefaultID = platformsettingDescID.Default.(func() uuid.UUID)
+	poscardsaleMixin := schema.PosCardSale{}.Mixin()
+	poscardsale.Policy = privacy.NewPolicies(poscardsaleMixin[1], schema.PosCardSale{})
+	poscardsale.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := poscardsale.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	poscardsaleMixinHooks1 := poscardsaleMixin[1].Hooks()
+
+	poscardsale.Hooks[1] = poscardsaleMixinHooks1[0]
+	poscardsaleMixinFields0 := poscardsaleMixin[0].Fields()
+	_ = poscardsaleMixinFields0
+	poscardsaleFields := schema.PosCardSale{}.Fields()
+	_ = poscardsaleFields
+	// poscardsaleDescCreatedAt is the schema descriptor for created_at field.
+	poscardsaleDescCreatedAt := poscardsaleMixinFields0[1].Descriptor()
+	// poscardsale.DefaultCreatedAt holds the default value on creation for the created_at field.
+	poscardsale.DefaultCreatedAt = poscardsaleDescCreatedAt.Default.(func() time.Time)
+	// poscardsaleDescUpdatedAt is the schema descriptor for updated_at field.
+	poscardsaleDescUpdatedAt := poscardsaleMixinFields0[2].Descriptor()
+	// poscardsale.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	poscardsale.DefaultUpdatedAt = poscardsaleDescUpdatedAt.Default.(func() time.Time)
+	// poscardsale.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	poscardsale.UpdateDefaultUpdatedAt = poscardsaleDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// poscardsaleDescRequestKey is the schema descriptor for request_key field.
+	poscardsaleDescRequestKey := poscardsaleFields[0].Descriptor()
+	// poscardsale.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	poscardsale.RequestKeyValidator = func() func(string) error {
+		validators := poscardsaleDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// poscardsaleDescMembership is the schema descriptor for membership field.
+	poscardsaleDescMembership := poscardsaleFields[4].Descriptor()
+	// poscardsale.DefaultMembership holds the default value on creation for the membership field.
+	poscardsale.DefaultMembership = poscardsaleDescMembership.Default.(bool)
+	// poscardsaleDescCurrency is the schema descriptor for currency field.
+	poscardsaleDescCurrency := poscardsaleFields[5].Descriptor()
+	// poscardsale.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	poscardsale.CurrencyValidator = func() func(string) error {
+		validators := poscardsaleDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// poscardsaleDescSubtotalMinor is the schema descriptor for subtotal_minor field.
+	poscardsaleDescSubtotalMinor := poscardsaleFields[6].Descriptor()
+	// poscardsale.SubtotalMinorValidator is a validator for the "subtotal_minor" field. It is called by the builders before save.
+	poscardsale.SubtotalMinorValidator = poscardsaleDescSubtotalMinor.Validators[0].(func(int64) error)
+	// poscardsaleDescDiscountMinor is the schema descriptor for discount_minor field.
+	poscardsaleDescDiscountMinor := poscardsaleFields[7].Descriptor()
+	// poscardsale.DefaultDiscountMinor holds the default value on creation for the discount_minor field.
+	poscardsale.DefaultDiscountMinor = poscardsaleDescDiscountMinor.Default.(int64)
+	// poscardsale.DiscountMinorValidator is a validator for the "discount_minor" field. It is called by the builders before save.
+	poscardsale.DiscountMinorValidator = poscardsaleDescDiscountMinor.Validators[0].(func(int64) error)
+	// poscardsaleDescVatMinor is the schema descriptor for vat_minor field.
+	poscardsaleDescVatMinor := poscardsaleFields[8].Descriptor()
+	// poscardsale.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	poscardsale.VatMinorValidator = poscardsaleDescVatMinor.Validators[0].(func(int64) error)
+	// poscardsaleDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	poscardsaleDescVatRateBp := poscardsaleFields[9].Descriptor()
+	// poscardsale.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	poscardsale.VatRateBpValidator = func() func(int) error {
+		validators := poscardsaleDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// poscardsaleDescTotalMinor is the schema descriptor for total_minor field.
+	poscardsaleDescTotalMinor := poscardsaleFields[10].Descriptor()
+	// poscardsale.TotalMinorValidator is a validator for the "total_minor" field. It is called by the builders before save.
+	poscardsale.TotalMinorValidator = poscardsaleDescTotalMinor.Validators[0].(func(int64) error)
+	// poscardsaleDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	poscardsaleDescPaymentMethodID := poscardsaleFields[15].Descriptor()
+	// poscardsale.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	poscardsale.PaymentMethodIDValidator = poscardsaleDescPaymentMethodID.Validators[0].(func(string) error)
+	// poscardsaleDescReturnBaseURL is the schema descriptor for return_base_url field.
+	poscardsaleDescReturnBaseURL := poscardsaleFields[16].Descriptor()
+	// poscardsale.DefaultReturnBaseURL holds the default value on creation for the return_base_url field.
+	poscardsale.DefaultReturnBaseURL = poscardsaleDescReturnBaseURL.Default.(string)
+	// poscardsale.ReturnBaseURLValidator is a validator for the "return_base_url" field. It is called by the builders before save.
+	poscardsale.ReturnBaseURLValidator = poscardsaleDescReturnBaseURL.Validators[0].(func(string) error)
+	// poscardsaleDescPromoExceptionKind is the schema descriptor for promo_exception_kind field.
+	poscardsaleDescPromoExceptionKind := poscardsaleFields[20].Descriptor()
+	// poscardsale.PromoExceptionKindValidator is a validator for the "promo_exception_kind" field. It is called by the builders before save.
+	poscardsale.PromoExceptionKindValidator = poscardsaleDescPromoExceptionKind.Validators[0].(func(string) error)
+	// poscardsaleDescPromoExceptionReason is the schema descriptor for promo_exception_reason field.
+	poscardsaleDescPromoExceptionReason := poscardsaleFields[21].Descriptor()
+	// poscardsale.PromoExceptionReasonValidator is a validator for the "promo_exception_reason" field. It is called by the builders before save.
+	poscardsale.PromoExceptionReasonValidator = poscardsaleDescPromoExceptionReason.Validators[0].(func(string) error)
+	// poscardsaleDescID is the schema descriptor for id field.
+	poscardsaleDescID := poscardsaleMixinFields0[0].Descriptor()
+	// poscardsale.DefaultID holds the default value on creation for the id field.
+	poscardsale.DefaultID = poscardsaleDescID.Default.(func() uuid.UUID)
 	posdaycloseMixin := schema.PosDayClose{}.Mixin()
 	posdayclose.Policy = privacy.NewPolicies(posdaycloseMixin[1], schema.PosDayClose{})
 	posdayclose.Hooks[0] = func(next ent.Mutator) ent.Mutator {

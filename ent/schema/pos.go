@@ -77,7 +77,7 @@ func (StockMovement) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, Venue
 func (StockMovement) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("product_id", uuidType).Immutable(),
-		field.Enum("kind").Values("sale", "return", "adjustment").Immutable(),
+		field.Enum("kind").Values("sale", "return", "adjustment", "release").Immutable(),
 		field.Int("delta").Immutable(),
 		field.Int("stock_after").NonNegative().Immutable(),
 		field.UUID("sale_id", uuidType).Optional().Nillable().Immutable(),
@@ -114,7 +114,7 @@ func (PosSale) Fields() []ent.Field {
 		field.String("request_key").NotEmpty().MaxLen(128).Immutable().
 			Comment("Digest of the Idempotency-Key of the sale request."),
 		field.Enum("kind").Values("products", "pass", "gift_card").Immutable(),
-		field.Enum("method").Values("cash", "gift_card").Immutable(),
+		field.Enum("method").Values("cash", "gift_card", "card", "payment_link").Immutable(),
 		field.String("currency").MinLen(3).MaxLen(3).Immutable(),
 		field.Int64("subtotal_minor").NonNegative().Immutable(),
 		field.Int64("discount_minor").NonNegative().Default(0).Immutable(),

@@ -119,6 +119,7 @@ const (
 	KindSale       Kind = "sale"
 	KindReturn     Kind = "return"
 	KindAdjustment Kind = "adjustment"
+	KindRelease    Kind = "release"
 )
 
 func (k Kind) String() string {
@@ -128,7 +129,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindSale, KindReturn, KindAdjustment:
+	case KindSale, KindReturn, KindAdjustment, KindRelease:
 		return nil
 	default:
 		return fmt.Errorf("stockmovement: invalid enum value for kind field: %q", k)

@@ -167,7 +167,7 @@ func posLinesOut(ls []model.PosLine) []api.PosLine {
 }
 
 // CreatePosSale implements api.Handler.
-func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ api.CreatePosSaleParams) (*api.PosSaleResponse, error) {
+func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ api.CreatePosSaleParams) (api.CreatePosSaleRes, error) {
 	if _, err := pos.Staff(ctx, false, pos.PermSell); err != nil {
 		return nil, err
 	}
@@ -181,6 +181,10 @@ func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ 
 		sp.ExpectedTotalMinor = &v
 	}
 	sp.RequestKey, _ = idempotency.Derive(ctx, "createPosSale")
+	if sp.Method == pos.MethodCard || sp.Method == pos.MethodPaymentLink {
+		sp.PaymentMethodID, sp.ReturnBaseURL = req.PaymentMethodID.Or(""), optURL(req.ReturnBaseURL)
+		return h.sellByCard(ctx, sp)
+	}
 	s, err := h.pos().Sell(ctx, sp)
 	if err != nil {
 		return nil, err

@@ -58,7 +58,15 @@ func (e *posEnv) stock(t *testing.T, id uuid.UUID) int {
 }
 
 func (e *posEnv) sell(c *api.Client, key string, req *api.PosSaleRequest) (*api.PosSaleResponse, error) {
-	return c.CreatePosSale(e.ctx, req, api.CreatePosSaleParams{IdempotencyKey: key})
+	res, err := c.CreatePosSale(e.ctx, req, api.CreatePosSaleParams{IdempotencyKey: key})
+	if err != nil {
+		return nil, err
+	}
+	s, ok := res.(*api.PosSaleResponse)
+	if !ok {
+		return nil, fmt.Errorf("the sale waits for its card payment: %T", res)
+	}
+	return s, nil
 }
 
 func item(id uuid.UUID, n int) api.PosCartItem {

@@ -176,7 +176,7 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 		pay, err := tx.Payment.Create().SetMemberID(co.MemberID).SetPassID(p.ID).
 			SetAmountMinor(co.AmountMinor).SetCurrency(co.Currency).
 			SetStatus(payment.StatusSucceeded).SetKind(payment.KindPassPurchase).
-			SetPaidAt(now).SetProcessorPaymentID(intentID).SetMethod(payment.MethodCard).Save(ctx)
+			SetPaidAt(now).SetProcessorPaymentID(intentID).SetMethod(activationMethod(ctx)).Save(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +194,7 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	}); err != nil {
 		return nil, err
 	}
-	if pt.IsRecurring && co.AmountMinor > 0 {
+	if pt.IsRecurring && co.AmountMinor > 0 && activationMethod(ctx) == payment.MethodCard {
 		if err := runRecurringHooks(ctx, tx, p, co); err != nil {
 			return nil, err
 		}

@@ -67,6 +67,11 @@ type ChargeParams struct {
 	// the intent waits for the payment sheet.
 	PaymentMethodID string
 	CustomerID      string
+	// OffSession charges the saved card with its holder away from the app
+	// (the front desk).
+	OffSession bool
+	// SaveCard keeps the card that pays on CustomerID for renewals.
+	SaveCard bool
 }
 
 // ChargeResult is a charge's outcome: Status is succeeded (the subject is
@@ -141,6 +146,8 @@ func (s *Service) ChargeSubject(ctx context.Context, p ChargeParams) (*ChargeRes
 		PaymentMethod:       p.PaymentMethodID,
 		Customer:            p.CustomerID,
 		Description:         charge.Description,
+		OffSession:          p.OffSession,
+		SaveCard:            p.SaveCard,
 		Metadata: map[string]string{
 			"attempt_id": attempt.ID.String(), "subject_id": p.SubjectID.String(),
 			"purpose": string(p.Purpose), "organization_id": attempt.OrganizationID.String(),

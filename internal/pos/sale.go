@@ -47,6 +47,12 @@ type SaleParams struct {
 	// RequestKey is the digest of the request's Idempotency-Key: a retry
 	// finds the sale it made.
 	RequestKey string
+	// PaymentMethodID is the member's saved card (method card);
+	// ReturnBaseURL where a payment link sends the member (payment_link).
+	PaymentMethodID, ReturnBaseURL string
+	// Exception honours an ended offer or a late code for this sale.
+	Exception  *Exception
+	membership bool
 }
 
 // Sale is a recorded desk sale with the quote it charged.

@@ -252,6 +252,8 @@ var registry = map[string]SiteInfo{
 	"guests.waitlist": members("a freed seat of a class goes to the first guest waiting, whoever's invitation freed it: reading and moving the class's waiting guest invitations, in the class the caller locked in the viewer's venue",
 		"GuestInvite"),
 	"appointments.late_refund": elevation("a payment that came after its appointment's hold was released is refunded by a job holding only ids, and the member's confirm reads where that refund stands: both act as an operator of the venue the payment names, as staff refunding would"),
+	"pos.lapsed_card_sales": bypass("the sweep of every venue's desk card sales left unpaid past their hold; it reads their ids and venues, then acts in each venue",
+		"PosCardSale"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

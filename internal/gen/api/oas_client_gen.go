@@ -696,6 +696,16 @@ type Invoker interface {
 	//
 	// POST /me/invoices/{id}/retry/confirm
 	ConfirmMyInvoiceRetry(ctx context.Context, request *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error)
+	// ConfirmPosCardSale invokes confirmPosCardSale operation.
+	//
+	// Needs `pos.sell`. Reads the sale's payment from the processor and
+	// applies it, as its event would: a member back from paying the link or
+	// authenticating the card completes the sale now. Writes nothing to the
+	// processor; calling it again changes nothing, so it takes no
+	// Idempotency-Key. Answers the card sale.
+	//
+	// POST /admin/pos/card-sales/{saleId}/confirm
+	ConfirmPosCardSale(ctx context.Context, params ConfirmPosCardSaleParams) (*PosCardSaleResponse, error)
 	// ConfirmTip invokes confirmTip operation.
 	//
 	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -1053,9 +1063,22 @@ type Invoker interface {
 	// and, when `member_id` names a member with an address, the receipt
 	// e-mail through the outbox. Errors as catalog-preview, and 404
 	// `NOT_FOUND` for an unknown member or gift card code.
+	// Paid by card without a terminal (tag pos-sales): `card` charges
+	// `payment_method_id`, a saved card of `member_id` (404
+	// `PAYMENT_METHOD_NOT_FOUND` otherwise), off-session: 201 when it
+	// succeeds; 402 `CHARGE_DECLINED` (`details.decline_code`) or 402
+	// `CHARGE_REQUIRES_ACTION` with `details.desk_action`
+	// (`send_payment_link`: the bank wants the member to authenticate, the
+	// sale is released, ring it up again as a payment link;
+	// `member_authenticates`: the sale waits, `details.sale_id`, while the
+	// member finishes on their device). `payment_link` answers 202 with the
+	// card sale and its link (`return_base_url` required). 422
+	// `CARD_PAYMENTS_UNAVAILABLE` when the venue cannot take cards; 409
+	// `UNKNOWN_WRITE_OUTCOME` (`details.sale_id`) when the processor's
+	// answer is unknown: the reconcile job settles it.
 	//
 	// POST /admin/pos/sale
-	CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error)
+	CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (CreatePosSaleRes, error)
 	// CreateRefundReview invokes createRefundReview operation.
 	//
 	// Review a refund before making it (a review intent).
@@ -1666,6 +1689,14 @@ type Invoker interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetPosCardSale invokes getPosCardSale operation.
+	//
+	// Needs `pos.access` or `pos.sell`. The card sale's status (`pending`,
+	// `completed`, `lapsed`, `failed`), its payment link while it waits, and
+	// the completed sale. 404 for an unknown or another venue's sale.
+	//
+	// GET /admin/pos/card-sales/{saleId}
+	GetPosCardSale(ctx context.Context, params GetPosCardSaleParams) (*PosCardSaleResponse, error)
 	// GetPosDay invokes getPosDay operation.
 	//
 	// Needs `pos.access`. `date` is venue-local (the venue's today when
@@ -2550,6 +2581,31 @@ type Invoker interface {
 	//
 	// POST /me/passes/{id}/flexible/change
 	ScheduleFlexibleChange(ctx context.Context, request *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// SellMembership invokes sellMembership operation.
+	//
+	// Needs `pos.sell`. Sells `pass_type_id` (a membership, a clip card, any
+	// active pass type of the venue) to `member_id` at its VAT-inclusive
+	// price (what pass-preview answers; `expected_total_minor` holds the
+	// sale to it: another total is 409 `BALANCE_CHANGED`, nothing charged).
+	// The pass is activated once through the same activation as a purchase
+	// in the app (pass active from the venue's today, payment row, events
+	// `payment.succeeded` and `pass.activated`). Paid by `method`:
+	// `cash`; `gift_card` (`gift_card_code`, 422 `GIFT_CARD_NOT_REDEEMABLE`
+	// with `details.reason`); `card` (`payment_method_id`, a saved card of
+	// the member: 404 `PAYMENT_METHOD_NOT_FOUND` otherwise; 402
+	// `CHARGE_DECLINED`, or `CHARGE_REQUIRES_ACTION` with
+	// `details.desk_action`); `payment_link` (`return_base_url`; answered
+	// 202 with the link). A recurring pass paid by card also starts its
+	// renewals (a subscription on the member's card from the end of the
+	// paid period); paid in cash or by gift card it runs its first period
+	// and starts no renewals. 201 with the completed sale; 202 while a card
+	// payment is under way. Unknown or another venue's member or pass type:
+	// 404 `NOT_FOUND`. Card payments off: 422 `CARD_PAYMENTS_UNAVAILABLE`.
+	// An unknown processor outcome: 409 `UNKNOWN_WRITE_OUTCOME`
+	// (`details.sale_id`); reconcile settles it.
+	//
+	// POST /admin/memberships
+	SellMembership(ctx context.Context, request *PosMembershipSaleRequest, params SellMembershipParams) (SellMembershipRes, error)
 	// SellPosGiftCard invokes sellPosGiftCard operation.
 	//
 	// Needs `pos.sell`. Issues an amount card on the venue's gift-card
@@ -7942,6 +7998,99 @@ func (c *Client) sendConfirmMyInvoiceRetry(ctx context.Context, request *Invoice
 	return result, nil
 }
 
+// ConfirmPosCardSale invokes confirmPosCardSale operation.
+//
+// Needs `pos.sell`. Reads the sale's payment from the processor and
+// applies it, as its event would: a member back from paying the link or
+// authenticating the card completes the sale now. Writes nothing to the
+// processor; calling it again changes nothing, so it takes no
+// Idempotency-Key. Answers the card sale.
+//
+// POST /admin/pos/card-sales/{saleId}/confirm
+func (c *Client) ConfirmPosCardSale(ctx context.Context, params ConfirmPosCardSaleParams) (*PosCardSaleResponse, error) {
+	res, err := c.sendConfirmPosCardSale(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendConfirmPosCardSale(ctx context.Context, params ConfirmPosCardSaleParams) (res *PosCardSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pos/card-sales/"
+	{
+		// Encode "saleId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "saleId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.SaleId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/confirm"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ConfirmPosCardSaleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeConfirmPosCardSaleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ConfirmTip invokes confirmTip operation.
 //
 // Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -10211,14 +10360,27 @@ func (c *Client) sendCreatePosReturn(ctx context.Context, request *PosReturnRequ
 // and, when `member_id` names a member with an address, the receipt
 // e-mail through the outbox. Errors as catalog-preview, and 404
 // `NOT_FOUND` for an unknown member or gift card code.
+// Paid by card without a terminal (tag pos-sales): `card` charges
+// `payment_method_id`, a saved card of `member_id` (404
+// `PAYMENT_METHOD_NOT_FOUND` otherwise), off-session: 201 when it
+// succeeds; 402 `CHARGE_DECLINED` (`details.decline_code`) or 402
+// `CHARGE_REQUIRES_ACTION` with `details.desk_action`
+// (`send_payment_link`: the bank wants the member to authenticate, the
+// sale is released, ring it up again as a payment link;
+// `member_authenticates`: the sale waits, `details.sale_id`, while the
+// member finishes on their device). `payment_link` answers 202 with the
+// card sale and its link (`return_base_url` required). 422
+// `CARD_PAYMENTS_UNAVAILABLE` when the venue cannot take cards; 409
+// `UNKNOWN_WRITE_OUTCOME` (`details.sale_id`) when the processor's
+// answer is unknown: the reconcile job settles it.
 //
 // POST /admin/pos/sale
-func (c *Client) CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error) {
+func (c *Client) CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (CreatePosSaleRes, error) {
 	res, err := c.sendCreatePosSale(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendCreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (res *PosSaleResponse, err error) {
+func (c *Client) sendCreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (res CreatePosSaleRes, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [1]string
@@ -16575,6 +16737,96 @@ func (c *Client) sendGetPaymentsConnect(ctx context.Context) (res *PaymentsConne
 	defer body.Close()
 
 	result, err := decodeGetPaymentsConnectResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetPosCardSale invokes getPosCardSale operation.
+//
+// Needs `pos.access` or `pos.sell`. The card sale's status (`pending`,
+// `completed`, `lapsed`, `failed`), its payment link while it waits, and
+// the completed sale. 404 for an unknown or another venue's sale.
+//
+// GET /admin/pos/card-sales/{saleId}
+func (c *Client) GetPosCardSale(ctx context.Context, params GetPosCardSaleParams) (*PosCardSaleResponse, error) {
+	res, err := c.sendGetPosCardSale(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetPosCardSale(ctx context.Context, params GetPosCardSaleParams) (res *PosCardSaleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/pos/card-sales/"
+	{
+		// Encode "saleId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "saleId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.SaleId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosCardSaleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosCardSaleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -25797,6 +26049,111 @@ func (c *Client) sendScheduleFlexibleChange(ctx context.Context, request *Flexib
 	defer body.Close()
 
 	result, err := decodeScheduleFlexibleChangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SellMembership invokes sellMembership operation.
+//
+// Needs `pos.sell`. Sells `pass_type_id` (a membership, a clip card, any
+// active pass type of the venue) to `member_id` at its VAT-inclusive
+// price (what pass-preview answers; `expected_total_minor` holds the
+// sale to it: another total is 409 `BALANCE_CHANGED`, nothing charged).
+// The pass is activated once through the same activation as a purchase
+// in the app (pass active from the venue's today, payment row, events
+// `payment.succeeded` and `pass.activated`). Paid by `method`:
+// `cash`; `gift_card` (`gift_card_code`, 422 `GIFT_CARD_NOT_REDEEMABLE`
+// with `details.reason`); `card` (`payment_method_id`, a saved card of
+// the member: 404 `PAYMENT_METHOD_NOT_FOUND` otherwise; 402
+// `CHARGE_DECLINED`, or `CHARGE_REQUIRES_ACTION` with
+// `details.desk_action`); `payment_link` (`return_base_url`; answered
+// 202 with the link). A recurring pass paid by card also starts its
+// renewals (a subscription on the member's card from the end of the
+// paid period); paid in cash or by gift card it runs its first period
+// and starts no renewals. 201 with the completed sale; 202 while a card
+// payment is under way. Unknown or another venue's member or pass type:
+// 404 `NOT_FOUND`. Card payments off: 422 `CARD_PAYMENTS_UNAVAILABLE`.
+// An unknown processor outcome: 409 `UNKNOWN_WRITE_OUTCOME`
+// (`details.sale_id`); reconcile settles it.
+//
+// POST /admin/memberships
+func (c *Client) SellMembership(ctx context.Context, request *PosMembershipSaleRequest, params SellMembershipParams) (SellMembershipRes, error) {
+	res, err := c.sendSellMembership(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSellMembership(ctx context.Context, request *PosMembershipSaleRequest, params SellMembershipParams) (res SellMembershipRes, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/memberships"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSellMembershipRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SellMembershipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSellMembershipResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

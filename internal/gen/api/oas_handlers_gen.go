@@ -8048,6 +8048,151 @@ func (s *Server) handleConfirmMyInvoiceRetryRequest(args [1]string, argsEscaped 
 	}
 }
 
+// handleConfirmPosCardSaleRequest handles confirmPosCardSale operation.
+//
+// Needs `pos.sell`. Reads the sale's payment from the processor and
+// applies it, as its event would: a member back from paying the link or
+// authenticating the card completes the sale now. Writes nothing to the
+// processor; calling it again changes nothing, so it takes no
+// Idempotency-Key. Answers the card sale.
+//
+// POST /admin/pos/card-sales/{saleId}/confirm
+func (s *Server) handleConfirmPosCardSaleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ConfirmPosCardSaleOperation,
+			ID:   "confirmPosCardSale",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, ConfirmPosCardSaleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeConfirmPosCardSaleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *PosCardSaleResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ConfirmPosCardSaleOperation,
+			OperationSummary: "Complete a card sale whose member has paid",
+			OperationID:      "confirmPosCardSale",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "saleId",
+					In:   "path",
+				}: params.SaleId,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = ConfirmPosCardSaleParams
+			Response = *PosCardSaleResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackConfirmPosCardSaleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ConfirmPosCardSale(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ConfirmPosCardSale(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeConfirmPosCardSaleResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleConfirmTipRequest handles confirmTip operation.
 //
 // Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -11545,6 +11690,19 @@ func (s *Server) handleCreatePosReturnRequest(args [0]string, argsEscaped bool, 
 // and, when `member_id` names a member with an address, the receipt
 // e-mail through the outbox. Errors as catalog-preview, and 404
 // `NOT_FOUND` for an unknown member or gift card code.
+// Paid by card without a terminal (tag pos-sales): `card` charges
+// `payment_method_id`, a saved card of `member_id` (404
+// `PAYMENT_METHOD_NOT_FOUND` otherwise), off-session: 201 when it
+// succeeds; 402 `CHARGE_DECLINED` (`details.decline_code`) or 402
+// `CHARGE_REQUIRES_ACTION` with `details.desk_action`
+// (`send_payment_link`: the bank wants the member to authenticate, the
+// sale is released, ring it up again as a payment link;
+// `member_authenticates`: the sale waits, `details.sale_id`, while the
+// member finishes on their device). `payment_link` answers 202 with the
+// card sale and its link (`return_base_url` required). 422
+// `CARD_PAYMENTS_UNAVAILABLE` when the venue cannot take cards; 409
+// `UNKNOWN_WRITE_OUTCOME` (`details.sale_id`) when the processor's
+// answer is unknown: the reconcile job settles it.
 //
 // POST /admin/pos/sale
 func (s *Server) handleCreatePosSaleRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -11633,7 +11791,7 @@ func (s *Server) handleCreatePosSaleRequest(args [0]string, argsEscaped bool, w 
 		}
 	}()
 
-	var response *PosSaleResponse
+	var response CreatePosSaleRes
 	if m := s.cfg.Middleware; m != nil {
 		mreq := middleware.Request{
 			Context:          ctx,
@@ -11654,7 +11812,7 @@ func (s *Server) handleCreatePosSaleRequest(args [0]string, argsEscaped bool, w 
 		type (
 			Request  = *PosSaleRequest
 			Params   = CreatePosSaleParams
-			Response = *PosSaleResponse
+			Response = CreatePosSaleRes
 		)
 		response, err = middleware.HookMiddleware[
 			Request,
@@ -20344,6 +20502,149 @@ func (s *Server) handleGetPaymentsConnectRequest(args [0]string, argsEscaped boo
 	}
 
 	if err := encodeGetPaymentsConnectResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleGetPosCardSaleRequest handles getPosCardSale operation.
+//
+// Needs `pos.access` or `pos.sell`. The card sale's status (`pending`,
+// `completed`, `lapsed`, `failed`), its payment link while it waits, and
+// the completed sale. 404 for an unknown or another venue's sale.
+//
+// GET /admin/pos/card-sales/{saleId}
+func (s *Server) handleGetPosCardSaleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: GetPosCardSaleOperation,
+			ID:   "getPosCardSale",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, GetPosCardSaleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeGetPosCardSaleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *PosCardSaleResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    GetPosCardSaleOperation,
+			OperationSummary: "A desk sale paid by card",
+			OperationID:      "getPosCardSale",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "saleId",
+					In:   "path",
+				}: params.SaleId,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = GetPosCardSaleParams
+			Response = *PosCardSaleResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackGetPosCardSaleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.GetPosCardSale(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.GetPosCardSale(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeGetPosCardSaleResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)
@@ -32899,6 +33200,181 @@ func (s *Server) handleScheduleFlexibleChangeRequest(args [1]string, argsEscaped
 	}
 
 	if err := encodeScheduleFlexibleChangeResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleSellMembershipRequest handles sellMembership operation.
+//
+// Needs `pos.sell`. Sells `pass_type_id` (a membership, a clip card, any
+// active pass type of the venue) to `member_id` at its VAT-inclusive
+// price (what pass-preview answers; `expected_total_minor` holds the
+// sale to it: another total is 409 `BALANCE_CHANGED`, nothing charged).
+// The pass is activated once through the same activation as a purchase
+// in the app (pass active from the venue's today, payment row, events
+// `payment.succeeded` and `pass.activated`). Paid by `method`:
+// `cash`; `gift_card` (`gift_card_code`, 422 `GIFT_CARD_NOT_REDEEMABLE`
+// with `details.reason`); `card` (`payment_method_id`, a saved card of
+// the member: 404 `PAYMENT_METHOD_NOT_FOUND` otherwise; 402
+// `CHARGE_DECLINED`, or `CHARGE_REQUIRES_ACTION` with
+// `details.desk_action`); `payment_link` (`return_base_url`; answered
+// 202 with the link). A recurring pass paid by card also starts its
+// renewals (a subscription on the member's card from the end of the
+// paid period); paid in cash or by gift card it runs its first period
+// and starts no renewals. 201 with the completed sale; 202 while a card
+// payment is under way. Unknown or another venue's member or pass type:
+// 404 `NOT_FOUND`. Card payments off: 422 `CARD_PAYMENTS_UNAVAILABLE`.
+// An unknown processor outcome: 409 `UNKNOWN_WRITE_OUTCOME`
+// (`details.sale_id`); reconcile settles it.
+//
+// POST /admin/memberships
+func (s *Server) handleSellMembershipRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SellMembershipOperation,
+			ID:   "sellMembership",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SellMembershipOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSellMembershipParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSellMembershipRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response SellMembershipRes
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SellMembershipOperation,
+			OperationSummary: "Sell a pass or membership to a member at the desk",
+			OperationID:      "sellMembership",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *PosMembershipSaleRequest
+			Params   = SellMembershipParams
+			Response = SellMembershipRes
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSellMembershipParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SellMembership(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SellMembership(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSellMembershipResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

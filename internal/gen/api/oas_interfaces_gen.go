@@ -9,6 +9,10 @@ type ConfirmAppointmentVisitCheckoutRes interface {
 	confirmAppointmentVisitCheckoutRes()
 }
 
+type CreatePosSaleRes interface {
+	createPosSaleRes()
+}
+
 type DeleteMyPaymentMethodRes interface {
 	deleteMyPaymentMethodRes()
 }
@@ -23,4 +27,8 @@ type GetBrandAnalyticsRes interface {
 
 type GetSalesSnapshotRes interface {
 	getSalesSnapshotRes()
+}
+
+type SellMembershipRes interface {
+	sellMembershipRes()
 }

@@ -3950,6 +3950,71 @@ func decodeConfirmMyInvoiceRetryParams(args [1]string, argsEscaped bool, r *http
 	return params, nil
 }
 
+// ConfirmPosCardSaleParams is parameters of confirmPosCardSale operation.
+type ConfirmPosCardSaleParams struct {
+	SaleId uuid.UUID
+}
+
+func unpackConfirmPosCardSaleParams(packed middleware.Parameters) (params ConfirmPosCardSaleParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "saleId",
+			In:   "path",
+		}
+		params.SaleId = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeConfirmPosCardSaleParams(args [1]string, argsEscaped bool, r *http.Request) (params ConfirmPosCardSaleParams, _ error) {
+	// Decode path: saleId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "saleId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.SaleId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "saleId",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // ConfirmTipParams is parameters of confirmTip operation.
 type ConfirmTipParams struct {
 	ID uuid.UUID
@@ -13849,6 +13914,71 @@ func decodeGetMyRefundPdfParams(args [1]string, argsEscaped bool, r *http.Reques
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "refundId",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// GetPosCardSaleParams is parameters of getPosCardSale operation.
+type GetPosCardSaleParams struct {
+	SaleId uuid.UUID
+}
+
+func unpackGetPosCardSaleParams(packed middleware.Parameters) (params GetPosCardSaleParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "saleId",
+			In:   "path",
+		}
+		params.SaleId = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeGetPosCardSaleParams(args [1]string, argsEscaped bool, r *http.Request) (params GetPosCardSaleParams, _ error) {
+	// Decode path: saleId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "saleId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.SaleId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "saleId",
 			In:   "path",
 			Err:  err,
 		}
@@ -25980,6 +26110,85 @@ func decodeScheduleFlexibleChangeParams(args [1]string, argsEscaped bool, r *htt
 			Err:  err,
 		}
 	}
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// SellMembershipParams is parameters of sellMembership operation.
+type SellMembershipParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackSellMembershipParams(packed middleware.Parameters) (params SellMembershipParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeSellMembershipParams(args [0]string, argsEscaped bool, r *http.Request) (params SellMembershipParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
 	// Decode header: Idempotency-Key.
 	if err := func() error {
 		cfg := uri.HeaderParameterDecodingConfig{

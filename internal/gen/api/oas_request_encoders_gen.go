@@ -1264,6 +1264,20 @@ func encodeScheduleFlexibleChangeRequest(
 	return nil
 }
 
+func encodeSellMembershipRequest(
+	req *PosMembershipSaleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSellPosGiftCardRequest(
 	req *PosGiftCardSaleRequest,
 	r *http.Request,

@@ -764,6 +764,19 @@ func encodeConfirmMyInvoiceRetryResponse(response *InvoiceRetryConfirmResponse, 
 	return nil
 }
 
+func encodeConfirmPosCardSaleResponse(response *PosCardSaleResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeConfirmTipResponse(response *TipConfirmResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1024,17 +1037,35 @@ func encodeCreatePosReturnResponse(response *PosReturnResponse, w http.ResponseW
 	return nil
 }
 
-func encodeCreatePosSaleResponse(response *PosSaleResponse, w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(201)
+func encodeCreatePosSaleResponse(response CreatePosSaleRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *PosSaleResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(201)
 
-	e := new(jx.Encoder)
-	response.Encode(e)
-	if _, err := e.WriteTo(w); err != nil {
-		return errors.Wrap(err, "write")
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *PosCardSaleResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(202)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
 	}
-
-	return nil
 }
 
 func encodeCreateRefundReviewResponse(response *RefundReviewResponse, w http.ResponseWriter) error {
@@ -1848,6 +1879,19 @@ func encodeGetMyRefundPdfResponse(response GetMyRefundPdfOK, w http.ResponseWrit
 }
 
 func encodeGetPaymentsConnectResponse(response *PaymentsConnectResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetPosCardSaleResponse(response *PosCardSaleResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2972,6 +3016,37 @@ func encodeScheduleFlexibleChangeResponse(response *FlexibleChangeResponse, w ht
 	}
 
 	return nil
+}
+
+func encodeSellMembershipResponse(response SellMembershipRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *PosSaleResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(201)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *PosCardSaleResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(202)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
+	}
 }
 
 func encodeSellPosGiftCardResponse(response *PosGiftCardSaleResponse, w http.ResponseWriter) error {

@@ -26675,6 +26675,96 @@ func (o NilPosDayClose) Or(d PosDayClose) PosDayClose {
 	return d
 }
 
+// NewNilPosPaymentLink returns new NilPosPaymentLink with value set to v.
+func NewNilPosPaymentLink(v PosPaymentLink) NilPosPaymentLink {
+	return NilPosPaymentLink{
+		Value: v,
+	}
+}
+
+// NilPosPaymentLink is nullable PosPaymentLink.
+type NilPosPaymentLink struct {
+	Value PosPaymentLink
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPosPaymentLink) SetTo(v PosPaymentLink) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPosPaymentLink) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPosPaymentLink) SetToNull() {
+	o.Null = true
+	var v PosPaymentLink
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPosPaymentLink) Get() (v PosPaymentLink, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPosPaymentLink) Or(d PosPaymentLink) PosPaymentLink {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilPosSale returns new NilPosSale with value set to v.
+func NewNilPosSale(v PosSale) NilPosSale {
+	return NilPosSale{
+		Value: v,
+	}
+}
+
+// NilPosSale is nullable PosSale.
+type NilPosSale struct {
+	Value PosSale
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPosSale) SetTo(v PosSale) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPosSale) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPosSale) SetToNull() {
+	o.Null = true
+	var v PosSale
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPosSale) Get() (v PosSale, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPosSale) Or(d PosSale) PosSale {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilPricedPassTypeBillingInterval returns new NilPricedPassTypeBillingInterval with value set to v.
 func NewNilPricedPassTypeBillingInterval(v PricedPassTypeBillingInterval) NilPricedPassTypeBillingInterval {
 	return NilPricedPassTypeBillingInterval{
@@ -33424,6 +33514,345 @@ func (s *Photo) SetURL(val string) {
 	s.URL = val
 }
 
+// Ref: #/components/schemas/PosCardSale
+type PosCardSale struct {
+	CreatedAt        time.Time `json:"created_at"`
+	Currency         string    `json:"currency"`
+	CurrencyExponent int       `json:"currency_exponent"`
+	// When a pending sale lapses unpaid.
+	HoldExpiresAt time.Time `json:"hold_expires_at"`
+	// The sale's id (the completed desk sale keeps it).
+	ID       uuid.UUID         `json:"id"`
+	Kind     PosCardSaleKind   `json:"kind"`
+	Lines    []PosLine         `json:"lines"`
+	MemberID NilUUID           `json:"member_id"`
+	Method   PosCardSaleMethod `json:"method"`
+	// While pending, where the member pays (a payment link, or a card awaiting authentication).
+	PaymentLink NilPosPaymentLink `json:"payment_link"`
+	// The desk sale, once completed.
+	Sale       NilPosSale        `json:"sale"`
+	Status     PosCardSaleStatus `json:"status"`
+	Total      float64           `json:"total"`
+	TotalMinor int64             `json:"total_minor"`
+	VatMinor   int64             `json:"vat_minor"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PosCardSale) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosCardSale) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosCardSale) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *PosCardSale) GetHoldExpiresAt() time.Time {
+	return s.HoldExpiresAt
+}
+
+// GetID returns the value of ID.
+func (s *PosCardSale) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosCardSale) GetKind() PosCardSaleKind {
+	return s.Kind
+}
+
+// GetLines returns the value of Lines.
+func (s *PosCardSale) GetLines() []PosLine {
+	return s.Lines
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosCardSale) GetMemberID() NilUUID {
+	return s.MemberID
+}
+
+// GetMethod returns the value of Method.
+func (s *PosCardSale) GetMethod() PosCardSaleMethod {
+	return s.Method
+}
+
+// GetPaymentLink returns the value of PaymentLink.
+func (s *PosCardSale) GetPaymentLink() NilPosPaymentLink {
+	return s.PaymentLink
+}
+
+// GetSale returns the value of Sale.
+func (s *PosCardSale) GetSale() NilPosSale {
+	return s.Sale
+}
+
+// GetStatus returns the value of Status.
+func (s *PosCardSale) GetStatus() PosCardSaleStatus {
+	return s.Status
+}
+
+// GetTotal returns the value of Total.
+func (s *PosCardSale) GetTotal() float64 {
+	return s.Total
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosCardSale) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *PosCardSale) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PosCardSale) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosCardSale) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosCardSale) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *PosCardSale) SetHoldExpiresAt(val time.Time) {
+	s.HoldExpiresAt = val
+}
+
+// SetID sets the value of ID.
+func (s *PosCardSale) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosCardSale) SetKind(val PosCardSaleKind) {
+	s.Kind = val
+}
+
+// SetLines sets the value of Lines.
+func (s *PosCardSale) SetLines(val []PosLine) {
+	s.Lines = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosCardSale) SetMemberID(val NilUUID) {
+	s.MemberID = val
+}
+
+// SetMethod sets the value of Method.
+func (s *PosCardSale) SetMethod(val PosCardSaleMethod) {
+	s.Method = val
+}
+
+// SetPaymentLink sets the value of PaymentLink.
+func (s *PosCardSale) SetPaymentLink(val NilPosPaymentLink) {
+	s.PaymentLink = val
+}
+
+// SetSale sets the value of Sale.
+func (s *PosCardSale) SetSale(val NilPosSale) {
+	s.Sale = val
+}
+
+// SetStatus sets the value of Status.
+func (s *PosCardSale) SetStatus(val PosCardSaleStatus) {
+	s.Status = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PosCardSale) SetTotal(val float64) {
+	s.Total = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosCardSale) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *PosCardSale) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+type PosCardSaleKind string
+
+const (
+	PosCardSaleKindProducts PosCardSaleKind = "products"
+	PosCardSaleKindPass     PosCardSaleKind = "pass"
+)
+
+// AllValues returns all PosCardSaleKind values.
+func (PosCardSaleKind) AllValues() []PosCardSaleKind {
+	return []PosCardSaleKind{
+		PosCardSaleKindProducts,
+		PosCardSaleKindPass,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosCardSaleKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosCardSaleKindProducts:
+		return []byte(s), nil
+	case PosCardSaleKindPass:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosCardSaleKind) UnmarshalText(data []byte) error {
+	switch PosCardSaleKind(data) {
+	case PosCardSaleKindProducts:
+		*s = PosCardSaleKindProducts
+		return nil
+	case PosCardSaleKindPass:
+		*s = PosCardSaleKindPass
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PosCardSaleMethod string
+
+const (
+	PosCardSaleMethodCard        PosCardSaleMethod = "card"
+	PosCardSaleMethodPaymentLink PosCardSaleMethod = "payment_link"
+)
+
+// AllValues returns all PosCardSaleMethod values.
+func (PosCardSaleMethod) AllValues() []PosCardSaleMethod {
+	return []PosCardSaleMethod{
+		PosCardSaleMethodCard,
+		PosCardSaleMethodPaymentLink,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosCardSaleMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case PosCardSaleMethodCard:
+		return []byte(s), nil
+	case PosCardSaleMethodPaymentLink:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosCardSaleMethod) UnmarshalText(data []byte) error {
+	switch PosCardSaleMethod(data) {
+	case PosCardSaleMethodCard:
+		*s = PosCardSaleMethodCard
+		return nil
+	case PosCardSaleMethodPaymentLink:
+		*s = PosCardSaleMethodPaymentLink
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosCardSaleResponse
+type PosCardSaleResponse struct {
+	Data  PosCardSale `json:"data"`
+	Error struct{}    `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosCardSaleResponse) GetData() PosCardSale {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosCardSaleResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosCardSaleResponse) SetData(val PosCardSale) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosCardSaleResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+func (*PosCardSaleResponse) createPosSaleRes()  {}
+func (*PosCardSaleResponse) sellMembershipRes() {}
+
+type PosCardSaleStatus string
+
+const (
+	PosCardSaleStatusPending   PosCardSaleStatus = "pending"
+	PosCardSaleStatusCompleted PosCardSaleStatus = "completed"
+	PosCardSaleStatusLapsed    PosCardSaleStatus = "lapsed"
+	PosCardSaleStatusFailed    PosCardSaleStatus = "failed"
+)
+
+// AllValues returns all PosCardSaleStatus values.
+func (PosCardSaleStatus) AllValues() []PosCardSaleStatus {
+	return []PosCardSaleStatus{
+		PosCardSaleStatusPending,
+		PosCardSaleStatusCompleted,
+		PosCardSaleStatusLapsed,
+		PosCardSaleStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosCardSaleStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case PosCardSaleStatusPending:
+		return []byte(s), nil
+	case PosCardSaleStatusCompleted:
+		return []byte(s), nil
+	case PosCardSaleStatusLapsed:
+		return []byte(s), nil
+	case PosCardSaleStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosCardSaleStatus) UnmarshalText(data []byte) error {
+	switch PosCardSaleStatus(data) {
+	case PosCardSaleStatusPending:
+		*s = PosCardSaleStatusPending
+		return nil
+	case PosCardSaleStatusCompleted:
+		*s = PosCardSaleStatusCompleted
+		return nil
+	case PosCardSaleStatusLapsed:
+		*s = PosCardSaleStatusLapsed
+		return nil
+	case PosCardSaleStatusFailed:
+		*s = PosCardSaleStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/PosCartItem
 type PosCartItem struct {
 	PassTypeID OptUUID `json:"pass_type_id"`
@@ -34112,6 +34541,142 @@ func (s *PosLineKind) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/PosMembershipSaleRequest
+type PosMembershipSaleRequest struct {
+	ExpectedTotalMinor OptInt64                       `json:"expected_total_minor"`
+	GiftCardCode       OptString                      `json:"gift_card_code"`
+	MemberID           uuid.UUID                      `json:"member_id"`
+	Method             PosMembershipSaleRequestMethod `json:"method"`
+	PassTypeID         uuid.UUID                      `json:"pass_type_id"`
+	PaymentMethodID    OptString                      `json:"payment_method_id"`
+	ReturnBaseURL      OptURI                         `json:"return_base_url"`
+}
+
+// GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
+func (s *PosMembershipSaleRequest) GetExpectedTotalMinor() OptInt64 {
+	return s.ExpectedTotalMinor
+}
+
+// GetGiftCardCode returns the value of GiftCardCode.
+func (s *PosMembershipSaleRequest) GetGiftCardCode() OptString {
+	return s.GiftCardCode
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosMembershipSaleRequest) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetMethod returns the value of Method.
+func (s *PosMembershipSaleRequest) GetMethod() PosMembershipSaleRequestMethod {
+	return s.Method
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *PosMembershipSaleRequest) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *PosMembershipSaleRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetReturnBaseURL returns the value of ReturnBaseURL.
+func (s *PosMembershipSaleRequest) GetReturnBaseURL() OptURI {
+	return s.ReturnBaseURL
+}
+
+// SetExpectedTotalMinor sets the value of ExpectedTotalMinor.
+func (s *PosMembershipSaleRequest) SetExpectedTotalMinor(val OptInt64) {
+	s.ExpectedTotalMinor = val
+}
+
+// SetGiftCardCode sets the value of GiftCardCode.
+func (s *PosMembershipSaleRequest) SetGiftCardCode(val OptString) {
+	s.GiftCardCode = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosMembershipSaleRequest) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetMethod sets the value of Method.
+func (s *PosMembershipSaleRequest) SetMethod(val PosMembershipSaleRequestMethod) {
+	s.Method = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *PosMembershipSaleRequest) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *PosMembershipSaleRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetReturnBaseURL sets the value of ReturnBaseURL.
+func (s *PosMembershipSaleRequest) SetReturnBaseURL(val OptURI) {
+	s.ReturnBaseURL = val
+}
+
+type PosMembershipSaleRequestMethod string
+
+const (
+	PosMembershipSaleRequestMethodCash        PosMembershipSaleRequestMethod = "cash"
+	PosMembershipSaleRequestMethodGiftCard    PosMembershipSaleRequestMethod = "gift_card"
+	PosMembershipSaleRequestMethodCard        PosMembershipSaleRequestMethod = "card"
+	PosMembershipSaleRequestMethodPaymentLink PosMembershipSaleRequestMethod = "payment_link"
+)
+
+// AllValues returns all PosMembershipSaleRequestMethod values.
+func (PosMembershipSaleRequestMethod) AllValues() []PosMembershipSaleRequestMethod {
+	return []PosMembershipSaleRequestMethod{
+		PosMembershipSaleRequestMethodCash,
+		PosMembershipSaleRequestMethodGiftCard,
+		PosMembershipSaleRequestMethodCard,
+		PosMembershipSaleRequestMethodPaymentLink,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosMembershipSaleRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case PosMembershipSaleRequestMethodCash:
+		return []byte(s), nil
+	case PosMembershipSaleRequestMethodGiftCard:
+		return []byte(s), nil
+	case PosMembershipSaleRequestMethodCard:
+		return []byte(s), nil
+	case PosMembershipSaleRequestMethodPaymentLink:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosMembershipSaleRequestMethod) UnmarshalText(data []byte) error {
+	switch PosMembershipSaleRequestMethod(data) {
+	case PosMembershipSaleRequestMethodCash:
+		*s = PosMembershipSaleRequestMethodCash
+		return nil
+	case PosMembershipSaleRequestMethodGiftCard:
+		*s = PosMembershipSaleRequestMethodGiftCard
+		return nil
+	case PosMembershipSaleRequestMethodCard:
+		*s = PosMembershipSaleRequestMethodCard
+		return nil
+	case PosMembershipSaleRequestMethodPaymentLink:
+		*s = PosMembershipSaleRequestMethodPaymentLink
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/PosMethodTotal
 type PosMethodTotal struct {
 	Count      int                  `json:"count"`
@@ -34163,8 +34728,10 @@ func (s *PosMethodTotal) SetTotalMinor(val int64) {
 type PosMethodTotalMethod string
 
 const (
-	PosMethodTotalMethodCash     PosMethodTotalMethod = "cash"
-	PosMethodTotalMethodGiftCard PosMethodTotalMethod = "gift_card"
+	PosMethodTotalMethodCash        PosMethodTotalMethod = "cash"
+	PosMethodTotalMethodGiftCard    PosMethodTotalMethod = "gift_card"
+	PosMethodTotalMethodCard        PosMethodTotalMethod = "card"
+	PosMethodTotalMethodPaymentLink PosMethodTotalMethod = "payment_link"
 )
 
 // AllValues returns all PosMethodTotalMethod values.
@@ -34172,6 +34739,8 @@ func (PosMethodTotalMethod) AllValues() []PosMethodTotalMethod {
 	return []PosMethodTotalMethod{
 		PosMethodTotalMethodCash,
 		PosMethodTotalMethodGiftCard,
+		PosMethodTotalMethodCard,
+		PosMethodTotalMethodPaymentLink,
 	}
 }
 
@@ -34181,6 +34750,10 @@ func (s PosMethodTotalMethod) MarshalText() ([]byte, error) {
 	case PosMethodTotalMethodCash:
 		return []byte(s), nil
 	case PosMethodTotalMethodGiftCard:
+		return []byte(s), nil
+	case PosMethodTotalMethodCard:
+		return []byte(s), nil
+	case PosMethodTotalMethodPaymentLink:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -34195,6 +34768,12 @@ func (s *PosMethodTotalMethod) UnmarshalText(data []byte) error {
 		return nil
 	case PosMethodTotalMethodGiftCard:
 		*s = PosMethodTotalMethodGiftCard
+		return nil
+	case PosMethodTotalMethodCard:
+		*s = PosMethodTotalMethodCard
+		return nil
+	case PosMethodTotalMethodPaymentLink:
+		*s = PosMethodTotalMethodPaymentLink
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -34357,6 +34936,56 @@ func (s *PosPassTypeListResponseMeta) GetTotal() int {
 // SetTotal sets the value of Total.
 func (s *PosPassTypeListResponseMeta) SetTotal(val int) {
 	s.Total = val
+}
+
+// Ref: #/components/schemas/PosPaymentLink
+type PosPaymentLink struct {
+	ClientSecret    string `json:"client_secret"`
+	PaymentIntentID string `json:"payment_intent_id"`
+	StripeAccount   string `json:"stripe_account"`
+	// Return_base_url with the sale in the query and the payment in the fragment: what the desk shows (a
+	// QR code) or sends.
+	URL string `json:"url"`
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *PosPaymentLink) GetClientSecret() string {
+	return s.ClientSecret
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *PosPaymentLink) GetPaymentIntentID() string {
+	return s.PaymentIntentID
+}
+
+// GetStripeAccount returns the value of StripeAccount.
+func (s *PosPaymentLink) GetStripeAccount() string {
+	return s.StripeAccount
+}
+
+// GetURL returns the value of URL.
+func (s *PosPaymentLink) GetURL() string {
+	return s.URL
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *PosPaymentLink) SetClientSecret(val string) {
+	s.ClientSecret = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *PosPaymentLink) SetPaymentIntentID(val string) {
+	s.PaymentIntentID = val
+}
+
+// SetStripeAccount sets the value of StripeAccount.
+func (s *PosPaymentLink) SetStripeAccount(val string) {
+	s.StripeAccount = val
+}
+
+// SetURL sets the value of URL.
+func (s *PosPaymentLink) SetURL(val string) {
+	s.URL = val
 }
 
 // Ref: #/components/schemas/PosPin
@@ -35437,8 +36066,10 @@ func (s *PosSaleKind) UnmarshalText(data []byte) error {
 type PosSaleMethod string
 
 const (
-	PosSaleMethodCash     PosSaleMethod = "cash"
-	PosSaleMethodGiftCard PosSaleMethod = "gift_card"
+	PosSaleMethodCash        PosSaleMethod = "cash"
+	PosSaleMethodGiftCard    PosSaleMethod = "gift_card"
+	PosSaleMethodCard        PosSaleMethod = "card"
+	PosSaleMethodPaymentLink PosSaleMethod = "payment_link"
 )
 
 // AllValues returns all PosSaleMethod values.
@@ -35446,6 +36077,8 @@ func (PosSaleMethod) AllValues() []PosSaleMethod {
 	return []PosSaleMethod{
 		PosSaleMethodCash,
 		PosSaleMethodGiftCard,
+		PosSaleMethodCard,
+		PosSaleMethodPaymentLink,
 	}
 }
 
@@ -35455,6 +36088,10 @@ func (s PosSaleMethod) MarshalText() ([]byte, error) {
 	case PosSaleMethodCash:
 		return []byte(s), nil
 	case PosSaleMethodGiftCard:
+		return []byte(s), nil
+	case PosSaleMethodCard:
+		return []byte(s), nil
+	case PosSaleMethodPaymentLink:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -35470,6 +36107,12 @@ func (s *PosSaleMethod) UnmarshalText(data []byte) error {
 	case PosSaleMethodGiftCard:
 		*s = PosSaleMethodGiftCard
 		return nil
+	case PosSaleMethodCard:
+		*s = PosSaleMethodCard
+		return nil
+	case PosSaleMethodPaymentLink:
+		*s = PosSaleMethodPaymentLink
+		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
@@ -35483,7 +36126,11 @@ type PosSaleRequest struct {
 	MemberID           OptUUID              `json:"member_id"`
 	Method             PosSaleRequestMethod `json:"method"`
 	PassTypeID         OptUUID              `json:"pass_type_id"`
-	ProductCurrency    OptString            `json:"product_currency"`
+	// Method card: the member's saved card (member_id required), charged off-session.
+	PaymentMethodID OptString `json:"payment_method_id"`
+	ProductCurrency OptString `json:"product_currency"`
+	// Method payment_link: where the link sends the member (https).
+	ReturnBaseURL OptURI `json:"return_base_url"`
 }
 
 // GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
@@ -35516,9 +36163,19 @@ func (s *PosSaleRequest) GetPassTypeID() OptUUID {
 	return s.PassTypeID
 }
 
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *PosSaleRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
 // GetProductCurrency returns the value of ProductCurrency.
 func (s *PosSaleRequest) GetProductCurrency() OptString {
 	return s.ProductCurrency
+}
+
+// GetReturnBaseURL returns the value of ReturnBaseURL.
+func (s *PosSaleRequest) GetReturnBaseURL() OptURI {
+	return s.ReturnBaseURL
 }
 
 // SetExpectedTotalMinor sets the value of ExpectedTotalMinor.
@@ -35551,16 +36208,28 @@ func (s *PosSaleRequest) SetPassTypeID(val OptUUID) {
 	s.PassTypeID = val
 }
 
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *PosSaleRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
 // SetProductCurrency sets the value of ProductCurrency.
 func (s *PosSaleRequest) SetProductCurrency(val OptString) {
 	s.ProductCurrency = val
 }
 
+// SetReturnBaseURL sets the value of ReturnBaseURL.
+func (s *PosSaleRequest) SetReturnBaseURL(val OptURI) {
+	s.ReturnBaseURL = val
+}
+
 type PosSaleRequestMethod string
 
 const (
-	PosSaleRequestMethodCash     PosSaleRequestMethod = "cash"
-	PosSaleRequestMethodGiftCard PosSaleRequestMethod = "gift_card"
+	PosSaleRequestMethodCash        PosSaleRequestMethod = "cash"
+	PosSaleRequestMethodGiftCard    PosSaleRequestMethod = "gift_card"
+	PosSaleRequestMethodCard        PosSaleRequestMethod = "card"
+	PosSaleRequestMethodPaymentLink PosSaleRequestMethod = "payment_link"
 )
 
 // AllValues returns all PosSaleRequestMethod values.
@@ -35568,6 +36237,8 @@ func (PosSaleRequestMethod) AllValues() []PosSaleRequestMethod {
 	return []PosSaleRequestMethod{
 		PosSaleRequestMethodCash,
 		PosSaleRequestMethodGiftCard,
+		PosSaleRequestMethodCard,
+		PosSaleRequestMethodPaymentLink,
 	}
 }
 
@@ -35577,6 +36248,10 @@ func (s PosSaleRequestMethod) MarshalText() ([]byte, error) {
 	case PosSaleRequestMethodCash:
 		return []byte(s), nil
 	case PosSaleRequestMethodGiftCard:
+		return []byte(s), nil
+	case PosSaleRequestMethodCard:
+		return []byte(s), nil
+	case PosSaleRequestMethodPaymentLink:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -35591,6 +36266,12 @@ func (s *PosSaleRequestMethod) UnmarshalText(data []byte) error {
 		return nil
 	case PosSaleRequestMethodGiftCard:
 		*s = PosSaleRequestMethodGiftCard
+		return nil
+	case PosSaleRequestMethodCard:
+		*s = PosSaleRequestMethodCard
+		return nil
+	case PosSaleRequestMethodPaymentLink:
+		*s = PosSaleRequestMethodPaymentLink
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -35622,6 +36303,9 @@ func (s *PosSaleResponse) SetData(val PosSale) {
 func (s *PosSaleResponse) SetError(val struct{}) {
 	s.Error = val
 }
+
+func (*PosSaleResponse) createPosSaleRes()  {}
+func (*PosSaleResponse) sellMembershipRes() {}
 
 type PreviewFlexibleChangeKind string
 

@@ -683,6 +683,16 @@ type Handler interface {
 	//
 	// POST /me/invoices/{id}/retry/confirm
 	ConfirmMyInvoiceRetry(ctx context.Context, req *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (*InvoiceRetryConfirmResponse, error)
+	// ConfirmPosCardSale implements confirmPosCardSale operation.
+	//
+	// Needs `pos.sell`. Reads the sale's payment from the processor and
+	// applies it, as its event would: a member back from paying the link or
+	// authenticating the card completes the sale now. Writes nothing to the
+	// processor; calling it again changes nothing, so it takes no
+	// Idempotency-Key. Answers the card sale.
+	//
+	// POST /admin/pos/card-sales/{saleId}/confirm
+	ConfirmPosCardSale(ctx context.Context, params ConfirmPosCardSaleParams) (*PosCardSaleResponse, error)
 	// ConfirmTip implements confirmTip operation.
 	//
 	// Tipper only (another member's tip is 404 `NOT_FOUND`). Reads the
@@ -1040,9 +1050,22 @@ type Handler interface {
 	// and, when `member_id` names a member with an address, the receipt
 	// e-mail through the outbox. Errors as catalog-preview, and 404
 	// `NOT_FOUND` for an unknown member or gift card code.
+	// Paid by card without a terminal (tag pos-sales): `card` charges
+	// `payment_method_id`, a saved card of `member_id` (404
+	// `PAYMENT_METHOD_NOT_FOUND` otherwise), off-session: 201 when it
+	// succeeds; 402 `CHARGE_DECLINED` (`details.decline_code`) or 402
+	// `CHARGE_REQUIRES_ACTION` with `details.desk_action`
+	// (`send_payment_link`: the bank wants the member to authenticate, the
+	// sale is released, ring it up again as a payment link;
+	// `member_authenticates`: the sale waits, `details.sale_id`, while the
+	// member finishes on their device). `payment_link` answers 202 with the
+	// card sale and its link (`return_base_url` required). 422
+	// `CARD_PAYMENTS_UNAVAILABLE` when the venue cannot take cards; 409
+	// `UNKNOWN_WRITE_OUTCOME` (`details.sale_id`) when the processor's
+	// answer is unknown: the reconcile job settles it.
 	//
 	// POST /admin/pos/sale
-	CreatePosSale(ctx context.Context, req *PosSaleRequest, params CreatePosSaleParams) (*PosSaleResponse, error)
+	CreatePosSale(ctx context.Context, req *PosSaleRequest, params CreatePosSaleParams) (CreatePosSaleRes, error)
 	// CreateRefundReview implements createRefundReview operation.
 	//
 	// Review a refund before making it (a review intent).
@@ -1653,6 +1676,14 @@ type Handler interface {
 	//
 	// GET /admin/payments/connect
 	GetPaymentsConnect(ctx context.Context) (*PaymentsConnectResponse, error)
+	// GetPosCardSale implements getPosCardSale operation.
+	//
+	// Needs `pos.access` or `pos.sell`. The card sale's status (`pending`,
+	// `completed`, `lapsed`, `failed`), its payment link while it waits, and
+	// the completed sale. 404 for an unknown or another venue's sale.
+	//
+	// GET /admin/pos/card-sales/{saleId}
+	GetPosCardSale(ctx context.Context, params GetPosCardSaleParams) (*PosCardSaleResponse, error)
 	// GetPosDay implements getPosDay operation.
 	//
 	// Needs `pos.access`. `date` is venue-local (the venue's today when
@@ -2537,6 +2568,31 @@ type Handler interface {
 	//
 	// POST /me/passes/{id}/flexible/change
 	ScheduleFlexibleChange(ctx context.Context, req *FlexibleChangeRequest, params ScheduleFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// SellMembership implements sellMembership operation.
+	//
+	// Needs `pos.sell`. Sells `pass_type_id` (a membership, a clip card, any
+	// active pass type of the venue) to `member_id` at its VAT-inclusive
+	// price (what pass-preview answers; `expected_total_minor` holds the
+	// sale to it: another total is 409 `BALANCE_CHANGED`, nothing charged).
+	// The pass is activated once through the same activation as a purchase
+	// in the app (pass active from the venue's today, payment row, events
+	// `payment.succeeded` and `pass.activated`). Paid by `method`:
+	// `cash`; `gift_card` (`gift_card_code`, 422 `GIFT_CARD_NOT_REDEEMABLE`
+	// with `details.reason`); `card` (`payment_method_id`, a saved card of
+	// the member: 404 `PAYMENT_METHOD_NOT_FOUND` otherwise; 402
+	// `CHARGE_DECLINED`, or `CHARGE_REQUIRES_ACTION` with
+	// `details.desk_action`); `payment_link` (`return_base_url`; answered
+	// 202 with the link). A recurring pass paid by card also starts its
+	// renewals (a subscription on the member's card from the end of the
+	// paid period); paid in cash or by gift card it runs its first period
+	// and starts no renewals. 201 with the completed sale; 202 while a card
+	// payment is under way. Unknown or another venue's member or pass type:
+	// 404 `NOT_FOUND`. Card payments off: 422 `CARD_PAYMENTS_UNAVAILABLE`.
+	// An unknown processor outcome: 409 `UNKNOWN_WRITE_OUTCOME`
+	// (`details.sale_id`); reconcile settles it.
+	//
+	// POST /admin/memberships
+	SellMembership(ctx context.Context, req *PosMembershipSaleRequest, params SellMembershipParams) (SellMembershipRes, error)
 	// SellPosGiftCard implements sellPosGiftCard operation.
 	//
 	// Needs `pos.sell`. Issues an amount card on the venue's gift-card

@@ -60,6 +60,10 @@ type IntentParams struct {
 	SaveCard    bool
 	Description string
 	Metadata    map[string]string
+	// OffSession charges a saved card while its holder is not paying in the
+	// app (the front desk): Stripe answers a card that needs authentication
+	// with a decline (authentication_required) instead of waiting.
+	OffSession bool
 }
 
 // Intent is what the domain reads of a payment intent.

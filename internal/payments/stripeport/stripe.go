@@ -80,6 +80,9 @@ func (s *stripePort) CreatePaymentIntent(ctx context.Context, p IntentParams) (*
 	if p.Customer != "" {
 		params.Customer = stripe.String(p.Customer)
 	}
+	if p.OffSession && p.PaymentMethod != "" {
+		params.OffSession = stripe.Bool(true)
+	}
 	if p.SaveCard && p.Customer != "" {
 		params.SetupFutureUsage = stripe.String(string(stripe.PaymentIntentSetupFutureUsageOffSession))
 	}

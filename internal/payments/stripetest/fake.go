@@ -396,7 +396,8 @@ func (f *Fake) charge(r *http.Request, o *Outcome) ([]byte, int) {
 	}
 	pi := map[string]any{"id": id, "object": "payment_intent", "amount": amount, "currency": r.PostForm.Get("currency"),
 		"client_secret": id + "_secret_fake", "metadata": meta, "status": status, "created": time.Now().Unix(),
-		"customer": r.PostForm.Get("customer"), "setup_future_usage": r.PostForm.Get("setup_future_usage")}
+		"customer": r.PostForm.Get("customer"), "setup_future_usage": r.PostForm.Get("setup_future_usage"),
+		"off_session": r.PostForm.Get("off_session") == "true"}
 	if o.Decline != "" {
 		pi["status"] = "requires_payment_method"
 		pi["last_payment_error"] = map[string]any{"type": "card_error", "code": "card_declined", "decline_code": o.Decline}

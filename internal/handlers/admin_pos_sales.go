@@ -1,0 +1,92 @@
+package handlers
+
+import (
+	"context"
+
+	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/idempotency"
+	"github.com/venueplatform/venue/internal/money"
+	"github.com/venueplatform/venue/internal/pos"
+)
+
+// SellMembership implements api.Handler.
+func (h *Handler) SellMembership(ctx context.Context, req *api.PosMembershipSaleRequest, _ api.SellMembershipParams) (api.SellMembershipRes, error) {
+	if _, err := pos.Staff(ctx, false, pos.PermSell); err != nil {
+		return nil, err
+	}
+	mp := pos.MembershipParams{MemberID: req.MemberID, PassTypeID: req.PassTypeID, Method: string(req.Method),
+		GiftCardCode: req.GiftCardCode.Or(""), PaymentMethodID: req.PaymentMethodID.Or(""),
+		ReturnBaseURL: optURL(req.ReturnBaseURL)}
+	if v, ok := req.ExpectedTotalMinor.Get(); ok {
+		mp.ExpectedTotalMinor = &v
+	}
+	mp.RequestKey, _ = idempotency.Derive(ctx, "sellMembership")
+	m, err := h.pos().SellMembership(ctx, h.payments(), mp)
+	if err != nil {
+		return nil, err
+	}
+	if m.Sale != nil {
+		return &api.PosSaleResponse{Data: posSaleOut(m.Sale)}, nil
+	}
+	return &api.PosCardSaleResponse{Data: posCardSaleOut(m.Card)}, nil
+}
+
+// sellByCard is createPosSale paid by card (method card or payment_link).
+func (h *Handler) sellByCard(ctx context.Context, sp pos.SaleParams) (api.CreatePosSaleRes, error) {
+	c, err := h.pos().SellByCard(ctx, h.payments(), sp)
+	if err != nil {
+		return nil, err
+	}
+	if c.Completed() {
+		return &api.PosSaleResponse{Data: posSaleOut(c.Sale)}, nil
+	}
+	return &api.PosCardSaleResponse{Data: posCardSaleOut(c)}, nil
+}
+
+// GetPosCardSale implements api.Handler.
+func (h *Handler) GetPosCardSale(ctx context.Context, p api.GetPosCardSaleParams) (*api.PosCardSaleResponse, error) {
+	c, err := h.pos().CardSale(ctx, h.payments(), p.SaleId)
+	if err != nil {
+		return nil, err
+	}
+	return &api.PosCardSaleResponse{Data: posCardSaleOut(c)}, nil
+}
+
+// ConfirmPosCardSale implements api.Handler.
+func (h *Handler) ConfirmPosCardSale(ctx context.Context, p api.ConfirmPosCardSaleParams) (*api.PosCardSaleResponse, error) {
+	c, err := h.pos().ConfirmCardSale(ctx, h.payments(), p.SaleId)
+	if err != nil {
+		return nil, err
+	}
+	return &api.PosCardSaleResponse{Data: posCardSaleOut(c)}, nil
+}
+
+func posCardSaleOut(c *pos.CardSale) api.PosCardSale {
+	r := c.Row
+	out := api.PosCardSale{ID: r.ID, Status: api.PosCardSaleStatus(r.Status), Kind: api.PosCardSaleKind(r.Kind),
+		Method: api.PosCardSaleMethod(r.Method), Currency: r.Currency, CurrencyExponent: money.Exponent(r.Currency),
+		TotalMinor: r.TotalMinor, Total: money.ToMajor(r.TotalMinor, r.Currency), VatMinor: r.VatMinor,
+		Lines: posLinesOut(r.Lines), HoldExpiresAt: r.HoldExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC()}
+	out.MemberID.SetToNull()
+	if r.MemberID != nil {
+		out.MemberID.SetTo(*r.MemberID)
+	}
+	out.PaymentLink.SetToNull()
+	if c.Charge != nil && !c.Completed() && c.Charge.ClientSecret != "" {
+		out.PaymentLink.SetTo(api.PosPaymentLink{URL: c.URL, PaymentIntentID: c.Charge.IntentID,
+			ClientSecret: c.Charge.ClientSecret, StripeAccount: c.Charge.AccountID})
+	}
+	out.Sale.SetToNull()
+	if c.Sale != nil {
+		out.Sale.SetTo(posSaleOut(c.Sale))
+	}
+	return out
+}
+
+// optURL is an optional URL as text ("" when left out).
+func optURL(o api.OptURI) string {
+	if v, ok := o.Get(); ok {
+		return v.String()
+	}
+	return ""
+}
