@@ -251,6 +251,8 @@ var registry = map[string]SiteInfo{
 	"guests.token_venue": elevation("a guest with an invitation's token (no account, or not a member of the venue) acts on that one invitation as the venue's guest-invitation operator, for the call only"),
 	"guests.waitlist": members("a freed seat of a class goes to the first guest waiting, whoever's invitation freed it: reading and moving the class's waiting guest invitations, in the class the caller locked in the viewer's venue",
 		"GuestInvite"),
+	"payments.lapsed_holds": bypass("the sweep of every venue's unpaid checkouts whose hold lapsed; it reads their ids and venues, then gives back what each held in its venue",
+		"Checkout"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -337,6 +337,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ReplayWebhookDeliveryOperation:                 []string{},
 	RescheduleAppointmentVisitOperation:            []string{},
 	ResendReceiptOperation:                         []string{},
+	ResumeCheckoutOperation:                        []string{},
 	RetryAdminInvoiceOperation:                     []string{},
 	RetryMyInvoiceOperation:                        []string{},
 	RotateWebhookSecretOperation:                   []string{},
