@@ -71,6 +71,10 @@ type Checkout struct {
 	FlexibleQuantity *int `json:"flexible_quantity,omitempty"`
 	// Member credit the quote applied; spent from the credit ledger when the checkout was made.
 	CreditAppliedMinor int64 `json:"credit_applied_minor,omitempty"`
+	// Until when the checkout holds what it claimed (the offer's place, the credit, a membership's pending pass); resume-checkout extends it.
+	HoldExpiresAt *time.Time `json:"hold_expires_at,omitempty"`
+	// When the lapsed hold was given back (offer place, credit); set once, by the sweep.
+	ReleasedAt *time.Time `json:"released_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CheckoutQuery when eager-loading is set.
 	Edges        CheckoutEdges `json:"edges"`
@@ -136,7 +140,7 @@ func (*Checkout) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID, checkout.FieldFlexibleKind:
 			values[i] = new(sql.NullString)
-		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough:
+		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough, checkout.FieldHoldExpiresAt, checkout.FieldReleasedAt:
 			values[i] = new(sql.NullTime)
 		case checkout.FieldID, checkout.FieldOrganizationID, checkout.FieldMemberID, checkout.FieldPassTypeID:
 			values[i] = new(uuid.UUID)
@@ -321,6 +325,20 @@ func (_m *Checkout) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreditAppliedMinor = value.Int64
 			}
+		case checkout.FieldHoldExpiresAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field hold_expires_at", values[i])
+			} else if value.Valid {
+				_m.HoldExpiresAt = new(time.Time)
+				*_m.HoldExpiresAt = value.Time
+			}
+		case checkout.FieldReleasedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field released_at", values[i])
+			} else if value.Valid {
+				_m.ReleasedAt = new(time.Time)
+				*_m.ReleasedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -466,6 +484,16 @@ func (_m *Checkout) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("credit_applied_minor=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CreditAppliedMinor))
+	builder.WriteString(", ")
+	if v := _m.HoldExpiresAt; v != nil {
+		builder.WriteString("hold_expires_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ReleasedAt; v != nil {
+		builder.WriteString("released_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -305,6 +305,34 @@ func (_c *CheckoutCreate) SetNillableCreditAppliedMinor(v *int64) *CheckoutCreat
 	return _c
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_c *CheckoutCreate) SetHoldExpiresAt(v time.Time) *CheckoutCreate {
+	_c.mutation.SetHoldExpiresAt(v)
+	return _c
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableHoldExpiresAt(v *time.Time) *CheckoutCreate {
+	if v != nil {
+		_c.SetHoldExpiresAt(*v)
+	}
+	return _c
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (_c *CheckoutCreate) SetReleasedAt(v time.Time) *CheckoutCreate {
+	_c.mutation.SetReleasedAt(v)
+	return _c
+}
+
+// SetNillableReleasedAt sets the "released_at" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableReleasedAt(v *time.Time) *CheckoutCreate {
+	if v != nil {
+		_c.SetReleasedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CheckoutCreate) SetID(v uuid.UUID) *CheckoutCreate {
 	_c.mutation.SetID(v)
@@ -661,6 +689,14 @@ func (_c *CheckoutCreate) createSpec() (*Checkout, *sqlgraph.CreateSpec) {
 		_spec.SetField(checkout.FieldCreditAppliedMinor, field.TypeInt64, value)
 		_node.CreditAppliedMinor = value
 	}
+	if value, ok := _c.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(checkout.FieldHoldExpiresAt, field.TypeTime, value)
+		_node.HoldExpiresAt = &value
+	}
+	if value, ok := _c.mutation.ReleasedAt(); ok {
+		_spec.SetField(checkout.FieldReleasedAt, field.TypeTime, value)
+		_node.ReleasedAt = &value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -875,6 +911,42 @@ func (u *CheckoutUpsert) UpdateActivatedAt() *CheckoutUpsert {
 // ClearActivatedAt clears the value of the "activated_at" field.
 func (u *CheckoutUpsert) ClearActivatedAt() *CheckoutUpsert {
 	u.SetNull(checkout.FieldActivatedAt)
+	return u
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *CheckoutUpsert) SetHoldExpiresAt(v time.Time) *CheckoutUpsert {
+	u.Set(checkout.FieldHoldExpiresAt, v)
+	return u
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *CheckoutUpsert) UpdateHoldExpiresAt() *CheckoutUpsert {
+	u.SetExcluded(checkout.FieldHoldExpiresAt)
+	return u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *CheckoutUpsert) ClearHoldExpiresAt() *CheckoutUpsert {
+	u.SetNull(checkout.FieldHoldExpiresAt)
+	return u
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (u *CheckoutUpsert) SetReleasedAt(v time.Time) *CheckoutUpsert {
+	u.Set(checkout.FieldReleasedAt, v)
+	return u
+}
+
+// UpdateReleasedAt sets the "released_at" field to the value that was provided on create.
+func (u *CheckoutUpsert) UpdateReleasedAt() *CheckoutUpsert {
+	u.SetExcluded(checkout.FieldReleasedAt)
+	return u
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (u *CheckoutUpsert) ClearReleasedAt() *CheckoutUpsert {
+	u.SetNull(checkout.FieldReleasedAt)
 	return u
 }
 
@@ -1110,6 +1182,48 @@ func (u *CheckoutUpsertOne) UpdateActivatedAt() *CheckoutUpsertOne {
 func (u *CheckoutUpsertOne) ClearActivatedAt() *CheckoutUpsertOne {
 	return u.Update(func(s *CheckoutUpsert) {
 		s.ClearActivatedAt()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *CheckoutUpsertOne) SetHoldExpiresAt(v time.Time) *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *CheckoutUpsertOne) UpdateHoldExpiresAt() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *CheckoutUpsertOne) ClearHoldExpiresAt() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (u *CheckoutUpsertOne) SetReleasedAt(v time.Time) *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetReleasedAt(v)
+	})
+}
+
+// UpdateReleasedAt sets the "released_at" field to the value that was provided on create.
+func (u *CheckoutUpsertOne) UpdateReleasedAt() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateReleasedAt()
+	})
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (u *CheckoutUpsertOne) ClearReleasedAt() *CheckoutUpsertOne {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearReleasedAt()
 	})
 }
 
@@ -1512,6 +1626,48 @@ func (u *CheckoutUpsertBulk) UpdateActivatedAt() *CheckoutUpsertBulk {
 func (u *CheckoutUpsertBulk) ClearActivatedAt() *CheckoutUpsertBulk {
 	return u.Update(func(s *CheckoutUpsert) {
 		s.ClearActivatedAt()
+	})
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (u *CheckoutUpsertBulk) SetHoldExpiresAt(v time.Time) *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetHoldExpiresAt(v)
+	})
+}
+
+// UpdateHoldExpiresAt sets the "hold_expires_at" field to the value that was provided on create.
+func (u *CheckoutUpsertBulk) UpdateHoldExpiresAt() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateHoldExpiresAt()
+	})
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (u *CheckoutUpsertBulk) ClearHoldExpiresAt() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearHoldExpiresAt()
+	})
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (u *CheckoutUpsertBulk) SetReleasedAt(v time.Time) *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.SetReleasedAt(v)
+	})
+}
+
+// UpdateReleasedAt sets the "released_at" field to the value that was provided on create.
+func (u *CheckoutUpsertBulk) UpdateReleasedAt() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.UpdateReleasedAt()
+	})
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (u *CheckoutUpsertBulk) ClearReleasedAt() *CheckoutUpsertBulk {
+	return u.Update(func(s *CheckoutUpsert) {
+		s.ClearReleasedAt()
 	})
 }
 

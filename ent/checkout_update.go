@@ -149,6 +149,46 @@ func (_u *CheckoutUpdate) ClearActivatedAt() *CheckoutUpdate {
 	return _u
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *CheckoutUpdate) SetHoldExpiresAt(v time.Time) *CheckoutUpdate {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *CheckoutUpdate) SetNillableHoldExpiresAt(v *time.Time) *CheckoutUpdate {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *CheckoutUpdate) ClearHoldExpiresAt() *CheckoutUpdate {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (_u *CheckoutUpdate) SetReleasedAt(v time.Time) *CheckoutUpdate {
+	_u.mutation.SetReleasedAt(v)
+	return _u
+}
+
+// SetNillableReleasedAt sets the "released_at" field if the given value is not nil.
+func (_u *CheckoutUpdate) SetNillableReleasedAt(v *time.Time) *CheckoutUpdate {
+	if v != nil {
+		_u.SetReleasedAt(*v)
+	}
+	return _u
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (_u *CheckoutUpdate) ClearReleasedAt() *CheckoutUpdate {
+	_u.mutation.ClearReleasedAt()
+	return _u
+}
+
 // Mutation returns the CheckoutMutation object of the builder.
 func (_u *CheckoutUpdate) Mutation() *CheckoutMutation {
 	return _u.mutation
@@ -293,6 +333,18 @@ func (_u *CheckoutUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.FlexibleQuantityCleared() {
 		_spec.ClearField(checkout.FieldFlexibleQuantity, field.TypeInt)
 	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(checkout.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(checkout.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ReleasedAt(); ok {
+		_spec.SetField(checkout.FieldReleasedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ReleasedAtCleared() {
+		_spec.ClearField(checkout.FieldReleasedAt, field.TypeTime)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{checkout.Label}
@@ -430,6 +482,46 @@ func (_u *CheckoutUpdateOne) SetNillableActivatedAt(v *time.Time) *CheckoutUpdat
 // ClearActivatedAt clears the value of the "activated_at" field.
 func (_u *CheckoutUpdateOne) ClearActivatedAt() *CheckoutUpdateOne {
 	_u.mutation.ClearActivatedAt()
+	return _u
+}
+
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (_u *CheckoutUpdateOne) SetHoldExpiresAt(v time.Time) *CheckoutUpdateOne {
+	_u.mutation.SetHoldExpiresAt(v)
+	return _u
+}
+
+// SetNillableHoldExpiresAt sets the "hold_expires_at" field if the given value is not nil.
+func (_u *CheckoutUpdateOne) SetNillableHoldExpiresAt(v *time.Time) *CheckoutUpdateOne {
+	if v != nil {
+		_u.SetHoldExpiresAt(*v)
+	}
+	return _u
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (_u *CheckoutUpdateOne) ClearHoldExpiresAt() *CheckoutUpdateOne {
+	_u.mutation.ClearHoldExpiresAt()
+	return _u
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (_u *CheckoutUpdateOne) SetReleasedAt(v time.Time) *CheckoutUpdateOne {
+	_u.mutation.SetReleasedAt(v)
+	return _u
+}
+
+// SetNillableReleasedAt sets the "released_at" field if the given value is not nil.
+func (_u *CheckoutUpdateOne) SetNillableReleasedAt(v *time.Time) *CheckoutUpdateOne {
+	if v != nil {
+		_u.SetReleasedAt(*v)
+	}
+	return _u
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (_u *CheckoutUpdateOne) ClearReleasedAt() *CheckoutUpdateOne {
+	_u.mutation.ClearReleasedAt()
 	return _u
 }
 
@@ -606,6 +698,18 @@ func (_u *CheckoutUpdateOne) sqlSave(ctx context.Context) (_node *Checkout, err 
 	}
 	if _u.mutation.FlexibleQuantityCleared() {
 		_spec.ClearField(checkout.FieldFlexibleQuantity, field.TypeInt)
+	}
+	if value, ok := _u.mutation.HoldExpiresAt(); ok {
+		_spec.SetField(checkout.FieldHoldExpiresAt, field.TypeTime, value)
+	}
+	if _u.mutation.HoldExpiresAtCleared() {
+		_spec.ClearField(checkout.FieldHoldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ReleasedAt(); ok {
+		_spec.SetField(checkout.FieldReleasedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ReleasedAtCleared() {
+		_spec.ClearField(checkout.FieldReleasedAt, field.TypeTime)
 	}
 	_node = &Checkout{config: _u.config}
 	_spec.Assign = _node.assignValues

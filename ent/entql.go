@@ -533,6 +533,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldFlexibleKind:        {Type: field.TypeEnum, Column: checkout.FieldFlexibleKind},
 			checkout.FieldFlexibleQuantity:    {Type: field.TypeInt, Column: checkout.FieldFlexibleQuantity},
 			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
+			checkout.FieldHoldExpiresAt:       {Type: field.TypeTime, Column: checkout.FieldHoldExpiresAt},
+			checkout.FieldReleasedAt:          {Type: field.TypeTime, Column: checkout.FieldReleasedAt},
 		},
 	}
 	graph.Nodes[16] = &sqlgraph.Node{
@@ -6904,6 +6906,16 @@ func (f *CheckoutFilter) WhereFlexibleQuantity(p entql.IntP) {
 // WhereCreditAppliedMinor applies the entql int64 predicate on the credit_applied_minor field.
 func (f *CheckoutFilter) WhereCreditAppliedMinor(p entql.Int64P) {
 	f.Where(p.Field(checkout.FieldCreditAppliedMinor))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *CheckoutFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldHoldExpiresAt))
+}
+
+// WhereReleasedAt applies the entql time.Time predicate on the released_at field.
+func (f *CheckoutFilter) WhereReleasedAt(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldReleasedAt))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -19432,6 +19432,8 @@ type CheckoutMutation struct {
 	addflexible_quantity     *int
 	credit_applied_minor     *int64
 	addcredit_applied_minor  *int64
+	hold_expires_at          *time.Time
+	released_at              *time.Time
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -20720,6 +20722,104 @@ func (m *CheckoutMutation) ResetCreditAppliedMinor() {
 	m.addcredit_applied_minor = nil
 }
 
+// SetHoldExpiresAt sets the "hold_expires_at" field.
+func (m *CheckoutMutation) SetHoldExpiresAt(t time.Time) {
+	m.hold_expires_at = &t
+}
+
+// HoldExpiresAt returns the value of the "hold_expires_at" field in the mutation.
+func (m *CheckoutMutation) HoldExpiresAt() (r time.Time, exists bool) {
+	v := m.hold_expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHoldExpiresAt returns the old "hold_expires_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldHoldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHoldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHoldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHoldExpiresAt: %w", err)
+	}
+	return oldValue.HoldExpiresAt, nil
+}
+
+// ClearHoldExpiresAt clears the value of the "hold_expires_at" field.
+func (m *CheckoutMutation) ClearHoldExpiresAt() {
+	m.hold_expires_at = nil
+	m.clearedFields[checkout.FieldHoldExpiresAt] = struct{}{}
+}
+
+// HoldExpiresAtCleared returns if the "hold_expires_at" field was cleared in this mutation.
+func (m *CheckoutMutation) HoldExpiresAtCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldHoldExpiresAt]
+	return ok
+}
+
+// ResetHoldExpiresAt resets all changes to the "hold_expires_at" field.
+func (m *CheckoutMutation) ResetHoldExpiresAt() {
+	m.hold_expires_at = nil
+	delete(m.clearedFields, checkout.FieldHoldExpiresAt)
+}
+
+// SetReleasedAt sets the "released_at" field.
+func (m *CheckoutMutation) SetReleasedAt(t time.Time) {
+	m.released_at = &t
+}
+
+// ReleasedAt returns the value of the "released_at" field in the mutation.
+func (m *CheckoutMutation) ReleasedAt() (r time.Time, exists bool) {
+	v := m.released_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReleasedAt returns the old "released_at" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldReleasedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReleasedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReleasedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReleasedAt: %w", err)
+	}
+	return oldValue.ReleasedAt, nil
+}
+
+// ClearReleasedAt clears the value of the "released_at" field.
+func (m *CheckoutMutation) ClearReleasedAt() {
+	m.released_at = nil
+	m.clearedFields[checkout.FieldReleasedAt] = struct{}{}
+}
+
+// ReleasedAtCleared returns if the "released_at" field was cleared in this mutation.
+func (m *CheckoutMutation) ReleasedAtCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldReleasedAt]
+	return ok
+}
+
+// ResetReleasedAt resets all changes to the "released_at" field.
+func (m *CheckoutMutation) ResetReleasedAt() {
+	m.released_at = nil
+	delete(m.clearedFields, checkout.FieldReleasedAt)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *CheckoutMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -20835,7 +20935,7 @@ func (m *CheckoutMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CheckoutMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 27)
 	if m.created_at != nil {
 		fields = append(fields, checkout.FieldCreatedAt)
 	}
@@ -20911,6 +21011,12 @@ func (m *CheckoutMutation) Fields() []string {
 	if m.credit_applied_minor != nil {
 		fields = append(fields, checkout.FieldCreditAppliedMinor)
 	}
+	if m.hold_expires_at != nil {
+		fields = append(fields, checkout.FieldHoldExpiresAt)
+	}
+	if m.released_at != nil {
+		fields = append(fields, checkout.FieldReleasedAt)
+	}
 	return fields
 }
 
@@ -20969,6 +21075,10 @@ func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
 		return m.FlexibleQuantity()
 	case checkout.FieldCreditAppliedMinor:
 		return m.CreditAppliedMinor()
+	case checkout.FieldHoldExpiresAt:
+		return m.HoldExpiresAt()
+	case checkout.FieldReleasedAt:
+		return m.ReleasedAt()
 	}
 	return nil, false
 }
@@ -21028,6 +21138,10 @@ func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldFlexibleQuantity(ctx)
 	case checkout.FieldCreditAppliedMinor:
 		return m.OldCreditAppliedMinor(ctx)
+	case checkout.FieldHoldExpiresAt:
+		return m.OldHoldExpiresAt(ctx)
+	case checkout.FieldReleasedAt:
+		return m.OldReleasedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -21212,6 +21326,20 @@ func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreditAppliedMinor(v)
 		return nil
+	case checkout.FieldHoldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHoldExpiresAt(v)
+		return nil
+	case checkout.FieldReleasedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReleasedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -21359,6 +21487,12 @@ func (m *CheckoutMutation) ClearedFields() []string {
 	if m.FieldCleared(checkout.FieldFlexibleQuantity) {
 		fields = append(fields, checkout.FieldFlexibleQuantity)
 	}
+	if m.FieldCleared(checkout.FieldHoldExpiresAt) {
+		fields = append(fields, checkout.FieldHoldExpiresAt)
+	}
+	if m.FieldCleared(checkout.FieldReleasedAt) {
+		fields = append(fields, checkout.FieldReleasedAt)
+	}
 	return fields
 }
 
@@ -21402,6 +21536,12 @@ func (m *CheckoutMutation) ClearField(name string) error {
 		return nil
 	case checkout.FieldFlexibleQuantity:
 		m.ClearFlexibleQuantity()
+		return nil
+	case checkout.FieldHoldExpiresAt:
+		m.ClearHoldExpiresAt()
+		return nil
+	case checkout.FieldReleasedAt:
+		m.ClearReleasedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout nullable field %s", name)
@@ -21485,6 +21625,12 @@ func (m *CheckoutMutation) ResetField(name string) error {
 		return nil
 	case checkout.FieldCreditAppliedMinor:
 		m.ResetCreditAppliedMinor()
+		return nil
+	case checkout.FieldHoldExpiresAt:
+		m.ResetHoldExpiresAt()
+		return nil
+	case checkout.FieldReleasedAt:
+		m.ResetReleasedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)

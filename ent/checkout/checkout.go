@@ -67,6 +67,10 @@ const (
 	FieldFlexibleQuantity = "flexible_quantity"
 	// FieldCreditAppliedMinor holds the string denoting the credit_applied_minor field in the database.
 	FieldCreditAppliedMinor = "credit_applied_minor"
+	// FieldHoldExpiresAt holds the string denoting the hold_expires_at field in the database.
+	FieldHoldExpiresAt = "hold_expires_at"
+	// FieldReleasedAt holds the string denoting the released_at field in the database.
+	FieldReleasedAt = "released_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -126,6 +130,8 @@ var Columns = []string{
 	FieldFlexibleKind,
 	FieldFlexibleQuantity,
 	FieldCreditAppliedMinor,
+	FieldHoldExpiresAt,
+	FieldReleasedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -368,6 +374,16 @@ func ByFlexibleQuantity(opts ...sql.OrderTermOption) OrderOption {
 // ByCreditAppliedMinor orders the results by the credit_applied_minor field.
 func ByCreditAppliedMinor(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreditAppliedMinor, opts...).ToFunc()
+}
+
+// ByHoldExpiresAt orders the results by the hold_expires_at field.
+func ByHoldExpiresAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldHoldExpiresAt, opts...).ToFunc()
+}
+
+// ByReleasedAt orders the results by the released_at field.
+func ByReleasedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReleasedAt, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -171,6 +171,16 @@ func CreditAppliedMinor(v int64) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldCreditAppliedMinor, v))
 }
 
+// HoldExpiresAt applies equality check predicate on the "hold_expires_at" field. It's identical to HoldExpiresAtEQ.
+func HoldExpiresAt(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldHoldExpiresAt, v))
+}
+
+// ReleasedAt applies equality check predicate on the "released_at" field. It's identical to ReleasedAtEQ.
+func ReleasedAt(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldReleasedAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldCreatedAt, v))
@@ -1264,6 +1274,106 @@ func CreditAppliedMinorLT(v int64) predicate.Checkout {
 // CreditAppliedMinorLTE applies the LTE predicate on the "credit_applied_minor" field.
 func CreditAppliedMinorLTE(v int64) predicate.Checkout {
 	return predicate.Checkout(sql.FieldLTE(FieldCreditAppliedMinor, v))
+}
+
+// HoldExpiresAtEQ applies the EQ predicate on the "hold_expires_at" field.
+func HoldExpiresAtEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtNEQ applies the NEQ predicate on the "hold_expires_at" field.
+func HoldExpiresAtNEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtIn applies the In predicate on the "hold_expires_at" field.
+func HoldExpiresAtIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldHoldExpiresAt, vs...))
+}
+
+// HoldExpiresAtNotIn applies the NotIn predicate on the "hold_expires_at" field.
+func HoldExpiresAtNotIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldHoldExpiresAt, vs...))
+}
+
+// HoldExpiresAtGT applies the GT predicate on the "hold_expires_at" field.
+func HoldExpiresAtGT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtGTE applies the GTE predicate on the "hold_expires_at" field.
+func HoldExpiresAtGTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtLT applies the LT predicate on the "hold_expires_at" field.
+func HoldExpiresAtLT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtLTE applies the LTE predicate on the "hold_expires_at" field.
+func HoldExpiresAtLTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldHoldExpiresAt, v))
+}
+
+// HoldExpiresAtIsNil applies the IsNil predicate on the "hold_expires_at" field.
+func HoldExpiresAtIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldHoldExpiresAt))
+}
+
+// HoldExpiresAtNotNil applies the NotNil predicate on the "hold_expires_at" field.
+func HoldExpiresAtNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldHoldExpiresAt))
+}
+
+// ReleasedAtEQ applies the EQ predicate on the "released_at" field.
+func ReleasedAtEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldReleasedAt, v))
+}
+
+// ReleasedAtNEQ applies the NEQ predicate on the "released_at" field.
+func ReleasedAtNEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldReleasedAt, v))
+}
+
+// ReleasedAtIn applies the In predicate on the "released_at" field.
+func ReleasedAtIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldReleasedAt, vs...))
+}
+
+// ReleasedAtNotIn applies the NotIn predicate on the "released_at" field.
+func ReleasedAtNotIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldReleasedAt, vs...))
+}
+
+// ReleasedAtGT applies the GT predicate on the "released_at" field.
+func ReleasedAtGT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldReleasedAt, v))
+}
+
+// ReleasedAtGTE applies the GTE predicate on the "released_at" field.
+func ReleasedAtGTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldReleasedAt, v))
+}
+
+// ReleasedAtLT applies the LT predicate on the "released_at" field.
+func ReleasedAtLT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldReleasedAt, v))
+}
+
+// ReleasedAtLTE applies the LTE predicate on the "released_at" field.
+func ReleasedAtLTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldReleasedAt, v))
+}
+
+// ReleasedAtIsNil applies the IsNil predicate on the "released_at" field.
+func ReleasedAtIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldReleasedAt))
+}
+
+// ReleasedAtNotNil applies the NotNil predicate on the "released_at" field.
+func ReleasedAtNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldReleasedAt))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

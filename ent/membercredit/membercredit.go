@@ -108,6 +108,7 @@ type Source string
 const (
 	SourceGiftCardRedemption Source = "gift_card_redemption"
 	SourceCheckout           Source = "checkout"
+	SourceCheckoutRelease    Source = "checkout_release"
 )
 
 func (s Source) String() string {
@@ -117,7 +118,7 @@ func (s Source) String() string {
 // SourceValidator is a validator for the "source" field enum values. It is called by the builders before save.
 func SourceValidator(s Source) error {
 	switch s {
-	case SourceGiftCardRedemption, SourceCheckout:
+	case SourceGiftCardRedemption, SourceCheckout, SourceCheckoutRelease:
 		return nil
 	default:
 		return fmt.Errorf("membercredit: invalid enum value for source field: %q", s)

@@ -861,6 +861,8 @@ var (
 		{Name: "flexible_kind", Type: field.TypeEnum, Nullable: true, Enums: []string{"quantity", "unlimited"}},
 		{Name: "flexible_quantity", Type: field.TypeInt, Nullable: true},
 		{Name: "credit_applied_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "hold_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "released_at", Type: field.TypeTime, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -873,19 +875,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "checkouts_organizations_organization",
-				Columns:    []*schema.Column{CheckoutsColumns[23]},
+				Columns:    []*schema.Column{CheckoutsColumns[25]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_members_member",
-				Columns:    []*schema.Column{CheckoutsColumns[24]},
+				Columns:    []*schema.Column{CheckoutsColumns[26]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_pass_types_pass_type",
-				Columns:    []*schema.Column{CheckoutsColumns[25]},
+				Columns:    []*schema.Column{CheckoutsColumns[27]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -894,17 +896,17 @@ var (
 			{
 				Name:    "checkout_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[23]},
+				Columns: []*schema.Column{CheckoutsColumns[25]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[1]},
+				Columns: []*schema.Column{CheckoutsColumns[25], CheckoutsColumns[26], CheckoutsColumns[1]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[23], CheckoutsColumns[24], CheckoutsColumns[9]},
+				Columns: []*schema.Column{CheckoutsColumns[25], CheckoutsColumns[26], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",
@@ -915,6 +917,11 @@ var (
 				Name:    "checkout_setup_intent_id",
 				Unique:  true,
 				Columns: []*schema.Column{CheckoutsColumns[13]},
+			},
+			{
+				Name:    "checkout_status_hold_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{CheckoutsColumns[3], CheckoutsColumns[23]},
 			},
 		},
 	}
@@ -2089,7 +2096,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "currency", Type: field.TypeString, Size: 3},
-		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption", "checkout"}},
+		{Name: "source", Type: field.TypeEnum, Enums: []string{"gift_card_redemption", "checkout", "checkout_release"}},
 		{Name: "gift_card_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "checkout_id", Type: field.TypeUUID, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},

@@ -95,8 +95,8 @@ func (GiftCardMovement) Indexes() []ent.Index {
 }
 
 // MemberCredit is one movement of a member's credit at a venue, in one
-// currency: positive adds (a redeemed gift card), negative spends. The
-// balance is the sum per currency.
+// currency: positive adds (a redeemed gift card, the credit of an abandoned
+// checkout given back), negative spends. The balance is the sum per currency.
 type MemberCredit struct{ ent.Schema }
 
 // Mixin of the MemberCredit.
@@ -108,7 +108,7 @@ func (MemberCredit) Fields() []ent.Field {
 		field.UUID("member_id", uuidType).Immutable(),
 		field.Int64("amount_minor").Immutable(),
 		field.String("currency").MinLen(3).MaxLen(3).Immutable(),
-		field.Enum("source").Values("gift_card_redemption", "checkout").Immutable(),
+		field.Enum("source").Values("gift_card_redemption", "checkout", "checkout_release").Immutable(),
 		field.UUID("gift_card_id", uuidType).Optional().Nillable().Immutable(),
 		field.UUID("checkout_id", uuidType).Optional().Nillable().Immutable().
 			Comment("The checkout that spent the credit (source checkout)."),

@@ -80,6 +80,10 @@ func (Checkout) Fields() []ent.Field {
 		field.Int("flexible_quantity").Optional().Nillable().Positive().Immutable(),
 		field.Int64("credit_applied_minor").NonNegative().Default(0).Immutable().
 			Comment("Member credit the quote applied; spent from the credit ledger when the checkout was made."),
+		field.Time("hold_expires_at").Optional().Nillable().
+			Comment("Until when the checkout holds what it claimed (the offer's place, the credit, a membership's pending pass); resume-checkout extends it."),
+		field.Time("released_at").Optional().Nillable().
+			Comment("When the lapsed hold was given back (offer place, credit); set once, by the sweep."),
 	}
 }
 
@@ -100,6 +104,8 @@ func (Checkout) Indexes() []ent.Index {
 		index.Fields("organization_id", "member_id", "quote_fingerprint").Unique(),
 		index.Fields("payment_intent_id").Unique(),
 		index.Fields("setup_intent_id").Unique(),
+		// The hold sweep reads open checkouts whose hold lapsed.
+		index.Fields("status", "hold_expires_at"),
 	}
 }
 

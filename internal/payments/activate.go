@@ -142,21 +142,28 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	}
 	local := now.In(loc)
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
-	pc := tx.Pass.Create().SetMemberID(co.MemberID).SetPassTypeID(pt.ID).
-		SetStatus(pass.StatusActive).SetValidFrom(today)
+	var validTo *time.Time
 	if pt.ValidityDays != nil {
-		pc.SetValidTo(today.AddDate(0, 0, *pt.ValidityDays))
+		validTo = ptrTime(today.AddDate(0, 0, *pt.ValidityDays))
 	}
 	if end, ok := firstPeriodEnd(pt, today); ok {
-		pc.SetValidTo(end)
+		validTo = &end
 	}
 	if co.IntroThrough != nil { // an offer's intro price pays through its last day
-		pc.SetValidTo(*co.IntroThrough)
+		validTo = co.IntroThrough
 	}
-	if pt.Clips != nil {
-		pc.SetClipsRemaining(*pt.Clips)
+	if err := reclaimReleased(ctx, tx, co); err != nil { // money that came after the hold lapsed (abandon.go)
+		return nil, err
 	}
-	p, err := pc.Save(ctx)
+	var p *ent.Pass
+	if co.PassID != nil { // a membership's reservation (resume.go): its pending pass becomes the active one
+		p, err = tx.Pass.UpdateOneID(*co.PassID).SetStatus(pass.StatusActive).SetValidFrom(today).
+			SetNillableValidTo(validTo).SetNillableClipsRemaining(pt.Clips).Save(ctx)
+	} else {
+		p, err = tx.Pass.Create().SetMemberID(co.MemberID).SetPassTypeID(pt.ID).
+			SetStatus(pass.StatusActive).SetValidFrom(today).
+			SetNillableValidTo(validTo).SetNillableClipsRemaining(pt.Clips).Save(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +232,8 @@ func firstPeriodEnd(pt *ent.PassType, today time.Time) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
 
 // Outbound event types of payments (package events catalogue).
 const (

@@ -185,6 +185,9 @@ func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassTyp
 			ForUpdate().Only(ctx)
 		if ent.IsNotFound(err) {
 			co, err = createCheckout(ctx, tx, memberID, pt, pr, vp, p.Quote)
+			if err == nil {
+				co, err = s.reserve(ctx, tx, co, pt, pr.Offer) // its hold and a membership's pending pass (resume.go)
+			}
 		}
 		if err != nil {
 			return err
@@ -194,6 +197,9 @@ func (s *Service) claim(ctx context.Context, memberID uuid.UUID, pt *ent.PassTyp
 				return errPaidByThisRequest // a retry after a crash lost the first answer
 			}
 			return alreadyPaid()
+		}
+		if co.ReleasedAt != nil { // its hold lapsed and what it held was given back (abandon.go)
+			return holdExpired()
 		}
 		live, err := tx.PaymentAttempt.Query().
 			Where(paymentattempt.SubjectID(co.ID), paymentattempt.StateIn(liveStates...)).

@@ -254,6 +254,8 @@ var registry = map[string]SiteInfo{
 	"appointments.late_refund": elevation("a payment that came after its appointment's hold was released is refunded by a job holding only ids, and the member's confirm reads where that refund stands: both act as an operator of the venue the payment names, as staff refunding would"),
 	"pos.lapsed_card_sales": bypass("the sweep of every venue's desk card sales left unpaid past their hold; it reads their ids and venues, then acts in each venue",
 		"PosCardSale"),
+	"payments.lapsed_holds": bypass("the sweep of every venue's unpaid checkouts whose hold lapsed; it reads their ids and venues, then gives back what each held in its venue",
+		"Checkout"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -2529,6 +2529,36 @@ type Invoker interface {
 	//
 	// GET /guest-invites/{token}
 	ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error)
+	// ResumeCheckout invokes resumeCheckout operation.
+	//
+	// Extends the hold of the member's pending membership by 3 minutes
+	// (never past 60 minutes after the checkout was made, nor past the end
+	// of the flash sale it was bought from) and answers the payment the
+	// member started: the same payment intent (`payment_intent_id`,
+	// `client_secret`, `processor_account_id`), read from Stripe, never a
+	// new one. `payment_status` is Stripe's (`requires_payment_method`,
+	// `requires_action`, `requires_confirmation`, `processing`) or
+	// `succeeded` when the payment went through meanwhile (the pass is
+	// active; `hold_expires_at` null). After a declined card there is no
+	// live intent: `payment_intent_id` and `client_secret` are null and
+	// `payment_status` is `requires_payment_method` (buy the quote again
+	// with another card, or start again). `frozen_checkout` is what the
+	// checkout froze when it was made. Called when the app comes back to
+	// the checkout, never as a poll: 15 per user per hour (429
+	// `RATE_LIMITED` after).
+	// Refusals: 404 `NOT_FOUND` (another member's pass, an unknown one, a
+	// pass that is no reservation); 422 `ALREADY_PAID` (bought by other
+	// means than this checkout); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
+	// and what was held was given back; a new preview and purchase can
+	// buy it again, `next_step` `refresh`); 409 `OFFER_CONTACT_VENUE` (a
+	// restart cannot work: the pass type is no longer sold, or the flash
+	// sale is cancelled, ended or sold out; `details.reason`,
+	// `next_step` `contact_venue`); 409 `PAYMENT_PENDING` while the payment
+	// is being made or its outcome is unknown; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`.
+	//
+	// POST /me/passes/{id}/resume-checkout
+	ResumeCheckout(ctx context.Context, params ResumeCheckoutParams) (*CheckoutResumeResponse, error)
 	// RetryAdminInvoice invokes retryAdminInvoice operation.
 	//
 	// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
@@ -25559,6 +25589,132 @@ func (c *Client) sendResolveGuestInvite(ctx context.Context, params ResolveGuest
 	defer body.Close()
 
 	result, err := decodeResolveGuestInviteResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ResumeCheckout invokes resumeCheckout operation.
+//
+// Extends the hold of the member's pending membership by 3 minutes
+// (never past 60 minutes after the checkout was made, nor past the end
+// of the flash sale it was bought from) and answers the payment the
+// member started: the same payment intent (`payment_intent_id`,
+// `client_secret`, `processor_account_id`), read from Stripe, never a
+// new one. `payment_status` is Stripe's (`requires_payment_method`,
+// `requires_action`, `requires_confirmation`, `processing`) or
+// `succeeded` when the payment went through meanwhile (the pass is
+// active; `hold_expires_at` null). After a declined card there is no
+// live intent: `payment_intent_id` and `client_secret` are null and
+// `payment_status` is `requires_payment_method` (buy the quote again
+// with another card, or start again). `frozen_checkout` is what the
+// checkout froze when it was made. Called when the app comes back to
+// the checkout, never as a poll: 15 per user per hour (429
+// `RATE_LIMITED` after).
+// Refusals: 404 `NOT_FOUND` (another member's pass, an unknown one, a
+// pass that is no reservation); 422 `ALREADY_PAID` (bought by other
+// means than this checkout); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
+// and what was held was given back; a new preview and purchase can
+// buy it again, `next_step` `refresh`); 409 `OFFER_CONTACT_VENUE` (a
+// restart cannot work: the pass type is no longer sold, or the flash
+// sale is cancelled, ended or sold out; `details.reason`,
+// `next_step` `contact_venue`); 409 `PAYMENT_PENDING` while the payment
+// is being made or its outcome is unknown; 422
+// `CARD_PAYMENTS_UNAVAILABLE`.
+//
+// POST /me/passes/{id}/resume-checkout
+func (c *Client) ResumeCheckout(ctx context.Context, params ResumeCheckoutParams) (*CheckoutResumeResponse, error) {
+	res, err := c.sendResumeCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendResumeCheckout(ctx context.Context, params ResumeCheckoutParams) (res *CheckoutResumeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/resume-checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ResumeCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeResumeCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -32528,6 +32528,175 @@ func (s *Server) handleResolveGuestInviteRequest(args [1]string, argsEscaped boo
 	}
 }
 
+// handleResumeCheckoutRequest handles resumeCheckout operation.
+//
+// Extends the hold of the member's pending membership by 3 minutes
+// (never past 60 minutes after the checkout was made, nor past the end
+// of the flash sale it was bought from) and answers the payment the
+// member started: the same payment intent (`payment_intent_id`,
+// `client_secret`, `processor_account_id`), read from Stripe, never a
+// new one. `payment_status` is Stripe's (`requires_payment_method`,
+// `requires_action`, `requires_confirmation`, `processing`) or
+// `succeeded` when the payment went through meanwhile (the pass is
+// active; `hold_expires_at` null). After a declined card there is no
+// live intent: `payment_intent_id` and `client_secret` are null and
+// `payment_status` is `requires_payment_method` (buy the quote again
+// with another card, or start again). `frozen_checkout` is what the
+// checkout froze when it was made. Called when the app comes back to
+// the checkout, never as a poll: 15 per user per hour (429
+// `RATE_LIMITED` after).
+// Refusals: 404 `NOT_FOUND` (another member's pass, an unknown one, a
+// pass that is no reservation); 422 `ALREADY_PAID` (bought by other
+// means than this checkout); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
+// and what was held was given back; a new preview and purchase can
+// buy it again, `next_step` `refresh`); 409 `OFFER_CONTACT_VENUE` (a
+// restart cannot work: the pass type is no longer sold, or the flash
+// sale is cancelled, ended or sold out; `details.reason`,
+// `next_step` `contact_venue`); 409 `PAYMENT_PENDING` while the payment
+// is being made or its outcome is unknown; 422
+// `CARD_PAYMENTS_UNAVAILABLE`.
+//
+// POST /me/passes/{id}/resume-checkout
+func (s *Server) handleResumeCheckoutRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ResumeCheckoutOperation,
+			ID:   "resumeCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, ResumeCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeResumeCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *CheckoutResumeResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ResumeCheckoutOperation,
+			OperationSummary: "Renew the hold of an unpaid membership reservation",
+			OperationID:      "resumeCheckout",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = ResumeCheckoutParams
+			Response = *CheckoutResumeResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackResumeCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ResumeCheckout(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ResumeCheckout(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeResumeCheckoutResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleRetryAdminInvoiceRequest handles retryAdminInvoice operation.
 //
 // The member's retry (`POST /me/invoices/{id}/retry`) made by staff:

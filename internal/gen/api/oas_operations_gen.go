@@ -222,6 +222,7 @@ const (
 	RescheduleAppointmentVisitOperation            OperationName = "RescheduleAppointmentVisit"
 	ResendReceiptOperation                         OperationName = "ResendReceipt"
 	ResolveGuestInviteOperation                    OperationName = "ResolveGuestInvite"
+	ResumeCheckoutOperation                        OperationName = "ResumeCheckout"
 	RetryAdminInvoiceOperation                     OperationName = "RetryAdminInvoice"
 	RetryMyInvoiceOperation                        OperationName = "RetryMyInvoice"
 	RotateWebhookSecretOperation                   OperationName = "RotateWebhookSecret"

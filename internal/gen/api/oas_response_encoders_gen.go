@@ -2966,6 +2966,19 @@ func encodeResolveGuestInviteResponse(response *GuestInviteResponse, w http.Resp
 	return nil
 }
 
+func encodeResumeCheckoutResponse(response *CheckoutResumeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRetryAdminInvoiceResponse(response *InvoiceRetryResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

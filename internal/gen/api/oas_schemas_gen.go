@@ -14343,6 +14343,177 @@ func (s *CheckoutRecoveryStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// The contract's "Checkout resume response".
+// Ref: #/components/schemas/CheckoutResume
+type CheckoutResume struct {
+	ClientSecret   NilString            `json:"client_secret"`
+	FrozenCheckout ResumeFrozenCheckout `json:"frozen_checkout"`
+	// When the hold lapses (UTC); null once paid.
+	HoldExpiresAt      NilDateTime                 `json:"hold_expires_at"`
+	PassID             uuid.UUID                   `json:"pass_id"`
+	PaymentIntentID    NilString                   `json:"payment_intent_id"`
+	PaymentStatus      CheckoutResumePaymentStatus `json:"payment_status"`
+	ProcessorAccountID NilString                   `json:"processor_account_id"`
+	ServerTime         time.Time                   `json:"server_time"`
+}
+
+// GetClientSecret returns the value of ClientSecret.
+func (s *CheckoutResume) GetClientSecret() NilString {
+	return s.ClientSecret
+}
+
+// GetFrozenCheckout returns the value of FrozenCheckout.
+func (s *CheckoutResume) GetFrozenCheckout() ResumeFrozenCheckout {
+	return s.FrozenCheckout
+}
+
+// GetHoldExpiresAt returns the value of HoldExpiresAt.
+func (s *CheckoutResume) GetHoldExpiresAt() NilDateTime {
+	return s.HoldExpiresAt
+}
+
+// GetPassID returns the value of PassID.
+func (s *CheckoutResume) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *CheckoutResume) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentStatus returns the value of PaymentStatus.
+func (s *CheckoutResume) GetPaymentStatus() CheckoutResumePaymentStatus {
+	return s.PaymentStatus
+}
+
+// GetProcessorAccountID returns the value of ProcessorAccountID.
+func (s *CheckoutResume) GetProcessorAccountID() NilString {
+	return s.ProcessorAccountID
+}
+
+// GetServerTime returns the value of ServerTime.
+func (s *CheckoutResume) GetServerTime() time.Time {
+	return s.ServerTime
+}
+
+// SetClientSecret sets the value of ClientSecret.
+func (s *CheckoutResume) SetClientSecret(val NilString) {
+	s.ClientSecret = val
+}
+
+// SetFrozenCheckout sets the value of FrozenCheckout.
+func (s *CheckoutResume) SetFrozenCheckout(val ResumeFrozenCheckout) {
+	s.FrozenCheckout = val
+}
+
+// SetHoldExpiresAt sets the value of HoldExpiresAt.
+func (s *CheckoutResume) SetHoldExpiresAt(val NilDateTime) {
+	s.HoldExpiresAt = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *CheckoutResume) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *CheckoutResume) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentStatus sets the value of PaymentStatus.
+func (s *CheckoutResume) SetPaymentStatus(val CheckoutResumePaymentStatus) {
+	s.PaymentStatus = val
+}
+
+// SetProcessorAccountID sets the value of ProcessorAccountID.
+func (s *CheckoutResume) SetProcessorAccountID(val NilString) {
+	s.ProcessorAccountID = val
+}
+
+// SetServerTime sets the value of ServerTime.
+func (s *CheckoutResume) SetServerTime(val time.Time) {
+	s.ServerTime = val
+}
+
+type CheckoutResumePaymentStatus string
+
+const (
+	CheckoutResumePaymentStatusRequiresPaymentMethod CheckoutResumePaymentStatus = "requires_payment_method"
+	CheckoutResumePaymentStatusRequiresAction        CheckoutResumePaymentStatus = "requires_action"
+	CheckoutResumePaymentStatusRequiresConfirmation  CheckoutResumePaymentStatus = "requires_confirmation"
+	CheckoutResumePaymentStatusProcessing            CheckoutResumePaymentStatus = "processing"
+	CheckoutResumePaymentStatusSucceeded             CheckoutResumePaymentStatus = "succeeded"
+)
+
+// AllValues returns all CheckoutResumePaymentStatus values.
+func (CheckoutResumePaymentStatus) AllValues() []CheckoutResumePaymentStatus {
+	return []CheckoutResumePaymentStatus{
+		CheckoutResumePaymentStatusRequiresPaymentMethod,
+		CheckoutResumePaymentStatusRequiresAction,
+		CheckoutResumePaymentStatusRequiresConfirmation,
+		CheckoutResumePaymentStatusProcessing,
+		CheckoutResumePaymentStatusSucceeded,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutResumePaymentStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutResumePaymentStatusRequiresPaymentMethod:
+		return []byte(s), nil
+	case CheckoutResumePaymentStatusRequiresAction:
+		return []byte(s), nil
+	case CheckoutResumePaymentStatusRequiresConfirmation:
+		return []byte(s), nil
+	case CheckoutResumePaymentStatusProcessing:
+		return []byte(s), nil
+	case CheckoutResumePaymentStatusSucceeded:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutResumePaymentStatus) UnmarshalText(data []byte) error {
+	switch CheckoutResumePaymentStatus(data) {
+	case CheckoutResumePaymentStatusRequiresPaymentMethod:
+		*s = CheckoutResumePaymentStatusRequiresPaymentMethod
+		return nil
+	case CheckoutResumePaymentStatusRequiresAction:
+		*s = CheckoutResumePaymentStatusRequiresAction
+		return nil
+	case CheckoutResumePaymentStatusRequiresConfirmation:
+		*s = CheckoutResumePaymentStatusRequiresConfirmation
+		return nil
+	case CheckoutResumePaymentStatusProcessing:
+		*s = CheckoutResumePaymentStatusProcessing
+		return nil
+	case CheckoutResumePaymentStatusSucceeded:
+		*s = CheckoutResumePaymentStatusSucceeded
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/CheckoutResumeResponse
+type CheckoutResumeResponse struct {
+	Data CheckoutResume `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *CheckoutResumeResponse) GetData() CheckoutResume {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *CheckoutResumeResponse) SetData(val CheckoutResume) {
+	s.Data = val
+}
+
 // Ref: #/components/schemas/ClassDetailResponse
 type ClassDetailResponse struct {
 	Data  ScheduleRow `json:"data"`
@@ -26180,6 +26351,51 @@ func (o NilFlexibleScheduled) Or(d FlexibleScheduled) FlexibleScheduled {
 	return d
 }
 
+// NewNilFlexibleSelection returns new NilFlexibleSelection with value set to v.
+func NewNilFlexibleSelection(v FlexibleSelection) NilFlexibleSelection {
+	return NilFlexibleSelection{
+		Value: v,
+	}
+}
+
+// NilFlexibleSelection is nullable FlexibleSelection.
+type NilFlexibleSelection struct {
+	Value FlexibleSelection
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilFlexibleSelection) SetTo(v FlexibleSelection) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilFlexibleSelection) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilFlexibleSelection) SetToNull() {
+	o.Null = true
+	var v FlexibleSelection
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilFlexibleSelection) Get() (v FlexibleSelection, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilFlexibleSelection) Or(d FlexibleSelection) FlexibleSelection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilFloat64 returns new NilFloat64 with value set to v.
 func NewNilFloat64(v float64) NilFloat64 {
 	return NilFloat64{
@@ -38011,6 +38227,55 @@ func (s *ReportRange) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/ResumeFrozenCheckout
+type ResumeFrozenCheckout struct {
+	ChargedTodayMinor int64  `json:"charged_today_minor"`
+	Currency          string `json:"currency"`
+	// The flexible membership's selection bought; null for other memberships.
+	FlexibleSelection  NilFlexibleSelection `json:"flexible_selection"`
+	PurchaseObligation PurchaseObligation   `json:"purchase_obligation"`
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *ResumeFrozenCheckout) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ResumeFrozenCheckout) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFlexibleSelection returns the value of FlexibleSelection.
+func (s *ResumeFrozenCheckout) GetFlexibleSelection() NilFlexibleSelection {
+	return s.FlexibleSelection
+}
+
+// GetPurchaseObligation returns the value of PurchaseObligation.
+func (s *ResumeFrozenCheckout) GetPurchaseObligation() PurchaseObligation {
+	return s.PurchaseObligation
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *ResumeFrozenCheckout) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ResumeFrozenCheckout) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFlexibleSelection sets the value of FlexibleSelection.
+func (s *ResumeFrozenCheckout) SetFlexibleSelection(val NilFlexibleSelection) {
+	s.FlexibleSelection = val
+}
+
+// SetPurchaseObligation sets the value of PurchaseObligation.
+func (s *ResumeFrozenCheckout) SetPurchaseObligation(val PurchaseObligation) {
+	s.PurchaseObligation = val
 }
 
 // Ref: #/components/schemas/Room

@@ -354,6 +354,7 @@ var operationRolesBearerAuth = map[string][]string{
 	RescheduleAdminVisitOperation:                  []string{},
 	RescheduleAppointmentVisitOperation:            []string{},
 	ResendReceiptOperation:                         []string{},
+	ResumeCheckoutOperation:                        []string{},
 	RetryAdminInvoiceOperation:                     []string{},
 	RetryMyInvoiceOperation:                        []string{},
 	RotateWebhookSecretOperation:                   []string{},

@@ -2516,6 +2516,36 @@ type Handler interface {
 	//
 	// GET /guest-invites/{token}
 	ResolveGuestInvite(ctx context.Context, params ResolveGuestInviteParams) (*GuestInviteResponse, error)
+	// ResumeCheckout implements resumeCheckout operation.
+	//
+	// Extends the hold of the member's pending membership by 3 minutes
+	// (never past 60 minutes after the checkout was made, nor past the end
+	// of the flash sale it was bought from) and answers the payment the
+	// member started: the same payment intent (`payment_intent_id`,
+	// `client_secret`, `processor_account_id`), read from Stripe, never a
+	// new one. `payment_status` is Stripe's (`requires_payment_method`,
+	// `requires_action`, `requires_confirmation`, `processing`) or
+	// `succeeded` when the payment went through meanwhile (the pass is
+	// active; `hold_expires_at` null). After a declined card there is no
+	// live intent: `payment_intent_id` and `client_secret` are null and
+	// `payment_status` is `requires_payment_method` (buy the quote again
+	// with another card, or start again). `frozen_checkout` is what the
+	// checkout froze when it was made. Called when the app comes back to
+	// the checkout, never as a poll: 15 per user per hour (429
+	// `RATE_LIMITED` after).
+	// Refusals: 404 `NOT_FOUND` (another member's pass, an unknown one, a
+	// pass that is no reservation); 422 `ALREADY_PAID` (bought by other
+	// means than this checkout); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
+	// and what was held was given back; a new preview and purchase can
+	// buy it again, `next_step` `refresh`); 409 `OFFER_CONTACT_VENUE` (a
+	// restart cannot work: the pass type is no longer sold, or the flash
+	// sale is cancelled, ended or sold out; `details.reason`,
+	// `next_step` `contact_venue`); 409 `PAYMENT_PENDING` while the payment
+	// is being made or its outcome is unknown; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`.
+	//
+	// POST /me/passes/{id}/resume-checkout
+	ResumeCheckout(ctx context.Context, params ResumeCheckoutParams) (*CheckoutResumeResponse, error)
 	// RetryAdminInvoice implements retryAdminInvoice operation.
 	//
 	// The member's retry (`POST /me/invoices/{id}/retry`) made by staff:
