@@ -15,6 +15,13 @@
 //     member with an address is named, a receipt through the outbox.
 //   - Gift cards sold at the desk are issued on the same ledger as online
 //     ones, with a payment row of kind gift_card.
+//   - Card payments without a terminal (card.go): a member's saved card
+//     charged off-session, or a payment link; the sale waits as a payment
+//     subject of package payments (attempt rows, reconcile) with its stock
+//     held, completes once whoever learns of the money first, and lapses
+//     unpaid after CardHold. Memberships sold at the desk (memberships.go)
+//     activate through the payments activation, renewals only when paid by
+//     card.
 //   - Returns put products back in stock once per key; end-of-day closes
 //     total the day's sales per method and compare expected with counted
 //     cash, replacing an earlier close of the same date.
