@@ -70,8 +70,10 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -221,10 +223,14 @@ type Client struct {
 	PaymentAttempt *PaymentAttemptClient
 	// PaymentCustomer is the client for interacting with the PaymentCustomer builders.
 	PaymentCustomer *PaymentCustomerClient
+	// PaymentOverride is the client for interacting with the PaymentOverride builders.
+	PaymentOverride *PaymentOverrideClient
 	// Photo is the client for interacting with the Photo builders.
 	Photo *PhotoClient
 	// PlatformSetting is the client for interacting with the PlatformSetting builders.
 	PlatformSetting *PlatformSettingClient
+	// PosCardSale is the client for interacting with the PosCardSale builders.
+	PosCardSale *PosCardSaleClient
 	// PosDayClose is the client for interacting with the PosDayClose builders.
 	PosDayClose *PosDayCloseClient
 	// PosFavorites is the client for interacting with the PosFavorites builders.
@@ -354,8 +360,10 @@ func (c *Client) init() {
 	c.Payment = NewPaymentClient(c.config)
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
 	c.PaymentCustomer = NewPaymentCustomerClient(c.config)
+	c.PaymentOverride = NewPaymentOverrideClient(c.config)
 	c.Photo = NewPhotoClient(c.config)
 	c.PlatformSetting = NewPlatformSettingClient(c.config)
+	c.PosCardSale = NewPosCardSaleClient(c.config)
 	c.PosDayClose = NewPosDayCloseClient(c.config)
 	c.PosFavorites = NewPosFavoritesClient(c.config)
 	c.PosReturn = NewPosReturnClient(c.config)
@@ -534,8 +542,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
+		PaymentOverride:        NewPaymentOverrideClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosCardSale:            NewPosCardSaleClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
 		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
@@ -641,8 +651,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
 		PaymentCustomer:        NewPaymentCustomerClient(cfg),
+		PaymentOverride:        NewPaymentOverrideClient(cfg),
 		Photo:                  NewPhotoClient(cfg),
 		PlatformSetting:        NewPlatformSettingClient(cfg),
+		PosCardSale:            NewPosCardSaleClient(cfg),
 		PosDayClose:            NewPosDayCloseClient(cfg),
 		PosFavorites:           NewPosFavoritesClient(cfg),
 		PosReturn:              NewPosReturnClient(cfg),
@@ -715,14 +727,15 @@ func (c *Client) Use(hooks ...Hook) {
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
 		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
 		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.Photo,
-		c.PlatformSetting, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride,
+		c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -743,14 +756,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
 		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
 		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.Photo,
-		c.PlatformSetting, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride,
+		c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites,
+		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -867,10 +881,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PaymentAttempt.mutate(ctx, m)
 	case *PaymentCustomerMutation:
 		return c.PaymentCustomer.mutate(ctx, m)
+	case *PaymentOverrideMutation:
+		return c.PaymentOverride.mutate(ctx, m)
 	case *PhotoMutation:
 		return c.Photo.mutate(ctx, m)
 	case *PlatformSettingMutation:
 		return c.PlatformSetting.mutate(ctx, m)
+	case *PosCardSaleMutation:
+		return c.PosCardSale.mutate(ctx, m)
 	case *PosDayCloseMutation:
 		return c.PosDayClose.mutate(ctx, m)
 	case *PosFavoritesMutation:
@@ -10128,6 +10146,156 @@ func (c *PaymentCustomerClient) mutate(ctx context.Context, m *PaymentCustomerMu
 	}
 }
 
+// PaymentOverrideClient is a client for the PaymentOverride schema.
+type PaymentOverrideClient struct {
+	config
+}
+
+// NewPaymentOverrideClient returns a client for the PaymentOverride from the given config.
+func NewPaymentOverrideClient(c config) *PaymentOverrideClient {
+	return &PaymentOverrideClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `paymentoverride.Hooks(f(g(h())))`.
+func (c *PaymentOverrideClient) Use(hooks ...Hook) {
+	c.hooks.PaymentOverride = append(c.hooks.PaymentOverride, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `paymentoverride.Intercept(f(g(h())))`.
+func (c *PaymentOverrideClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PaymentOverride = append(c.inters.PaymentOverride, interceptors...)
+}
+
+// Create returns a builder for creating a PaymentOverride entity.
+func (c *PaymentOverrideClient) Create() *PaymentOverrideCreate {
+	mutation := newPaymentOverrideMutation(c.config, OpCreate)
+	return &PaymentOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PaymentOverride entities.
+func (c *PaymentOverrideClient) CreateBulk(builders ...*PaymentOverrideCreate) *PaymentOverrideCreateBulk {
+	return &PaymentOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PaymentOverrideClient) MapCreateBulk(slice any, setFunc func(*PaymentOverrideCreate, int)) *PaymentOverrideCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PaymentOverrideCreateBulk{err: fmt.Errorf("calling to PaymentOverrideClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PaymentOverrideCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PaymentOverrideCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PaymentOverride.
+func (c *PaymentOverrideClient) Update() *PaymentOverrideUpdate {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdate)
+	return &PaymentOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PaymentOverrideClient) UpdateOne(_m *PaymentOverride) *PaymentOverrideUpdateOne {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdateOne, withPaymentOverride(_m))
+	return &PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PaymentOverrideClient) UpdateOneID(id uuid.UUID) *PaymentOverrideUpdateOne {
+	mutation := newPaymentOverrideMutation(c.config, OpUpdateOne, withPaymentOverrideID(id))
+	return &PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PaymentOverride.
+func (c *PaymentOverrideClient) Delete() *PaymentOverrideDelete {
+	mutation := newPaymentOverrideMutation(c.config, OpDelete)
+	return &PaymentOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PaymentOverrideClient) DeleteOne(_m *PaymentOverride) *PaymentOverrideDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PaymentOverrideClient) DeleteOneID(id uuid.UUID) *PaymentOverrideDeleteOne {
+	builder := c.Delete().Where(paymentoverride.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PaymentOverrideDeleteOne{builder}
+}
+
+// Query returns a query builder for PaymentOverride.
+func (c *PaymentOverrideClient) Query() *PaymentOverrideQuery {
+	return &PaymentOverrideQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePaymentOverride},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PaymentOverride entity by its id.
+func (c *PaymentOverrideClient) Get(ctx context.Context, id uuid.UUID) (*PaymentOverride, error) {
+	return c.Query().Where(paymentoverride.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PaymentOverrideClient) GetX(ctx context.Context, id uuid.UUID) *PaymentOverride {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PaymentOverride.
+func (c *PaymentOverrideClient) QueryOrganization(_m *PaymentOverride) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(paymentoverride.Table, paymentoverride.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, paymentoverride.OrganizationTable, paymentoverride.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PaymentOverrideClient) Hooks() []Hook {
+	hooks := c.hooks.PaymentOverride
+	return append(hooks[:len(hooks):len(hooks)], paymentoverride.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PaymentOverrideClient) Interceptors() []Interceptor {
+	return c.inters.PaymentOverride
+}
+
+func (c *PaymentOverrideClient) mutate(ctx context.Context, m *PaymentOverrideMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PaymentOverrideCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PaymentOverrideUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PaymentOverrideUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PaymentOverrideDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PaymentOverride mutation op: %q", m.Op())
+	}
+}
+
 // PhotoClient is a client for the Photo schema.
 type PhotoClient struct {
 	config
@@ -10441,6 +10609,156 @@ func (c *PlatformSettingClient) mutate(ctx context.Context, m *PlatformSettingMu
 		return (&PlatformSettingDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PlatformSetting mutation op: %q", m.Op())
+	}
+}
+
+// PosCardSaleClient is a client for the PosCardSale schema.
+type PosCardSaleClient struct {
+	config
+}
+
+// NewPosCardSaleClient returns a client for the PosCardSale from the given config.
+func NewPosCardSaleClient(c config) *PosCardSaleClient {
+	return &PosCardSaleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `poscardsale.Hooks(f(g(h())))`.
+func (c *PosCardSaleClient) Use(hooks ...Hook) {
+	c.hooks.PosCardSale = append(c.hooks.PosCardSale, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `poscardsale.Intercept(f(g(h())))`.
+func (c *PosCardSaleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PosCardSale = append(c.inters.PosCardSale, interceptors...)
+}
+
+// Create returns a builder for creating a PosCardSale entity.
+func (c *PosCardSaleClient) Create() *PosCardSaleCreate {
+	mutation := newPosCardSaleMutation(c.config, OpCreate)
+	return &PosCardSaleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PosCardSale entities.
+func (c *PosCardSaleClient) CreateBulk(builders ...*PosCardSaleCreate) *PosCardSaleCreateBulk {
+	return &PosCardSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PosCardSaleClient) MapCreateBulk(slice any, setFunc func(*PosCardSaleCreate, int)) *PosCardSaleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PosCardSaleCreateBulk{err: fmt.Errorf("calling to PosCardSaleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PosCardSaleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PosCardSaleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PosCardSale.
+func (c *PosCardSaleClient) Update() *PosCardSaleUpdate {
+	mutation := newPosCardSaleMutation(c.config, OpUpdate)
+	return &PosCardSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PosCardSaleClient) UpdateOne(_m *PosCardSale) *PosCardSaleUpdateOne {
+	mutation := newPosCardSaleMutation(c.config, OpUpdateOne, withPosCardSale(_m))
+	return &PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PosCardSaleClient) UpdateOneID(id uuid.UUID) *PosCardSaleUpdateOne {
+	mutation := newPosCardSaleMutation(c.config, OpUpdateOne, withPosCardSaleID(id))
+	return &PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PosCardSale.
+func (c *PosCardSaleClient) Delete() *PosCardSaleDelete {
+	mutation := newPosCardSaleMutation(c.config, OpDelete)
+	return &PosCardSaleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PosCardSaleClient) DeleteOne(_m *PosCardSale) *PosCardSaleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PosCardSaleClient) DeleteOneID(id uuid.UUID) *PosCardSaleDeleteOne {
+	builder := c.Delete().Where(poscardsale.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PosCardSaleDeleteOne{builder}
+}
+
+// Query returns a query builder for PosCardSale.
+func (c *PosCardSaleClient) Query() *PosCardSaleQuery {
+	return &PosCardSaleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePosCardSale},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PosCardSale entity by its id.
+func (c *PosCardSaleClient) Get(ctx context.Context, id uuid.UUID) (*PosCardSale, error) {
+	return c.Query().Where(poscardsale.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PosCardSaleClient) GetX(ctx context.Context, id uuid.UUID) *PosCardSale {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PosCardSale.
+func (c *PosCardSaleClient) QueryOrganization(_m *PosCardSale) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(poscardsale.Table, poscardsale.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, poscardsale.OrganizationTable, poscardsale.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PosCardSaleClient) Hooks() []Hook {
+	hooks := c.hooks.PosCardSale
+	return append(hooks[:len(hooks):len(hooks)], poscardsale.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PosCardSaleClient) Interceptors() []Interceptor {
+	return c.inters.PosCardSale
+}
+
+func (c *PosCardSaleClient) mutate(ctx context.Context, m *PosCardSaleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PosCardSaleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PosCardSaleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PosCardSaleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PosCardSaleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PosCardSale mutation op: %q", m.Op())
 	}
 }
 
@@ -15785,13 +16103,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationAttachment, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, PosDayClose,
-		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
-		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
-		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
-		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
-		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
+		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
+		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
+		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
+		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -15804,13 +16122,13 @@ type (
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
 		NotificationAttachment, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, Photo, PlatformSetting, PosDayClose,
-		PosFavorites, PosReturn, PosSale, ProcessorEvent, Product, ProductPrice,
-		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
-		Room, SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
-		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
-		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
+		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
+		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
+		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
+		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
+		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
+		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

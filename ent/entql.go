@@ -57,8 +57,10 @@ import (
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/paymentcustomer"
+	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/photo"
 	"github.com/venueplatform/venue/ent/platformsetting"
+	"github.com/venueplatform/venue/ent/poscardsale"
 	"github.com/venueplatform/venue/ent/posdayclose"
 	"github.com/venueplatform/venue/ent/posfavorites"
 	"github.com/venueplatform/venue/ent/posreturn"
@@ -101,7 +103,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 88)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 90)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1483,6 +1485,33 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   paymentoverride.Table,
+			Columns: paymentoverride.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: paymentoverride.FieldID,
+			},
+		},
+		Type: "PaymentOverride",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			paymentoverride.FieldCreatedAt:                {Type: field.TypeTime, Column: paymentoverride.FieldCreatedAt},
+			paymentoverride.FieldUpdatedAt:                {Type: field.TypeTime, Column: paymentoverride.FieldUpdatedAt},
+			paymentoverride.FieldOrganizationID:           {Type: field.TypeUUID, Column: paymentoverride.FieldOrganizationID},
+			paymentoverride.FieldSubscriptionID:           {Type: field.TypeUUID, Column: paymentoverride.FieldSubscriptionID},
+			paymentoverride.FieldPassID:                   {Type: field.TypeUUID, Column: paymentoverride.FieldPassID},
+			paymentoverride.FieldPeriodStart:              {Type: field.TypeTime, Column: paymentoverride.FieldPeriodStart},
+			paymentoverride.FieldPeriodEnd:                {Type: field.TypeTime, Column: paymentoverride.FieldPeriodEnd},
+			paymentoverride.FieldAmountMinor:              {Type: field.TypeInt64, Column: paymentoverride.FieldAmountMinor},
+			paymentoverride.FieldReason:                   {Type: field.TypeString, Column: paymentoverride.FieldReason},
+			paymentoverride.FieldStatus:                   {Type: field.TypeEnum, Column: paymentoverride.FieldStatus},
+			paymentoverride.FieldInvoiceID:                {Type: field.TypeUUID, Column: paymentoverride.FieldInvoiceID},
+			paymentoverride.FieldProcessorItemID:          {Type: field.TypeString, Column: paymentoverride.FieldProcessorItemID},
+			paymentoverride.FieldProcessorItemAmountMinor: {Type: field.TypeInt64, Column: paymentoverride.FieldProcessorItemAmountMinor},
+			paymentoverride.FieldCreatedBy:                {Type: field.TypeUUID, Column: paymentoverride.FieldCreatedBy},
+		},
+	}
+	graph.Nodes[55] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1503,7 +1532,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1521,7 +1550,46 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   poscardsale.Table,
+			Columns: poscardsale.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: poscardsale.FieldID,
+			},
+		},
+		Type: "PosCardSale",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			poscardsale.FieldCreatedAt:            {Type: field.TypeTime, Column: poscardsale.FieldCreatedAt},
+			poscardsale.FieldUpdatedAt:            {Type: field.TypeTime, Column: poscardsale.FieldUpdatedAt},
+			poscardsale.FieldOrganizationID:       {Type: field.TypeUUID, Column: poscardsale.FieldOrganizationID},
+			poscardsale.FieldRequestKey:           {Type: field.TypeString, Column: poscardsale.FieldRequestKey},
+			poscardsale.FieldKind:                 {Type: field.TypeEnum, Column: poscardsale.FieldKind},
+			poscardsale.FieldMethod:               {Type: field.TypeEnum, Column: poscardsale.FieldMethod},
+			poscardsale.FieldStatus:               {Type: field.TypeEnum, Column: poscardsale.FieldStatus},
+			poscardsale.FieldMembership:           {Type: field.TypeBool, Column: poscardsale.FieldMembership},
+			poscardsale.FieldCurrency:             {Type: field.TypeString, Column: poscardsale.FieldCurrency},
+			poscardsale.FieldSubtotalMinor:        {Type: field.TypeInt64, Column: poscardsale.FieldSubtotalMinor},
+			poscardsale.FieldDiscountMinor:        {Type: field.TypeInt64, Column: poscardsale.FieldDiscountMinor},
+			poscardsale.FieldVatMinor:             {Type: field.TypeInt64, Column: poscardsale.FieldVatMinor},
+			poscardsale.FieldVatRateBp:            {Type: field.TypeInt, Column: poscardsale.FieldVatRateBp},
+			poscardsale.FieldTotalMinor:           {Type: field.TypeInt64, Column: poscardsale.FieldTotalMinor},
+			poscardsale.FieldLines:                {Type: field.TypeJSON, Column: poscardsale.FieldLines},
+			poscardsale.FieldMemberID:             {Type: field.TypeUUID, Column: poscardsale.FieldMemberID},
+			poscardsale.FieldPassTypeID:           {Type: field.TypeUUID, Column: poscardsale.FieldPassTypeID},
+			poscardsale.FieldCheckoutID:           {Type: field.TypeUUID, Column: poscardsale.FieldCheckoutID},
+			poscardsale.FieldPaymentMethodID:      {Type: field.TypeString, Column: poscardsale.FieldPaymentMethodID},
+			poscardsale.FieldReturnBaseURL:        {Type: field.TypeString, Column: poscardsale.FieldReturnBaseURL},
+			poscardsale.FieldSoldByUserID:         {Type: field.TypeUUID, Column: poscardsale.FieldSoldByUserID},
+			poscardsale.FieldBusinessDate:         {Type: field.TypeTime, Column: poscardsale.FieldBusinessDate},
+			poscardsale.FieldHoldExpiresAt:        {Type: field.TypeTime, Column: poscardsale.FieldHoldExpiresAt},
+			poscardsale.FieldPromoExceptionKind:   {Type: field.TypeString, Column: poscardsale.FieldPromoExceptionKind},
+			poscardsale.FieldPromoExceptionReason: {Type: field.TypeString, Column: poscardsale.FieldPromoExceptionReason},
+			poscardsale.FieldCompletedAt:          {Type: field.TypeTime, Column: poscardsale.FieldCompletedAt},
+		},
+	}
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posdayclose.Table,
 			Columns: posdayclose.Columns,
@@ -1547,7 +1615,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posdayclose.FieldClosedAt:          {Type: field.TypeTime, Column: posdayclose.FieldClosedAt},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posfavorites.Table,
 			Columns: posfavorites.Columns,
@@ -1565,7 +1633,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posfavorites.FieldUpdatedByUserID: {Type: field.TypeUUID, Column: posfavorites.FieldUpdatedByUserID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posreturn.Table,
 			Columns: posreturn.Columns,
@@ -1587,7 +1655,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posreturn.FieldUserID:         {Type: field.TypeUUID, Column: posreturn.FieldUserID},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   possale.Table,
 			Columns: possale.Columns,
@@ -1621,7 +1689,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			possale.FieldPromoExceptionReason: {Type: field.TypeString, Column: possale.FieldPromoExceptionReason},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1642,7 +1710,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   product.Table,
 			Columns: product.Columns,
@@ -1662,7 +1730,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			product.FieldActive:         {Type: field.TypeBool, Column: product.FieldActive},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   productprice.Table,
 			Columns: productprice.Columns,
@@ -1682,7 +1750,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			productprice.FieldVersion:        {Type: field.TypeInt, Column: productprice.FieldVersion},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1703,7 +1771,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1723,7 +1791,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[65] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1745,7 +1813,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[66] = &sqlgraph.Node{
+	graph.Nodes[68] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1767,7 +1835,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[67] = &sqlgraph.Node{
+	graph.Nodes[69] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refund.Table,
 			Columns: refund.Columns,
@@ -1801,7 +1869,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
 		},
 	}
-	graph.Nodes[68] = &sqlgraph.Node{
+	graph.Nodes[70] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refundreview.Table,
 			Columns: refundreview.Columns,
@@ -1825,7 +1893,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
 		},
 	}
-	graph.Nodes[69] = &sqlgraph.Node{
+	graph.Nodes[71] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -1848,7 +1916,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[70] = &sqlgraph.Node{
+	graph.Nodes[72] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   salesdaily.Table,
 			Columns: salesdaily.Columns,
@@ -1873,7 +1941,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
 		},
 	}
-	graph.Nodes[71] = &sqlgraph.Node{
+	graph.Nodes[73] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -1907,7 +1975,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[72] = &sqlgraph.Node{
+	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -1929,7 +1997,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[73] = &sqlgraph.Node{
+	graph.Nodes[75] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -1949,7 +2017,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[74] = &sqlgraph.Node{
+	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -1972,7 +2040,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[75] = &sqlgraph.Node{
+	graph.Nodes[77] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -1995,7 +2063,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[76] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -2019,7 +2087,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffpin.Table,
 			Columns: staffpin.Columns,
@@ -2037,7 +2105,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffshift.Table,
 			Columns: staffshift.Columns,
@@ -2058,7 +2126,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
@@ -2082,7 +2150,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2113,7 +2181,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2141,7 +2209,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2165,7 +2233,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2186,7 +2254,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[86] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2215,7 +2283,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
-	graph.Nodes[85] = &sqlgraph.Node{
+	graph.Nodes[87] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2241,7 +2309,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[86] = &sqlgraph.Node{
+	graph.Nodes[88] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2267,7 +2335,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[87] = &sqlgraph.Node{
+	graph.Nodes[89] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -3763,6 +3831,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		&sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: false,
+			Table:   paymentoverride.OrganizationTable,
+			Columns: []string{paymentoverride.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PaymentOverride",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
 			Table:   photo.OrganizationTable,
 			Columns: []string{photo.OrganizationColumn},
 			Bidi:    false,
@@ -3793,6 +3873,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Photo",
 		"Brand",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   poscardsale.OrganizationTable,
+			Columns: []string{poscardsale.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PosCardSale",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -11837,6 +11929,130 @@ func (f *PaymentCustomerFilter) WhereHasMemberWith(preds ...predicate.Member) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PaymentOverrideQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PaymentOverrideQuery builder.
+func (_q *PaymentOverrideQuery) Filter() *PaymentOverrideFilter {
+	return &PaymentOverrideFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PaymentOverrideMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PaymentOverrideMutation builder.
+func (m *PaymentOverrideMutation) Filter() *PaymentOverrideFilter {
+	return &PaymentOverrideFilter{config: m.config, predicateAdder: m}
+}
+
+// PaymentOverrideFilter provides a generic filtering capability at runtime for PaymentOverrideQuery.
+type PaymentOverrideFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PaymentOverrideFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PaymentOverrideFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PaymentOverrideFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentoverride.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PaymentOverrideFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(paymentoverride.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PaymentOverrideFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldOrganizationID))
+}
+
+// WhereSubscriptionID applies the entql [16]byte predicate on the subscription_id field.
+func (f *PaymentOverrideFilter) WhereSubscriptionID(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldSubscriptionID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *PaymentOverrideFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldPassID))
+}
+
+// WherePeriodStart applies the entql time.Time predicate on the period_start field.
+func (f *PaymentOverrideFilter) WherePeriodStart(p entql.TimeP) {
+	f.Where(p.Field(paymentoverride.FieldPeriodStart))
+}
+
+// WherePeriodEnd applies the entql time.Time predicate on the period_end field.
+func (f *PaymentOverrideFilter) WherePeriodEnd(p entql.TimeP) {
+	f.Where(p.Field(paymentoverride.FieldPeriodEnd))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *PaymentOverrideFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(paymentoverride.FieldAmountMinor))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *PaymentOverrideFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(paymentoverride.FieldReason))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *PaymentOverrideFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(paymentoverride.FieldStatus))
+}
+
+// WhereInvoiceID applies the entql [16]byte predicate on the invoice_id field.
+func (f *PaymentOverrideFilter) WhereInvoiceID(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldInvoiceID))
+}
+
+// WhereProcessorItemID applies the entql string predicate on the processor_item_id field.
+func (f *PaymentOverrideFilter) WhereProcessorItemID(p entql.StringP) {
+	f.Where(p.Field(paymentoverride.FieldProcessorItemID))
+}
+
+// WhereProcessorItemAmountMinor applies the entql int64 predicate on the processor_item_amount_minor field.
+func (f *PaymentOverrideFilter) WhereProcessorItemAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(paymentoverride.FieldProcessorItemAmountMinor))
+}
+
+// WhereCreatedBy applies the entql [16]byte predicate on the created_by field.
+func (f *PaymentOverrideFilter) WhereCreatedBy(p entql.ValueP) {
+	f.Where(p.Field(paymentoverride.FieldCreatedBy))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PaymentOverrideFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PaymentOverrideFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PhotoQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -11865,7 +12081,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11992,7 +12208,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12029,6 +12245,190 @@ func (f *PlatformSettingFilter) WhereChangedBy(p entql.StringP) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PosCardSaleQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PosCardSaleQuery builder.
+func (_q *PosCardSaleQuery) Filter() *PosCardSaleFilter {
+	return &PosCardSaleFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PosCardSaleMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PosCardSaleMutation builder.
+func (m *PosCardSaleMutation) Filter() *PosCardSaleFilter {
+	return &PosCardSaleFilter{config: m.config, predicateAdder: m}
+}
+
+// PosCardSaleFilter provides a generic filtering capability at runtime for PosCardSaleQuery.
+type PosCardSaleFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PosCardSaleFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PosCardSaleFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PosCardSaleFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(poscardsale.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PosCardSaleFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(poscardsale.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PosCardSaleFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldOrganizationID))
+}
+
+// WhereRequestKey applies the entql string predicate on the request_key field.
+func (f *PosCardSaleFilter) WhereRequestKey(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldRequestKey))
+}
+
+// WhereKind applies the entql string predicate on the kind field.
+func (f *PosCardSaleFilter) WhereKind(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldKind))
+}
+
+// WhereMethod applies the entql string predicate on the method field.
+func (f *PosCardSaleFilter) WhereMethod(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldMethod))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *PosCardSaleFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldStatus))
+}
+
+// WhereMembership applies the entql bool predicate on the membership field.
+func (f *PosCardSaleFilter) WhereMembership(p entql.BoolP) {
+	f.Where(p.Field(poscardsale.FieldMembership))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PosCardSaleFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldCurrency))
+}
+
+// WhereSubtotalMinor applies the entql int64 predicate on the subtotal_minor field.
+func (f *PosCardSaleFilter) WhereSubtotalMinor(p entql.Int64P) {
+	f.Where(p.Field(poscardsale.FieldSubtotalMinor))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *PosCardSaleFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(poscardsale.FieldDiscountMinor))
+}
+
+// WhereVatMinor applies the entql int64 predicate on the vat_minor field.
+func (f *PosCardSaleFilter) WhereVatMinor(p entql.Int64P) {
+	f.Where(p.Field(poscardsale.FieldVatMinor))
+}
+
+// WhereVatRateBp applies the entql int predicate on the vat_rate_bp field.
+func (f *PosCardSaleFilter) WhereVatRateBp(p entql.IntP) {
+	f.Where(p.Field(poscardsale.FieldVatRateBp))
+}
+
+// WhereTotalMinor applies the entql int64 predicate on the total_minor field.
+func (f *PosCardSaleFilter) WhereTotalMinor(p entql.Int64P) {
+	f.Where(p.Field(poscardsale.FieldTotalMinor))
+}
+
+// WhereLines applies the entql json.RawMessage predicate on the lines field.
+func (f *PosCardSaleFilter) WhereLines(p entql.BytesP) {
+	f.Where(p.Field(poscardsale.FieldLines))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PosCardSaleFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldMemberID))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *PosCardSaleFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldPassTypeID))
+}
+
+// WhereCheckoutID applies the entql [16]byte predicate on the checkout_id field.
+func (f *PosCardSaleFilter) WhereCheckoutID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldCheckoutID))
+}
+
+// WherePaymentMethodID applies the entql string predicate on the payment_method_id field.
+func (f *PosCardSaleFilter) WherePaymentMethodID(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldPaymentMethodID))
+}
+
+// WhereReturnBaseURL applies the entql string predicate on the return_base_url field.
+func (f *PosCardSaleFilter) WhereReturnBaseURL(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldReturnBaseURL))
+}
+
+// WhereSoldByUserID applies the entql [16]byte predicate on the sold_by_user_id field.
+func (f *PosCardSaleFilter) WhereSoldByUserID(p entql.ValueP) {
+	f.Where(p.Field(poscardsale.FieldSoldByUserID))
+}
+
+// WhereBusinessDate applies the entql time.Time predicate on the business_date field.
+func (f *PosCardSaleFilter) WhereBusinessDate(p entql.TimeP) {
+	f.Where(p.Field(poscardsale.FieldBusinessDate))
+}
+
+// WhereHoldExpiresAt applies the entql time.Time predicate on the hold_expires_at field.
+func (f *PosCardSaleFilter) WhereHoldExpiresAt(p entql.TimeP) {
+	f.Where(p.Field(poscardsale.FieldHoldExpiresAt))
+}
+
+// WherePromoExceptionKind applies the entql string predicate on the promo_exception_kind field.
+func (f *PosCardSaleFilter) WherePromoExceptionKind(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldPromoExceptionKind))
+}
+
+// WherePromoExceptionReason applies the entql string predicate on the promo_exception_reason field.
+func (f *PosCardSaleFilter) WherePromoExceptionReason(p entql.StringP) {
+	f.Where(p.Field(poscardsale.FieldPromoExceptionReason))
+}
+
+// WhereCompletedAt applies the entql time.Time predicate on the completed_at field.
+func (f *PosCardSaleFilter) WhereCompletedAt(p entql.TimeP) {
+	f.Where(p.Field(poscardsale.FieldCompletedAt))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PosCardSaleFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PosCardSaleFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *PosDayCloseQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -12057,7 +12457,7 @@ type PosDayCloseFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosDayCloseFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12176,7 +12576,7 @@ type PosFavoritesFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosFavoritesFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12255,7 +12655,7 @@ type PosReturnFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosReturnFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12354,7 +12754,7 @@ type PosSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12513,7 +12913,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12593,7 +12993,7 @@ type ProductFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12682,7 +13082,7 @@ type ProductPriceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductPriceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12785,7 +13185,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12907,7 +13307,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13010,7 +13410,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13123,7 +13523,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13222,7 +13622,7 @@ type RefundFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13409,7 +13809,7 @@ type RefundReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13532,7 +13932,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13664,7 +14064,7 @@ type SalesDailyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SalesDailyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13778,7 +14178,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13993,7 +14393,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14106,7 +14506,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14237,7 +14637,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14369,7 +14769,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14487,7 +14887,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14610,7 +15010,7 @@ type StaffPinFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffPinFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14689,7 +15089,7 @@ type StaffShiftFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffShiftFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14811,7 +15211,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14934,7 +15334,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15092,7 +15492,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15235,7 +15635,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15372,7 +15772,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15466,7 +15866,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15628,7 +16028,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15761,7 +16161,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15908,7 +16308,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

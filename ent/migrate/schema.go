@@ -2661,7 +2661,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -2750,6 +2750,55 @@ var (
 			},
 		},
 	}
+	// PaymentOverridesColumns holds the columns for the "payment_overrides" table.
+	PaymentOverridesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "subscription_id", Type: field.TypeUUID},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "period_start", Type: field.TypeTime},
+		{Name: "period_end", Type: field.TypeTime},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"scheduled", "applied", "missed"}, Default: "scheduled"},
+		{Name: "invoice_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "processor_item_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "processor_item_amount_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PaymentOverridesTable holds the schema information for the "payment_overrides" table.
+	PaymentOverridesTable = &schema.Table{
+		Name:       "payment_overrides",
+		Columns:    PaymentOverridesColumns,
+		PrimaryKey: []*schema.Column{PaymentOverridesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "payment_overrides_organizations_organization",
+				Columns:    []*schema.Column{PaymentOverridesColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "paymentoverride_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentOverridesColumns[14]},
+			},
+			{
+				Name:    "paymentoverride_organization_id_subscription_id_period_start",
+				Unique:  true,
+				Columns: []*schema.Column{PaymentOverridesColumns[14], PaymentOverridesColumns[3], PaymentOverridesColumns[5]},
+			},
+			{
+				Name:    "paymentoverride_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentOverridesColumns[14], PaymentOverridesColumns[4]},
+			},
+		},
+	}
 	// PhotosColumns holds the columns for the "photos" table.
 	PhotosColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2815,6 +2864,67 @@ var (
 		Name:       "platform_settings",
 		Columns:    PlatformSettingsColumns,
 		PrimaryKey: []*schema.Column{PlatformSettingsColumns[0]},
+	}
+	// PosCardSalesColumns holds the columns for the "pos_card_sales" table.
+	PosCardSalesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"products", "pass"}},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"card", "payment_link"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "completed", "lapsed", "failed"}, Default: "pending"},
+		{Name: "membership", Type: field.TypeBool, Default: false},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "subtotal_minor", Type: field.TypeInt64},
+		{Name: "discount_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "vat_minor", Type: field.TypeInt64},
+		{Name: "vat_rate_bp", Type: field.TypeInt},
+		{Name: "total_minor", Type: field.TypeInt64},
+		{Name: "lines", Type: field.TypeJSON},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "pass_type_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "checkout_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "return_base_url", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "sold_by_user_id", Type: field.TypeUUID},
+		{Name: "business_date", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "hold_expires_at", Type: field.TypeTime},
+		{Name: "promo_exception_kind", Type: field.TypeString, Nullable: true, Size: 40},
+		{Name: "promo_exception_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PosCardSalesTable holds the schema information for the "pos_card_sales" table.
+	PosCardSalesTable = &schema.Table{
+		Name:       "pos_card_sales",
+		Columns:    PosCardSalesColumns,
+		PrimaryKey: []*schema.Column{PosCardSalesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pos_card_sales_organizations_organization",
+				Columns:    []*schema.Column{PosCardSalesColumns[26]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "poscardsale_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PosCardSalesColumns[26]},
+			},
+			{
+				Name:    "poscardsale_organization_id_sold_by_user_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{PosCardSalesColumns[26], PosCardSalesColumns[20], PosCardSalesColumns[3]},
+			},
+			{
+				Name:    "poscardsale_status_hold_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{PosCardSalesColumns[6], PosCardSalesColumns[22]},
+			},
+		},
 	}
 	// PosDayClosesColumns holds the columns for the "pos_day_closes" table.
 	PosDayClosesColumns = []*schema.Column{
@@ -2945,7 +3055,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "request_key", Type: field.TypeString, Size: 128},
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"products", "pass", "gift_card"}},
-		{Name: "method", Type: field.TypeEnum, Enums: []string{"cash", "gift_card"}},
+		{Name: "method", Type: field.TypeEnum, Enums: []string{"cash", "gift_card", "card", "payment_link"}},
 		{Name: "currency", Type: field.TypeString, Size: 3},
 		{Name: "subtotal_minor", Type: field.TypeInt64},
 		{Name: "discount_minor", Type: field.TypeInt64, Default: 0},
@@ -3861,7 +3971,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"sale", "return", "adjustment"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"sale", "return", "adjustment", "release"}},
 		{Name: "delta", Type: field.TypeInt},
 		{Name: "stock_after", Type: field.TypeInt},
 		{Name: "sale_id", Type: field.TypeUUID, Nullable: true},
@@ -4457,8 +4567,10 @@ var (
 		PaymentsTable,
 		PaymentAttemptsTable,
 		PaymentCustomersTable,
+		PaymentOverridesTable,
 		PhotosTable,
 		PlatformSettingsTable,
+		PosCardSalesTable,
 		PosDayClosesTable,
 		PosFavoritesTable,
 		PosReturnsTable,
@@ -4593,9 +4705,11 @@ func init() {
 	PaymentAttemptsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentCustomersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentCustomersTable.ForeignKeys[1].RefTable = MembersTable
+	PaymentOverridesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PhotosTable.ForeignKeys[0].RefTable = BrandsTable
 	PhotosTable.ForeignKeys[1].RefTable = LocationsTable
 	PhotosTable.ForeignKeys[2].RefTable = OrganizationsTable
+	PosCardSalesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PosDayClosesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PosFavoritesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PosReturnsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -120,6 +120,8 @@ const (
 	PurposeVisitCharge        Purpose = "visit_charge"
 	PurposeGuestInviteCharge  Purpose = "guest_invite_charge"
 	PurposeSubscriptionUpdate Purpose = "subscription_update"
+	PurposeInvoiceItem        Purpose = "invoice_item"
+	PurposePosSaleCharge      Purpose = "pos_sale_charge"
 )
 
 func (pu Purpose) String() string {
@@ -129,7 +131,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate, PurposeInvoiceItem, PurposePosSaleCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

@@ -39,7 +39,6 @@ import (
 
 // Errors, permission and limits of the payment overrides.
 const (
-	PermBillingManage     = "billing.manage"
 	CodeInvalidRange      = "INVALID_RANGE"
 	CodeOverrideConflict  = "OVERRIDE_CONFLICT"
 	CodeOverrideApplied   = "OVERRIDE_APPLIED"

@@ -358,6 +358,19 @@ type Invoker interface {
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
+	// BulkAdminPaymentOverrides invokes bulkAdminPaymentOverrides operation.
+	//
+	// `action` `set` gives each named period (`period_starts`, 1 to 6
+	// dates) an override of `amount_minor` (required), replacing a
+	// scheduled one; `restore` removes their overrides (a period without
+	// one is left as it is). A locked override among them is 422
+	// `OVERRIDE_APPLIED` and nothing changes; dates as in create (400
+	// `INVALID_RANGE`). Audit entry
+	// `membership.payment_overrides_bulk`. Answers the overrides after
+	// (none for `restore`).
+	//
+	// POST /admin/passes/{id}/payment-overrides/bulk
+	BulkAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideBulkRequest, params BulkAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
 	// BulkCancelAdminSchedule invokes bulkCancelAdminSchedule operation.
 	//
 	// Cancels every class of `instance_ids` like the single cancel, each in its
@@ -864,6 +877,20 @@ type Invoker interface {
 	//
 	// POST /admin/checkout-documents/{id}/versions
 	CreateAdminCheckoutDocumentVersion(ctx context.Context, request *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminPaymentOverrides invokes createAdminPaymentOverrides operation.
+	//
+	// `mode` `periods` names the periods by `period_starts` (1 to 36
+	// dates); `mode` `range` takes every upcoming period starting from
+	// `from` to `to` (dates, inclusive). Each gets an override of
+	// `amount_minor`. 400 `INVALID_RANGE` (`details.reason`) when a date
+	// is not the start of one of the next 36 periods (a past date, a date
+	// between periods), the range is reversed or holds no period, or the
+	// mode's fields are missing; 409 `OVERRIDE_CONFLICT` when a period
+	// already has an override (`details.periods`: change that one). Audit
+	// entry `membership.payment_override_created`.
+	//
+	// POST /admin/passes/{id}/payment-overrides
+	CreateAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
 	// CreateAdminRoom invokes createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1173,6 +1200,15 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteAdminPaymentOverride invokes deleteAdminPaymentOverride operation.
+	//
+	// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
+	// `STRIPE_ERROR` when the payment processor could not drop the
+	// override's adjustment (nothing changed). Audit entry
+	// `membership.payment_override_deleted`.
+	//
+	// DELETE /admin/passes/{id}/payment-overrides/{overrideId}
+	DeleteAdminPaymentOverride(ctx context.Context, params DeleteAdminPaymentOverrideParams) (*AdminPaymentOverrideDeleteResponse, error)
 	// DeleteMyPaymentMethod invokes deleteMyPaymentMethod operation.
 	//
 	// Members cannot remove saved cards (the venue's staff can): always 422
@@ -1949,6 +1985,16 @@ type Invoker interface {
 	//
 	// GET /admin/locations
 	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
+	// ListAdminPaymentOverrides invokes listAdminPaymentOverrides operation.
+	//
+	// The next `periods` billing periods (1 to 36, default 6), each with
+	// the membership's price (`base_amount_minor`), what it will cost
+	// (`amount_minor`) and its override, and every override of the
+	// membership (`overrides`, locked ones included), by period. 422
+	// `NO_UPCOMING_BILLING` when the pass does not renew.
+	//
+	// GET /admin/passes/{id}/payment-overrides
+	ListAdminPaymentOverrides(ctx context.Context, params ListAdminPaymentOverridesParams) (*AdminPaymentOverridesResponse, error)
 	// ListAdminRooms invokes listAdminRooms operation.
 	//
 	// [settings.business] Every room of the venue, active or not, by name.
@@ -2830,6 +2876,14 @@ type Invoker interface {
 	//
 	// PATCH /admin/locations/{locationId}
 	UpdateAdminLocation(ctx context.Context, request *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
+	// UpdateAdminPaymentOverride invokes updateAdminPaymentOverride operation.
+	//
+	// At least one of `amount_minor` and `reason`. 422 `OVERRIDE_APPLIED`
+	// once its period is invoiced (or due). Audit entry
+	// `membership.payment_override_updated`.
+	//
+	// PATCH /admin/passes/{id}/payment-overrides/{overrideId}
+	UpdateAdminPaymentOverride(ctx context.Context, request *AdminPaymentOverrideUpdateRequest, params UpdateAdminPaymentOverrideParams) (*AdminPaymentOverrideResponse, error)
 	// UpdateAdminRoom invokes updateAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive), `room_type`,
@@ -5197,6 +5251,118 @@ func (c *Client) sendBookAppointmentBundle(ctx context.Context, request *BundleV
 	defer body.Close()
 
 	result, err := decodeBookAppointmentBundleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// BulkAdminPaymentOverrides invokes bulkAdminPaymentOverrides operation.
+//
+// `action` `set` gives each named period (`period_starts`, 1 to 6
+// dates) an override of `amount_minor` (required), replacing a
+// scheduled one; `restore` removes their overrides (a period without
+// one is left as it is). A locked override among them is 422
+// `OVERRIDE_APPLIED` and nothing changes; dates as in create (400
+// `INVALID_RANGE`). Audit entry
+// `membership.payment_overrides_bulk`. Answers the overrides after
+// (none for `restore`).
+//
+// POST /admin/passes/{id}/payment-overrides/bulk
+func (c *Client) BulkAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideBulkRequest, params BulkAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error) {
+	res, err := c.sendBulkAdminPaymentOverrides(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendBulkAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideBulkRequest, params BulkAdminPaymentOverridesParams) (res *AdminPaymentOverrideListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-overrides/bulk"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeBulkAdminPaymentOverridesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, BulkAdminPaymentOverridesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeBulkAdminPaymentOverridesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9100,6 +9266,119 @@ func (c *Client) sendCreateAdminCheckoutDocumentVersion(ctx context.Context, req
 	return result, nil
 }
 
+// CreateAdminPaymentOverrides invokes createAdminPaymentOverrides operation.
+//
+// `mode` `periods` names the periods by `period_starts` (1 to 36
+// dates); `mode` `range` takes every upcoming period starting from
+// `from` to `to` (dates, inclusive). Each gets an override of
+// `amount_minor`. 400 `INVALID_RANGE` (`details.reason`) when a date
+// is not the start of one of the next 36 periods (a past date, a date
+// between periods), the range is reversed or holds no period, or the
+// mode's fields are missing; 409 `OVERRIDE_CONFLICT` when a period
+// already has an override (`details.periods`: change that one). Audit
+// entry `membership.payment_override_created`.
+//
+// POST /admin/passes/{id}/payment-overrides
+func (c *Client) CreateAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error) {
+	res, err := c.sendCreateAdminPaymentOverrides(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (res *AdminPaymentOverrideListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-overrides"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminPaymentOverridesRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminPaymentOverridesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminPaymentOverridesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateAdminRoom invokes createAdminRoom operation.
 //
 // [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -11312,6 +11591,129 @@ func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *Web
 	defer body.Close()
 
 	result, err := decodeCreateWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// DeleteAdminPaymentOverride invokes deleteAdminPaymentOverride operation.
+//
+// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
+// `STRIPE_ERROR` when the payment processor could not drop the
+// override's adjustment (nothing changed). Audit entry
+// `membership.payment_override_deleted`.
+//
+// DELETE /admin/passes/{id}/payment-overrides/{overrideId}
+func (c *Client) DeleteAdminPaymentOverride(ctx context.Context, params DeleteAdminPaymentOverrideParams) (*AdminPaymentOverrideDeleteResponse, error) {
+	res, err := c.sendDeleteAdminPaymentOverride(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteAdminPaymentOverride(ctx context.Context, params DeleteAdminPaymentOverrideParams) (res *AdminPaymentOverrideDeleteResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-overrides/"
+	{
+		// Encode "overrideId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "overrideId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OverrideId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteAdminPaymentOverrideOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteAdminPaymentOverrideResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -19768,6 +20170,119 @@ func (c *Client) sendListAdminLocations(ctx context.Context) (res *AdminLocation
 	return result, nil
 }
 
+// ListAdminPaymentOverrides invokes listAdminPaymentOverrides operation.
+//
+// The next `periods` billing periods (1 to 36, default 6), each with
+// the membership's price (`base_amount_minor`), what it will cost
+// (`amount_minor`) and its override, and every override of the
+// membership (`overrides`, locked ones included), by period. 422
+// `NO_UPCOMING_BILLING` when the pass does not renew.
+//
+// GET /admin/passes/{id}/payment-overrides
+func (c *Client) ListAdminPaymentOverrides(ctx context.Context, params ListAdminPaymentOverridesParams) (*AdminPaymentOverridesResponse, error) {
+	res, err := c.sendListAdminPaymentOverrides(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminPaymentOverrides(ctx context.Context, params ListAdminPaymentOverridesParams) (res *AdminPaymentOverridesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-overrides"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "periods" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "periods",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Periods.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminPaymentOverridesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminPaymentOverridesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminRooms invokes listAdminRooms operation.
 //
 // [settings.business] Every room of the venue, active or not, by name.
@@ -28121,6 +28636,131 @@ func (c *Client) sendUpdateAdminLocation(ctx context.Context, request *AdminLoca
 	defer body.Close()
 
 	result, err := decodeUpdateAdminLocationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdateAdminPaymentOverride invokes updateAdminPaymentOverride operation.
+//
+// At least one of `amount_minor` and `reason`. 422 `OVERRIDE_APPLIED`
+// once its period is invoiced (or due). Audit entry
+// `membership.payment_override_updated`.
+//
+// PATCH /admin/passes/{id}/payment-overrides/{overrideId}
+func (c *Client) UpdateAdminPaymentOverride(ctx context.Context, request *AdminPaymentOverrideUpdateRequest, params UpdateAdminPaymentOverrideParams) (*AdminPaymentOverrideResponse, error) {
+	res, err := c.sendUpdateAdminPaymentOverride(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdateAdminPaymentOverride(ctx context.Context, request *AdminPaymentOverrideUpdateRequest, params UpdateAdminPaymentOverrideParams) (res *AdminPaymentOverrideResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-overrides/"
+	{
+		// Encode "overrideId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "overrideId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.OverrideId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdateAdminPaymentOverrideRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdateAdminPaymentOverrideOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdateAdminPaymentOverrideResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

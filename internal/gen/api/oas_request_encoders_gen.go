@@ -304,6 +304,20 @@ func encodeBookAppointmentBundleRequest(
 	return nil
 }
 
+func encodeBulkAdminPaymentOverridesRequest(
+	req *AdminPaymentOverrideBulkRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleRequest(
 	req *AdminScheduleBulkCancelRequest,
 	r *http.Request,
@@ -626,6 +640,20 @@ func encodeCreateAdminCheckoutDocumentRequest(
 
 func encodeCreateAdminCheckoutDocumentVersionRequest(
 	req *AdminCheckoutDocumentVersion,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminPaymentOverridesRequest(
+	req *AdminPaymentOverrideCreateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1502,6 +1530,20 @@ func encodeUnsuspendAdminPassRequest(
 
 func encodeUpdateAdminLocationRequest(
 	req *AdminLocationUpdateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdateAdminPaymentOverrideRequest(
+	req *AdminPaymentOverrideUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

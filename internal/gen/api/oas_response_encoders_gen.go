@@ -403,6 +403,19 @@ func encodeBookAppointmentBundleResponse(response *VisitResponse, w http.Respons
 	return nil
 }
 
+func encodeBulkAdminPaymentOverridesResponse(response *AdminPaymentOverrideListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeBulkCancelAdminScheduleResponse(response *AdminScheduleBulkResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -881,6 +894,19 @@ func encodeCreateAdminCheckoutDocumentVersionResponse(response *AdminCheckoutDoc
 	return nil
 }
 
+func encodeCreateAdminPaymentOverridesResponse(response *AdminPaymentOverrideListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -1179,6 +1205,19 @@ func encodeCreateVenueInquiryResponse(response *InquiryCreateResponseHeaders, w 
 func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeDeleteAdminPaymentOverrideResponse(response *AdminPaymentOverrideDeleteResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
 
 	e := new(jx.Encoder)
 	response.Encode(e)
@@ -2264,6 +2303,19 @@ func encodeListAdminLocationsResponse(response *AdminLocationListResponse, w htt
 	return nil
 }
 
+func encodeListAdminPaymentOverridesResponse(response *AdminPaymentOverridesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminRoomsResponse(response *AdminRoomListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3271,6 +3323,19 @@ func encodeUnsuspendAdminPassResponse(response *AdminPassStatusResponse, w http.
 }
 
 func encodeUpdateAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdateAdminPaymentOverrideResponse(response *AdminPaymentOverrideResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

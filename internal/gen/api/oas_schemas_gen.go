@@ -882,6 +882,88 @@ func (s *AdminAppointmentListResponse) SetMeta(val AdminAppointmentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminBillingPeriod
+type AdminBillingPeriod struct {
+	AmountMinor     int64  `json:"amount_minor"`
+	BaseAmountMinor int64  `json:"base_amount_minor"`
+	Currency        string `json:"currency"`
+	// 1 is the next period.
+	Index       int                     `json:"index"`
+	Override    NilAdminPaymentOverride `json:"override"`
+	PeriodEnd   time.Time               `json:"period_end"`
+	PeriodStart time.Time               `json:"period_start"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminBillingPeriod) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminBillingPeriod) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminBillingPeriod) GetCurrency() string {
+	return s.Currency
+}
+
+// GetIndex returns the value of Index.
+func (s *AdminBillingPeriod) GetIndex() int {
+	return s.Index
+}
+
+// GetOverride returns the value of Override.
+func (s *AdminBillingPeriod) GetOverride() NilAdminPaymentOverride {
+	return s.Override
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminBillingPeriod) GetPeriodEnd() time.Time {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminBillingPeriod) GetPeriodStart() time.Time {
+	return s.PeriodStart
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminBillingPeriod) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminBillingPeriod) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminBillingPeriod) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetIndex sets the value of Index.
+func (s *AdminBillingPeriod) SetIndex(val int) {
+	s.Index = val
+}
+
+// SetOverride sets the value of Override.
+func (s *AdminBillingPeriod) SetOverride(val NilAdminPaymentOverride) {
+	s.Override = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminBillingPeriod) SetPeriodEnd(val time.Time) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminBillingPeriod) SetPeriodStart(val time.Time) {
+	s.PeriodStart = val
+}
+
 // Ref: #/components/schemas/AdminBindingTier
 type AdminBindingTier struct {
 	Months     int   `json:"months"`
@@ -3021,6 +3103,553 @@ func (s *AdminPassStatusResponseDataStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverride
+type AdminPaymentOverride struct {
+	// What the period costs; 0 comps it.
+	AmountMinor int64     `json:"amount_minor"`
+	Currency    string    `json:"currency"`
+	ID          uuid.UUID `json:"id"`
+	InvoiceID   NilUUID   `json:"invoice_id"`
+	PassID      uuid.UUID `json:"pass_id"`
+	PeriodEnd   time.Time `json:"period_end"`
+	// The period's start date in the venue's time zone.
+	PeriodStart time.Time `json:"period_start"`
+	// Whether the payment processor holds the override's adjustment
+	// (true also when none is needed yet: a later period, or an amount
+	// equal to the price).
+	ProcessorSynced bool                       `json:"processor_synced"`
+	Reason          string                     `json:"reason"`
+	Status          AdminPaymentOverrideStatus `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverride) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminPaymentOverride) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *AdminPaymentOverride) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *AdminPaymentOverride) GetInvoiceID() NilUUID {
+	return s.InvoiceID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPaymentOverride) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminPaymentOverride) GetPeriodEnd() time.Time {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminPaymentOverride) GetPeriodStart() time.Time {
+	return s.PeriodStart
+}
+
+// GetProcessorSynced returns the value of ProcessorSynced.
+func (s *AdminPaymentOverride) GetProcessorSynced() bool {
+	return s.ProcessorSynced
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverride) GetReason() string {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPaymentOverride) GetStatus() AdminPaymentOverrideStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverride) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminPaymentOverride) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPaymentOverride) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *AdminPaymentOverride) SetInvoiceID(val NilUUID) {
+	s.InvoiceID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPaymentOverride) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminPaymentOverride) SetPeriodEnd(val time.Time) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminPaymentOverride) SetPeriodStart(val time.Time) {
+	s.PeriodStart = val
+}
+
+// SetProcessorSynced sets the value of ProcessorSynced.
+func (s *AdminPaymentOverride) SetProcessorSynced(val bool) {
+	s.ProcessorSynced = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverride) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPaymentOverride) SetStatus(val AdminPaymentOverrideStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideBulkRequest
+type AdminPaymentOverrideBulkRequest struct {
+	Action       AdminPaymentOverrideBulkRequestAction `json:"action"`
+	AmountMinor  OptInt64                              `json:"amount_minor"`
+	PeriodStarts []time.Time                           `json:"period_starts"`
+	Reason       OptString                             `json:"reason"`
+}
+
+// GetAction returns the value of Action.
+func (s *AdminPaymentOverrideBulkRequest) GetAction() AdminPaymentOverrideBulkRequestAction {
+	return s.Action
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideBulkRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetPeriodStarts returns the value of PeriodStarts.
+func (s *AdminPaymentOverrideBulkRequest) GetPeriodStarts() []time.Time {
+	return s.PeriodStarts
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideBulkRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetAction sets the value of Action.
+func (s *AdminPaymentOverrideBulkRequest) SetAction(val AdminPaymentOverrideBulkRequestAction) {
+	s.Action = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideBulkRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetPeriodStarts sets the value of PeriodStarts.
+func (s *AdminPaymentOverrideBulkRequest) SetPeriodStarts(val []time.Time) {
+	s.PeriodStarts = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideBulkRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+type AdminPaymentOverrideBulkRequestAction string
+
+const (
+	AdminPaymentOverrideBulkRequestActionSet     AdminPaymentOverrideBulkRequestAction = "set"
+	AdminPaymentOverrideBulkRequestActionRestore AdminPaymentOverrideBulkRequestAction = "restore"
+)
+
+// AllValues returns all AdminPaymentOverrideBulkRequestAction values.
+func (AdminPaymentOverrideBulkRequestAction) AllValues() []AdminPaymentOverrideBulkRequestAction {
+	return []AdminPaymentOverrideBulkRequestAction{
+		AdminPaymentOverrideBulkRequestActionSet,
+		AdminPaymentOverrideBulkRequestActionRestore,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideBulkRequestAction) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideBulkRequestActionSet:
+		return []byte(s), nil
+	case AdminPaymentOverrideBulkRequestActionRestore:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideBulkRequestAction) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideBulkRequestAction(data) {
+	case AdminPaymentOverrideBulkRequestActionSet:
+		*s = AdminPaymentOverrideBulkRequestActionSet
+		return nil
+	case AdminPaymentOverrideBulkRequestActionRestore:
+		*s = AdminPaymentOverrideBulkRequestActionRestore
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideCreateRequest
+type AdminPaymentOverrideCreateRequest struct {
+	AmountMinor  int64                                 `json:"amount_minor"`
+	From         OptDate                               `json:"from"`
+	Mode         AdminPaymentOverrideCreateRequestMode `json:"mode"`
+	PeriodStarts []time.Time                           `json:"period_starts"`
+	Reason       OptString                             `json:"reason"`
+	To           OptDate                               `json:"to"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideCreateRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetFrom returns the value of From.
+func (s *AdminPaymentOverrideCreateRequest) GetFrom() OptDate {
+	return s.From
+}
+
+// GetMode returns the value of Mode.
+func (s *AdminPaymentOverrideCreateRequest) GetMode() AdminPaymentOverrideCreateRequestMode {
+	return s.Mode
+}
+
+// GetPeriodStarts returns the value of PeriodStarts.
+func (s *AdminPaymentOverrideCreateRequest) GetPeriodStarts() []time.Time {
+	return s.PeriodStarts
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideCreateRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetTo returns the value of To.
+func (s *AdminPaymentOverrideCreateRequest) GetTo() OptDate {
+	return s.To
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideCreateRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetFrom sets the value of From.
+func (s *AdminPaymentOverrideCreateRequest) SetFrom(val OptDate) {
+	s.From = val
+}
+
+// SetMode sets the value of Mode.
+func (s *AdminPaymentOverrideCreateRequest) SetMode(val AdminPaymentOverrideCreateRequestMode) {
+	s.Mode = val
+}
+
+// SetPeriodStarts sets the value of PeriodStarts.
+func (s *AdminPaymentOverrideCreateRequest) SetPeriodStarts(val []time.Time) {
+	s.PeriodStarts = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideCreateRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetTo sets the value of To.
+func (s *AdminPaymentOverrideCreateRequest) SetTo(val OptDate) {
+	s.To = val
+}
+
+type AdminPaymentOverrideCreateRequestMode string
+
+const (
+	AdminPaymentOverrideCreateRequestModePeriods AdminPaymentOverrideCreateRequestMode = "periods"
+	AdminPaymentOverrideCreateRequestModeRange   AdminPaymentOverrideCreateRequestMode = "range"
+)
+
+// AllValues returns all AdminPaymentOverrideCreateRequestMode values.
+func (AdminPaymentOverrideCreateRequestMode) AllValues() []AdminPaymentOverrideCreateRequestMode {
+	return []AdminPaymentOverrideCreateRequestMode{
+		AdminPaymentOverrideCreateRequestModePeriods,
+		AdminPaymentOverrideCreateRequestModeRange,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideCreateRequestMode) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideCreateRequestModePeriods:
+		return []byte(s), nil
+	case AdminPaymentOverrideCreateRequestModeRange:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideCreateRequestMode) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideCreateRequestMode(data) {
+	case AdminPaymentOverrideCreateRequestModePeriods:
+		*s = AdminPaymentOverrideCreateRequestModePeriods
+		return nil
+	case AdminPaymentOverrideCreateRequestModeRange:
+		*s = AdminPaymentOverrideCreateRequestModeRange
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideDeleteResponse
+type AdminPaymentOverrideDeleteResponse struct {
+	Data AdminPaymentOverrideDeleteResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideDeleteResponse) GetData() AdminPaymentOverrideDeleteResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideDeleteResponse) SetData(val AdminPaymentOverrideDeleteResponseData) {
+	s.Data = val
+}
+
+type AdminPaymentOverrideDeleteResponseData struct {
+	Deleted bool      `json:"deleted"`
+	ID      uuid.UUID `json:"id"`
+}
+
+// GetDeleted returns the value of Deleted.
+func (s *AdminPaymentOverrideDeleteResponseData) GetDeleted() bool {
+	return s.Deleted
+}
+
+// GetID returns the value of ID.
+func (s *AdminPaymentOverrideDeleteResponseData) GetID() uuid.UUID {
+	return s.ID
+}
+
+// SetDeleted sets the value of Deleted.
+func (s *AdminPaymentOverrideDeleteResponseData) SetDeleted(val bool) {
+	s.Deleted = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPaymentOverrideDeleteResponseData) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideListResponse
+type AdminPaymentOverrideListResponse struct {
+	Data []AdminPaymentOverride `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideListResponse) GetData() []AdminPaymentOverride {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideListResponse) SetData(val []AdminPaymentOverride) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideResponse
+type AdminPaymentOverrideResponse struct {
+	Data AdminPaymentOverride `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverrideResponse) GetData() AdminPaymentOverride {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverrideResponse) SetData(val AdminPaymentOverride) {
+	s.Data = val
+}
+
+type AdminPaymentOverrideStatus string
+
+const (
+	AdminPaymentOverrideStatusScheduled AdminPaymentOverrideStatus = "scheduled"
+	AdminPaymentOverrideStatusApplied   AdminPaymentOverrideStatus = "applied"
+	AdminPaymentOverrideStatusMissed    AdminPaymentOverrideStatus = "missed"
+)
+
+// AllValues returns all AdminPaymentOverrideStatus values.
+func (AdminPaymentOverrideStatus) AllValues() []AdminPaymentOverrideStatus {
+	return []AdminPaymentOverrideStatus{
+		AdminPaymentOverrideStatusScheduled,
+		AdminPaymentOverrideStatusApplied,
+		AdminPaymentOverrideStatusMissed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPaymentOverrideStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPaymentOverrideStatusScheduled:
+		return []byte(s), nil
+	case AdminPaymentOverrideStatusApplied:
+		return []byte(s), nil
+	case AdminPaymentOverrideStatusMissed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPaymentOverrideStatus) UnmarshalText(data []byte) error {
+	switch AdminPaymentOverrideStatus(data) {
+	case AdminPaymentOverrideStatusScheduled:
+		*s = AdminPaymentOverrideStatusScheduled
+		return nil
+	case AdminPaymentOverrideStatusApplied:
+		*s = AdminPaymentOverrideStatusApplied
+		return nil
+	case AdminPaymentOverrideStatusMissed:
+		*s = AdminPaymentOverrideStatusMissed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPaymentOverrideUpdateRequest
+type AdminPaymentOverrideUpdateRequest struct {
+	AmountMinor OptInt64  `json:"amount_minor"`
+	Reason      OptString `json:"reason"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminPaymentOverrideUpdateRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminPaymentOverrideUpdateRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminPaymentOverrideUpdateRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminPaymentOverrideUpdateRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/AdminPaymentOverridesResponse
+type AdminPaymentOverridesResponse struct {
+	Data AdminPaymentOverridesResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPaymentOverridesResponse) GetData() AdminPaymentOverridesResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPaymentOverridesResponse) SetData(val AdminPaymentOverridesResponseData) {
+	s.Data = val
+}
+
+type AdminPaymentOverridesResponseData struct {
+	BaseAmountMinor int64                  `json:"base_amount_minor"`
+	Currency        string                 `json:"currency"`
+	Overrides       []AdminPaymentOverride `json:"overrides"`
+	PassID          uuid.UUID              `json:"pass_id"`
+	Periods         []AdminBillingPeriod   `json:"periods"`
+	SubscriptionID  uuid.UUID              `json:"subscription_id"`
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminPaymentOverridesResponseData) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminPaymentOverridesResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetOverrides returns the value of Overrides.
+func (s *AdminPaymentOverridesResponseData) GetOverrides() []AdminPaymentOverride {
+	return s.Overrides
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPaymentOverridesResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPeriods returns the value of Periods.
+func (s *AdminPaymentOverridesResponseData) GetPeriods() []AdminBillingPeriod {
+	return s.Periods
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *AdminPaymentOverridesResponseData) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminPaymentOverridesResponseData) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminPaymentOverridesResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetOverrides sets the value of Overrides.
+func (s *AdminPaymentOverridesResponseData) SetOverrides(val []AdminPaymentOverride) {
+	s.Overrides = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPaymentOverridesResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPeriods sets the value of Periods.
+func (s *AdminPaymentOverridesResponseData) SetPeriods(val []AdminBillingPeriod) {
+	s.Periods = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *AdminPaymentOverridesResponseData) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
 }
 
 // Merged schema.
@@ -25856,6 +26485,51 @@ func (s *NamedRef) SetName(val string) {
 	s.Name = val
 }
 
+// NewNilAdminPaymentOverride returns new NilAdminPaymentOverride with value set to v.
+func NewNilAdminPaymentOverride(v AdminPaymentOverride) NilAdminPaymentOverride {
+	return NilAdminPaymentOverride{
+		Value: v,
+	}
+}
+
+// NilAdminPaymentOverride is nullable AdminPaymentOverride.
+type NilAdminPaymentOverride struct {
+	Value AdminPaymentOverride
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminPaymentOverride) SetTo(v AdminPaymentOverride) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminPaymentOverride) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminPaymentOverride) SetToNull() {
+	o.Null = true
+	var v AdminPaymentOverride
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminPaymentOverride) Get() (v AdminPaymentOverride, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminPaymentOverride) Or(d AdminPaymentOverride) AdminPaymentOverride {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilAppointmentCancelPreviewBlockedReason returns new NilAppointmentCancelPreviewBlockedReason with value set to v.
 func NewNilAppointmentCancelPreviewBlockedReason(v AppointmentCancelPreviewBlockedReason) NilAppointmentCancelPreviewBlockedReason {
 	return NilAppointmentCancelPreviewBlockedReason{
@@ -27071,6 +27745,51 @@ func (o NilRefundReviewOriginalPaymentMethodReason) Or(d RefundReviewOriginalPay
 	return d
 }
 
+// NewNilRenewalRecoveryInvoice returns new NilRenewalRecoveryInvoice with value set to v.
+func NewNilRenewalRecoveryInvoice(v RenewalRecoveryInvoice) NilRenewalRecoveryInvoice {
+	return NilRenewalRecoveryInvoice{
+		Value: v,
+	}
+}
+
+// NilRenewalRecoveryInvoice is nullable RenewalRecoveryInvoice.
+type NilRenewalRecoveryInvoice struct {
+	Value RenewalRecoveryInvoice
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilRenewalRecoveryInvoice) SetTo(v RenewalRecoveryInvoice) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilRenewalRecoveryInvoice) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilRenewalRecoveryInvoice) SetToNull() {
+	o.Null = true
+	var v RenewalRecoveryInvoice
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilRenewalRecoveryInvoice) Get() (v RenewalRecoveryInvoice, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilRenewalRecoveryInvoice) Or(d RenewalRecoveryInvoice) RenewalRecoveryInvoice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilString returns new NilString with value set to v.
 func NewNilString(v string) NilString {
 	return NilString{
@@ -27110,6 +27829,51 @@ func (o NilString) Get() (v string, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilString) Or(d string) string {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilSubscriptionTimelineInvoiceSettlement returns new NilSubscriptionTimelineInvoiceSettlement with value set to v.
+func NewNilSubscriptionTimelineInvoiceSettlement(v SubscriptionTimelineInvoiceSettlement) NilSubscriptionTimelineInvoiceSettlement {
+	return NilSubscriptionTimelineInvoiceSettlement{
+		Value: v,
+	}
+}
+
+// NilSubscriptionTimelineInvoiceSettlement is nullable SubscriptionTimelineInvoiceSettlement.
+type NilSubscriptionTimelineInvoiceSettlement struct {
+	Value SubscriptionTimelineInvoiceSettlement
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilSubscriptionTimelineInvoiceSettlement) SetTo(v SubscriptionTimelineInvoiceSettlement) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilSubscriptionTimelineInvoiceSettlement) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilSubscriptionTimelineInvoiceSettlement) SetToNull() {
+	o.Null = true
+	var v SubscriptionTimelineInvoiceSettlement
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilSubscriptionTimelineInvoiceSettlement) Get() (v SubscriptionTimelineInvoiceSettlement, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilSubscriptionTimelineInvoiceSettlement) Or(d SubscriptionTimelineInvoiceSettlement) SubscriptionTimelineInvoiceSettlement {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -31581,6 +32345,190 @@ func (o OptRefundRequestDestinationID) Get() (v RefundRequestDestinationID, ok b
 
 // Or returns value if set, or given parameter if does not.
 func (o OptRefundRequestDestinationID) Or(d RefundRequestDestinationID) RefundRequestDestinationID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRenewalPaymentLinkRequestNotify returns new OptRenewalPaymentLinkRequestNotify with value set to v.
+func NewOptRenewalPaymentLinkRequestNotify(v RenewalPaymentLinkRequestNotify) OptRenewalPaymentLinkRequestNotify {
+	return OptRenewalPaymentLinkRequestNotify{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRenewalPaymentLinkRequestNotify is optional RenewalPaymentLinkRequestNotify.
+type OptRenewalPaymentLinkRequestNotify struct {
+	Value RenewalPaymentLinkRequestNotify
+	Set   bool
+}
+
+// IsSet returns true if OptRenewalPaymentLinkRequestNotify was set.
+func (o OptRenewalPaymentLinkRequestNotify) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRenewalPaymentLinkRequestNotify) Reset() {
+	var v RenewalPaymentLinkRequestNotify
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRenewalPaymentLinkRequestNotify) SetTo(v RenewalPaymentLinkRequestNotify) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRenewalPaymentLinkRequestNotify) Get() (v RenewalPaymentLinkRequestNotify, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRenewalPaymentLinkRequestNotify) Or(d RenewalPaymentLinkRequestNotify) RenewalPaymentLinkRequestNotify {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRenewalPaymentLinkRequestNotifyAudience returns new OptRenewalPaymentLinkRequestNotifyAudience with value set to v.
+func NewOptRenewalPaymentLinkRequestNotifyAudience(v RenewalPaymentLinkRequestNotifyAudience) OptRenewalPaymentLinkRequestNotifyAudience {
+	return OptRenewalPaymentLinkRequestNotifyAudience{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRenewalPaymentLinkRequestNotifyAudience is optional RenewalPaymentLinkRequestNotifyAudience.
+type OptRenewalPaymentLinkRequestNotifyAudience struct {
+	Value RenewalPaymentLinkRequestNotifyAudience
+	Set   bool
+}
+
+// IsSet returns true if OptRenewalPaymentLinkRequestNotifyAudience was set.
+func (o OptRenewalPaymentLinkRequestNotifyAudience) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRenewalPaymentLinkRequestNotifyAudience) Reset() {
+	var v RenewalPaymentLinkRequestNotifyAudience
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRenewalPaymentLinkRequestNotifyAudience) SetTo(v RenewalPaymentLinkRequestNotifyAudience) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRenewalPaymentLinkRequestNotifyAudience) Get() (v RenewalPaymentLinkRequestNotifyAudience, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRenewalPaymentLinkRequestNotifyAudience) Or(d RenewalPaymentLinkRequestNotifyAudience) RenewalPaymentLinkRequestNotifyAudience {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRenewalPaymentLinkRequestNotifyChannels returns new OptRenewalPaymentLinkRequestNotifyChannels with value set to v.
+func NewOptRenewalPaymentLinkRequestNotifyChannels(v RenewalPaymentLinkRequestNotifyChannels) OptRenewalPaymentLinkRequestNotifyChannels {
+	return OptRenewalPaymentLinkRequestNotifyChannels{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRenewalPaymentLinkRequestNotifyChannels is optional RenewalPaymentLinkRequestNotifyChannels.
+type OptRenewalPaymentLinkRequestNotifyChannels struct {
+	Value RenewalPaymentLinkRequestNotifyChannels
+	Set   bool
+}
+
+// IsSet returns true if OptRenewalPaymentLinkRequestNotifyChannels was set.
+func (o OptRenewalPaymentLinkRequestNotifyChannels) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRenewalPaymentLinkRequestNotifyChannels) Reset() {
+	var v RenewalPaymentLinkRequestNotifyChannels
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRenewalPaymentLinkRequestNotifyChannels) SetTo(v RenewalPaymentLinkRequestNotifyChannels) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRenewalPaymentLinkRequestNotifyChannels) Get() (v RenewalPaymentLinkRequestNotifyChannels, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRenewalPaymentLinkRequestNotifyChannels) Or(d RenewalPaymentLinkRequestNotifyChannels) RenewalPaymentLinkRequestNotifyChannels {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptRenewalRecoveryChargeRequest returns new OptRenewalRecoveryChargeRequest with value set to v.
+func NewOptRenewalRecoveryChargeRequest(v RenewalRecoveryChargeRequest) OptRenewalRecoveryChargeRequest {
+	return OptRenewalRecoveryChargeRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRenewalRecoveryChargeRequest is optional RenewalRecoveryChargeRequest.
+type OptRenewalRecoveryChargeRequest struct {
+	Value RenewalRecoveryChargeRequest
+	Set   bool
+}
+
+// IsSet returns true if OptRenewalRecoveryChargeRequest was set.
+func (o OptRenewalRecoveryChargeRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRenewalRecoveryChargeRequest) Reset() {
+	var v RenewalRecoveryChargeRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRenewalRecoveryChargeRequest) SetTo(v RenewalRecoveryChargeRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRenewalRecoveryChargeRequest) Get() (v RenewalRecoveryChargeRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRenewalRecoveryChargeRequest) Or(d RenewalRecoveryChargeRequest) RenewalRecoveryChargeRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -37119,6 +38067,32 @@ func (s *PurchaseObligationStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/ReactivatePassRequest
+type ReactivatePassRequest struct {
+	NewEndDate time.Time `json:"new_end_date"`
+	Reason     OptString `json:"reason"`
+}
+
+// GetNewEndDate returns the value of NewEndDate.
+func (s *ReactivatePassRequest) GetNewEndDate() time.Time {
+	return s.NewEndDate
+}
+
+// GetReason returns the value of Reason.
+func (s *ReactivatePassRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetNewEndDate sets the value of NewEndDate.
+func (s *ReactivatePassRequest) SetNewEndDate(val time.Time) {
+	s.NewEndDate = val
+}
+
+// SetReason sets the value of Reason.
+func (s *ReactivatePassRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
 // Ref: #/components/schemas/ReceiptResendResponse
 type ReceiptResendResponse struct {
 	Data  ReceiptResendResponseData `json:"data"`
@@ -37214,6 +38188,32 @@ func (s *ReceiptResendResponseDataChannel) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/RecurringAmountRequest
+type RecurringAmountRequest struct {
+	AmountMinor int64     `json:"amount_minor"`
+	Reason      OptString `json:"reason"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *RecurringAmountRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetReason returns the value of Reason.
+func (s *RecurringAmountRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *RecurringAmountRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetReason sets the value of Reason.
+func (s *RecurringAmountRequest) SetReason(val OptString) {
+	s.Reason = val
 }
 
 // Ref: #/components/schemas/RefreshRequest
@@ -37996,6 +38996,865 @@ func (s *RefundViewStatus) UnmarshalText(data []byte) error {
 		return nil
 	case RefundViewStatusFailed:
 		*s = RefundViewStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RenewalPaymentLinkRequest
+type RenewalPaymentLinkRequest struct {
+	// A line from the venue put before the amount and the link.
+	Message OptString `json:"message"`
+	// Who to tell and how: `audience.clients` true and `email` or `sms`.
+	// Omitted or without a channel is 400 `CHANNEL_REQUIRED`.
+	Notify OptRenewalPaymentLinkRequestNotify `json:"notify"`
+}
+
+// GetMessage returns the value of Message.
+func (s *RenewalPaymentLinkRequest) GetMessage() OptString {
+	return s.Message
+}
+
+// GetNotify returns the value of Notify.
+func (s *RenewalPaymentLinkRequest) GetNotify() OptRenewalPaymentLinkRequestNotify {
+	return s.Notify
+}
+
+// SetMessage sets the value of Message.
+func (s *RenewalPaymentLinkRequest) SetMessage(val OptString) {
+	s.Message = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *RenewalPaymentLinkRequest) SetNotify(val OptRenewalPaymentLinkRequestNotify) {
+	s.Notify = val
+}
+
+// Who to tell and how: `audience.clients` true and `email` or `sms`.
+// Omitted or without a channel is 400 `CHANNEL_REQUIRED`.
+type RenewalPaymentLinkRequestNotify struct {
+	Audience OptRenewalPaymentLinkRequestNotifyAudience `json:"audience"`
+	Channels OptRenewalPaymentLinkRequestNotifyChannels `json:"channels"`
+}
+
+// GetAudience returns the value of Audience.
+func (s *RenewalPaymentLinkRequestNotify) GetAudience() OptRenewalPaymentLinkRequestNotifyAudience {
+	return s.Audience
+}
+
+// GetChannels returns the value of Channels.
+func (s *RenewalPaymentLinkRequestNotify) GetChannels() OptRenewalPaymentLinkRequestNotifyChannels {
+	return s.Channels
+}
+
+// SetAudience sets the value of Audience.
+func (s *RenewalPaymentLinkRequestNotify) SetAudience(val OptRenewalPaymentLinkRequestNotifyAudience) {
+	s.Audience = val
+}
+
+// SetChannels sets the value of Channels.
+func (s *RenewalPaymentLinkRequestNotify) SetChannels(val OptRenewalPaymentLinkRequestNotifyChannels) {
+	s.Channels = val
+}
+
+type RenewalPaymentLinkRequestNotifyAudience struct {
+	Clients OptBool `json:"clients"`
+}
+
+// GetClients returns the value of Clients.
+func (s *RenewalPaymentLinkRequestNotifyAudience) GetClients() OptBool {
+	return s.Clients
+}
+
+// SetClients sets the value of Clients.
+func (s *RenewalPaymentLinkRequestNotifyAudience) SetClients(val OptBool) {
+	s.Clients = val
+}
+
+type RenewalPaymentLinkRequestNotifyChannels struct {
+	Email OptBool `json:"email"`
+	SMS   OptBool `json:"sms"`
+}
+
+// GetEmail returns the value of Email.
+func (s *RenewalPaymentLinkRequestNotifyChannels) GetEmail() OptBool {
+	return s.Email
+}
+
+// GetSMS returns the value of SMS.
+func (s *RenewalPaymentLinkRequestNotifyChannels) GetSMS() OptBool {
+	return s.SMS
+}
+
+// SetEmail sets the value of Email.
+func (s *RenewalPaymentLinkRequestNotifyChannels) SetEmail(val OptBool) {
+	s.Email = val
+}
+
+// SetSMS sets the value of SMS.
+func (s *RenewalPaymentLinkRequestNotifyChannels) SetSMS(val OptBool) {
+	s.SMS = val
+}
+
+// Ref: #/components/schemas/RenewalPaymentLinkResponse
+type RenewalPaymentLinkResponse struct {
+	Data RenewalPaymentLinkResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *RenewalPaymentLinkResponse) GetData() RenewalPaymentLinkResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *RenewalPaymentLinkResponse) SetData(val RenewalPaymentLinkResponseData) {
+	s.Data = val
+}
+
+type RenewalPaymentLinkResponseData struct {
+	Channels      []RenewalPaymentLinkResponseDataChannelsItem `json:"channels"`
+	InvoiceID     uuid.UUID                                    `json:"invoice_id"`
+	InvoiceNumber string                                       `json:"invoice_number"`
+	// The member's path that pays the invoice.
+	PayPath string `json:"pay_path"`
+	// Deliveries put in the notification outbox.
+	Queued int `json:"queued"`
+}
+
+// GetChannels returns the value of Channels.
+func (s *RenewalPaymentLinkResponseData) GetChannels() []RenewalPaymentLinkResponseDataChannelsItem {
+	return s.Channels
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *RenewalPaymentLinkResponseData) GetInvoiceID() uuid.UUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *RenewalPaymentLinkResponseData) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetPayPath returns the value of PayPath.
+func (s *RenewalPaymentLinkResponseData) GetPayPath() string {
+	return s.PayPath
+}
+
+// GetQueued returns the value of Queued.
+func (s *RenewalPaymentLinkResponseData) GetQueued() int {
+	return s.Queued
+}
+
+// SetChannels sets the value of Channels.
+func (s *RenewalPaymentLinkResponseData) SetChannels(val []RenewalPaymentLinkResponseDataChannelsItem) {
+	s.Channels = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *RenewalPaymentLinkResponseData) SetInvoiceID(val uuid.UUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *RenewalPaymentLinkResponseData) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetPayPath sets the value of PayPath.
+func (s *RenewalPaymentLinkResponseData) SetPayPath(val string) {
+	s.PayPath = val
+}
+
+// SetQueued sets the value of Queued.
+func (s *RenewalPaymentLinkResponseData) SetQueued(val int) {
+	s.Queued = val
+}
+
+type RenewalPaymentLinkResponseDataChannelsItem string
+
+const (
+	RenewalPaymentLinkResponseDataChannelsItemEmail RenewalPaymentLinkResponseDataChannelsItem = "email"
+	RenewalPaymentLinkResponseDataChannelsItemSMS   RenewalPaymentLinkResponseDataChannelsItem = "sms"
+)
+
+// AllValues returns all RenewalPaymentLinkResponseDataChannelsItem values.
+func (RenewalPaymentLinkResponseDataChannelsItem) AllValues() []RenewalPaymentLinkResponseDataChannelsItem {
+	return []RenewalPaymentLinkResponseDataChannelsItem{
+		RenewalPaymentLinkResponseDataChannelsItemEmail,
+		RenewalPaymentLinkResponseDataChannelsItemSMS,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalPaymentLinkResponseDataChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalPaymentLinkResponseDataChannelsItemEmail:
+		return []byte(s), nil
+	case RenewalPaymentLinkResponseDataChannelsItemSMS:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalPaymentLinkResponseDataChannelsItem) UnmarshalText(data []byte) error {
+	switch RenewalPaymentLinkResponseDataChannelsItem(data) {
+	case RenewalPaymentLinkResponseDataChannelsItemEmail:
+		*s = RenewalPaymentLinkResponseDataChannelsItemEmail
+		return nil
+	case RenewalPaymentLinkResponseDataChannelsItemSMS:
+		*s = RenewalPaymentLinkResponseDataChannelsItemSMS
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RenewalRecoveryActions
+type RenewalRecoveryActions struct {
+	ChargeSavedCard bool `json:"charge_saved_card"`
+	SendPaymentLink bool `json:"send_payment_link"`
+}
+
+// GetChargeSavedCard returns the value of ChargeSavedCard.
+func (s *RenewalRecoveryActions) GetChargeSavedCard() bool {
+	return s.ChargeSavedCard
+}
+
+// GetSendPaymentLink returns the value of SendPaymentLink.
+func (s *RenewalRecoveryActions) GetSendPaymentLink() bool {
+	return s.SendPaymentLink
+}
+
+// SetChargeSavedCard sets the value of ChargeSavedCard.
+func (s *RenewalRecoveryActions) SetChargeSavedCard(val bool) {
+	s.ChargeSavedCard = val
+}
+
+// SetSendPaymentLink sets the value of SendPaymentLink.
+func (s *RenewalRecoveryActions) SetSendPaymentLink(val bool) {
+	s.SendPaymentLink = val
+}
+
+// Ref: #/components/schemas/RenewalRecoveryChargeRequest
+type RenewalRecoveryChargeRequest struct {
+	ExpectedAmountMinor OptInt64  `json:"expected_amount_minor"`
+	PaymentMethodID     OptString `json:"payment_method_id"`
+}
+
+// GetExpectedAmountMinor returns the value of ExpectedAmountMinor.
+func (s *RenewalRecoveryChargeRequest) GetExpectedAmountMinor() OptInt64 {
+	return s.ExpectedAmountMinor
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *RenewalRecoveryChargeRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetExpectedAmountMinor sets the value of ExpectedAmountMinor.
+func (s *RenewalRecoveryChargeRequest) SetExpectedAmountMinor(val OptInt64) {
+	s.ExpectedAmountMinor = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *RenewalRecoveryChargeRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// Ref: #/components/schemas/RenewalRecoveryChargeResponse
+type RenewalRecoveryChargeResponse struct {
+	Data RenewalRecoveryChargeResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *RenewalRecoveryChargeResponse) GetData() RenewalRecoveryChargeResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *RenewalRecoveryChargeResponse) SetData(val RenewalRecoveryChargeResponseData) {
+	s.Data = val
+}
+
+type RenewalRecoveryChargeResponseData struct {
+	AlreadySettled bool                                        `json:"already_settled"`
+	InvoiceID      uuid.UUID                                   `json:"invoice_id"`
+	InvoiceStatus  string                                      `json:"invoice_status"`
+	PassID         uuid.UUID                                   `json:"pass_id"`
+	PassStatus     RenewalRecoveryChargeResponseDataPassStatus `json:"pass_status"`
+	Status         RenewalRecoveryChargeResponseDataStatus     `json:"status"`
+	ValidTo        NilDate                                     `json:"valid_to"`
+}
+
+// GetAlreadySettled returns the value of AlreadySettled.
+func (s *RenewalRecoveryChargeResponseData) GetAlreadySettled() bool {
+	return s.AlreadySettled
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *RenewalRecoveryChargeResponseData) GetInvoiceID() uuid.UUID {
+	return s.InvoiceID
+}
+
+// GetInvoiceStatus returns the value of InvoiceStatus.
+func (s *RenewalRecoveryChargeResponseData) GetInvoiceStatus() string {
+	return s.InvoiceStatus
+}
+
+// GetPassID returns the value of PassID.
+func (s *RenewalRecoveryChargeResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassStatus returns the value of PassStatus.
+func (s *RenewalRecoveryChargeResponseData) GetPassStatus() RenewalRecoveryChargeResponseDataPassStatus {
+	return s.PassStatus
+}
+
+// GetStatus returns the value of Status.
+func (s *RenewalRecoveryChargeResponseData) GetStatus() RenewalRecoveryChargeResponseDataStatus {
+	return s.Status
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *RenewalRecoveryChargeResponseData) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetAlreadySettled sets the value of AlreadySettled.
+func (s *RenewalRecoveryChargeResponseData) SetAlreadySettled(val bool) {
+	s.AlreadySettled = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *RenewalRecoveryChargeResponseData) SetInvoiceID(val uuid.UUID) {
+	s.InvoiceID = val
+}
+
+// SetInvoiceStatus sets the value of InvoiceStatus.
+func (s *RenewalRecoveryChargeResponseData) SetInvoiceStatus(val string) {
+	s.InvoiceStatus = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *RenewalRecoveryChargeResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassStatus sets the value of PassStatus.
+func (s *RenewalRecoveryChargeResponseData) SetPassStatus(val RenewalRecoveryChargeResponseDataPassStatus) {
+	s.PassStatus = val
+}
+
+// SetStatus sets the value of Status.
+func (s *RenewalRecoveryChargeResponseData) SetStatus(val RenewalRecoveryChargeResponseDataStatus) {
+	s.Status = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *RenewalRecoveryChargeResponseData) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+type RenewalRecoveryChargeResponseDataPassStatus string
+
+const (
+	RenewalRecoveryChargeResponseDataPassStatusPending           RenewalRecoveryChargeResponseDataPassStatus = "pending"
+	RenewalRecoveryChargeResponseDataPassStatusActive            RenewalRecoveryChargeResponseDataPassStatus = "active"
+	RenewalRecoveryChargeResponseDataPassStatusPastDue           RenewalRecoveryChargeResponseDataPassStatus = "past_due"
+	RenewalRecoveryChargeResponseDataPassStatusSuspended         RenewalRecoveryChargeResponseDataPassStatus = "suspended"
+	RenewalRecoveryChargeResponseDataPassStatusExpired           RenewalRecoveryChargeResponseDataPassStatus = "expired"
+	RenewalRecoveryChargeResponseDataPassStatusCancelled         RenewalRecoveryChargeResponseDataPassStatus = "cancelled"
+	RenewalRecoveryChargeResponseDataPassStatusPendingActivation RenewalRecoveryChargeResponseDataPassStatus = "pending_activation"
+)
+
+// AllValues returns all RenewalRecoveryChargeResponseDataPassStatus values.
+func (RenewalRecoveryChargeResponseDataPassStatus) AllValues() []RenewalRecoveryChargeResponseDataPassStatus {
+	return []RenewalRecoveryChargeResponseDataPassStatus{
+		RenewalRecoveryChargeResponseDataPassStatusPending,
+		RenewalRecoveryChargeResponseDataPassStatusActive,
+		RenewalRecoveryChargeResponseDataPassStatusPastDue,
+		RenewalRecoveryChargeResponseDataPassStatusSuspended,
+		RenewalRecoveryChargeResponseDataPassStatusExpired,
+		RenewalRecoveryChargeResponseDataPassStatusCancelled,
+		RenewalRecoveryChargeResponseDataPassStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryChargeResponseDataPassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryChargeResponseDataPassStatusPending:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusActive:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusPastDue:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusSuspended:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusExpired:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusCancelled:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataPassStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryChargeResponseDataPassStatus) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryChargeResponseDataPassStatus(data) {
+	case RenewalRecoveryChargeResponseDataPassStatusPending:
+		*s = RenewalRecoveryChargeResponseDataPassStatusPending
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusActive:
+		*s = RenewalRecoveryChargeResponseDataPassStatusActive
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusPastDue:
+		*s = RenewalRecoveryChargeResponseDataPassStatusPastDue
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusSuspended:
+		*s = RenewalRecoveryChargeResponseDataPassStatusSuspended
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusExpired:
+		*s = RenewalRecoveryChargeResponseDataPassStatusExpired
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusCancelled:
+		*s = RenewalRecoveryChargeResponseDataPassStatusCancelled
+		return nil
+	case RenewalRecoveryChargeResponseDataPassStatusPendingActivation:
+		*s = RenewalRecoveryChargeResponseDataPassStatusPendingActivation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type RenewalRecoveryChargeResponseDataStatus string
+
+const (
+	RenewalRecoveryChargeResponseDataStatusSucceeded RenewalRecoveryChargeResponseDataStatus = "succeeded"
+	RenewalRecoveryChargeResponseDataStatusPaid      RenewalRecoveryChargeResponseDataStatus = "paid"
+)
+
+// AllValues returns all RenewalRecoveryChargeResponseDataStatus values.
+func (RenewalRecoveryChargeResponseDataStatus) AllValues() []RenewalRecoveryChargeResponseDataStatus {
+	return []RenewalRecoveryChargeResponseDataStatus{
+		RenewalRecoveryChargeResponseDataStatusSucceeded,
+		RenewalRecoveryChargeResponseDataStatusPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryChargeResponseDataStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryChargeResponseDataStatusSucceeded:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataStatusPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryChargeResponseDataStatus) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryChargeResponseDataStatus(data) {
+	case RenewalRecoveryChargeResponseDataStatusSucceeded:
+		*s = RenewalRecoveryChargeResponseDataStatusSucceeded
+		return nil
+	case RenewalRecoveryChargeResponseDataStatusPaid:
+		*s = RenewalRecoveryChargeResponseDataStatusPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RenewalRecoveryInvoice
+type RenewalRecoveryInvoice struct {
+	AmountPaidMinor int64                        `json:"amount_paid_minor"`
+	AttemptCount    int                          `json:"attempt_count"`
+	BalanceMinor    int64                        `json:"balance_minor"`
+	Currency        string                       `json:"currency"`
+	DeclineCode     NilString                    `json:"decline_code"`
+	DueDate         time.Time                    `json:"due_date"`
+	FailedAt        NilDateTime                  `json:"failed_at"`
+	FailureCode     NilString                    `json:"failure_code"`
+	ID              uuid.UUID                    `json:"id"`
+	InvoiceNumber   string                       `json:"invoice_number"`
+	Status          RenewalRecoveryInvoiceStatus `json:"status"`
+	TotalMinor      int64                        `json:"total_minor"`
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *RenewalRecoveryInvoice) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetAttemptCount returns the value of AttemptCount.
+func (s *RenewalRecoveryInvoice) GetAttemptCount() int {
+	return s.AttemptCount
+}
+
+// GetBalanceMinor returns the value of BalanceMinor.
+func (s *RenewalRecoveryInvoice) GetBalanceMinor() int64 {
+	return s.BalanceMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *RenewalRecoveryInvoice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeclineCode returns the value of DeclineCode.
+func (s *RenewalRecoveryInvoice) GetDeclineCode() NilString {
+	return s.DeclineCode
+}
+
+// GetDueDate returns the value of DueDate.
+func (s *RenewalRecoveryInvoice) GetDueDate() time.Time {
+	return s.DueDate
+}
+
+// GetFailedAt returns the value of FailedAt.
+func (s *RenewalRecoveryInvoice) GetFailedAt() NilDateTime {
+	return s.FailedAt
+}
+
+// GetFailureCode returns the value of FailureCode.
+func (s *RenewalRecoveryInvoice) GetFailureCode() NilString {
+	return s.FailureCode
+}
+
+// GetID returns the value of ID.
+func (s *RenewalRecoveryInvoice) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *RenewalRecoveryInvoice) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetStatus returns the value of Status.
+func (s *RenewalRecoveryInvoice) GetStatus() RenewalRecoveryInvoiceStatus {
+	return s.Status
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *RenewalRecoveryInvoice) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *RenewalRecoveryInvoice) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetAttemptCount sets the value of AttemptCount.
+func (s *RenewalRecoveryInvoice) SetAttemptCount(val int) {
+	s.AttemptCount = val
+}
+
+// SetBalanceMinor sets the value of BalanceMinor.
+func (s *RenewalRecoveryInvoice) SetBalanceMinor(val int64) {
+	s.BalanceMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *RenewalRecoveryInvoice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeclineCode sets the value of DeclineCode.
+func (s *RenewalRecoveryInvoice) SetDeclineCode(val NilString) {
+	s.DeclineCode = val
+}
+
+// SetDueDate sets the value of DueDate.
+func (s *RenewalRecoveryInvoice) SetDueDate(val time.Time) {
+	s.DueDate = val
+}
+
+// SetFailedAt sets the value of FailedAt.
+func (s *RenewalRecoveryInvoice) SetFailedAt(val NilDateTime) {
+	s.FailedAt = val
+}
+
+// SetFailureCode sets the value of FailureCode.
+func (s *RenewalRecoveryInvoice) SetFailureCode(val NilString) {
+	s.FailureCode = val
+}
+
+// SetID sets the value of ID.
+func (s *RenewalRecoveryInvoice) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *RenewalRecoveryInvoice) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetStatus sets the value of Status.
+func (s *RenewalRecoveryInvoice) SetStatus(val RenewalRecoveryInvoiceStatus) {
+	s.Status = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *RenewalRecoveryInvoice) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+type RenewalRecoveryInvoiceStatus string
+
+const (
+	RenewalRecoveryInvoiceStatusSent          RenewalRecoveryInvoiceStatus = "sent"
+	RenewalRecoveryInvoiceStatusViewed        RenewalRecoveryInvoiceStatus = "viewed"
+	RenewalRecoveryInvoiceStatusOverdue       RenewalRecoveryInvoiceStatus = "overdue"
+	RenewalRecoveryInvoiceStatusPartiallyPaid RenewalRecoveryInvoiceStatus = "partially_paid"
+)
+
+// AllValues returns all RenewalRecoveryInvoiceStatus values.
+func (RenewalRecoveryInvoiceStatus) AllValues() []RenewalRecoveryInvoiceStatus {
+	return []RenewalRecoveryInvoiceStatus{
+		RenewalRecoveryInvoiceStatusSent,
+		RenewalRecoveryInvoiceStatusViewed,
+		RenewalRecoveryInvoiceStatusOverdue,
+		RenewalRecoveryInvoiceStatusPartiallyPaid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryInvoiceStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryInvoiceStatusSent:
+		return []byte(s), nil
+	case RenewalRecoveryInvoiceStatusViewed:
+		return []byte(s), nil
+	case RenewalRecoveryInvoiceStatusOverdue:
+		return []byte(s), nil
+	case RenewalRecoveryInvoiceStatusPartiallyPaid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryInvoiceStatus) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryInvoiceStatus(data) {
+	case RenewalRecoveryInvoiceStatusSent:
+		*s = RenewalRecoveryInvoiceStatusSent
+		return nil
+	case RenewalRecoveryInvoiceStatusViewed:
+		*s = RenewalRecoveryInvoiceStatusViewed
+		return nil
+	case RenewalRecoveryInvoiceStatusOverdue:
+		*s = RenewalRecoveryInvoiceStatusOverdue
+		return nil
+	case RenewalRecoveryInvoiceStatusPartiallyPaid:
+		*s = RenewalRecoveryInvoiceStatusPartiallyPaid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/RenewalRecoveryResponse
+type RenewalRecoveryResponse struct {
+	Data RenewalRecoveryResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *RenewalRecoveryResponse) GetData() RenewalRecoveryResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *RenewalRecoveryResponse) SetData(val RenewalRecoveryResponseData) {
+	s.Data = val
+}
+
+type RenewalRecoveryResponseData struct {
+	Actions               RenewalRecoveryActions                `json:"actions"`
+	CardPaymentsAvailable bool                                  `json:"card_payments_available"`
+	ChargeInProgress      bool                                  `json:"charge_in_progress"`
+	Invoice               NilRenewalRecoveryInvoice             `json:"invoice"`
+	MemberID              uuid.UUID                             `json:"member_id"`
+	PassID                uuid.UUID                             `json:"pass_id"`
+	PassStatus            RenewalRecoveryResponseDataPassStatus `json:"pass_status"`
+	SavedCard             bool                                  `json:"saved_card"`
+	SubscriptionID        NilUUID                               `json:"subscription_id"`
+}
+
+// GetActions returns the value of Actions.
+func (s *RenewalRecoveryResponseData) GetActions() RenewalRecoveryActions {
+	return s.Actions
+}
+
+// GetCardPaymentsAvailable returns the value of CardPaymentsAvailable.
+func (s *RenewalRecoveryResponseData) GetCardPaymentsAvailable() bool {
+	return s.CardPaymentsAvailable
+}
+
+// GetChargeInProgress returns the value of ChargeInProgress.
+func (s *RenewalRecoveryResponseData) GetChargeInProgress() bool {
+	return s.ChargeInProgress
+}
+
+// GetInvoice returns the value of Invoice.
+func (s *RenewalRecoveryResponseData) GetInvoice() NilRenewalRecoveryInvoice {
+	return s.Invoice
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *RenewalRecoveryResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *RenewalRecoveryResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassStatus returns the value of PassStatus.
+func (s *RenewalRecoveryResponseData) GetPassStatus() RenewalRecoveryResponseDataPassStatus {
+	return s.PassStatus
+}
+
+// GetSavedCard returns the value of SavedCard.
+func (s *RenewalRecoveryResponseData) GetSavedCard() bool {
+	return s.SavedCard
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *RenewalRecoveryResponseData) GetSubscriptionID() NilUUID {
+	return s.SubscriptionID
+}
+
+// SetActions sets the value of Actions.
+func (s *RenewalRecoveryResponseData) SetActions(val RenewalRecoveryActions) {
+	s.Actions = val
+}
+
+// SetCardPaymentsAvailable sets the value of CardPaymentsAvailable.
+func (s *RenewalRecoveryResponseData) SetCardPaymentsAvailable(val bool) {
+	s.CardPaymentsAvailable = val
+}
+
+// SetChargeInProgress sets the value of ChargeInProgress.
+func (s *RenewalRecoveryResponseData) SetChargeInProgress(val bool) {
+	s.ChargeInProgress = val
+}
+
+// SetInvoice sets the value of Invoice.
+func (s *RenewalRecoveryResponseData) SetInvoice(val NilRenewalRecoveryInvoice) {
+	s.Invoice = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *RenewalRecoveryResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *RenewalRecoveryResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassStatus sets the value of PassStatus.
+func (s *RenewalRecoveryResponseData) SetPassStatus(val RenewalRecoveryResponseDataPassStatus) {
+	s.PassStatus = val
+}
+
+// SetSavedCard sets the value of SavedCard.
+func (s *RenewalRecoveryResponseData) SetSavedCard(val bool) {
+	s.SavedCard = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *RenewalRecoveryResponseData) SetSubscriptionID(val NilUUID) {
+	s.SubscriptionID = val
+}
+
+type RenewalRecoveryResponseDataPassStatus string
+
+const (
+	RenewalRecoveryResponseDataPassStatusPending           RenewalRecoveryResponseDataPassStatus = "pending"
+	RenewalRecoveryResponseDataPassStatusActive            RenewalRecoveryResponseDataPassStatus = "active"
+	RenewalRecoveryResponseDataPassStatusPastDue           RenewalRecoveryResponseDataPassStatus = "past_due"
+	RenewalRecoveryResponseDataPassStatusSuspended         RenewalRecoveryResponseDataPassStatus = "suspended"
+	RenewalRecoveryResponseDataPassStatusExpired           RenewalRecoveryResponseDataPassStatus = "expired"
+	RenewalRecoveryResponseDataPassStatusCancelled         RenewalRecoveryResponseDataPassStatus = "cancelled"
+	RenewalRecoveryResponseDataPassStatusPendingActivation RenewalRecoveryResponseDataPassStatus = "pending_activation"
+)
+
+// AllValues returns all RenewalRecoveryResponseDataPassStatus values.
+func (RenewalRecoveryResponseDataPassStatus) AllValues() []RenewalRecoveryResponseDataPassStatus {
+	return []RenewalRecoveryResponseDataPassStatus{
+		RenewalRecoveryResponseDataPassStatusPending,
+		RenewalRecoveryResponseDataPassStatusActive,
+		RenewalRecoveryResponseDataPassStatusPastDue,
+		RenewalRecoveryResponseDataPassStatusSuspended,
+		RenewalRecoveryResponseDataPassStatusExpired,
+		RenewalRecoveryResponseDataPassStatusCancelled,
+		RenewalRecoveryResponseDataPassStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryResponseDataPassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryResponseDataPassStatusPending:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusActive:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusPastDue:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusSuspended:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusExpired:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusCancelled:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataPassStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryResponseDataPassStatus) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryResponseDataPassStatus(data) {
+	case RenewalRecoveryResponseDataPassStatusPending:
+		*s = RenewalRecoveryResponseDataPassStatusPending
+		return nil
+	case RenewalRecoveryResponseDataPassStatusActive:
+		*s = RenewalRecoveryResponseDataPassStatusActive
+		return nil
+	case RenewalRecoveryResponseDataPassStatusPastDue:
+		*s = RenewalRecoveryResponseDataPassStatusPastDue
+		return nil
+	case RenewalRecoveryResponseDataPassStatusSuspended:
+		*s = RenewalRecoveryResponseDataPassStatusSuspended
+		return nil
+	case RenewalRecoveryResponseDataPassStatusExpired:
+		*s = RenewalRecoveryResponseDataPassStatusExpired
+		return nil
+	case RenewalRecoveryResponseDataPassStatusCancelled:
+		*s = RenewalRecoveryResponseDataPassStatusCancelled
+		return nil
+	case RenewalRecoveryResponseDataPassStatusPendingActivation:
+		*s = RenewalRecoveryResponseDataPassStatusPendingActivation
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -40444,6 +42303,32 @@ func (s *SessionUser) SetLastName(val string) {
 	s.LastName = val
 }
 
+// Ref: #/components/schemas/ShiftNextChargeRequest
+type ShiftNextChargeRequest struct {
+	NewDate time.Time `json:"new_date"`
+	Reason  OptString `json:"reason"`
+}
+
+// GetNewDate returns the value of NewDate.
+func (s *ShiftNextChargeRequest) GetNewDate() time.Time {
+	return s.NewDate
+}
+
+// GetReason returns the value of Reason.
+func (s *ShiftNextChargeRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetNewDate sets the value of NewDate.
+func (s *ShiftNextChargeRequest) SetNewDate(val time.Time) {
+	s.NewDate = val
+}
+
+// SetReason sets the value of Reason.
+func (s *ShiftNextChargeRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
 // Ref: #/components/schemas/SignArtifactRequest
 type SignArtifactRequest struct {
 	ArtifactKind     SignArtifactRequestArtifactKind `json:"artifact_kind"`
@@ -41235,6 +43120,607 @@ func (s *StaffShiftResponse) SetData(val StaffShift) {
 // SetError sets the value of Error.
 func (s *StaffShiftResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/SubscriptionChangeResponse
+type SubscriptionChangeResponse struct {
+	Data SubscriptionChangeResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *SubscriptionChangeResponse) GetData() SubscriptionChangeResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *SubscriptionChangeResponse) SetData(val SubscriptionChangeResponseData) {
+	s.Data = val
+}
+
+type SubscriptionChangeResponseData struct {
+	PassID       uuid.UUID           `json:"pass_id"`
+	Subscription SubscriptionSummary `json:"subscription"`
+	ValidTo      NilDate             `json:"valid_to"`
+}
+
+// GetPassID returns the value of PassID.
+func (s *SubscriptionChangeResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetSubscription returns the value of Subscription.
+func (s *SubscriptionChangeResponseData) GetSubscription() SubscriptionSummary {
+	return s.Subscription
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *SubscriptionChangeResponseData) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetPassID sets the value of PassID.
+func (s *SubscriptionChangeResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetSubscription sets the value of Subscription.
+func (s *SubscriptionChangeResponseData) SetSubscription(val SubscriptionSummary) {
+	s.Subscription = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *SubscriptionChangeResponseData) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+// Ref: #/components/schemas/SubscriptionSummary
+type SubscriptionSummary struct {
+	AmountMinor      int64                       `json:"amount_minor"`
+	CanceledAt       NilDateTime                 `json:"canceled_at"`
+	Currency         string                      `json:"currency"`
+	CurrentPeriodEnd NilDateTime                 `json:"current_period_end"`
+	ID               uuid.UUID                   `json:"id"`
+	Interval         SubscriptionSummaryInterval `json:"interval"`
+	IntervalCount    int                         `json:"interval_count"`
+	NextChargeAt     NilDateTime                 `json:"next_charge_at"`
+	ProcessorStatus  string                      `json:"processor_status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *SubscriptionSummary) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCanceledAt returns the value of CanceledAt.
+func (s *SubscriptionSummary) GetCanceledAt() NilDateTime {
+	return s.CanceledAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SubscriptionSummary) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrentPeriodEnd returns the value of CurrentPeriodEnd.
+func (s *SubscriptionSummary) GetCurrentPeriodEnd() NilDateTime {
+	return s.CurrentPeriodEnd
+}
+
+// GetID returns the value of ID.
+func (s *SubscriptionSummary) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInterval returns the value of Interval.
+func (s *SubscriptionSummary) GetInterval() SubscriptionSummaryInterval {
+	return s.Interval
+}
+
+// GetIntervalCount returns the value of IntervalCount.
+func (s *SubscriptionSummary) GetIntervalCount() int {
+	return s.IntervalCount
+}
+
+// GetNextChargeAt returns the value of NextChargeAt.
+func (s *SubscriptionSummary) GetNextChargeAt() NilDateTime {
+	return s.NextChargeAt
+}
+
+// GetProcessorStatus returns the value of ProcessorStatus.
+func (s *SubscriptionSummary) GetProcessorStatus() string {
+	return s.ProcessorStatus
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *SubscriptionSummary) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCanceledAt sets the value of CanceledAt.
+func (s *SubscriptionSummary) SetCanceledAt(val NilDateTime) {
+	s.CanceledAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SubscriptionSummary) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrentPeriodEnd sets the value of CurrentPeriodEnd.
+func (s *SubscriptionSummary) SetCurrentPeriodEnd(val NilDateTime) {
+	s.CurrentPeriodEnd = val
+}
+
+// SetID sets the value of ID.
+func (s *SubscriptionSummary) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInterval sets the value of Interval.
+func (s *SubscriptionSummary) SetInterval(val SubscriptionSummaryInterval) {
+	s.Interval = val
+}
+
+// SetIntervalCount sets the value of IntervalCount.
+func (s *SubscriptionSummary) SetIntervalCount(val int) {
+	s.IntervalCount = val
+}
+
+// SetNextChargeAt sets the value of NextChargeAt.
+func (s *SubscriptionSummary) SetNextChargeAt(val NilDateTime) {
+	s.NextChargeAt = val
+}
+
+// SetProcessorStatus sets the value of ProcessorStatus.
+func (s *SubscriptionSummary) SetProcessorStatus(val string) {
+	s.ProcessorStatus = val
+}
+
+type SubscriptionSummaryInterval string
+
+const (
+	SubscriptionSummaryIntervalDay   SubscriptionSummaryInterval = "day"
+	SubscriptionSummaryIntervalWeek  SubscriptionSummaryInterval = "week"
+	SubscriptionSummaryIntervalMonth SubscriptionSummaryInterval = "month"
+	SubscriptionSummaryIntervalYear  SubscriptionSummaryInterval = "year"
+)
+
+// AllValues returns all SubscriptionSummaryInterval values.
+func (SubscriptionSummaryInterval) AllValues() []SubscriptionSummaryInterval {
+	return []SubscriptionSummaryInterval{
+		SubscriptionSummaryIntervalDay,
+		SubscriptionSummaryIntervalWeek,
+		SubscriptionSummaryIntervalMonth,
+		SubscriptionSummaryIntervalYear,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SubscriptionSummaryInterval) MarshalText() ([]byte, error) {
+	switch s {
+	case SubscriptionSummaryIntervalDay:
+		return []byte(s), nil
+	case SubscriptionSummaryIntervalWeek:
+		return []byte(s), nil
+	case SubscriptionSummaryIntervalMonth:
+		return []byte(s), nil
+	case SubscriptionSummaryIntervalYear:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SubscriptionSummaryInterval) UnmarshalText(data []byte) error {
+	switch SubscriptionSummaryInterval(data) {
+	case SubscriptionSummaryIntervalDay:
+		*s = SubscriptionSummaryIntervalDay
+		return nil
+	case SubscriptionSummaryIntervalWeek:
+		*s = SubscriptionSummaryIntervalWeek
+		return nil
+	case SubscriptionSummaryIntervalMonth:
+		*s = SubscriptionSummaryIntervalMonth
+		return nil
+	case SubscriptionSummaryIntervalYear:
+		*s = SubscriptionSummaryIntervalYear
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SubscriptionTimelineChange
+type SubscriptionTimelineChange struct {
+	Action  string                            `json:"action"`
+	Actor   string                            `json:"actor"`
+	At      time.Time                         `json:"at"`
+	Details SubscriptionTimelineChangeDetails `json:"details"`
+}
+
+// GetAction returns the value of Action.
+func (s *SubscriptionTimelineChange) GetAction() string {
+	return s.Action
+}
+
+// GetActor returns the value of Actor.
+func (s *SubscriptionTimelineChange) GetActor() string {
+	return s.Actor
+}
+
+// GetAt returns the value of At.
+func (s *SubscriptionTimelineChange) GetAt() time.Time {
+	return s.At
+}
+
+// GetDetails returns the value of Details.
+func (s *SubscriptionTimelineChange) GetDetails() SubscriptionTimelineChangeDetails {
+	return s.Details
+}
+
+// SetAction sets the value of Action.
+func (s *SubscriptionTimelineChange) SetAction(val string) {
+	s.Action = val
+}
+
+// SetActor sets the value of Actor.
+func (s *SubscriptionTimelineChange) SetActor(val string) {
+	s.Actor = val
+}
+
+// SetAt sets the value of At.
+func (s *SubscriptionTimelineChange) SetAt(val time.Time) {
+	s.At = val
+}
+
+// SetDetails sets the value of Details.
+func (s *SubscriptionTimelineChange) SetDetails(val SubscriptionTimelineChangeDetails) {
+	s.Details = val
+}
+
+type SubscriptionTimelineChangeDetails map[string]jx.Raw
+
+func (s *SubscriptionTimelineChangeDetails) init() SubscriptionTimelineChangeDetails {
+	m := *s
+	if m == nil {
+		m = map[string]jx.Raw{}
+		*s = m
+	}
+	return m
+}
+
+// Ref: #/components/schemas/SubscriptionTimelineInvoice
+type SubscriptionTimelineInvoice struct {
+	AmountPaidMinor int64                                    `json:"amount_paid_minor"`
+	Currency        string                                   `json:"currency"`
+	ID              uuid.UUID                                `json:"id"`
+	InvoiceNumber   string                                   `json:"invoice_number"`
+	IssuedAt        time.Time                                `json:"issued_at"`
+	PaidAt          NilDateTime                              `json:"paid_at"`
+	PeriodEnd       NilDateTime                              `json:"period_end"`
+	PeriodStart     NilDateTime                              `json:"period_start"`
+	Settlement      NilSubscriptionTimelineInvoiceSettlement `json:"settlement"`
+	Status          string                                   `json:"status"`
+	TotalMinor      int64                                    `json:"total_minor"`
+}
+
+// GetAmountPaidMinor returns the value of AmountPaidMinor.
+func (s *SubscriptionTimelineInvoice) GetAmountPaidMinor() int64 {
+	return s.AmountPaidMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *SubscriptionTimelineInvoice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *SubscriptionTimelineInvoice) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceNumber returns the value of InvoiceNumber.
+func (s *SubscriptionTimelineInvoice) GetInvoiceNumber() string {
+	return s.InvoiceNumber
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *SubscriptionTimelineInvoice) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *SubscriptionTimelineInvoice) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *SubscriptionTimelineInvoice) GetPeriodEnd() NilDateTime {
+	return s.PeriodEnd
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *SubscriptionTimelineInvoice) GetPeriodStart() NilDateTime {
+	return s.PeriodStart
+}
+
+// GetSettlement returns the value of Settlement.
+func (s *SubscriptionTimelineInvoice) GetSettlement() NilSubscriptionTimelineInvoiceSettlement {
+	return s.Settlement
+}
+
+// GetStatus returns the value of Status.
+func (s *SubscriptionTimelineInvoice) GetStatus() string {
+	return s.Status
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *SubscriptionTimelineInvoice) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetAmountPaidMinor sets the value of AmountPaidMinor.
+func (s *SubscriptionTimelineInvoice) SetAmountPaidMinor(val int64) {
+	s.AmountPaidMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *SubscriptionTimelineInvoice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *SubscriptionTimelineInvoice) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceNumber sets the value of InvoiceNumber.
+func (s *SubscriptionTimelineInvoice) SetInvoiceNumber(val string) {
+	s.InvoiceNumber = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *SubscriptionTimelineInvoice) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *SubscriptionTimelineInvoice) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *SubscriptionTimelineInvoice) SetPeriodEnd(val NilDateTime) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *SubscriptionTimelineInvoice) SetPeriodStart(val NilDateTime) {
+	s.PeriodStart = val
+}
+
+// SetSettlement sets the value of Settlement.
+func (s *SubscriptionTimelineInvoice) SetSettlement(val NilSubscriptionTimelineInvoiceSettlement) {
+	s.Settlement = val
+}
+
+// SetStatus sets the value of Status.
+func (s *SubscriptionTimelineInvoice) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *SubscriptionTimelineInvoice) SetTotalMinor(val int64) {
+	s.TotalMinor = val
+}
+
+type SubscriptionTimelineInvoiceSettlement string
+
+const (
+	SubscriptionTimelineInvoiceSettlementCard     SubscriptionTimelineInvoiceSettlement = "card"
+	SubscriptionTimelineInvoiceSettlementExternal SubscriptionTimelineInvoiceSettlement = "external"
+	SubscriptionTimelineInvoiceSettlementComp     SubscriptionTimelineInvoiceSettlement = "comp"
+)
+
+// AllValues returns all SubscriptionTimelineInvoiceSettlement values.
+func (SubscriptionTimelineInvoiceSettlement) AllValues() []SubscriptionTimelineInvoiceSettlement {
+	return []SubscriptionTimelineInvoiceSettlement{
+		SubscriptionTimelineInvoiceSettlementCard,
+		SubscriptionTimelineInvoiceSettlementExternal,
+		SubscriptionTimelineInvoiceSettlementComp,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SubscriptionTimelineInvoiceSettlement) MarshalText() ([]byte, error) {
+	switch s {
+	case SubscriptionTimelineInvoiceSettlementCard:
+		return []byte(s), nil
+	case SubscriptionTimelineInvoiceSettlementExternal:
+		return []byte(s), nil
+	case SubscriptionTimelineInvoiceSettlementComp:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SubscriptionTimelineInvoiceSettlement) UnmarshalText(data []byte) error {
+	switch SubscriptionTimelineInvoiceSettlement(data) {
+	case SubscriptionTimelineInvoiceSettlementCard:
+		*s = SubscriptionTimelineInvoiceSettlementCard
+		return nil
+	case SubscriptionTimelineInvoiceSettlementExternal:
+		*s = SubscriptionTimelineInvoiceSettlementExternal
+		return nil
+	case SubscriptionTimelineInvoiceSettlementComp:
+		*s = SubscriptionTimelineInvoiceSettlementComp
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/SubscriptionTimelineResponse
+type SubscriptionTimelineResponse struct {
+	Data SubscriptionTimelineResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *SubscriptionTimelineResponse) GetData() SubscriptionTimelineResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *SubscriptionTimelineResponse) SetData(val SubscriptionTimelineResponseData) {
+	s.Data = val
+}
+
+type SubscriptionTimelineResponseData struct {
+	Changes      []SubscriptionTimelineChange               `json:"changes"`
+	Invoices     []SubscriptionTimelineInvoice              `json:"invoices"`
+	PassID       uuid.UUID                                  `json:"pass_id"`
+	PassStatus   SubscriptionTimelineResponseDataPassStatus `json:"pass_status"`
+	Subscription SubscriptionSummary                        `json:"subscription"`
+	ValidTo      NilDate                                    `json:"valid_to"`
+}
+
+// GetChanges returns the value of Changes.
+func (s *SubscriptionTimelineResponseData) GetChanges() []SubscriptionTimelineChange {
+	return s.Changes
+}
+
+// GetInvoices returns the value of Invoices.
+func (s *SubscriptionTimelineResponseData) GetInvoices() []SubscriptionTimelineInvoice {
+	return s.Invoices
+}
+
+// GetPassID returns the value of PassID.
+func (s *SubscriptionTimelineResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassStatus returns the value of PassStatus.
+func (s *SubscriptionTimelineResponseData) GetPassStatus() SubscriptionTimelineResponseDataPassStatus {
+	return s.PassStatus
+}
+
+// GetSubscription returns the value of Subscription.
+func (s *SubscriptionTimelineResponseData) GetSubscription() SubscriptionSummary {
+	return s.Subscription
+}
+
+// GetValidTo returns the value of ValidTo.
+func (s *SubscriptionTimelineResponseData) GetValidTo() NilDate {
+	return s.ValidTo
+}
+
+// SetChanges sets the value of Changes.
+func (s *SubscriptionTimelineResponseData) SetChanges(val []SubscriptionTimelineChange) {
+	s.Changes = val
+}
+
+// SetInvoices sets the value of Invoices.
+func (s *SubscriptionTimelineResponseData) SetInvoices(val []SubscriptionTimelineInvoice) {
+	s.Invoices = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *SubscriptionTimelineResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassStatus sets the value of PassStatus.
+func (s *SubscriptionTimelineResponseData) SetPassStatus(val SubscriptionTimelineResponseDataPassStatus) {
+	s.PassStatus = val
+}
+
+// SetSubscription sets the value of Subscription.
+func (s *SubscriptionTimelineResponseData) SetSubscription(val SubscriptionSummary) {
+	s.Subscription = val
+}
+
+// SetValidTo sets the value of ValidTo.
+func (s *SubscriptionTimelineResponseData) SetValidTo(val NilDate) {
+	s.ValidTo = val
+}
+
+type SubscriptionTimelineResponseDataPassStatus string
+
+const (
+	SubscriptionTimelineResponseDataPassStatusPending           SubscriptionTimelineResponseDataPassStatus = "pending"
+	SubscriptionTimelineResponseDataPassStatusActive            SubscriptionTimelineResponseDataPassStatus = "active"
+	SubscriptionTimelineResponseDataPassStatusPastDue           SubscriptionTimelineResponseDataPassStatus = "past_due"
+	SubscriptionTimelineResponseDataPassStatusSuspended         SubscriptionTimelineResponseDataPassStatus = "suspended"
+	SubscriptionTimelineResponseDataPassStatusExpired           SubscriptionTimelineResponseDataPassStatus = "expired"
+	SubscriptionTimelineResponseDataPassStatusCancelled         SubscriptionTimelineResponseDataPassStatus = "cancelled"
+	SubscriptionTimelineResponseDataPassStatusPendingActivation SubscriptionTimelineResponseDataPassStatus = "pending_activation"
+)
+
+// AllValues returns all SubscriptionTimelineResponseDataPassStatus values.
+func (SubscriptionTimelineResponseDataPassStatus) AllValues() []SubscriptionTimelineResponseDataPassStatus {
+	return []SubscriptionTimelineResponseDataPassStatus{
+		SubscriptionTimelineResponseDataPassStatusPending,
+		SubscriptionTimelineResponseDataPassStatusActive,
+		SubscriptionTimelineResponseDataPassStatusPastDue,
+		SubscriptionTimelineResponseDataPassStatusSuspended,
+		SubscriptionTimelineResponseDataPassStatusExpired,
+		SubscriptionTimelineResponseDataPassStatusCancelled,
+		SubscriptionTimelineResponseDataPassStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SubscriptionTimelineResponseDataPassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case SubscriptionTimelineResponseDataPassStatusPending:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusActive:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusPastDue:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusSuspended:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusExpired:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusCancelled:
+		return []byte(s), nil
+	case SubscriptionTimelineResponseDataPassStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SubscriptionTimelineResponseDataPassStatus) UnmarshalText(data []byte) error {
+	switch SubscriptionTimelineResponseDataPassStatus(data) {
+	case SubscriptionTimelineResponseDataPassStatusPending:
+		*s = SubscriptionTimelineResponseDataPassStatusPending
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusActive:
+		*s = SubscriptionTimelineResponseDataPassStatusActive
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusPastDue:
+		*s = SubscriptionTimelineResponseDataPassStatusPastDue
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusSuspended:
+		*s = SubscriptionTimelineResponseDataPassStatusSuspended
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusExpired:
+		*s = SubscriptionTimelineResponseDataPassStatusExpired
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusCancelled:
+		*s = SubscriptionTimelineResponseDataPassStatusCancelled
+		return nil
+	case SubscriptionTimelineResponseDataPassStatusPendingActivation:
+		*s = SubscriptionTimelineResponseDataPassStatusPendingActivation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/TimeOff

@@ -345,6 +345,19 @@ type Handler interface {
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, req *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
+	// BulkAdminPaymentOverrides implements bulkAdminPaymentOverrides operation.
+	//
+	// `action` `set` gives each named period (`period_starts`, 1 to 6
+	// dates) an override of `amount_minor` (required), replacing a
+	// scheduled one; `restore` removes their overrides (a period without
+	// one is left as it is). A locked override among them is 422
+	// `OVERRIDE_APPLIED` and nothing changes; dates as in create (400
+	// `INVALID_RANGE`). Audit entry
+	// `membership.payment_overrides_bulk`. Answers the overrides after
+	// (none for `restore`).
+	//
+	// POST /admin/passes/{id}/payment-overrides/bulk
+	BulkAdminPaymentOverrides(ctx context.Context, req *AdminPaymentOverrideBulkRequest, params BulkAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
 	// BulkCancelAdminSchedule implements bulkCancelAdminSchedule operation.
 	//
 	// Cancels every class of `instance_ids` like the single cancel, each in its
@@ -851,6 +864,20 @@ type Handler interface {
 	//
 	// POST /admin/checkout-documents/{id}/versions
 	CreateAdminCheckoutDocumentVersion(ctx context.Context, req *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminPaymentOverrides implements createAdminPaymentOverrides operation.
+	//
+	// `mode` `periods` names the periods by `period_starts` (1 to 36
+	// dates); `mode` `range` takes every upcoming period starting from
+	// `from` to `to` (dates, inclusive). Each gets an override of
+	// `amount_minor`. 400 `INVALID_RANGE` (`details.reason`) when a date
+	// is not the start of one of the next 36 periods (a past date, a date
+	// between periods), the range is reversed or holds no period, or the
+	// mode's fields are missing; 409 `OVERRIDE_CONFLICT` when a period
+	// already has an override (`details.periods`: change that one). Audit
+	// entry `membership.payment_override_created`.
+	//
+	// POST /admin/passes/{id}/payment-overrides
+	CreateAdminPaymentOverrides(ctx context.Context, req *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
 	// CreateAdminRoom implements createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1160,6 +1187,15 @@ type Handler interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteAdminPaymentOverride implements deleteAdminPaymentOverride operation.
+	//
+	// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
+	// `STRIPE_ERROR` when the payment processor could not drop the
+	// override's adjustment (nothing changed). Audit entry
+	// `membership.payment_override_deleted`.
+	//
+	// DELETE /admin/passes/{id}/payment-overrides/{overrideId}
+	DeleteAdminPaymentOverride(ctx context.Context, params DeleteAdminPaymentOverrideParams) (*AdminPaymentOverrideDeleteResponse, error)
 	// DeleteMyPaymentMethod implements deleteMyPaymentMethod operation.
 	//
 	// Members cannot remove saved cards (the venue's staff can): always 422
@@ -1936,6 +1972,16 @@ type Handler interface {
 	//
 	// GET /admin/locations
 	ListAdminLocations(ctx context.Context) (*AdminLocationListResponse, error)
+	// ListAdminPaymentOverrides implements listAdminPaymentOverrides operation.
+	//
+	// The next `periods` billing periods (1 to 36, default 6), each with
+	// the membership's price (`base_amount_minor`), what it will cost
+	// (`amount_minor`) and its override, and every override of the
+	// membership (`overrides`, locked ones included), by period. 422
+	// `NO_UPCOMING_BILLING` when the pass does not renew.
+	//
+	// GET /admin/passes/{id}/payment-overrides
+	ListAdminPaymentOverrides(ctx context.Context, params ListAdminPaymentOverridesParams) (*AdminPaymentOverridesResponse, error)
 	// ListAdminRooms implements listAdminRooms operation.
 	//
 	// [settings.business] Every room of the venue, active or not, by name.
@@ -2817,6 +2863,14 @@ type Handler interface {
 	//
 	// PATCH /admin/locations/{locationId}
 	UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (*AdminLocationResponse, error)
+	// UpdateAdminPaymentOverride implements updateAdminPaymentOverride operation.
+	//
+	// At least one of `amount_minor` and `reason`. 422 `OVERRIDE_APPLIED`
+	// once its period is invoiced (or due). Audit entry
+	// `membership.payment_override_updated`.
+	//
+	// PATCH /admin/passes/{id}/payment-overrides/{overrideId}
+	UpdateAdminPaymentOverride(ctx context.Context, req *AdminPaymentOverrideUpdateRequest, params UpdateAdminPaymentOverrideParams) (*AdminPaymentOverrideResponse, error)
 	// UpdateAdminRoom implements updateAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive), `room_type`,

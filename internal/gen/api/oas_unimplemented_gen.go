@@ -440,6 +440,22 @@ func (UnimplementedHandler) BookAppointmentBundle(ctx context.Context, req *Bund
 	return r, ht.ErrNotImplemented
 }
 
+// BulkAdminPaymentOverrides implements bulkAdminPaymentOverrides operation.
+//
+// `action` `set` gives each named period (`period_starts`, 1 to 6
+// dates) an override of `amount_minor` (required), replacing a
+// scheduled one; `restore` removes their overrides (a period without
+// one is left as it is). A locked override among them is 422
+// `OVERRIDE_APPLIED` and nothing changes; dates as in create (400
+// `INVALID_RANGE`). Audit entry
+// `membership.payment_overrides_bulk`. Answers the overrides after
+// (none for `restore`).
+//
+// POST /admin/passes/{id}/payment-overrides/bulk
+func (UnimplementedHandler) BulkAdminPaymentOverrides(ctx context.Context, req *AdminPaymentOverrideBulkRequest, params BulkAdminPaymentOverridesParams) (r *AdminPaymentOverrideListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // BulkCancelAdminSchedule implements bulkCancelAdminSchedule operation.
 //
 // Cancels every class of `instance_ids` like the single cancel, each in its
@@ -1048,6 +1064,23 @@ func (UnimplementedHandler) CreateAdminCheckoutDocumentVersion(ctx context.Conte
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminPaymentOverrides implements createAdminPaymentOverrides operation.
+//
+// `mode` `periods` names the periods by `period_starts` (1 to 36
+// dates); `mode` `range` takes every upcoming period starting from
+// `from` to `to` (dates, inclusive). Each gets an override of
+// `amount_minor`. 400 `INVALID_RANGE` (`details.reason`) when a date
+// is not the start of one of the next 36 periods (a past date, a date
+// between periods), the range is reversed or holds no period, or the
+// mode's fields are missing; 409 `OVERRIDE_CONFLICT` when a period
+// already has an override (`details.periods`: change that one). Audit
+// entry `membership.payment_override_created`.
+//
+// POST /admin/passes/{id}/payment-overrides
+func (UnimplementedHandler) CreateAdminPaymentOverrides(ctx context.Context, req *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (r *AdminPaymentOverrideListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateAdminRoom implements createAdminRoom operation.
 //
 // [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1417,6 +1450,18 @@ func (UnimplementedHandler) CreateVenueInquiry(ctx context.Context, req *Inquiry
 //
 // POST /admin/webhooks
 func (UnimplementedHandler) CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (r *WebhookSecretResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// DeleteAdminPaymentOverride implements deleteAdminPaymentOverride operation.
+//
+// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
+// `STRIPE_ERROR` when the payment processor could not drop the
+// override's adjustment (nothing changed). Audit entry
+// `membership.payment_override_deleted`.
+//
+// DELETE /admin/passes/{id}/payment-overrides/{overrideId}
+func (UnimplementedHandler) DeleteAdminPaymentOverride(ctx context.Context, params DeleteAdminPaymentOverrideParams) (r *AdminPaymentOverrideDeleteResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2424,6 +2469,19 @@ func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListA
 //
 // GET /admin/locations
 func (UnimplementedHandler) ListAdminLocations(ctx context.Context) (r *AdminLocationListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListAdminPaymentOverrides implements listAdminPaymentOverrides operation.
+//
+// The next `periods` billing periods (1 to 36, default 6), each with
+// the membership's price (`base_amount_minor`), what it will cost
+// (`amount_minor`) and its override, and every override of the
+// membership (`overrides`, locked ones included), by period. 422
+// `NO_UPCOMING_BILLING` when the pass does not renew.
+//
+// GET /admin/passes/{id}/payment-overrides
+func (UnimplementedHandler) ListAdminPaymentOverrides(ctx context.Context, params ListAdminPaymentOverridesParams) (r *AdminPaymentOverridesResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -3536,6 +3594,17 @@ func (UnimplementedHandler) UnsuspendAdminPass(ctx context.Context, req OptAdmin
 //
 // PATCH /admin/locations/{locationId}
 func (UnimplementedHandler) UpdateAdminLocation(ctx context.Context, req *AdminLocationUpdateRequest, params UpdateAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdateAdminPaymentOverride implements updateAdminPaymentOverride operation.
+//
+// At least one of `amount_minor` and `reason`. 422 `OVERRIDE_APPLIED`
+// once its period is invoiced (or due). Audit entry
+// `membership.payment_override_updated`.
+//
+// PATCH /admin/passes/{id}/payment-overrides/{overrideId}
+func (UnimplementedHandler) UpdateAdminPaymentOverride(ctx context.Context, req *AdminPaymentOverrideUpdateRequest, params UpdateAdminPaymentOverrideParams) (r *AdminPaymentOverrideResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
