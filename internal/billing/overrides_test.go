@@ -13,6 +13,8 @@ import (
 	"github.com/venueplatform/venue/ent/paymentoverride"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/venue"
+	"github.com/venueplatform/venue/internal/viewer"
 )
 
 func date(t testing.TB, s string) time.Time {
@@ -81,6 +83,15 @@ func TestPaymentOverridesRenew(t *testing.T) {
 	}
 	_, err = e.svc.CreateOverrides(e.op, uuid.New(), billing.OverrideChoice{Mode: "periods", Dates: []time.Time{date(t, p3.Date)}}, 0, "")
 	require.Equal(t, "NOT_FOUND", code(t, err))
+	// Another venue's staff see no such pass.
+	other, err := venue.Create(ctx, e.client, venue.CreateParams{Name: "Elsewhere", Slug: "elsewhere-overrides"})
+	require.NoError(t, err)
+	elsewhere := viewer.NewContext(ctx, viewer.Operator{Org: other.ID, Name: "test"})
+	_, err = e.svc.ListOverrides(elsewhere, pass, 6)
+	require.Equal(t, "NOT_FOUND", code(t, err))
+	_, err = e.svc.CreateOverrides(elsewhere, pass, billing.OverrideChoice{Mode: "periods", Dates: []time.Time{date(t, p3.Date)}}, 0, "")
+	require.Equal(t, "NOT_FOUND", code(t, err))
+	require.Equal(t, billing.CodeOverrideApplied+"|NOT_FOUND", billing.CodeOverrideApplied+"|"+code(t, e.svc.DeleteOverride(elsewhere, pass, comp[0].ID)))
 	require.Equal(t, before, e.overrideCount(t))
 
 	ov, err = e.svc.ListOverrides(e.op, pass, 3)
