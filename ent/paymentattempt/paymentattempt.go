@@ -119,6 +119,8 @@ const (
 	PurposeAppointmentCharge  Purpose = "appointment_charge"
 	PurposeVisitCharge        Purpose = "visit_charge"
 	PurposeGuestInviteCharge  Purpose = "guest_invite_charge"
+	PurposeDeskCharge         Purpose = "desk_charge"
+	PurposeFeeCharge          Purpose = "fee_charge"
 )
 
 func (pu Purpose) String() string {
@@ -128,7 +130,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeDeskCharge, PurposeFeeCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

@@ -14108,6 +14108,267 @@ func (s *DashboardTodayTotals) SetWaitlisted(val int) {
 // DeleteStaffShiftNoContent is response for DeleteStaffShift operation.
 type DeleteStaffShiftNoContent struct{}
 
+// Ref: #/components/schemas/DeskCharge
+type DeskCharge struct {
+	AmountMinor     int64       `json:"amount_minor"`
+	Currency        string      `json:"currency"`
+	DefaultSet      bool        `json:"default_set"`
+	Description     string      `json:"description"`
+	ID              uuid.UUID   `json:"id"`
+	MemberID        uuid.UUID   `json:"member_id"`
+	PaidAt          NilDateTime `json:"paid_at"`
+	PaymentID       NilUUID     `json:"payment_id"`
+	PaymentIntentID NilString   `json:"payment_intent_id"`
+	PaymentMethodID string      `json:"payment_method_id"`
+	// `open` while Stripe is still processing the charge.
+	Status   DeskChargeStatus `json:"status"`
+	VatMinor int64            `json:"vat_minor"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *DeskCharge) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *DeskCharge) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDefaultSet returns the value of DefaultSet.
+func (s *DeskCharge) GetDefaultSet() bool {
+	return s.DefaultSet
+}
+
+// GetDescription returns the value of Description.
+func (s *DeskCharge) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *DeskCharge) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *DeskCharge) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *DeskCharge) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *DeskCharge) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *DeskCharge) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *DeskCharge) GetPaymentMethodID() string {
+	return s.PaymentMethodID
+}
+
+// GetStatus returns the value of Status.
+func (s *DeskCharge) GetStatus() DeskChargeStatus {
+	return s.Status
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *DeskCharge) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *DeskCharge) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *DeskCharge) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDefaultSet sets the value of DefaultSet.
+func (s *DeskCharge) SetDefaultSet(val bool) {
+	s.DefaultSet = val
+}
+
+// SetDescription sets the value of Description.
+func (s *DeskCharge) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *DeskCharge) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *DeskCharge) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *DeskCharge) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *DeskCharge) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *DeskCharge) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *DeskCharge) SetPaymentMethodID(val string) {
+	s.PaymentMethodID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *DeskCharge) SetStatus(val DeskChargeStatus) {
+	s.Status = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *DeskCharge) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// Ref: #/components/schemas/DeskChargeRequest
+type DeskChargeRequest struct {
+	// VAT-inclusive, minor units of the venue currency.
+	AmountMinor     int64     `json:"amount_minor"`
+	Description     OptString `json:"description"`
+	PaymentMethodID string    `json:"payment_method_id"`
+	SetAsDefault    OptBool   `json:"set_as_default"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *DeskChargeRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetDescription returns the value of Description.
+func (s *DeskChargeRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *DeskChargeRequest) GetPaymentMethodID() string {
+	return s.PaymentMethodID
+}
+
+// GetSetAsDefault returns the value of SetAsDefault.
+func (s *DeskChargeRequest) GetSetAsDefault() OptBool {
+	return s.SetAsDefault
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *DeskChargeRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetDescription sets the value of Description.
+func (s *DeskChargeRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *DeskChargeRequest) SetPaymentMethodID(val string) {
+	s.PaymentMethodID = val
+}
+
+// SetSetAsDefault sets the value of SetAsDefault.
+func (s *DeskChargeRequest) SetSetAsDefault(val OptBool) {
+	s.SetAsDefault = val
+}
+
+// Ref: #/components/schemas/DeskChargeResponse
+type DeskChargeResponse struct {
+	Data  DeskCharge `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DeskChargeResponse) GetData() DeskCharge {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DeskChargeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DeskChargeResponse) SetData(val DeskCharge) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DeskChargeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// `open` while Stripe is still processing the charge.
+type DeskChargeStatus string
+
+const (
+	DeskChargeStatusOpen   DeskChargeStatus = "open"
+	DeskChargeStatusPaid   DeskChargeStatus = "paid"
+	DeskChargeStatusFailed DeskChargeStatus = "failed"
+)
+
+// AllValues returns all DeskChargeStatus values.
+func (DeskChargeStatus) AllValues() []DeskChargeStatus {
+	return []DeskChargeStatus{
+		DeskChargeStatusOpen,
+		DeskChargeStatusPaid,
+		DeskChargeStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s DeskChargeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case DeskChargeStatusOpen:
+		return []byte(s), nil
+	case DeskChargeStatusPaid:
+		return []byte(s), nil
+	case DeskChargeStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *DeskChargeStatus) UnmarshalText(data []byte) error {
+	switch DeskChargeStatus(data) {
+	case DeskChargeStatusOpen:
+		*s = DeskChargeStatusOpen
+		return nil
+	case DeskChargeStatusPaid:
+		*s = DeskChargeStatusPaid
+		return nil
+	case DeskChargeStatusFailed:
+		*s = DeskChargeStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/DeviceApprove
 type DeviceApprove struct {
 	Approved bool `json:"approved"`
@@ -15645,6 +15906,21 @@ func (s *FeaturesResponseData) init() FeaturesResponseData {
 		*s = m
 	}
 	return m
+}
+
+// Ref: #/components/schemas/FeeCollectRequest
+type FeeCollectRequest struct {
+	PaymentMethodID OptString `json:"payment_method_id"`
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *FeeCollectRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *FeeCollectRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
 }
 
 // Ref: #/components/schemas/FeeSettleRequest
@@ -28155,6 +28431,52 @@ func (o OptDirectPurchaseQuote) Get() (v DirectPurchaseQuote, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDirectPurchaseQuote) Or(d DirectPurchaseQuote) DirectPurchaseQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptFeeCollectRequest returns new OptFeeCollectRequest with value set to v.
+func NewOptFeeCollectRequest(v FeeCollectRequest) OptFeeCollectRequest {
+	return OptFeeCollectRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFeeCollectRequest is optional FeeCollectRequest.
+type OptFeeCollectRequest struct {
+	Value FeeCollectRequest
+	Set   bool
+}
+
+// IsSet returns true if OptFeeCollectRequest was set.
+func (o OptFeeCollectRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFeeCollectRequest) Reset() {
+	var v FeeCollectRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFeeCollectRequest) SetTo(v FeeCollectRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFeeCollectRequest) Get() (v FeeCollectRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFeeCollectRequest) Or(d FeeCollectRequest) FeeCollectRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -39,6 +39,8 @@ type Port interface {
 	Billing
 	// Cancels cancels payment intents left unfinished.
 	Cancels
+	// Detaches removes saved cards and clears a customer's default card.
+	Detaches
 }
 
 // IntentParams are a payment intent to create.

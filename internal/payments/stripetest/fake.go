@@ -73,6 +73,8 @@ type Fake struct {
 	// bill is Stripe Billing (billing.go); pending its events not yet taken.
 	bill    *billingState
 	pending []SignedEvent
+	// desk is the staff's card writes (detach.go).
+	desk cardDesk
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -156,6 +158,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		StripeAccount: r.Header.Get("Stripe-Account")})
 	f.mu.Unlock()
 	if f.serveBilling(w, r, key) {
+		return
+	}
+	if f.serveCardDesk(w, r, key) {
 		return
 	}
 	switch {
