@@ -146,7 +146,7 @@ func (s *Service) DeskCharge(ctx context.Context, p DeskChargeParams) (*DeskChar
 			res = &payments.ChargeResult{Status: payments.StatusPaid} // a previous try paid it
 		}
 		switch res.Status {
-		case "succeeded", payments.StatusPaid:
+		case payments.StatusPaid:
 		case "requires_action":
 			s.cancelLive(ctx, dc.ID)
 			return nil, (&apperr.Error{Status: http.StatusPaymentRequired, Code: CodeChargeRequiresAction,

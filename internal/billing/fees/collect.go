@@ -130,7 +130,7 @@ func Collect(ctx context.Context, pay *payments.Service, bookingID uuid.UUID, pa
 		return nil, collectError(err)
 	}
 	switch res.Status {
-	case "succeeded", payments.StatusPaid:
+	case payments.StatusPaid:
 	case "requires_action":
 		if at, err := c.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectID(b.ID)).Only(ctx); err == nil {
 			_ = pay.CancelIntent(ctx, at.ID)
