@@ -250,7 +250,7 @@ func TestAdminFeeCollect(t *testing.T) {
 	// An unknown outcome: ambiguous, then reconciliation required; the fee
 	// cannot be settled meanwhile.
 	unknown := e.feeBooking(t, 5000, entbooking.StatusLateCancelled)
-	e.fake.Script(stripetest.Outcome{Hang: 1500 * time.Millisecond, HangTimes: 1})
+	e.fake.Script(stripetest.Outcome{Hang: 1500 * time.Millisecond, HangTimes: 3})
 	_, err = collect(unknown.ID, "")
 	require.Equal(t, `"ambiguous"`, collection(err))
 	_, err = collect(unknown.ID, "")
