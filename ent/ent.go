@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -181,6 +182,7 @@ func checkColumn(t, c string) error {
 			checkoutdocument.Table:       checkoutdocument.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
+			deskcharge.Table:             deskcharge.ValidColumn,
 			deviceauthorization.Table:    deviceauthorization.ValidColumn,
 			event.Table:                  event.ValidColumn,
 			favoritevenue.Table:          favoritevenue.ValidColumn,

@@ -31,6 +31,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -134,6 +135,7 @@ const (
 	TypeCheckoutDocument       = "CheckoutDocument"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
+	TypeDeskCharge             = "DeskCharge"
 	TypeDeviceAuthorization    = "DeviceAuthorization"
 	TypeEvent                  = "Event"
 	TypeFavoriteVenue          = "FavoriteVenue"
@@ -25959,6 +25961,1483 @@ func (m *ClassTypeMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ClassType edge %s", name)
+}
+
+// DeskChargeMutation represents an operation that mutates the DeskCharge nodes in the graph.
+type DeskChargeMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	request_key         *string
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	vat_minor           *int64
+	addvat_minor        *int64
+	vat_rate_bp         *int
+	addvat_rate_bp      *int
+	payment_method_id   *string
+	description         *string
+	set_as_default      *bool
+	staff_user_id       *uuid.UUID
+	status              *deskcharge.Status
+	payment_intent_id   *string
+	payment_id          *uuid.UUID
+	paid_at             *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*DeskCharge, error)
+	predicates          []predicate.DeskCharge
+}
+
+var _ ent.Mutation = (*DeskChargeMutation)(nil)
+
+// deskchargeOption allows management of the mutation configuration using functional options.
+type deskchargeOption func(*DeskChargeMutation)
+
+// newDeskChargeMutation creates new mutation for the DeskCharge entity.
+func newDeskChargeMutation(c config, op Op, opts ...deskchargeOption) *DeskChargeMutation {
+	m := &DeskChargeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeskCharge,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeskChargeID sets the ID field of the mutation.
+func withDeskChargeID(id uuid.UUID) deskchargeOption {
+	return func(m *DeskChargeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeskCharge
+		)
+		m.oldValue = func(ctx context.Context) (*DeskCharge, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeskCharge.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeskCharge sets the old DeskCharge of the mutation.
+func withDeskCharge(node *DeskCharge) deskchargeOption {
+	return func(m *DeskChargeMutation) {
+		m.oldValue = func(context.Context) (*DeskCharge, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeskChargeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeskChargeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of DeskCharge entities.
+func (m *DeskChargeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeskChargeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeskChargeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeskCharge.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeskChargeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeskChargeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeskChargeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DeskChargeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DeskChargeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DeskChargeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *DeskChargeMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *DeskChargeMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *DeskChargeMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *DeskChargeMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *DeskChargeMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *DeskChargeMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetRequestKey sets the "request_key" field.
+func (m *DeskChargeMutation) SetRequestKey(s string) {
+	m.request_key = &s
+}
+
+// RequestKey returns the value of the "request_key" field in the mutation.
+func (m *DeskChargeMutation) RequestKey() (r string, exists bool) {
+	v := m.request_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestKey returns the old "request_key" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldRequestKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestKey: %w", err)
+	}
+	return oldValue.RequestKey, nil
+}
+
+// ResetRequestKey resets all changes to the "request_key" field.
+func (m *DeskChargeMutation) ResetRequestKey() {
+	m.request_key = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *DeskChargeMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *DeskChargeMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *DeskChargeMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *DeskChargeMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *DeskChargeMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *DeskChargeMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *DeskChargeMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *DeskChargeMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetVatMinor sets the "vat_minor" field.
+func (m *DeskChargeMutation) SetVatMinor(i int64) {
+	m.vat_minor = &i
+	m.addvat_minor = nil
+}
+
+// VatMinor returns the value of the "vat_minor" field in the mutation.
+func (m *DeskChargeMutation) VatMinor() (r int64, exists bool) {
+	v := m.vat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatMinor returns the old "vat_minor" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldVatMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatMinor: %w", err)
+	}
+	return oldValue.VatMinor, nil
+}
+
+// AddVatMinor adds i to the "vat_minor" field.
+func (m *DeskChargeMutation) AddVatMinor(i int64) {
+	if m.addvat_minor != nil {
+		*m.addvat_minor += i
+	} else {
+		m.addvat_minor = &i
+	}
+}
+
+// AddedVatMinor returns the value that was added to the "vat_minor" field in this mutation.
+func (m *DeskChargeMutation) AddedVatMinor() (r int64, exists bool) {
+	v := m.addvat_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatMinor resets all changes to the "vat_minor" field.
+func (m *DeskChargeMutation) ResetVatMinor() {
+	m.vat_minor = nil
+	m.addvat_minor = nil
+}
+
+// SetVatRateBp sets the "vat_rate_bp" field.
+func (m *DeskChargeMutation) SetVatRateBp(i int) {
+	m.vat_rate_bp = &i
+	m.addvat_rate_bp = nil
+}
+
+// VatRateBp returns the value of the "vat_rate_bp" field in the mutation.
+func (m *DeskChargeMutation) VatRateBp() (r int, exists bool) {
+	v := m.vat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVatRateBp returns the old "vat_rate_bp" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldVatRateBp(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVatRateBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVatRateBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVatRateBp: %w", err)
+	}
+	return oldValue.VatRateBp, nil
+}
+
+// AddVatRateBp adds i to the "vat_rate_bp" field.
+func (m *DeskChargeMutation) AddVatRateBp(i int) {
+	if m.addvat_rate_bp != nil {
+		*m.addvat_rate_bp += i
+	} else {
+		m.addvat_rate_bp = &i
+	}
+}
+
+// AddedVatRateBp returns the value that was added to the "vat_rate_bp" field in this mutation.
+func (m *DeskChargeMutation) AddedVatRateBp() (r int, exists bool) {
+	v := m.addvat_rate_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVatRateBp resets all changes to the "vat_rate_bp" field.
+func (m *DeskChargeMutation) ResetVatRateBp() {
+	m.vat_rate_bp = nil
+	m.addvat_rate_bp = nil
+}
+
+// SetPaymentMethodID sets the "payment_method_id" field.
+func (m *DeskChargeMutation) SetPaymentMethodID(s string) {
+	m.payment_method_id = &s
+}
+
+// PaymentMethodID returns the value of the "payment_method_id" field in the mutation.
+func (m *DeskChargeMutation) PaymentMethodID() (r string, exists bool) {
+	v := m.payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodID returns the old "payment_method_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldPaymentMethodID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodID: %w", err)
+	}
+	return oldValue.PaymentMethodID, nil
+}
+
+// ResetPaymentMethodID resets all changes to the "payment_method_id" field.
+func (m *DeskChargeMutation) ResetPaymentMethodID() {
+	m.payment_method_id = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeskChargeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeskChargeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeskChargeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetSetAsDefault sets the "set_as_default" field.
+func (m *DeskChargeMutation) SetSetAsDefault(b bool) {
+	m.set_as_default = &b
+}
+
+// SetAsDefault returns the value of the "set_as_default" field in the mutation.
+func (m *DeskChargeMutation) SetAsDefault() (r bool, exists bool) {
+	v := m.set_as_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetAsDefault returns the old "set_as_default" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldSetAsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetAsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetAsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetAsDefault: %w", err)
+	}
+	return oldValue.SetAsDefault, nil
+}
+
+// ResetSetAsDefault resets all changes to the "set_as_default" field.
+func (m *DeskChargeMutation) ResetSetAsDefault() {
+	m.set_as_default = nil
+}
+
+// SetStaffUserID sets the "staff_user_id" field.
+func (m *DeskChargeMutation) SetStaffUserID(u uuid.UUID) {
+	m.staff_user_id = &u
+}
+
+// StaffUserID returns the value of the "staff_user_id" field in the mutation.
+func (m *DeskChargeMutation) StaffUserID() (r uuid.UUID, exists bool) {
+	v := m.staff_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStaffUserID returns the old "staff_user_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldStaffUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStaffUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStaffUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStaffUserID: %w", err)
+	}
+	return oldValue.StaffUserID, nil
+}
+
+// ClearStaffUserID clears the value of the "staff_user_id" field.
+func (m *DeskChargeMutation) ClearStaffUserID() {
+	m.staff_user_id = nil
+	m.clearedFields[deskcharge.FieldStaffUserID] = struct{}{}
+}
+
+// StaffUserIDCleared returns if the "staff_user_id" field was cleared in this mutation.
+func (m *DeskChargeMutation) StaffUserIDCleared() bool {
+	_, ok := m.clearedFields[deskcharge.FieldStaffUserID]
+	return ok
+}
+
+// ResetStaffUserID resets all changes to the "staff_user_id" field.
+func (m *DeskChargeMutation) ResetStaffUserID() {
+	m.staff_user_id = nil
+	delete(m.clearedFields, deskcharge.FieldStaffUserID)
+}
+
+// SetStatus sets the "status" field.
+func (m *DeskChargeMutation) SetStatus(d deskcharge.Status) {
+	m.status = &d
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *DeskChargeMutation) Status() (r deskcharge.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldStatus(ctx context.Context) (v deskcharge.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *DeskChargeMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *DeskChargeMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *DeskChargeMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *DeskChargeMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[deskcharge.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *DeskChargeMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[deskcharge.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *DeskChargeMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, deskcharge.FieldPaymentIntentID)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *DeskChargeMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *DeskChargeMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldPaymentID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ClearPaymentID clears the value of the "payment_id" field.
+func (m *DeskChargeMutation) ClearPaymentID() {
+	m.payment_id = nil
+	m.clearedFields[deskcharge.FieldPaymentID] = struct{}{}
+}
+
+// PaymentIDCleared returns if the "payment_id" field was cleared in this mutation.
+func (m *DeskChargeMutation) PaymentIDCleared() bool {
+	_, ok := m.clearedFields[deskcharge.FieldPaymentID]
+	return ok
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *DeskChargeMutation) ResetPaymentID() {
+	m.payment_id = nil
+	delete(m.clearedFields, deskcharge.FieldPaymentID)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *DeskChargeMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *DeskChargeMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the DeskCharge entity.
+// If the DeskCharge object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeskChargeMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *DeskChargeMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[deskcharge.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *DeskChargeMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[deskcharge.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *DeskChargeMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, deskcharge.FieldPaidAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *DeskChargeMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[deskcharge.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *DeskChargeMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *DeskChargeMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *DeskChargeMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *DeskChargeMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[deskcharge.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *DeskChargeMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *DeskChargeMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *DeskChargeMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the DeskChargeMutation builder.
+func (m *DeskChargeMutation) Where(ps ...predicate.DeskCharge) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeskChargeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeskChargeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeskCharge, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeskChargeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeskChargeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeskCharge).
+func (m *DeskChargeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeskChargeMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created_at != nil {
+		fields = append(fields, deskcharge.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, deskcharge.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, deskcharge.FieldOrganizationID)
+	}
+	if m.member != nil {
+		fields = append(fields, deskcharge.FieldMemberID)
+	}
+	if m.request_key != nil {
+		fields = append(fields, deskcharge.FieldRequestKey)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, deskcharge.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, deskcharge.FieldCurrency)
+	}
+	if m.vat_minor != nil {
+		fields = append(fields, deskcharge.FieldVatMinor)
+	}
+	if m.vat_rate_bp != nil {
+		fields = append(fields, deskcharge.FieldVatRateBp)
+	}
+	if m.payment_method_id != nil {
+		fields = append(fields, deskcharge.FieldPaymentMethodID)
+	}
+	if m.description != nil {
+		fields = append(fields, deskcharge.FieldDescription)
+	}
+	if m.set_as_default != nil {
+		fields = append(fields, deskcharge.FieldSetAsDefault)
+	}
+	if m.staff_user_id != nil {
+		fields = append(fields, deskcharge.FieldStaffUserID)
+	}
+	if m.status != nil {
+		fields = append(fields, deskcharge.FieldStatus)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, deskcharge.FieldPaymentIntentID)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, deskcharge.FieldPaymentID)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, deskcharge.FieldPaidAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeskChargeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case deskcharge.FieldCreatedAt:
+		return m.CreatedAt()
+	case deskcharge.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case deskcharge.FieldOrganizationID:
+		return m.OrganizationID()
+	case deskcharge.FieldMemberID:
+		return m.MemberID()
+	case deskcharge.FieldRequestKey:
+		return m.RequestKey()
+	case deskcharge.FieldAmountMinor:
+		return m.AmountMinor()
+	case deskcharge.FieldCurrency:
+		return m.Currency()
+	case deskcharge.FieldVatMinor:
+		return m.VatMinor()
+	case deskcharge.FieldVatRateBp:
+		return m.VatRateBp()
+	case deskcharge.FieldPaymentMethodID:
+		return m.PaymentMethodID()
+	case deskcharge.FieldDescription:
+		return m.Description()
+	case deskcharge.FieldSetAsDefault:
+		return m.SetAsDefault()
+	case deskcharge.FieldStaffUserID:
+		return m.StaffUserID()
+	case deskcharge.FieldStatus:
+		return m.Status()
+	case deskcharge.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case deskcharge.FieldPaymentID:
+		return m.PaymentID()
+	case deskcharge.FieldPaidAt:
+		return m.PaidAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeskChargeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case deskcharge.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case deskcharge.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case deskcharge.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case deskcharge.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case deskcharge.FieldRequestKey:
+		return m.OldRequestKey(ctx)
+	case deskcharge.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case deskcharge.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case deskcharge.FieldVatMinor:
+		return m.OldVatMinor(ctx)
+	case deskcharge.FieldVatRateBp:
+		return m.OldVatRateBp(ctx)
+	case deskcharge.FieldPaymentMethodID:
+		return m.OldPaymentMethodID(ctx)
+	case deskcharge.FieldDescription:
+		return m.OldDescription(ctx)
+	case deskcharge.FieldSetAsDefault:
+		return m.OldSetAsDefault(ctx)
+	case deskcharge.FieldStaffUserID:
+		return m.OldStaffUserID(ctx)
+	case deskcharge.FieldStatus:
+		return m.OldStatus(ctx)
+	case deskcharge.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case deskcharge.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case deskcharge.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeskCharge field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeskChargeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case deskcharge.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case deskcharge.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case deskcharge.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case deskcharge.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case deskcharge.FieldRequestKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestKey(v)
+		return nil
+	case deskcharge.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case deskcharge.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case deskcharge.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatMinor(v)
+		return nil
+	case deskcharge.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVatRateBp(v)
+		return nil
+	case deskcharge.FieldPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodID(v)
+		return nil
+	case deskcharge.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case deskcharge.FieldSetAsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetAsDefault(v)
+		return nil
+	case deskcharge.FieldStaffUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStaffUserID(v)
+		return nil
+	case deskcharge.FieldStatus:
+		v, ok := value.(deskcharge.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case deskcharge.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case deskcharge.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case deskcharge.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeskChargeMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, deskcharge.FieldAmountMinor)
+	}
+	if m.addvat_minor != nil {
+		fields = append(fields, deskcharge.FieldVatMinor)
+	}
+	if m.addvat_rate_bp != nil {
+		fields = append(fields, deskcharge.FieldVatRateBp)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeskChargeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case deskcharge.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case deskcharge.FieldVatMinor:
+		return m.AddedVatMinor()
+	case deskcharge.FieldVatRateBp:
+		return m.AddedVatRateBp()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeskChargeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case deskcharge.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case deskcharge.FieldVatMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatMinor(v)
+		return nil
+	case deskcharge.FieldVatRateBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVatRateBp(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeskChargeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(deskcharge.FieldStaffUserID) {
+		fields = append(fields, deskcharge.FieldStaffUserID)
+	}
+	if m.FieldCleared(deskcharge.FieldPaymentIntentID) {
+		fields = append(fields, deskcharge.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(deskcharge.FieldPaymentID) {
+		fields = append(fields, deskcharge.FieldPaymentID)
+	}
+	if m.FieldCleared(deskcharge.FieldPaidAt) {
+		fields = append(fields, deskcharge.FieldPaidAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeskChargeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeskChargeMutation) ClearField(name string) error {
+	switch name {
+	case deskcharge.FieldStaffUserID:
+		m.ClearStaffUserID()
+		return nil
+	case deskcharge.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case deskcharge.FieldPaymentID:
+		m.ClearPaymentID()
+		return nil
+	case deskcharge.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeskChargeMutation) ResetField(name string) error {
+	switch name {
+	case deskcharge.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case deskcharge.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case deskcharge.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case deskcharge.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case deskcharge.FieldRequestKey:
+		m.ResetRequestKey()
+		return nil
+	case deskcharge.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case deskcharge.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case deskcharge.FieldVatMinor:
+		m.ResetVatMinor()
+		return nil
+	case deskcharge.FieldVatRateBp:
+		m.ResetVatRateBp()
+		return nil
+	case deskcharge.FieldPaymentMethodID:
+		m.ResetPaymentMethodID()
+		return nil
+	case deskcharge.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case deskcharge.FieldSetAsDefault:
+		m.ResetSetAsDefault()
+		return nil
+	case deskcharge.FieldStaffUserID:
+		m.ResetStaffUserID()
+		return nil
+	case deskcharge.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case deskcharge.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case deskcharge.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case deskcharge.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeskChargeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, deskcharge.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, deskcharge.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeskChargeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case deskcharge.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case deskcharge.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeskChargeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeskChargeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeskChargeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, deskcharge.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, deskcharge.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeskChargeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case deskcharge.EdgeOrganization:
+		return m.clearedorganization
+	case deskcharge.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeskChargeMutation) ClearEdge(name string) error {
+	switch name {
+	case deskcharge.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case deskcharge.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeskChargeMutation) ResetEdge(name string) error {
+	switch name {
+	case deskcharge.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case deskcharge.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown DeskCharge edge %s", name)
 }
 
 // DeviceAuthorizationMutation represents an operation that mutates the DeviceAuthorization nodes in the graph.

@@ -52,6 +52,8 @@ type Tx struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// DeskCharge is the client for interacting with the DeskCharge builders.
+	DeskCharge *DeskChargeClient
 	// DeviceAuthorization is the client for interacting with the DeviceAuthorization builders.
 	DeviceAuthorization *DeviceAuthorizationClient
 	// Event is the client for interacting with the Event builders.
@@ -344,6 +346,7 @@ func (tx *Tx) init() {
 	tx.CheckoutDocument = NewCheckoutDocumentClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
+	tx.DeskCharge = NewDeskChargeClient(tx.config)
 	tx.DeviceAuthorization = NewDeviceAuthorizationClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.FavoriteVenue = NewFavoriteVenueClient(tx.config)

@@ -26,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -120,6 +121,7 @@ var edgeTargets = map[string]map[string]string{
 	"CheckoutDocument":       {"organization": "Organization"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
+	"DeskCharge":             {"organization": "Organization", "member": "Member"},
 	"DeviceAuthorization":    {},
 	"Event":                  {"organization": "Organization"},
 	"FavoriteVenue":          {},
@@ -214,6 +216,7 @@ var VenueOwnedTypes = []string{
 	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
+	"DeskCharge",
 	"Event",
 	"FeatureProvisioning",
 	"Feedback",
@@ -292,6 +295,7 @@ var AllTypes = []string{
 	"CheckoutDocument",
 	"ClassInstance",
 	"ClassType",
+	"DeskCharge",
 	"DeviceAuthorization",
 	"Event",
 	"FavoriteVenue",
@@ -413,6 +417,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":
 		return c.ClassType.Query().Where(classtype.IDIn(ids...)).Count(ctx)
+	case "DeskCharge":
+		return c.DeskCharge.Query().Where(deskcharge.IDIn(ids...)).Count(ctx)
 	case "DeviceAuthorization":
 		return c.DeviceAuthorization.Query().Where(deviceauthorization.IDIn(ids...)).Count(ctx)
 	case "Event":

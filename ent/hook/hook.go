@@ -237,6 +237,18 @@ func (f ClassTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClassTypeMutation", m)
 }
 
+// The DeskChargeFunc type is an adapter to allow the use of ordinary
+// function as DeskCharge mutator.
+type DeskChargeFunc func(context.Context, *ent.DeskChargeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeskChargeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeskChargeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeskChargeMutation", m)
+}
+
 // The DeviceAuthorizationFunc type is an adapter to allow the use of ordinary
 // function as DeviceAuthorization mutator.
 type DeviceAuthorizationFunc func(context.Context, *ent.DeviceAuthorizationMutation) (ent.Value, error)

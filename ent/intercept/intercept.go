@@ -27,6 +27,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -668,6 +669,33 @@ func (f TraverseClassType) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.ClassTypeQuery", q)
+}
+
+// The DeskChargeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type DeskChargeFunc func(context.Context, *ent.DeskChargeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f DeskChargeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.DeskChargeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.DeskChargeQuery", q)
+}
+
+// The TraverseDeskCharge type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseDeskCharge func(context.Context, *ent.DeskChargeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseDeskCharge) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseDeskCharge) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DeskChargeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.DeskChargeQuery", q)
 }
 
 // The DeviceAuthorizationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2628,6 +2656,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:
 		return &query[*ent.ClassTypeQuery, predicate.ClassType, classtype.OrderOption]{typ: ent.TypeClassType, tq: q}, nil
+	case *ent.DeskChargeQuery:
+		return &query[*ent.DeskChargeQuery, predicate.DeskCharge, deskcharge.OrderOption]{typ: ent.TypeDeskCharge, tq: q}, nil
 	case *ent.DeviceAuthorizationQuery:
 		return &query[*ent.DeviceAuthorizationQuery, predicate.DeviceAuthorization, deviceauthorization.OrderOption]{typ: ent.TypeDeviceAuthorization, tq: q}, nil
 	case *ent.EventQuery:

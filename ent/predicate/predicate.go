@@ -63,6 +63,9 @@ type ClassInstance func(*sql.Selector)
 // ClassType is the predicate function for classtype builders.
 type ClassType func(*sql.Selector)
 
+// DeskCharge is the predicate function for deskcharge builders.
+type DeskCharge func(*sql.Selector)
+
 // DeviceAuthorization is the predicate function for deviceauthorization builders.
 type DeviceAuthorization func(*sql.Selector)
 

@@ -567,6 +567,30 @@ func (f ClassTypeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutat
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ClassTypeMutation", m)
 }
 
+// The DeskChargeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type DeskChargeQueryRuleFunc func(context.Context, *ent.DeskChargeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f DeskChargeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DeskChargeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.DeskChargeQuery", q)
+}
+
+// The DeskChargeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type DeskChargeMutationRuleFunc func(context.Context, *ent.DeskChargeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f DeskChargeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.DeskChargeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.DeskChargeMutation", m)
+}
+
 // The DeviceAuthorizationQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type DeviceAuthorizationQueryRuleFunc func(context.Context, *ent.DeviceAuthorizationQuery) error
@@ -2344,6 +2368,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ClassTypeQuery:
 		return q.Filter(), nil
+	case *ent.DeskChargeQuery:
+		return q.Filter(), nil
 	case *ent.DeviceAuthorizationQuery:
 		return q.Filter(), nil
 	case *ent.EventQuery:
@@ -2530,6 +2556,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil
 	case *ent.ClassTypeMutation:
+		return m.Filter(), nil
+	case *ent.DeskChargeMutation:
 		return m.Filter(), nil
 	case *ent.DeviceAuthorizationMutation:
 		return m.Filter(), nil

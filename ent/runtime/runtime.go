@@ -26,6 +26,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -1335,6 +1336,135 @@ func init() {
 	classtypeDescID := classtypeMixinFields0[0].Descriptor()
 	// classtype.DefaultID holds the default value on creation for the id field.
 	classtype.DefaultID = classtypeDescID.Default.(func() uuid.UUID)
+	deskchargeMixin := schema.DeskCharge{}.Mixin()
+	deskcharge.Policy = privacy.NewPolicies(deskchargeMixin[1], schema.DeskCharge{})
+	deskcharge.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := deskcharge.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	deskchargeMixinHooks1 := deskchargeMixin[1].Hooks()
+
+	deskcharge.Hooks[1] = deskchargeMixinHooks1[0]
+	deskchargeMixinFields0 := deskchargeMixin[0].Fields()
+	_ = deskchargeMixinFields0
+	deskchargeFields := schema.DeskCharge{}.Fields()
+	_ = deskchargeFields
+	// deskchargeDescCreatedAt is the schema descriptor for created_at field.
+	deskchargeDescCreatedAt := deskchargeMixinFields0[1].Descriptor()
+	// deskcharge.DefaultCreatedAt holds the default value on creation for the created_at field.
+	deskcharge.DefaultCreatedAt = deskchargeDescCreatedAt.Default.(func() time.Time)
+	// deskchargeDescUpdatedAt is the schema descriptor for updated_at field.
+	deskchargeDescUpdatedAt := deskchargeMixinFields0[2].Descriptor()
+	// deskcharge.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	deskcharge.DefaultUpdatedAt = deskchargeDescUpdatedAt.Default.(func() time.Time)
+	// deskcharge.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	deskcharge.UpdateDefaultUpdatedAt = deskchargeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// deskchargeDescRequestKey is the schema descriptor for request_key field.
+	deskchargeDescRequestKey := deskchargeFields[1].Descriptor()
+	// deskcharge.RequestKeyValidator is a validator for the "request_key" field. It is called by the builders before save.
+	deskcharge.RequestKeyValidator = func() func(string) error {
+		validators := deskchargeDescRequestKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(request_key string) error {
+			for _, fn := range fns {
+				if err := fn(request_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deskchargeDescAmountMinor is the schema descriptor for amount_minor field.
+	deskchargeDescAmountMinor := deskchargeFields[2].Descriptor()
+	// deskcharge.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	deskcharge.AmountMinorValidator = deskchargeDescAmountMinor.Validators[0].(func(int64) error)
+	// deskchargeDescCurrency is the schema descriptor for currency field.
+	deskchargeDescCurrency := deskchargeFields[3].Descriptor()
+	// deskcharge.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	deskcharge.CurrencyValidator = func() func(string) error {
+		validators := deskchargeDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deskchargeDescVatMinor is the schema descriptor for vat_minor field.
+	deskchargeDescVatMinor := deskchargeFields[4].Descriptor()
+	// deskcharge.DefaultVatMinor holds the default value on creation for the vat_minor field.
+	deskcharge.DefaultVatMinor = deskchargeDescVatMinor.Default.(int64)
+	// deskcharge.VatMinorValidator is a validator for the "vat_minor" field. It is called by the builders before save.
+	deskcharge.VatMinorValidator = deskchargeDescVatMinor.Validators[0].(func(int64) error)
+	// deskchargeDescVatRateBp is the schema descriptor for vat_rate_bp field.
+	deskchargeDescVatRateBp := deskchargeFields[5].Descriptor()
+	// deskcharge.DefaultVatRateBp holds the default value on creation for the vat_rate_bp field.
+	deskcharge.DefaultVatRateBp = deskchargeDescVatRateBp.Default.(int)
+	// deskcharge.VatRateBpValidator is a validator for the "vat_rate_bp" field. It is called by the builders before save.
+	deskcharge.VatRateBpValidator = func() func(int) error {
+		validators := deskchargeDescVatRateBp.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vat_rate_bp int) error {
+			for _, fn := range fns {
+				if err := fn(vat_rate_bp); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deskchargeDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	deskchargeDescPaymentMethodID := deskchargeFields[6].Descriptor()
+	// deskcharge.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	deskcharge.PaymentMethodIDValidator = func() func(string) error {
+		validators := deskchargeDescPaymentMethodID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(payment_method_id string) error {
+			for _, fn := range fns {
+				if err := fn(payment_method_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deskchargeDescDescription is the schema descriptor for description field.
+	deskchargeDescDescription := deskchargeFields[7].Descriptor()
+	// deskcharge.DefaultDescription holds the default value on creation for the description field.
+	deskcharge.DefaultDescription = deskchargeDescDescription.Default.(string)
+	// deskcharge.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	deskcharge.DescriptionValidator = deskchargeDescDescription.Validators[0].(func(string) error)
+	// deskchargeDescSetAsDefault is the schema descriptor for set_as_default field.
+	deskchargeDescSetAsDefault := deskchargeFields[8].Descriptor()
+	// deskcharge.DefaultSetAsDefault holds the default value on creation for the set_as_default field.
+	deskcharge.DefaultSetAsDefault = deskchargeDescSetAsDefault.Default.(bool)
+	// deskchargeDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	deskchargeDescPaymentIntentID := deskchargeFields[11].Descriptor()
+	// deskcharge.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	deskcharge.PaymentIntentIDValidator = deskchargeDescPaymentIntentID.Validators[0].(func(string) error)
+	// deskchargeDescID is the schema descriptor for id field.
+	deskchargeDescID := deskchargeMixinFields0[0].Descriptor()
+	// deskcharge.DefaultID holds the default value on creation for the id field.
+	deskcharge.DefaultID = deskchargeDescID.Default.(func() uuid.UUID)
 	deviceauthorizationMixin := schema.DeviceAuthorization{}.Mixin()
 	deviceauthorization.Policy = privacy.NewPolicies(schema.DeviceAuthorization{})
 	deviceauthorization.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -87,6 +87,10 @@ const (
 	// guest's (data: guest_invite_id, class_instance_id, member_id of the host,
 	// payer, payment_id, amount_minor, currency).
 	GuestInvitePaid = "guest_invite.paid"
+	// FeeCharged: staff collected a no-show or late-cancel fee from the member's saved
+	// card (data: booking_id, member_id, kind, amount_minor, currency, fee_status,
+	// payment_id, payment_intent_id).
+	FeeCharged = "fee.charged"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -101,6 +105,7 @@ var Types = []string{
 	PosSaleCompleted,
 	MembershipRenewed, MembershipRenewalFailed,
 	GuestInvitePaid,
+	FeeCharged,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/billing/fees"
 	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/notify"
@@ -148,6 +149,11 @@ func Correct(ctx context.Context, client *ent.Client, p CorrectParams, now time.
 		details := map[string]any{"class_instance_id": c.ID.String(), "from": string(b.Status), "to": string(p.Target)}
 		if reinstated {
 			if err := reinstate(ctx, tx.Client(), b, upd, details); err != nil {
+				return err
+			}
+		}
+		if !reinstated {
+			if err := fees.OnAttendance(ctx, tx, b, p.Target, upd); err != nil { // the no-show fee
 				return err
 			}
 		}

@@ -183,6 +183,9 @@ func lockUnpaid(ctx context.Context, tx *ent.Tx, id uuid.UUID) (*ent.Booking, er
 	if *b.FeeStatus != booking.FeeStatusUnpaid {
 		return nil, notUnpaid(string(*b.FeeStatus))
 	}
+	if err := liveCollection(ctx, tx, id); err != nil { // collect.go
+		return nil, err
+	}
 	return b, nil
 }
 

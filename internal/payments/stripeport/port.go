@@ -43,6 +43,8 @@ type Port interface {
 	SubscriptionReader
 	// InvoiceItems adjusts a subscription's next invoice.
 	InvoiceItems
+	// Detaches removes saved cards and clears a customer's default card.
+	Detaches
 }
 
 // IntentParams are a payment intent to create.

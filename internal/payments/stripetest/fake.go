@@ -76,6 +76,8 @@ type Fake struct {
 	// items are pending and invoiced invoice items (invoiceitems.go).
 	items     map[string]*fakeItem
 	itemOrder []string
+	// desk is the staff's card writes (detach.go).
+	desk cardDesk
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -159,6 +161,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		StripeAccount: r.Header.Get("Stripe-Account")})
 	f.mu.Unlock()
 	if f.serveBilling(w, r, key) {
+		return
+	}
+	if f.serveCardDesk(w, r, key) {
 		return
 	}
 	switch {
