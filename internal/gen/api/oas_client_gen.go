@@ -1749,6 +1749,18 @@ type Invoker interface {
 	//
 	// GET /admin/pos/favorites
 	GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error)
+	// GetPosKiosk invokes getPosKiosk operation.
+	//
+	// The venue (name, time zone, currency), its business date, the
+	// quick-sale pins as tiles in their order (a pass type's own price; a
+	// product's price in the venue's currency and its stock; pins of items
+	// deactivated since are left out), whether each can be bought now
+	// (`available`, else `reason` `out_of_stock` or `no_price`), the
+	// payment methods a desk sale takes, and whether the caller has set a
+	// kiosk PIN (`pin_set`) to unlock staff mode.
+	//
+	// GET /admin/pos/kiosk
+	GetPosKiosk(ctx context.Context) (*PosKioskResponse, error)
 	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -2129,6 +2141,26 @@ type Invoker interface {
 	//
 	// GET /me/refunds
 	ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error)
+	// ListPosBundles invokes listPosBundles operation.
+	//
+	// Active service bundles (combo packages) in the venue's order, at
+	// most 500: the bundle's price, what its services cost one by one
+	// (`separate_price_minor`) and take together (`total_minutes`), and
+	// its services in order.
+	//
+	// GET /admin/pos/bundles
+	ListPosBundles(ctx context.Context) (*PosBundleListResponse, error)
+	// ListPosFlashSales invokes listPosFlashSales operation.
+	//
+	// The venue's flash sales that are `live` (started) or `scheduled`
+	// (not yet started) now: not cancelled, not ended, not sold out,
+	// whatever their placements (placements choose member-facing
+	// surfaces; the desk is staff). By start, at most 500, with the
+	// offer price in its currency, the places left (`remaining`, null when
+	// unbounded) and the pass types it applies to.
+	//
+	// GET /admin/pos/flash-sales
+	ListPosFlashSales(ctx context.Context) (*PosFlashSaleListResponse, error)
 	// ListPosPassTypes invokes listPosPassTypes operation.
 	//
 	// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
@@ -2136,6 +2168,15 @@ type Invoker interface {
 	//
 	// GET /admin/pos/pass-types
 	ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error)
+	// ListPosPerks invokes listPosPerks operation.
+	//
+	// Perks are loyalty rewards a member redeems at the desk without a
+	// sale. The service keeps no loyalty rewards yet, so the list is
+	// empty (`meta.total` 0) until they exist; the shape is fixed so a
+	// desk can show the section now.
+	//
+	// GET /admin/pos/perks
+	ListPosPerks(ctx context.Context) (*PosPerkListResponse, error)
 	// ListPosProducts invokes listPosProducts operation.
 	//
 	// Active products by name, at most 500, each with its price per currency and the price book version.
@@ -2143,6 +2184,14 @@ type Invoker interface {
 	//
 	// GET /admin/pos/products
 	ListPosProducts(ctx context.Context) (*PosProductListResponse, error)
+	// ListPosServices invokes listPosServices operation.
+	//
+	// Active appointment services (listed or staff-only) in the venue's
+	// order, at most 500, each with its active variants (their own
+	// duration and price, in the service's currency).
+	//
+	// GET /admin/pos/services
+	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
 	// ListProviderTimeOff invokes listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -17430,6 +17479,82 @@ func (c *Client) sendGetPosFavorites(ctx context.Context) (res *PosFavoritesResp
 	return result, nil
 }
 
+// GetPosKiosk invokes getPosKiosk operation.
+//
+// The venue (name, time zone, currency), its business date, the
+// quick-sale pins as tiles in their order (a pass type's own price; a
+// product's price in the venue's currency and its stock; pins of items
+// deactivated since are left out), whether each can be bought now
+// (`available`, else `reason` `out_of_stock` or `no_price`), the
+// payment methods a desk sale takes, and whether the caller has set a
+// kiosk PIN (`pin_set`) to unlock staff mode.
+//
+// GET /admin/pos/kiosk
+func (c *Client) GetPosKiosk(ctx context.Context) (*PosKioskResponse, error) {
+	res, err := c.sendGetPosKiosk(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetPosKiosk(ctx context.Context) (res *PosKioskResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/kiosk"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPosKioskOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPosKioskResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetProviderWorkingHours invokes getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -21811,6 +21936,154 @@ func (c *Client) sendListMyRefunds(ctx context.Context, params ListMyRefundsPara
 	return result, nil
 }
 
+// ListPosBundles invokes listPosBundles operation.
+//
+// Active service bundles (combo packages) in the venue's order, at
+// most 500: the bundle's price, what its services cost one by one
+// (`separate_price_minor`) and take together (`total_minutes`), and
+// its services in order.
+//
+// GET /admin/pos/bundles
+func (c *Client) ListPosBundles(ctx context.Context) (*PosBundleListResponse, error) {
+	res, err := c.sendListPosBundles(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosBundles(ctx context.Context) (res *PosBundleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/bundles"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosBundlesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosBundlesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListPosFlashSales invokes listPosFlashSales operation.
+//
+// The venue's flash sales that are `live` (started) or `scheduled`
+// (not yet started) now: not cancelled, not ended, not sold out,
+// whatever their placements (placements choose member-facing
+// surfaces; the desk is staff). By start, at most 500, with the
+// offer price in its currency, the places left (`remaining`, null when
+// unbounded) and the pass types it applies to.
+//
+// GET /admin/pos/flash-sales
+func (c *Client) ListPosFlashSales(ctx context.Context) (*PosFlashSaleListResponse, error) {
+	res, err := c.sendListPosFlashSales(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosFlashSales(ctx context.Context) (res *PosFlashSaleListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/flash-sales"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosFlashSalesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosFlashSalesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListPosPassTypes invokes listPosPassTypes operation.
 //
 // Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
@@ -21882,6 +22155,79 @@ func (c *Client) sendListPosPassTypes(ctx context.Context) (res *PosPassTypeList
 	return result, nil
 }
 
+// ListPosPerks invokes listPosPerks operation.
+//
+// Perks are loyalty rewards a member redeems at the desk without a
+// sale. The service keeps no loyalty rewards yet, so the list is
+// empty (`meta.total` 0) until they exist; the shape is fixed so a
+// desk can show the section now.
+//
+// GET /admin/pos/perks
+func (c *Client) ListPosPerks(ctx context.Context) (*PosPerkListResponse, error) {
+	res, err := c.sendListPosPerks(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosPerks(ctx context.Context) (res *PosPerkListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/perks"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosPerksOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosPerksResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListPosProducts invokes listPosProducts operation.
 //
 // Active products by name, at most 500, each with its price per currency and the price book version.
@@ -21946,6 +22292,78 @@ func (c *Client) sendListPosProducts(ctx context.Context) (res *PosProductListRe
 	defer body.Close()
 
 	result, err := decodeListPosProductsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListPosServices invokes listPosServices operation.
+//
+// Active appointment services (listed or staff-only) in the venue's
+// order, at most 500, each with its active variants (their own
+// duration and price, in the service's currency).
+//
+// GET /admin/pos/services
+func (c *Client) ListPosServices(ctx context.Context) (*PosServiceListResponse, error) {
+	res, err := c.sendListPosServices(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPosServices(ctx context.Context) (res *PosServiceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/services"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosServicesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosServicesResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -1736,6 +1736,18 @@ type Handler interface {
 	//
 	// GET /admin/pos/favorites
 	GetPosFavorites(ctx context.Context) (*PosFavoritesResponse, error)
+	// GetPosKiosk implements getPosKiosk operation.
+	//
+	// The venue (name, time zone, currency), its business date, the
+	// quick-sale pins as tiles in their order (a pass type's own price; a
+	// product's price in the venue's currency and its stock; pins of items
+	// deactivated since are left out), whether each can be bought now
+	// (`available`, else `reason` `out_of_stock` or `no_price`), the
+	// payment methods a desk sale takes, and whether the caller has set a
+	// kiosk PIN (`pin_set`) to unlock staff mode.
+	//
+	// GET /admin/pos/kiosk
+	GetPosKiosk(ctx context.Context) (*PosKioskResponse, error)
 	// GetProviderWorkingHours implements getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -2116,6 +2128,26 @@ type Handler interface {
 	//
 	// GET /me/refunds
 	ListMyRefunds(ctx context.Context, params ListMyRefundsParams) (*MyRefundListResponse, error)
+	// ListPosBundles implements listPosBundles operation.
+	//
+	// Active service bundles (combo packages) in the venue's order, at
+	// most 500: the bundle's price, what its services cost one by one
+	// (`separate_price_minor`) and take together (`total_minutes`), and
+	// its services in order.
+	//
+	// GET /admin/pos/bundles
+	ListPosBundles(ctx context.Context) (*PosBundleListResponse, error)
+	// ListPosFlashSales implements listPosFlashSales operation.
+	//
+	// The venue's flash sales that are `live` (started) or `scheduled`
+	// (not yet started) now: not cancelled, not ended, not sold out,
+	// whatever their placements (placements choose member-facing
+	// surfaces; the desk is staff). By start, at most 500, with the
+	// offer price in its currency, the places left (`remaining`, null when
+	// unbounded) and the pass types it applies to.
+	//
+	// GET /admin/pos/flash-sales
+	ListPosFlashSales(ctx context.Context) (*PosFlashSaleListResponse, error)
 	// ListPosPassTypes implements listPosPassTypes operation.
 	//
 	// Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
@@ -2123,6 +2155,15 @@ type Handler interface {
 	//
 	// GET /admin/pos/pass-types
 	ListPosPassTypes(ctx context.Context) (*PosPassTypeListResponse, error)
+	// ListPosPerks implements listPosPerks operation.
+	//
+	// Perks are loyalty rewards a member redeems at the desk without a
+	// sale. The service keeps no loyalty rewards yet, so the list is
+	// empty (`meta.total` 0) until they exist; the shape is fixed so a
+	// desk can show the section now.
+	//
+	// GET /admin/pos/perks
+	ListPosPerks(ctx context.Context) (*PosPerkListResponse, error)
 	// ListPosProducts implements listPosProducts operation.
 	//
 	// Active products by name, at most 500, each with its price per currency and the price book version.
@@ -2130,6 +2171,14 @@ type Handler interface {
 	//
 	// GET /admin/pos/products
 	ListPosProducts(ctx context.Context) (*PosProductListResponse, error)
+	// ListPosServices implements listPosServices operation.
+	//
+	// Active appointment services (listed or staff-only) in the venue's
+	// order, at most 500, each with its active variants (their own
+	// duration and price, in the service's currency).
+	//
+	// GET /admin/pos/services
+	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
 	// ListProviderTimeOff implements listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.

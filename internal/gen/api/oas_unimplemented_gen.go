@@ -2164,6 +2164,21 @@ func (UnimplementedHandler) GetPosFavorites(ctx context.Context) (r *PosFavorite
 	return r, ht.ErrNotImplemented
 }
 
+// GetPosKiosk implements getPosKiosk operation.
+//
+// The venue (name, time zone, currency), its business date, the
+// quick-sale pins as tiles in their order (a pass type's own price; a
+// product's price in the venue's currency and its stock; pins of items
+// deactivated since are left out), whether each can be bought now
+// (`available`, else `reason` `out_of_stock` or `no_price`), the
+// payment methods a desk sale takes, and whether the caller has set a
+// kiosk PIN (`pin_set`) to unlock staff mode.
+//
+// GET /admin/pos/kiosk
+func (UnimplementedHandler) GetPosKiosk(ctx context.Context) (r *PosKioskResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetProviderWorkingHours implements getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -2655,6 +2670,32 @@ func (UnimplementedHandler) ListMyRefunds(ctx context.Context, params ListMyRefu
 	return r, ht.ErrNotImplemented
 }
 
+// ListPosBundles implements listPosBundles operation.
+//
+// Active service bundles (combo packages) in the venue's order, at
+// most 500: the bundle's price, what its services cost one by one
+// (`separate_price_minor`) and take together (`total_minutes`), and
+// its services in order.
+//
+// GET /admin/pos/bundles
+func (UnimplementedHandler) ListPosBundles(ctx context.Context) (r *PosBundleListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListPosFlashSales implements listPosFlashSales operation.
+//
+// The venue's flash sales that are `live` (started) or `scheduled`
+// (not yet started) now: not cancelled, not ended, not sold out,
+// whatever their placements (placements choose member-facing
+// surfaces; the desk is staff). By start, at most 500, with the
+// offer price in its currency, the places left (`remaining`, null when
+// unbounded) and the pass types it applies to.
+//
+// GET /admin/pos/flash-sales
+func (UnimplementedHandler) ListPosFlashSales(ctx context.Context) (r *PosFlashSaleListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListPosPassTypes implements listPosPassTypes operation.
 //
 // Active pass types in the venue's order, at most 500, with their VAT-inclusive price. Needs `pos.
@@ -2665,6 +2706,18 @@ func (UnimplementedHandler) ListPosPassTypes(ctx context.Context) (r *PosPassTyp
 	return r, ht.ErrNotImplemented
 }
 
+// ListPosPerks implements listPosPerks operation.
+//
+// Perks are loyalty rewards a member redeems at the desk without a
+// sale. The service keeps no loyalty rewards yet, so the list is
+// empty (`meta.total` 0) until they exist; the shape is fixed so a
+// desk can show the section now.
+//
+// GET /admin/pos/perks
+func (UnimplementedHandler) ListPosPerks(ctx context.Context) (r *PosPerkListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListPosProducts implements listPosProducts operation.
 //
 // Active products by name, at most 500, each with its price per currency and the price book version.
@@ -2672,6 +2725,17 @@ func (UnimplementedHandler) ListPosPassTypes(ctx context.Context) (r *PosPassTyp
 //
 // GET /admin/pos/products
 func (UnimplementedHandler) ListPosProducts(ctx context.Context) (r *PosProductListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// ListPosServices implements listPosServices operation.
+//
+// Active appointment services (listed or staff-only) in the venue's
+// order, at most 500, each with its active variants (their own
+// duration and price, in the service's currency).
+//
+// GET /admin/pos/services
+func (UnimplementedHandler) ListPosServices(ctx context.Context) (r *PosServiceListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
