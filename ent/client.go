@@ -35,6 +35,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
+	"github.com/venueplatform/venue/ent/deskcharge"
 	"github.com/venueplatform/venue/ent/deviceauthorization"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/favoritevenue"
@@ -153,6 +154,8 @@ type Client struct {
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
 	ClassType *ClassTypeClient
+	// DeskCharge is the client for interacting with the DeskCharge builders.
+	DeskCharge *DeskChargeClient
 	// DeviceAuthorization is the client for interacting with the DeviceAuthorization builders.
 	DeviceAuthorization *DeviceAuthorizationClient
 	// Event is the client for interacting with the Event builders.
@@ -325,6 +328,7 @@ func (c *Client) init() {
 	c.CheckoutDocument = NewCheckoutDocumentClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
+	c.DeskCharge = NewDeskChargeClient(c.config)
 	c.DeviceAuthorization = NewDeviceAuthorizationClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.FavoriteVenue = NewFavoriteVenueClient(c.config)
@@ -507,6 +511,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
+		DeskCharge:             NewDeskChargeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
 		Event:                  NewEventClient(cfg),
 		FavoriteVenue:          NewFavoriteVenueClient(cfg),
@@ -616,6 +621,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
+		DeskCharge:             NewDeskChargeClient(cfg),
 		DeviceAuthorization:    NewDeviceAuthorizationClient(cfg),
 		Event:                  NewEventClient(cfg),
 		FavoriteVenue:          NewFavoriteVenueClient(cfg),
@@ -720,9 +726,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
-		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder,
-		c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
+		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
 		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
@@ -749,9 +755,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
 		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
-		c.DeviceAuthorization, c.Event, c.FavoriteVenue, c.FeatureProvisioning,
-		c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement, c.GiftCardOrder,
-		c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
+		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
+		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
+		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
 		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
 		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
@@ -811,6 +817,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
 		return c.ClassType.mutate(ctx, m)
+	case *DeskChargeMutation:
+		return c.DeskCharge.mutate(ctx, m)
 	case *DeviceAuthorizationMutation:
 		return c.DeviceAuthorization.mutate(ctx, m)
 	case *EventMutation:
@@ -4365,6 +4373,172 @@ func (c *ClassTypeClient) mutate(ctx context.Context, m *ClassTypeMutation) (Val
 		return (&ClassTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ClassType mutation op: %q", m.Op())
+	}
+}
+
+// DeskChargeClient is a client for the DeskCharge schema.
+type DeskChargeClient struct {
+	config
+}
+
+// NewDeskChargeClient returns a client for the DeskCharge from the given config.
+func NewDeskChargeClient(c config) *DeskChargeClient {
+	return &DeskChargeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `deskcharge.Hooks(f(g(h())))`.
+func (c *DeskChargeClient) Use(hooks ...Hook) {
+	c.hooks.DeskCharge = append(c.hooks.DeskCharge, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `deskcharge.Intercept(f(g(h())))`.
+func (c *DeskChargeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeskCharge = append(c.inters.DeskCharge, interceptors...)
+}
+
+// Create returns a builder for creating a DeskCharge entity.
+func (c *DeskChargeClient) Create() *DeskChargeCreate {
+	mutation := newDeskChargeMutation(c.config, OpCreate)
+	return &DeskChargeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeskCharge entities.
+func (c *DeskChargeClient) CreateBulk(builders ...*DeskChargeCreate) *DeskChargeCreateBulk {
+	return &DeskChargeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeskChargeClient) MapCreateBulk(slice any, setFunc func(*DeskChargeCreate, int)) *DeskChargeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeskChargeCreateBulk{err: fmt.Errorf("calling to DeskChargeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeskChargeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeskChargeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeskCharge.
+func (c *DeskChargeClient) Update() *DeskChargeUpdate {
+	mutation := newDeskChargeMutation(c.config, OpUpdate)
+	return &DeskChargeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeskChargeClient) UpdateOne(_m *DeskCharge) *DeskChargeUpdateOne {
+	mutation := newDeskChargeMutation(c.config, OpUpdateOne, withDeskCharge(_m))
+	return &DeskChargeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeskChargeClient) UpdateOneID(id uuid.UUID) *DeskChargeUpdateOne {
+	mutation := newDeskChargeMutation(c.config, OpUpdateOne, withDeskChargeID(id))
+	return &DeskChargeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeskCharge.
+func (c *DeskChargeClient) Delete() *DeskChargeDelete {
+	mutation := newDeskChargeMutation(c.config, OpDelete)
+	return &DeskChargeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeskChargeClient) DeleteOne(_m *DeskCharge) *DeskChargeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeskChargeClient) DeleteOneID(id uuid.UUID) *DeskChargeDeleteOne {
+	builder := c.Delete().Where(deskcharge.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeskChargeDeleteOne{builder}
+}
+
+// Query returns a query builder for DeskCharge.
+func (c *DeskChargeClient) Query() *DeskChargeQuery {
+	return &DeskChargeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeskCharge},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeskCharge entity by its id.
+func (c *DeskChargeClient) Get(ctx context.Context, id uuid.UUID) (*DeskCharge, error) {
+	return c.Query().Where(deskcharge.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeskChargeClient) GetX(ctx context.Context, id uuid.UUID) *DeskCharge {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a DeskCharge.
+func (c *DeskChargeClient) QueryOrganization(_m *DeskCharge) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(deskcharge.Table, deskcharge.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, deskcharge.OrganizationTable, deskcharge.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a DeskCharge.
+func (c *DeskChargeClient) QueryMember(_m *DeskCharge) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(deskcharge.Table, deskcharge.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, deskcharge.MemberTable, deskcharge.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DeskChargeClient) Hooks() []Hook {
+	hooks := c.hooks.DeskCharge
+	return append(hooks[:len(hooks):len(hooks)], deskcharge.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeskChargeClient) Interceptors() []Interceptor {
+	return c.inters.DeskCharge
+}
+
+func (c *DeskChargeClient) mutate(ctx context.Context, m *DeskChargeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeskChargeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeskChargeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeskChargeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeskChargeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeskCharge mutation op: %q", m.Op())
 	}
 }
 
@@ -16096,8 +16270,8 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
-		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
-		FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
+		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
+		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
@@ -16115,8 +16289,8 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
-		CheckoutDocument, ClassInstance, ClassType, DeviceAuthorization, Event,
-		FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
+		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
+		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
 		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,

@@ -1097,6 +1097,64 @@ var (
 			},
 		},
 	}
+	// DeskChargesColumns holds the columns for the "desk_charges" table.
+	DeskChargesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "request_key", Type: field.TypeString, Size: 128},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "vat_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "vat_rate_bp", Type: field.TypeInt, Default: 0},
+		{Name: "payment_method_id", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "set_as_default", Type: field.TypeBool, Default: false},
+		{Name: "staff_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "paid", "failed"}, Default: "open"},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// DeskChargesTable holds the schema information for the "desk_charges" table.
+	DeskChargesTable = &schema.Table{
+		Name:       "desk_charges",
+		Columns:    DeskChargesColumns,
+		PrimaryKey: []*schema.Column{DeskChargesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "desk_charges_organizations_organization",
+				Columns:    []*schema.Column{DeskChargesColumns[16]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "desk_charges_members_member",
+				Columns:    []*schema.Column{DeskChargesColumns[17]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "deskcharge_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{DeskChargesColumns[16]},
+			},
+			{
+				Name:    "deskcharge_organization_id_member_id_request_key",
+				Unique:  true,
+				Columns: []*schema.Column{DeskChargesColumns[16], DeskChargesColumns[17], DeskChargesColumns[3]},
+			},
+			{
+				Name:    "deskcharge_payment_intent_id",
+				Unique:  true,
+				Columns: []*schema.Column{DeskChargesColumns[13]},
+			},
+		},
+	}
 	// DeviceAuthorizationsColumns holds the columns for the "device_authorizations" table.
 	DeviceAuthorizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2661,7 +2719,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge", "desk_charge", "fee_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -4532,6 +4590,7 @@ var (
 		CheckoutDocumentsTable,
 		ClassInstancesTable,
 		ClassTypesTable,
+		DeskChargesTable,
 		DeviceAuthorizationsTable,
 		EventsTable,
 		FavoriteVenuesTable,
@@ -4658,6 +4717,8 @@ func init() {
 	ClassInstancesTable.ForeignKeys[4].RefTable = RoomsTable
 	ClassTypesTable.ForeignKeys[0].RefTable = BrandsTable
 	ClassTypesTable.ForeignKeys[1].RefTable = OrganizationsTable
+	DeskChargesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	DeskChargesTable.ForeignKeys[1].RefTable = MembersTable
 	EventsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FeatureProvisioningsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	FeedbacksTable.ForeignKeys[0].RefTable = OrganizationsTable

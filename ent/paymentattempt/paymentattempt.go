@@ -122,6 +122,8 @@ const (
 	PurposeSubscriptionUpdate Purpose = "subscription_update"
 	PurposeInvoiceItem        Purpose = "invoice_item"
 	PurposePosSaleCharge      Purpose = "pos_sale_charge"
+	PurposeDeskCharge         Purpose = "desk_charge"
+	PurposeFeeCharge          Purpose = "fee_charge"
 )
 
 func (pu Purpose) String() string {
@@ -131,7 +133,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate, PurposeInvoiceItem, PurposePosSaleCharge:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate, PurposeInvoiceItem, PurposePosSaleCharge, PurposeDeskCharge, PurposeFeeCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

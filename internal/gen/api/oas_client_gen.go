@@ -626,6 +626,15 @@ type Invoker interface {
 	//
 	// POST /me/guest-invites/claim
 	ClaimGuestInvite(ctx context.Context, request *GuestInviteTokenRequest) (*GuestInviteResponse, error)
+	// ClearAdminClientDefaultPaymentMethod invokes clearAdminClientDefaultPaymentMethod operation.
+	//
+	// The named card must be the default (409 `NOT_DEFAULT` otherwise); the
+	// client is left without a default card, the card stays saved. 502
+	// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+	// `member_default_payment_method_cleared`.
+	//
+	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+	ClearAdminClientDefaultPaymentMethod(ctx context.Context, params ClearAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -650,6 +659,28 @@ type Invoker interface {
 	//
 	// POST /admin/pos/eod/close
 	ClosePosDay(ctx context.Context, request *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error)
+	// CollectAdminFee invokes collectAdminFee operation.
+	//
+	// Charges an unpaid no-show or late-cancel fee to the client's saved
+	// card (`payment_method_id`, else the client's default card): the fee
+	// becomes `charged` and a payment of kind `fee` (method `card`) holds
+	// the money; partners hear `fee.charged`, audit `fee.charged`. 404
+	// `NOT_FOUND` for another venue's or an unknown booking or one without
+	// a fee; 422 `FEE_NOT_UNPAID` (a fee that is not unpaid); 422
+	// `FEE_CHARGE_DECLINED` (the card was declined or asks to authenticate;
+	// nothing charged; `details.decline_code`); 422 `FEE_NOT_CHARGEABLE`
+	// with `details.collection`: `not_chargeable` (card payments off, no
+	// saved card, a card not the client's, Stripe refused), `in_progress`
+	// (another collection of the fee is live or processing),
+	// `ambiguous` (this charge's outcome is unknown: it is reconciled by
+	// reading Stripe), `reconciliation_required` (an earlier charge's
+	// outcome is still being reconciled), `captured_unrecorded` (Stripe
+	// took an earlier charge that is not yet recorded here). Concurrent
+	// collections of one fee charge it once. While a collection is live,
+	// settling or waiving the fee is 422 `FEE_SETTLE_REJECTED`.
+	//
+	// POST /admin/fees/{bookingId}/collect
+	CollectAdminFee(ctx context.Context, request OptFeeCollectRequest, params CollectAdminFeeParams) (*AdminFeeResponse, error)
 	// CompAdminInvoice invokes compAdminInvoice operation.
 	//
 	// The invoice is marked paid by comp with no payment row (no money
@@ -877,6 +908,30 @@ type Invoker interface {
 	//
 	// POST /admin/checkout-documents/{id}/versions
 	CreateAdminCheckoutDocumentVersion(ctx context.Context, request *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminDeskCharge invokes createAdminDeskCharge operation.
+	//
+	// Charges `amount_minor` (VAT-inclusive, in the venue's currency; the
+	// VAT share at the venue's rate is recorded) to one of the client's
+	// saved cards, off session. 201 with the paid charge and its payment
+	// (method `card`, kind `other`: the sales snapshot counts it);
+	// `set_as_default` then makes the card the default (`default_set` says
+	// whether Stripe took it; the charge stands either way).
+	// Refusals, each charging nothing: 422 `CHARGE_NOT_CHARGEABLE` with
+	// `details.reason` `payments_disabled`, `connect_not_active`,
+	// `below_minimum` (under Stripe's smallest charge for the currency,
+	// `details.minimum_amount_minor`) or `not_on_wallet` (not one of the
+	// client's saved cards); 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `decline_code`); 402 `CHARGE_REQUIRES_ACTION` (the card asks the
+	// client to authenticate, which an off-session charge cannot: the intent
+	// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request). A
+	// charge whose outcome Stripe did not tell is 409
+	// `UNKNOWN_WRITE_OUTCOME`: it is reconciled by reading Stripe; retry with
+	// the same key. A retry with the same key never charges twice (the
+	// charge is made once per key, and Stripe sees one idempotency key).
+	// Partners hear `payment.succeeded`; audit `payment.desk_charged`.
+	//
+	// POST /admin/members/{memberId}/desk-charges
+	CreateAdminDeskCharge(ctx context.Context, request *DeskChargeRequest, params CreateAdminDeskChargeParams) (*DeskChargeResponse, error)
 	// CreateAdminPaymentOverrides invokes createAdminPaymentOverrides operation.
 	//
 	// `mode` `periods` names the periods by `period_starts` (1 to 36
@@ -1954,6 +2009,12 @@ type Invoker interface {
 	//
 	// GET /admin/checkout-documents
 	ListAdminCheckoutDocuments(ctx context.Context) (*AdminCheckoutDocumentListResponse, error)
+	// ListAdminClientPaymentMethods invokes listAdminClientPaymentMethods operation.
+	//
+	// A client's saved cards.
+	//
+	// GET /admin/members/{memberId}/payment-methods
+	ListAdminClientPaymentMethods(ctx context.Context, params ListAdminClientPaymentMethodsParams) (*PaymentMethodListResponse, error)
 	// ListAdminFailedPayments invokes listAdminFailedPayments operation.
 	//
 	// Declined charges of the last `days` days (1 to 365, default 30),
@@ -2546,6 +2607,17 @@ type Invoker interface {
 	//
 	// POST /me/push-token
 	RegisterMyPushToken(ctx context.Context, request *MePushTokenRequest, params RegisterMyPushTokenParams) (*MePushTokenResponse, error)
+	// RemoveAdminClientPaymentMethod invokes removeAdminClientPaymentMethod operation.
+	//
+	// Detaches the card from the client's customer at Stripe; it can no
+	// longer be charged, and a default card removed leaves the client
+	// without a default. A card held in the client's device wallet (Apple
+	// Pay, Google Pay) is the client's to remove: 403 `WALLET_FORBIDDEN`.
+	// Stripe refusing the removal is 502 `STRIPE_DETACH_FAILED` and nothing
+	// changes. Audit `member_payment_method_removed`. Answers the cards left.
+	//
+	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
+	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -2769,6 +2841,16 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
+	//
+	// Empty body. The card becomes the default of the client's customer (at
+	// Stripe and here): renewals and fee collections use it. 422
+	// `NOT_A_CARD` for a payment method that is not a card; 502
+	// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+	// `member_default_payment_method_set`.
+	//
+	// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+	SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SetAdminMemberBirthDate invokes setAdminMemberBirthDate operation.
 	//
 	// `birth_date` (a past date, at most 130 years ago; null clears it).
@@ -7425,6 +7507,130 @@ func (c *Client) sendClaimGuestInvite(ctx context.Context, request *GuestInviteT
 	return result, nil
 }
 
+// ClearAdminClientDefaultPaymentMethod invokes clearAdminClientDefaultPaymentMethod operation.
+//
+// The named card must be the default (409 `NOT_DEFAULT` otherwise); the
+// client is left without a default card, the card stays saved. 502
+// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+// `member_default_payment_method_cleared`.
+//
+// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+func (c *Client) ClearAdminClientDefaultPaymentMethod(ctx context.Context, params ClearAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendClearAdminClientDefaultPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendClearAdminClientDefaultPaymentMethod(ctx context.Context, params ClearAdminClientDefaultPaymentMethodParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-methods/"
+	{
+		// Encode "paymentMethodId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentMethodId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.PaymentMethodId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/default"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ClearAdminClientDefaultPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeClearAdminClientDefaultPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CloseAdminBookingFundingAttempt invokes closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -7671,6 +7877,127 @@ func (c *Client) sendClosePosDay(ctx context.Context, request *PosDayCloseReques
 	defer body.Close()
 
 	result, err := decodeClosePosDayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CollectAdminFee invokes collectAdminFee operation.
+//
+// Charges an unpaid no-show or late-cancel fee to the client's saved
+// card (`payment_method_id`, else the client's default card): the fee
+// becomes `charged` and a payment of kind `fee` (method `card`) holds
+// the money; partners hear `fee.charged`, audit `fee.charged`. 404
+// `NOT_FOUND` for another venue's or an unknown booking or one without
+// a fee; 422 `FEE_NOT_UNPAID` (a fee that is not unpaid); 422
+// `FEE_CHARGE_DECLINED` (the card was declined or asks to authenticate;
+// nothing charged; `details.decline_code`); 422 `FEE_NOT_CHARGEABLE`
+// with `details.collection`: `not_chargeable` (card payments off, no
+// saved card, a card not the client's, Stripe refused), `in_progress`
+// (another collection of the fee is live or processing),
+// `ambiguous` (this charge's outcome is unknown: it is reconciled by
+// reading Stripe), `reconciliation_required` (an earlier charge's
+// outcome is still being reconciled), `captured_unrecorded` (Stripe
+// took an earlier charge that is not yet recorded here). Concurrent
+// collections of one fee charge it once. While a collection is live,
+// settling or waiving the fee is 422 `FEE_SETTLE_REJECTED`.
+//
+// POST /admin/fees/{bookingId}/collect
+func (c *Client) CollectAdminFee(ctx context.Context, request OptFeeCollectRequest, params CollectAdminFeeParams) (*AdminFeeResponse, error) {
+	res, err := c.sendCollectAdminFee(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCollectAdminFee(ctx context.Context, request OptFeeCollectRequest, params CollectAdminFeeParams) (res *AdminFeeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/fees/"
+	{
+		// Encode "bookingId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "bookingId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.BookingId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/collect"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCollectAdminFeeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CollectAdminFeeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCollectAdminFeeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -9308,6 +9635,129 @@ func (c *Client) sendCreateAdminCheckoutDocumentVersion(ctx context.Context, req
 	defer body.Close()
 
 	result, err := decodeCreateAdminCheckoutDocumentVersionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CreateAdminDeskCharge invokes createAdminDeskCharge operation.
+//
+// Charges `amount_minor` (VAT-inclusive, in the venue's currency; the
+// VAT share at the venue's rate is recorded) to one of the client's
+// saved cards, off session. 201 with the paid charge and its payment
+// (method `card`, kind `other`: the sales snapshot counts it);
+// `set_as_default` then makes the card the default (`default_set` says
+// whether Stripe took it; the charge stands either way).
+// Refusals, each charging nothing: 422 `CHARGE_NOT_CHARGEABLE` with
+// `details.reason` `payments_disabled`, `connect_not_active`,
+// `below_minimum` (under Stripe's smallest charge for the currency,
+// `details.minimum_amount_minor`) or `not_on_wallet` (not one of the
+// client's saved cards); 402 `CHARGE_DECLINED` (`details.failure_code`,
+// `decline_code`); 402 `CHARGE_REQUIRES_ACTION` (the card asks the
+// client to authenticate, which an off-session charge cannot: the intent
+// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request). A
+// charge whose outcome Stripe did not tell is 409
+// `UNKNOWN_WRITE_OUTCOME`: it is reconciled by reading Stripe; retry with
+// the same key. A retry with the same key never charges twice (the
+// charge is made once per key, and Stripe sees one idempotency key).
+// Partners hear `payment.succeeded`; audit `payment.desk_charged`.
+//
+// POST /admin/members/{memberId}/desk-charges
+func (c *Client) CreateAdminDeskCharge(ctx context.Context, request *DeskChargeRequest, params CreateAdminDeskChargeParams) (*DeskChargeResponse, error) {
+	res, err := c.sendCreateAdminDeskCharge(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminDeskCharge(ctx context.Context, request *DeskChargeRequest, params CreateAdminDeskChargeParams) (res *DeskChargeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/desk-charges"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminDeskChargeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminDeskChargeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminDeskChargeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -19767,6 +20217,95 @@ func (c *Client) sendListAdminCheckoutDocuments(ctx context.Context) (res *Admin
 	return result, nil
 }
 
+// ListAdminClientPaymentMethods invokes listAdminClientPaymentMethods operation.
+//
+// A client's saved cards.
+//
+// GET /admin/members/{memberId}/payment-methods
+func (c *Client) ListAdminClientPaymentMethods(ctx context.Context, params ListAdminClientPaymentMethodsParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendListAdminClientPaymentMethods(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListAdminClientPaymentMethods(ctx context.Context, params ListAdminClientPaymentMethodsParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-methods"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminClientPaymentMethodsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminClientPaymentMethodsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminFailedPayments invokes listAdminFailedPayments operation.
 //
 // Declined charges of the last `days` days (1 to 365, default 30),
@@ -25685,6 +26224,131 @@ func (c *Client) sendRegisterMyPushToken(ctx context.Context, request *MePushTok
 	return result, nil
 }
 
+// RemoveAdminClientPaymentMethod invokes removeAdminClientPaymentMethod operation.
+//
+// Detaches the card from the client's customer at Stripe; it can no
+// longer be charged, and a default card removed leaves the client
+// without a default. A card held in the client's device wallet (Apple
+// Pay, Google Pay) is the client's to remove: 403 `WALLET_FORBIDDEN`.
+// Stripe refusing the removal is 502 `STRIPE_DETACH_FAILED` and nothing
+// changes. Audit `member_payment_method_removed`. Answers the cards left.
+//
+// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
+func (c *Client) RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendRemoveAdminClientPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [4]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-methods/"
+	{
+		// Encode "paymentMethodId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentMethodId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.PaymentMethodId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveAdminClientPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveAdminClientPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -27527,6 +28191,131 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	defer body.Close()
 
 	result, err := decodeSetActiveOrganizationResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
+//
+// Empty body. The card becomes the default of the client's customer (at
+// Stripe and here): renewals and fee collections use it. 422
+// `NOT_A_CARD` for a payment method that is not a card; 502
+// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+// `member_default_payment_method_set`.
+//
+// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+func (c *Client) SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error) {
+	res, err := c.sendSetAdminClientDefaultPaymentMethod(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (res *PaymentMethodListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/payment-methods/"
+	{
+		// Encode "paymentMethodId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "paymentMethodId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.PaymentMethodId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/default"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminClientDefaultPaymentMethodOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminClientDefaultPaymentMethodResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

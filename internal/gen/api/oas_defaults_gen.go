@@ -79,6 +79,14 @@ func (s *CheckinNotifyChannels) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *DeskChargeRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.SetAsDefault.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *RenewalPaymentLinkRequestNotifyAudience) setDefaults() {
 	{
 		val := bool(false)

@@ -512,6 +512,26 @@ func encodeClosePosDayRequest(
 	return nil
 }
 
+func encodeCollectAdminFeeRequest(
+	req OptFeeCollectRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCompAdminInvoiceRequest(
 	req *AdminInvoiceCompRequest,
 	r *http.Request,
@@ -640,6 +660,20 @@ func encodeCreateAdminCheckoutDocumentRequest(
 
 func encodeCreateAdminCheckoutDocumentVersionRequest(
 	req *AdminCheckoutDocumentVersion,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeCreateAdminDeskChargeRequest(
+	req *DeskChargeRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -650,6 +650,19 @@ func encodeClaimGuestInviteResponse(response *GuestInviteResponse, w http.Respon
 	return nil
 }
 
+func encodeClearAdminClientDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCloseAdminBookingFundingAttemptResponse(response *CheckinAttemptResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -664,6 +677,19 @@ func encodeCloseAdminBookingFundingAttemptResponse(response *CheckinAttemptRespo
 }
 
 func encodeClosePosDayResponse(response *PosDayResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCollectAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -884,6 +910,19 @@ func encodeCreateAdminCheckoutDocumentResponse(response *AdminCheckoutDocumentRe
 func encodeCreateAdminCheckoutDocumentVersionResponse(response *AdminCheckoutDocumentResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCreateAdminDeskChargeResponse(response *DeskChargeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
 
 	e := new(jx.Encoder)
 	response.Encode(e)
@@ -2251,6 +2290,19 @@ func encodeListAdminCheckoutDocumentsResponse(response *AdminCheckoutDocumentLis
 	return nil
 }
 
+func encodeListAdminClientPaymentMethodsResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminFailedPaymentsResponse(response *AdminFailedPaymentListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2979,6 +3031,19 @@ func encodeRegisterMyPushTokenResponse(response *MePushTokenResponse, w http.Res
 	return nil
 }
 
+func encodeRemoveAdminClientPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRemoveFavoriteVenueResponse(response *FavoriteVenueResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3206,6 +3271,19 @@ func encodeSendAdminRenewalPaymentLinkResponse(response *RenewalPaymentLinkRespo
 }
 
 func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminClientDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -15810,6 +15810,267 @@ func (s *DashboardTodayTotals) SetWaitlisted(val int) {
 // DeleteStaffShiftNoContent is response for DeleteStaffShift operation.
 type DeleteStaffShiftNoContent struct{}
 
+// Ref: #/components/schemas/DeskCharge
+type DeskCharge struct {
+	AmountMinor     int64       `json:"amount_minor"`
+	Currency        string      `json:"currency"`
+	DefaultSet      bool        `json:"default_set"`
+	Description     string      `json:"description"`
+	ID              uuid.UUID   `json:"id"`
+	MemberID        uuid.UUID   `json:"member_id"`
+	PaidAt          NilDateTime `json:"paid_at"`
+	PaymentID       NilUUID     `json:"payment_id"`
+	PaymentIntentID NilString   `json:"payment_intent_id"`
+	PaymentMethodID string      `json:"payment_method_id"`
+	// `open` while Stripe is still processing the charge.
+	Status   DeskChargeStatus `json:"status"`
+	VatMinor int64            `json:"vat_minor"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *DeskCharge) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *DeskCharge) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDefaultSet returns the value of DefaultSet.
+func (s *DeskCharge) GetDefaultSet() bool {
+	return s.DefaultSet
+}
+
+// GetDescription returns the value of Description.
+func (s *DeskCharge) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *DeskCharge) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *DeskCharge) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPaidAt returns the value of PaidAt.
+func (s *DeskCharge) GetPaidAt() NilDateTime {
+	return s.PaidAt
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *DeskCharge) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// GetPaymentIntentID returns the value of PaymentIntentID.
+func (s *DeskCharge) GetPaymentIntentID() NilString {
+	return s.PaymentIntentID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *DeskCharge) GetPaymentMethodID() string {
+	return s.PaymentMethodID
+}
+
+// GetStatus returns the value of Status.
+func (s *DeskCharge) GetStatus() DeskChargeStatus {
+	return s.Status
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *DeskCharge) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *DeskCharge) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *DeskCharge) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDefaultSet sets the value of DefaultSet.
+func (s *DeskCharge) SetDefaultSet(val bool) {
+	s.DefaultSet = val
+}
+
+// SetDescription sets the value of Description.
+func (s *DeskCharge) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *DeskCharge) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *DeskCharge) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPaidAt sets the value of PaidAt.
+func (s *DeskCharge) SetPaidAt(val NilDateTime) {
+	s.PaidAt = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *DeskCharge) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+// SetPaymentIntentID sets the value of PaymentIntentID.
+func (s *DeskCharge) SetPaymentIntentID(val NilString) {
+	s.PaymentIntentID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *DeskCharge) SetPaymentMethodID(val string) {
+	s.PaymentMethodID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *DeskCharge) SetStatus(val DeskChargeStatus) {
+	s.Status = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *DeskCharge) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// Ref: #/components/schemas/DeskChargeRequest
+type DeskChargeRequest struct {
+	// VAT-inclusive, minor units of the venue currency.
+	AmountMinor     int64     `json:"amount_minor"`
+	Description     OptString `json:"description"`
+	PaymentMethodID string    `json:"payment_method_id"`
+	SetAsDefault    OptBool   `json:"set_as_default"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *DeskChargeRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetDescription returns the value of Description.
+func (s *DeskChargeRequest) GetDescription() OptString {
+	return s.Description
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *DeskChargeRequest) GetPaymentMethodID() string {
+	return s.PaymentMethodID
+}
+
+// GetSetAsDefault returns the value of SetAsDefault.
+func (s *DeskChargeRequest) GetSetAsDefault() OptBool {
+	return s.SetAsDefault
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *DeskChargeRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetDescription sets the value of Description.
+func (s *DeskChargeRequest) SetDescription(val OptString) {
+	s.Description = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *DeskChargeRequest) SetPaymentMethodID(val string) {
+	s.PaymentMethodID = val
+}
+
+// SetSetAsDefault sets the value of SetAsDefault.
+func (s *DeskChargeRequest) SetSetAsDefault(val OptBool) {
+	s.SetAsDefault = val
+}
+
+// Ref: #/components/schemas/DeskChargeResponse
+type DeskChargeResponse struct {
+	Data  DeskCharge `json:"data"`
+	Error struct{}   `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *DeskChargeResponse) GetData() DeskCharge {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *DeskChargeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *DeskChargeResponse) SetData(val DeskCharge) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *DeskChargeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// `open` while Stripe is still processing the charge.
+type DeskChargeStatus string
+
+const (
+	DeskChargeStatusOpen   DeskChargeStatus = "open"
+	DeskChargeStatusPaid   DeskChargeStatus = "paid"
+	DeskChargeStatusFailed DeskChargeStatus = "failed"
+)
+
+// AllValues returns all DeskChargeStatus values.
+func (DeskChargeStatus) AllValues() []DeskChargeStatus {
+	return []DeskChargeStatus{
+		DeskChargeStatusOpen,
+		DeskChargeStatusPaid,
+		DeskChargeStatusFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s DeskChargeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case DeskChargeStatusOpen:
+		return []byte(s), nil
+	case DeskChargeStatusPaid:
+		return []byte(s), nil
+	case DeskChargeStatusFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *DeskChargeStatus) UnmarshalText(data []byte) error {
+	switch DeskChargeStatus(data) {
+	case DeskChargeStatusOpen:
+		*s = DeskChargeStatusOpen
+		return nil
+	case DeskChargeStatusPaid:
+		*s = DeskChargeStatusPaid
+		return nil
+	case DeskChargeStatusFailed:
+		*s = DeskChargeStatusFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/DeviceApprove
 type DeviceApprove struct {
 	Approved bool `json:"approved"`
@@ -17347,6 +17608,21 @@ func (s *FeaturesResponseData) init() FeaturesResponseData {
 		*s = m
 	}
 	return m
+}
+
+// Ref: #/components/schemas/FeeCollectRequest
+type FeeCollectRequest struct {
+	PaymentMethodID OptString `json:"payment_method_id"`
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *FeeCollectRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *FeeCollectRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
 }
 
 // Ref: #/components/schemas/FeeSettleRequest
@@ -27565,6 +27841,51 @@ func (o NilPosDayClose) Or(d PosDayClose) PosDayClose {
 	return d
 }
 
+// NewNilPosKioskTileReason returns new NilPosKioskTileReason with value set to v.
+func NewNilPosKioskTileReason(v PosKioskTileReason) NilPosKioskTileReason {
+	return NilPosKioskTileReason{
+		Value: v,
+	}
+}
+
+// NilPosKioskTileReason is nullable PosKioskTileReason.
+type NilPosKioskTileReason struct {
+	Value PosKioskTileReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPosKioskTileReason) SetTo(v PosKioskTileReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPosKioskTileReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPosKioskTileReason) SetToNull() {
+	o.Null = true
+	var v PosKioskTileReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPosKioskTileReason) Get() (v PosKioskTileReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPosKioskTileReason) Or(d PosKioskTileReason) PosKioskTileReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilPosPaymentLink returns new NilPosPaymentLink with value set to v.
 func NewNilPosPaymentLink(v PosPaymentLink) NilPosPaymentLink {
 	return NilPosPaymentLink{
@@ -30444,6 +30765,52 @@ func (o OptDirectPurchaseQuote) Get() (v DirectPurchaseQuote, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptDirectPurchaseQuote) Or(d DirectPurchaseQuote) DirectPurchaseQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptFeeCollectRequest returns new OptFeeCollectRequest with value set to v.
+func NewOptFeeCollectRequest(v FeeCollectRequest) OptFeeCollectRequest {
+	return OptFeeCollectRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFeeCollectRequest is optional FeeCollectRequest.
+type OptFeeCollectRequest struct {
+	Value FeeCollectRequest
+	Set   bool
+}
+
+// IsSet returns true if OptFeeCollectRequest was set.
+func (o OptFeeCollectRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFeeCollectRequest) Reset() {
+	var v FeeCollectRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFeeCollectRequest) SetTo(v FeeCollectRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFeeCollectRequest) Get() (v FeeCollectRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFeeCollectRequest) Or(d FeeCollectRequest) FeeCollectRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -34678,6 +35045,217 @@ func (s *Photo) SetURL(val string) {
 	s.URL = val
 }
 
+// Ref: #/components/schemas/PosBundle
+type PosBundle struct {
+	Currency           string             `json:"currency"`
+	CurrencyExponent   int                `json:"currency_exponent"`
+	Description        string             `json:"description"`
+	ID                 uuid.UUID          `json:"id"`
+	Name               string             `json:"name"`
+	Price              float64            `json:"price"`
+	PriceMinor         int64              `json:"price_minor"`
+	SeparatePriceMinor int64              `json:"separate_price_minor"`
+	Services           []PosBundleService `json:"services"`
+	TotalMinutes       int                `json:"total_minutes"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosBundle) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosBundle) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDescription returns the value of Description.
+func (s *PosBundle) GetDescription() string {
+	return s.Description
+}
+
+// GetID returns the value of ID.
+func (s *PosBundle) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *PosBundle) GetName() string {
+	return s.Name
+}
+
+// GetPrice returns the value of Price.
+func (s *PosBundle) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosBundle) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetSeparatePriceMinor returns the value of SeparatePriceMinor.
+func (s *PosBundle) GetSeparatePriceMinor() int64 {
+	return s.SeparatePriceMinor
+}
+
+// GetServices returns the value of Services.
+func (s *PosBundle) GetServices() []PosBundleService {
+	return s.Services
+}
+
+// GetTotalMinutes returns the value of TotalMinutes.
+func (s *PosBundle) GetTotalMinutes() int {
+	return s.TotalMinutes
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosBundle) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosBundle) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDescription sets the value of Description.
+func (s *PosBundle) SetDescription(val string) {
+	s.Description = val
+}
+
+// SetID sets the value of ID.
+func (s *PosBundle) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *PosBundle) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosBundle) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosBundle) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetSeparatePriceMinor sets the value of SeparatePriceMinor.
+func (s *PosBundle) SetSeparatePriceMinor(val int64) {
+	s.SeparatePriceMinor = val
+}
+
+// SetServices sets the value of Services.
+func (s *PosBundle) SetServices(val []PosBundleService) {
+	s.Services = val
+}
+
+// SetTotalMinutes sets the value of TotalMinutes.
+func (s *PosBundle) SetTotalMinutes(val int) {
+	s.TotalMinutes = val
+}
+
+// Ref: #/components/schemas/PosBundleListResponse
+type PosBundleListResponse struct {
+	Data  []PosBundle    `json:"data"`
+	Error struct{}       `json:"error"`
+	Meta  PosCatalogMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosBundleListResponse) GetData() []PosBundle {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosBundleListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosBundleListResponse) GetMeta() PosCatalogMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosBundleListResponse) SetData(val []PosBundle) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosBundleListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosBundleListResponse) SetMeta(val PosCatalogMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/PosBundleService
+type PosBundleService struct {
+	DurationMinutes int    `json:"duration_minutes"`
+	Name            string `json:"name"`
+	// What the service (or variant) costs alone.
+	PriceMinor int64     `json:"price_minor"`
+	ServiceID  uuid.UUID `json:"service_id"`
+	VariantID  NilUUID   `json:"variant_id"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *PosBundleService) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetName returns the value of Name.
+func (s *PosBundleService) GetName() string {
+	return s.Name
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosBundleService) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *PosBundleService) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// GetVariantID returns the value of VariantID.
+func (s *PosBundleService) GetVariantID() NilUUID {
+	return s.VariantID
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *PosBundleService) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetName sets the value of Name.
+func (s *PosBundleService) SetName(val string) {
+	s.Name = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosBundleService) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *PosBundleService) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+// SetVariantID sets the value of VariantID.
+func (s *PosBundleService) SetVariantID(val NilUUID) {
+	s.VariantID = val
+}
+
 // Ref: #/components/schemas/PosCardSale
 type PosCardSale struct {
 	CreatedAt        time.Time `json:"created_at"`
@@ -35055,6 +35633,21 @@ func (s *PosCartItem) SetQuantity(val OptInt) {
 	s.Quantity = val
 }
 
+// Ref: #/components/schemas/PosCatalogMeta
+type PosCatalogMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *PosCatalogMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *PosCatalogMeta) SetTotal(val int) {
+	s.Total = val
+}
+
 // Ref: #/components/schemas/PosCatalogPreviewRequest
 type PosCatalogPreviewRequest struct {
 	Items           []PosCartItem `json:"items"`
@@ -35362,6 +35955,273 @@ func (s *PosFavoritesResponseData) SetPinned(val []PosPin) {
 	s.Pinned = val
 }
 
+// Ref: #/components/schemas/PosFlashSale
+type PosFlashSale struct {
+	Currency         string      `json:"currency"`
+	CurrencyExponent int         `json:"currency_exponent"`
+	EndsAt           time.Time   `json:"ends_at"`
+	ID               uuid.UUID   `json:"id"`
+	Name             string      `json:"name"`
+	PassTypeIds      []uuid.UUID `json:"pass_type_ids"`
+	Placements       []string    `json:"placements"`
+	Price            float64     `json:"price"`
+	// The offer price (the commercial rule's shared price).
+	PriceMinor    int64                     `json:"price_minor"`
+	ProductFamily PosFlashSaleProductFamily `json:"product_family"`
+	Remaining     NilInt                    `json:"remaining"`
+	StartsAt      time.Time                 `json:"starts_at"`
+	Status        PosFlashSaleStatus        `json:"status"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosFlashSale) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosFlashSale) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *PosFlashSale) GetEndsAt() time.Time {
+	return s.EndsAt
+}
+
+// GetID returns the value of ID.
+func (s *PosFlashSale) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *PosFlashSale) GetName() string {
+	return s.Name
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *PosFlashSale) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// GetPlacements returns the value of Placements.
+func (s *PosFlashSale) GetPlacements() []string {
+	return s.Placements
+}
+
+// GetPrice returns the value of Price.
+func (s *PosFlashSale) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosFlashSale) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetProductFamily returns the value of ProductFamily.
+func (s *PosFlashSale) GetProductFamily() PosFlashSaleProductFamily {
+	return s.ProductFamily
+}
+
+// GetRemaining returns the value of Remaining.
+func (s *PosFlashSale) GetRemaining() NilInt {
+	return s.Remaining
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *PosFlashSale) GetStartsAt() time.Time {
+	return s.StartsAt
+}
+
+// GetStatus returns the value of Status.
+func (s *PosFlashSale) GetStatus() PosFlashSaleStatus {
+	return s.Status
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosFlashSale) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosFlashSale) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *PosFlashSale) SetEndsAt(val time.Time) {
+	s.EndsAt = val
+}
+
+// SetID sets the value of ID.
+func (s *PosFlashSale) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *PosFlashSale) SetName(val string) {
+	s.Name = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *PosFlashSale) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+// SetPlacements sets the value of Placements.
+func (s *PosFlashSale) SetPlacements(val []string) {
+	s.Placements = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosFlashSale) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosFlashSale) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetProductFamily sets the value of ProductFamily.
+func (s *PosFlashSale) SetProductFamily(val PosFlashSaleProductFamily) {
+	s.ProductFamily = val
+}
+
+// SetRemaining sets the value of Remaining.
+func (s *PosFlashSale) SetRemaining(val NilInt) {
+	s.Remaining = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *PosFlashSale) SetStartsAt(val time.Time) {
+	s.StartsAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *PosFlashSale) SetStatus(val PosFlashSaleStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/PosFlashSaleListResponse
+type PosFlashSaleListResponse struct {
+	Data  []PosFlashSale `json:"data"`
+	Error struct{}       `json:"error"`
+	Meta  PosCatalogMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosFlashSaleListResponse) GetData() []PosFlashSale {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosFlashSaleListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosFlashSaleListResponse) GetMeta() PosCatalogMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosFlashSaleListResponse) SetData(val []PosFlashSale) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosFlashSaleListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosFlashSaleListResponse) SetMeta(val PosCatalogMeta) {
+	s.Meta = val
+}
+
+type PosFlashSaleProductFamily string
+
+const (
+	PosFlashSaleProductFamilyRecurring    PosFlashSaleProductFamily = "recurring"
+	PosFlashSaleProductFamilyNonRecurring PosFlashSaleProductFamily = "non_recurring"
+)
+
+// AllValues returns all PosFlashSaleProductFamily values.
+func (PosFlashSaleProductFamily) AllValues() []PosFlashSaleProductFamily {
+	return []PosFlashSaleProductFamily{
+		PosFlashSaleProductFamilyRecurring,
+		PosFlashSaleProductFamilyNonRecurring,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosFlashSaleProductFamily) MarshalText() ([]byte, error) {
+	switch s {
+	case PosFlashSaleProductFamilyRecurring:
+		return []byte(s), nil
+	case PosFlashSaleProductFamilyNonRecurring:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosFlashSaleProductFamily) UnmarshalText(data []byte) error {
+	switch PosFlashSaleProductFamily(data) {
+	case PosFlashSaleProductFamilyRecurring:
+		*s = PosFlashSaleProductFamilyRecurring
+		return nil
+	case PosFlashSaleProductFamilyNonRecurring:
+		*s = PosFlashSaleProductFamilyNonRecurring
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PosFlashSaleStatus string
+
+const (
+	PosFlashSaleStatusLive      PosFlashSaleStatus = "live"
+	PosFlashSaleStatusScheduled PosFlashSaleStatus = "scheduled"
+)
+
+// AllValues returns all PosFlashSaleStatus values.
+func (PosFlashSaleStatus) AllValues() []PosFlashSaleStatus {
+	return []PosFlashSaleStatus{
+		PosFlashSaleStatusLive,
+		PosFlashSaleStatusScheduled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosFlashSaleStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case PosFlashSaleStatusLive:
+		return []byte(s), nil
+	case PosFlashSaleStatusScheduled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosFlashSaleStatus) UnmarshalText(data []byte) error {
+	switch PosFlashSaleStatus(data) {
+	case PosFlashSaleStatusLive:
+		*s = PosFlashSaleStatusLive
+		return nil
+	case PosFlashSaleStatusScheduled:
+		*s = PosFlashSaleStatusScheduled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/PosGiftCardSaleRequest
 type PosGiftCardSaleRequest struct {
 	AmountMinor      int64       `json:"amount_minor"`
@@ -35494,6 +36354,129 @@ func (s *PosGiftCardSaleResponseData) SetSale(val PosSale) {
 	s.Sale = val
 }
 
+// Ref: #/components/schemas/PosKiosk
+type PosKiosk struct {
+	BusinessDate   time.Time                    `json:"business_date"`
+	Currency       string                       `json:"currency"`
+	PaymentMethods []PosKioskPaymentMethodsItem `json:"payment_methods"`
+	// Whether the caller has set a kiosk PIN.
+	PinSet    bool           `json:"pin_set"`
+	Tiles     []PosKioskTile `json:"tiles"`
+	Timezone  string         `json:"timezone"`
+	VenueName string         `json:"venue_name"`
+}
+
+// GetBusinessDate returns the value of BusinessDate.
+func (s *PosKiosk) GetBusinessDate() time.Time {
+	return s.BusinessDate
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosKiosk) GetCurrency() string {
+	return s.Currency
+}
+
+// GetPaymentMethods returns the value of PaymentMethods.
+func (s *PosKiosk) GetPaymentMethods() []PosKioskPaymentMethodsItem {
+	return s.PaymentMethods
+}
+
+// GetPinSet returns the value of PinSet.
+func (s *PosKiosk) GetPinSet() bool {
+	return s.PinSet
+}
+
+// GetTiles returns the value of Tiles.
+func (s *PosKiosk) GetTiles() []PosKioskTile {
+	return s.Tiles
+}
+
+// GetTimezone returns the value of Timezone.
+func (s *PosKiosk) GetTimezone() string {
+	return s.Timezone
+}
+
+// GetVenueName returns the value of VenueName.
+func (s *PosKiosk) GetVenueName() string {
+	return s.VenueName
+}
+
+// SetBusinessDate sets the value of BusinessDate.
+func (s *PosKiosk) SetBusinessDate(val time.Time) {
+	s.BusinessDate = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosKiosk) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetPaymentMethods sets the value of PaymentMethods.
+func (s *PosKiosk) SetPaymentMethods(val []PosKioskPaymentMethodsItem) {
+	s.PaymentMethods = val
+}
+
+// SetPinSet sets the value of PinSet.
+func (s *PosKiosk) SetPinSet(val bool) {
+	s.PinSet = val
+}
+
+// SetTiles sets the value of Tiles.
+func (s *PosKiosk) SetTiles(val []PosKioskTile) {
+	s.Tiles = val
+}
+
+// SetTimezone sets the value of Timezone.
+func (s *PosKiosk) SetTimezone(val string) {
+	s.Timezone = val
+}
+
+// SetVenueName sets the value of VenueName.
+func (s *PosKiosk) SetVenueName(val string) {
+	s.VenueName = val
+}
+
+type PosKioskPaymentMethodsItem string
+
+const (
+	PosKioskPaymentMethodsItemCash     PosKioskPaymentMethodsItem = "cash"
+	PosKioskPaymentMethodsItemGiftCard PosKioskPaymentMethodsItem = "gift_card"
+)
+
+// AllValues returns all PosKioskPaymentMethodsItem values.
+func (PosKioskPaymentMethodsItem) AllValues() []PosKioskPaymentMethodsItem {
+	return []PosKioskPaymentMethodsItem{
+		PosKioskPaymentMethodsItemCash,
+		PosKioskPaymentMethodsItemGiftCard,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosKioskPaymentMethodsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case PosKioskPaymentMethodsItemCash:
+		return []byte(s), nil
+	case PosKioskPaymentMethodsItemGiftCard:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosKioskPaymentMethodsItem) UnmarshalText(data []byte) error {
+	switch PosKioskPaymentMethodsItem(data) {
+	case PosKioskPaymentMethodsItemCash:
+		*s = PosKioskPaymentMethodsItemCash
+		return nil
+	case PosKioskPaymentMethodsItemGiftCard:
+		*s = PosKioskPaymentMethodsItemGiftCard
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/PosKioskPinCheckRequest
 type PosKioskPinCheckRequest struct {
 	Pin string `json:"pin"`
@@ -35574,6 +36557,228 @@ func (s *PosKioskPinSetRequest) GetPin() string {
 // SetPin sets the value of Pin.
 func (s *PosKioskPinSetRequest) SetPin(val string) {
 	s.Pin = val
+}
+
+// Ref: #/components/schemas/PosKioskResponse
+type PosKioskResponse struct {
+	Data  PosKiosk `json:"data"`
+	Error struct{} `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosKioskResponse) GetData() PosKiosk {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosKioskResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosKioskResponse) SetData(val PosKiosk) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosKioskResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PosKioskTile
+type PosKioskTile struct {
+	Available        bool                  `json:"available"`
+	Currency         string                `json:"currency"`
+	CurrencyExponent int                   `json:"currency_exponent"`
+	ID               uuid.UUID             `json:"id"`
+	Kind             PosKioskTileKind      `json:"kind"`
+	Name             string                `json:"name"`
+	Price            NilFloat64            `json:"price"`
+	PriceMinor       NilInt64              `json:"price_minor"`
+	Reason           NilPosKioskTileReason `json:"reason"`
+	StockOnHand      NilInt                `json:"stock_on_hand"`
+}
+
+// GetAvailable returns the value of Available.
+func (s *PosKioskTile) GetAvailable() bool {
+	return s.Available
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosKioskTile) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosKioskTile) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetID returns the value of ID.
+func (s *PosKioskTile) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosKioskTile) GetKind() PosKioskTileKind {
+	return s.Kind
+}
+
+// GetName returns the value of Name.
+func (s *PosKioskTile) GetName() string {
+	return s.Name
+}
+
+// GetPrice returns the value of Price.
+func (s *PosKioskTile) GetPrice() NilFloat64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosKioskTile) GetPriceMinor() NilInt64 {
+	return s.PriceMinor
+}
+
+// GetReason returns the value of Reason.
+func (s *PosKioskTile) GetReason() NilPosKioskTileReason {
+	return s.Reason
+}
+
+// GetStockOnHand returns the value of StockOnHand.
+func (s *PosKioskTile) GetStockOnHand() NilInt {
+	return s.StockOnHand
+}
+
+// SetAvailable sets the value of Available.
+func (s *PosKioskTile) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosKioskTile) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosKioskTile) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetID sets the value of ID.
+func (s *PosKioskTile) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosKioskTile) SetKind(val PosKioskTileKind) {
+	s.Kind = val
+}
+
+// SetName sets the value of Name.
+func (s *PosKioskTile) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosKioskTile) SetPrice(val NilFloat64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosKioskTile) SetPriceMinor(val NilInt64) {
+	s.PriceMinor = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosKioskTile) SetReason(val NilPosKioskTileReason) {
+	s.Reason = val
+}
+
+// SetStockOnHand sets the value of StockOnHand.
+func (s *PosKioskTile) SetStockOnHand(val NilInt) {
+	s.StockOnHand = val
+}
+
+type PosKioskTileKind string
+
+const (
+	PosKioskTileKindPassType PosKioskTileKind = "pass_type"
+	PosKioskTileKindProduct  PosKioskTileKind = "product"
+)
+
+// AllValues returns all PosKioskTileKind values.
+func (PosKioskTileKind) AllValues() []PosKioskTileKind {
+	return []PosKioskTileKind{
+		PosKioskTileKindPassType,
+		PosKioskTileKindProduct,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosKioskTileKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosKioskTileKindPassType:
+		return []byte(s), nil
+	case PosKioskTileKindProduct:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosKioskTileKind) UnmarshalText(data []byte) error {
+	switch PosKioskTileKind(data) {
+	case PosKioskTileKindPassType:
+		*s = PosKioskTileKindPassType
+		return nil
+	case PosKioskTileKindProduct:
+		*s = PosKioskTileKindProduct
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PosKioskTileReason string
+
+const (
+	PosKioskTileReasonOutOfStock PosKioskTileReason = "out_of_stock"
+	PosKioskTileReasonNoPrice    PosKioskTileReason = "no_price"
+)
+
+// AllValues returns all PosKioskTileReason values.
+func (PosKioskTileReason) AllValues() []PosKioskTileReason {
+	return []PosKioskTileReason{
+		PosKioskTileReasonOutOfStock,
+		PosKioskTileReasonNoPrice,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosKioskTileReason) MarshalText() ([]byte, error) {
+	switch s {
+	case PosKioskTileReasonOutOfStock:
+		return []byte(s), nil
+	case PosKioskTileReasonNoPrice:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosKioskTileReason) UnmarshalText(data []byte) error {
+	switch PosKioskTileReason(data) {
+	case PosKioskTileReasonOutOfStock:
+		*s = PosKioskTileReasonOutOfStock
+		return nil
+	case PosKioskTileReasonNoPrice:
+		*s = PosKioskTileReasonNoPrice
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/PosLine
@@ -36150,6 +37355,69 @@ func (s *PosPaymentLink) SetStripeAccount(val string) {
 // SetURL sets the value of URL.
 func (s *PosPaymentLink) SetURL(val string) {
 	s.URL = val
+}
+
+// Ref: #/components/schemas/PosPerk
+type PosPerk struct {
+	ID   uuid.UUID `json:"id"`
+	Name string    `json:"name"`
+}
+
+// GetID returns the value of ID.
+func (s *PosPerk) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *PosPerk) GetName() string {
+	return s.Name
+}
+
+// SetID sets the value of ID.
+func (s *PosPerk) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *PosPerk) SetName(val string) {
+	s.Name = val
+}
+
+// Ref: #/components/schemas/PosPerkListResponse
+type PosPerkListResponse struct {
+	Data  []PosPerk      `json:"data"`
+	Error struct{}       `json:"error"`
+	Meta  PosCatalogMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosPerkListResponse) GetData() []PosPerk {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosPerkListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosPerkListResponse) GetMeta() PosCatalogMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosPerkListResponse) SetData(val []PosPerk) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosPerkListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosPerkListResponse) SetMeta(val PosCatalogMeta) {
+	s.Meta = val
 }
 
 // Ref: #/components/schemas/PosPin
@@ -37470,6 +38738,217 @@ func (s *PosSaleResponse) SetError(val struct{}) {
 
 func (*PosSaleResponse) createPosSaleRes()  {}
 func (*PosSaleResponse) sellMembershipRes() {}
+
+// Ref: #/components/schemas/PosService
+type PosService struct {
+	Category         string    `json:"category"`
+	Currency         string    `json:"currency"`
+	CurrencyExponent int       `json:"currency_exponent"`
+	DurationMinutes  int       `json:"duration_minutes"`
+	ID               uuid.UUID `json:"id"`
+	// Shown on the venue's public pages; false is bookable by staff only.
+	Listed     bool                `json:"listed"`
+	Name       string              `json:"name"`
+	Price      float64             `json:"price"`
+	PriceMinor int64               `json:"price_minor"`
+	Variants   []PosServiceVariant `json:"variants"`
+}
+
+// GetCategory returns the value of Category.
+func (s *PosService) GetCategory() string {
+	return s.Category
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosService) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *PosService) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *PosService) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *PosService) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetListed returns the value of Listed.
+func (s *PosService) GetListed() bool {
+	return s.Listed
+}
+
+// GetName returns the value of Name.
+func (s *PosService) GetName() string {
+	return s.Name
+}
+
+// GetPrice returns the value of Price.
+func (s *PosService) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosService) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetVariants returns the value of Variants.
+func (s *PosService) GetVariants() []PosServiceVariant {
+	return s.Variants
+}
+
+// SetCategory sets the value of Category.
+func (s *PosService) SetCategory(val string) {
+	s.Category = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosService) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *PosService) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *PosService) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *PosService) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetListed sets the value of Listed.
+func (s *PosService) SetListed(val bool) {
+	s.Listed = val
+}
+
+// SetName sets the value of Name.
+func (s *PosService) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosService) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosService) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetVariants sets the value of Variants.
+func (s *PosService) SetVariants(val []PosServiceVariant) {
+	s.Variants = val
+}
+
+// Ref: #/components/schemas/PosServiceListResponse
+type PosServiceListResponse struct {
+	Data  []PosService   `json:"data"`
+	Error struct{}       `json:"error"`
+	Meta  PosCatalogMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosServiceListResponse) GetData() []PosService {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosServiceListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosServiceListResponse) GetMeta() PosCatalogMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosServiceListResponse) SetData(val []PosService) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosServiceListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosServiceListResponse) SetMeta(val PosCatalogMeta) {
+	s.Meta = val
+}
+
+// Ref: #/components/schemas/PosServiceVariant
+type PosServiceVariant struct {
+	DurationMinutes int       `json:"duration_minutes"`
+	ID              uuid.UUID `json:"id"`
+	Name            string    `json:"name"`
+	Price           float64   `json:"price"`
+	PriceMinor      int64     `json:"price_minor"`
+}
+
+// GetDurationMinutes returns the value of DurationMinutes.
+func (s *PosServiceVariant) GetDurationMinutes() int {
+	return s.DurationMinutes
+}
+
+// GetID returns the value of ID.
+func (s *PosServiceVariant) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetName returns the value of Name.
+func (s *PosServiceVariant) GetName() string {
+	return s.Name
+}
+
+// GetPrice returns the value of Price.
+func (s *PosServiceVariant) GetPrice() float64 {
+	return s.Price
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *PosServiceVariant) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// SetDurationMinutes sets the value of DurationMinutes.
+func (s *PosServiceVariant) SetDurationMinutes(val int) {
+	s.DurationMinutes = val
+}
+
+// SetID sets the value of ID.
+func (s *PosServiceVariant) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetName sets the value of Name.
+func (s *PosServiceVariant) SetName(val string) {
+	s.Name = val
+}
+
+// SetPrice sets the value of Price.
+func (s *PosServiceVariant) SetPrice(val float64) {
+	s.Price = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *PosServiceVariant) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
 
 type PreviewFlexibleChangeKind string
 

@@ -613,6 +613,15 @@ type Handler interface {
 	//
 	// POST /me/guest-invites/claim
 	ClaimGuestInvite(ctx context.Context, req *GuestInviteTokenRequest) (*GuestInviteResponse, error)
+	// ClearAdminClientDefaultPaymentMethod implements clearAdminClientDefaultPaymentMethod operation.
+	//
+	// The named card must be the default (409 `NOT_DEFAULT` otherwise); the
+	// client is left without a default card, the card stays saved. 502
+	// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+	// `member_default_payment_method_cleared`.
+	//
+	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+	ClearAdminClientDefaultPaymentMethod(ctx context.Context, params ClearAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 	//
 	// Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -637,6 +646,28 @@ type Handler interface {
 	//
 	// POST /admin/pos/eod/close
 	ClosePosDay(ctx context.Context, req *PosDayCloseRequest, params ClosePosDayParams) (*PosDayResponse, error)
+	// CollectAdminFee implements collectAdminFee operation.
+	//
+	// Charges an unpaid no-show or late-cancel fee to the client's saved
+	// card (`payment_method_id`, else the client's default card): the fee
+	// becomes `charged` and a payment of kind `fee` (method `card`) holds
+	// the money; partners hear `fee.charged`, audit `fee.charged`. 404
+	// `NOT_FOUND` for another venue's or an unknown booking or one without
+	// a fee; 422 `FEE_NOT_UNPAID` (a fee that is not unpaid); 422
+	// `FEE_CHARGE_DECLINED` (the card was declined or asks to authenticate;
+	// nothing charged; `details.decline_code`); 422 `FEE_NOT_CHARGEABLE`
+	// with `details.collection`: `not_chargeable` (card payments off, no
+	// saved card, a card not the client's, Stripe refused), `in_progress`
+	// (another collection of the fee is live or processing),
+	// `ambiguous` (this charge's outcome is unknown: it is reconciled by
+	// reading Stripe), `reconciliation_required` (an earlier charge's
+	// outcome is still being reconciled), `captured_unrecorded` (Stripe
+	// took an earlier charge that is not yet recorded here). Concurrent
+	// collections of one fee charge it once. While a collection is live,
+	// settling or waiving the fee is 422 `FEE_SETTLE_REJECTED`.
+	//
+	// POST /admin/fees/{bookingId}/collect
+	CollectAdminFee(ctx context.Context, req OptFeeCollectRequest, params CollectAdminFeeParams) (*AdminFeeResponse, error)
 	// CompAdminInvoice implements compAdminInvoice operation.
 	//
 	// The invoice is marked paid by comp with no payment row (no money
@@ -864,6 +895,30 @@ type Handler interface {
 	//
 	// POST /admin/checkout-documents/{id}/versions
 	CreateAdminCheckoutDocumentVersion(ctx context.Context, req *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (*AdminCheckoutDocumentResponse, error)
+	// CreateAdminDeskCharge implements createAdminDeskCharge operation.
+	//
+	// Charges `amount_minor` (VAT-inclusive, in the venue's currency; the
+	// VAT share at the venue's rate is recorded) to one of the client's
+	// saved cards, off session. 201 with the paid charge and its payment
+	// (method `card`, kind `other`: the sales snapshot counts it);
+	// `set_as_default` then makes the card the default (`default_set` says
+	// whether Stripe took it; the charge stands either way).
+	// Refusals, each charging nothing: 422 `CHARGE_NOT_CHARGEABLE` with
+	// `details.reason` `payments_disabled`, `connect_not_active`,
+	// `below_minimum` (under Stripe's smallest charge for the currency,
+	// `details.minimum_amount_minor`) or `not_on_wallet` (not one of the
+	// client's saved cards); 402 `CHARGE_DECLINED` (`details.failure_code`,
+	// `decline_code`); 402 `CHARGE_REQUIRES_ACTION` (the card asks the
+	// client to authenticate, which an off-session charge cannot: the intent
+	// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request). A
+	// charge whose outcome Stripe did not tell is 409
+	// `UNKNOWN_WRITE_OUTCOME`: it is reconciled by reading Stripe; retry with
+	// the same key. A retry with the same key never charges twice (the
+	// charge is made once per key, and Stripe sees one idempotency key).
+	// Partners hear `payment.succeeded`; audit `payment.desk_charged`.
+	//
+	// POST /admin/members/{memberId}/desk-charges
+	CreateAdminDeskCharge(ctx context.Context, req *DeskChargeRequest, params CreateAdminDeskChargeParams) (*DeskChargeResponse, error)
 	// CreateAdminPaymentOverrides implements createAdminPaymentOverrides operation.
 	//
 	// `mode` `periods` names the periods by `period_starts` (1 to 36
@@ -1941,6 +1996,12 @@ type Handler interface {
 	//
 	// GET /admin/checkout-documents
 	ListAdminCheckoutDocuments(ctx context.Context) (*AdminCheckoutDocumentListResponse, error)
+	// ListAdminClientPaymentMethods implements listAdminClientPaymentMethods operation.
+	//
+	// A client's saved cards.
+	//
+	// GET /admin/members/{memberId}/payment-methods
+	ListAdminClientPaymentMethods(ctx context.Context, params ListAdminClientPaymentMethodsParams) (*PaymentMethodListResponse, error)
 	// ListAdminFailedPayments implements listAdminFailedPayments operation.
 	//
 	// Declined charges of the last `days` days (1 to 365, default 30),
@@ -2533,6 +2594,17 @@ type Handler interface {
 	//
 	// POST /me/push-token
 	RegisterMyPushToken(ctx context.Context, req *MePushTokenRequest, params RegisterMyPushTokenParams) (*MePushTokenResponse, error)
+	// RemoveAdminClientPaymentMethod implements removeAdminClientPaymentMethod operation.
+	//
+	// Detaches the card from the client's customer at Stripe; it can no
+	// longer be charged, and a default card removed leaves the client
+	// without a default. A card held in the client's device wallet (Apple
+	// Pay, Google Pay) is the client's to remove: 403 `WALLET_FORBIDDEN`.
+	// Stripe refusing the removal is 502 `STRIPE_DETACH_FAILED` and nothing
+	// changes. Audit `member_payment_method_removed`. Answers the cards left.
+	//
+	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
+	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// RemoveFavoriteVenue implements removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -2756,6 +2828,16 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
+	//
+	// Empty body. The card becomes the default of the client's customer (at
+	// Stripe and here): renewals and fee collections use it. 422
+	// `NOT_A_CARD` for a payment method that is not a card; 502
+	// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+	// `member_default_payment_method_set`.
+	//
+	// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+	SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
 	// SetAdminMemberBirthDate implements setAdminMemberBirthDate operation.
 	//
 	// `birth_date` (a past date, at most 130 years ago; null clears it).

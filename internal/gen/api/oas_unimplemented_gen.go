@@ -765,6 +765,18 @@ func (UnimplementedHandler) ClaimGuestInvite(ctx context.Context, req *GuestInvi
 	return r, ht.ErrNotImplemented
 }
 
+// ClearAdminClientDefaultPaymentMethod implements clearAdminClientDefaultPaymentMethod operation.
+//
+// The named card must be the default (409 `NOT_DEFAULT` otherwise); the
+// client is left without a default card, the card stays saved. 502
+// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+// `member_default_payment_method_cleared`.
+//
+// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+func (UnimplementedHandler) ClearAdminClientDefaultPaymentMethod(ctx context.Context, params ClearAdminClientDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CloseAdminBookingFundingAttempt implements closeAdminBookingFundingAttempt operation.
 //
 // Staff bearer token with `bookings.manage`. Closes a `pending` attempt
@@ -792,6 +804,31 @@ func (UnimplementedHandler) CloseAdminBookingFundingAttempt(ctx context.Context,
 //
 // POST /admin/pos/eod/close
 func (UnimplementedHandler) ClosePosDay(ctx context.Context, req *PosDayCloseRequest, params ClosePosDayParams) (r *PosDayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CollectAdminFee implements collectAdminFee operation.
+//
+// Charges an unpaid no-show or late-cancel fee to the client's saved
+// card (`payment_method_id`, else the client's default card): the fee
+// becomes `charged` and a payment of kind `fee` (method `card`) holds
+// the money; partners hear `fee.charged`, audit `fee.charged`. 404
+// `NOT_FOUND` for another venue's or an unknown booking or one without
+// a fee; 422 `FEE_NOT_UNPAID` (a fee that is not unpaid); 422
+// `FEE_CHARGE_DECLINED` (the card was declined or asks to authenticate;
+// nothing charged; `details.decline_code`); 422 `FEE_NOT_CHARGEABLE`
+// with `details.collection`: `not_chargeable` (card payments off, no
+// saved card, a card not the client's, Stripe refused), `in_progress`
+// (another collection of the fee is live or processing),
+// `ambiguous` (this charge's outcome is unknown: it is reconciled by
+// reading Stripe), `reconciliation_required` (an earlier charge's
+// outcome is still being reconciled), `captured_unrecorded` (Stripe
+// took an earlier charge that is not yet recorded here). Concurrent
+// collections of one fee charge it once. While a collection is live,
+// settling or waiving the fee is 422 `FEE_SETTLE_REJECTED`.
+//
+// POST /admin/fees/{bookingId}/collect
+func (UnimplementedHandler) CollectAdminFee(ctx context.Context, req OptFeeCollectRequest, params CollectAdminFeeParams) (r *AdminFeeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1061,6 +1098,33 @@ func (UnimplementedHandler) CreateAdminCheckoutDocument(ctx context.Context, req
 //
 // POST /admin/checkout-documents/{id}/versions
 func (UnimplementedHandler) CreateAdminCheckoutDocumentVersion(ctx context.Context, req *AdminCheckoutDocumentVersion, params CreateAdminCheckoutDocumentVersionParams) (r *AdminCheckoutDocumentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CreateAdminDeskCharge implements createAdminDeskCharge operation.
+//
+// Charges `amount_minor` (VAT-inclusive, in the venue's currency; the
+// VAT share at the venue's rate is recorded) to one of the client's
+// saved cards, off session. 201 with the paid charge and its payment
+// (method `card`, kind `other`: the sales snapshot counts it);
+// `set_as_default` then makes the card the default (`default_set` says
+// whether Stripe took it; the charge stands either way).
+// Refusals, each charging nothing: 422 `CHARGE_NOT_CHARGEABLE` with
+// `details.reason` `payments_disabled`, `connect_not_active`,
+// `below_minimum` (under Stripe's smallest charge for the currency,
+// `details.minimum_amount_minor`) or `not_on_wallet` (not one of the
+// client's saved cards); 402 `CHARGE_DECLINED` (`details.failure_code`,
+// `decline_code`); 402 `CHARGE_REQUIRES_ACTION` (the card asks the
+// client to authenticate, which an off-session charge cannot: the intent
+// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request). A
+// charge whose outcome Stripe did not tell is 409
+// `UNKNOWN_WRITE_OUTCOME`: it is reconciled by reading Stripe; retry with
+// the same key. A retry with the same key never charges twice (the
+// charge is made once per key, and Stripe sees one idempotency key).
+// Partners hear `payment.succeeded`; audit `payment.desk_charged`.
+//
+// POST /admin/members/{memberId}/desk-charges
+func (UnimplementedHandler) CreateAdminDeskCharge(ctx context.Context, req *DeskChargeRequest, params CreateAdminDeskChargeParams) (r *DeskChargeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2429,6 +2493,15 @@ func (UnimplementedHandler) ListAdminCheckoutDocuments(ctx context.Context) (r *
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminClientPaymentMethods implements listAdminClientPaymentMethods operation.
+//
+// A client's saved cards.
+//
+// GET /admin/members/{memberId}/payment-methods
+func (UnimplementedHandler) ListAdminClientPaymentMethods(ctx context.Context, params ListAdminClientPaymentMethodsParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminFailedPayments implements listAdminFailedPayments operation.
 //
 // Declined charges of the last `days` days (1 to 365, default 30),
@@ -3189,6 +3262,20 @@ func (UnimplementedHandler) RegisterMyPushToken(ctx context.Context, req *MePush
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveAdminClientPaymentMethod implements removeAdminClientPaymentMethod operation.
+//
+// Detaches the card from the client's customer at Stripe; it can no
+// longer be charged, and a default card removed leaves the client
+// without a default. A card held in the client's device wallet (Apple
+// Pay, Google Pay) is the client's to remove: 403 `WALLET_FORBIDDEN`.
+// Stripe refusing the removal is 502 `STRIPE_DETACH_FAILED` and nothing
+// changes. Audit `member_payment_method_removed`. Answers the cards left.
+//
+// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
+func (UnimplementedHandler) RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3460,6 +3547,19 @@ func (UnimplementedHandler) SendAdminRenewalPaymentLink(ctx context.Context, req
 //
 // POST /me/active-organization
 func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (r *ActiveOrganizationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
+//
+// Empty body. The card becomes the default of the client's customer (at
+// Stripe and here): renewals and fee collections use it. 422
+// `NOT_A_CARD` for a payment method that is not a card; 502
+// `STRIPE_UPDATE_FAILED` when Stripe refuses (nothing changes). Audit
+// `member_default_payment_method_set`.
+//
+// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
+func (UnimplementedHandler) SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
