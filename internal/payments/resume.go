@@ -134,6 +134,9 @@ func (s *Service) ResumeCheckout(ctx context.Context, passID uuid.UUID) (*Resume
 	if err != nil {
 		return nil, fmt.Errorf("payments: pass: %w", err)
 	}
+	if p.Edges.PassType == nil || !p.Edges.PassType.IsRecurring {
+		return nil, apperr.NotFound("membership reservation") // one-off passes are made paid, never reserved
+	}
 	co, err := s.client.Checkout.Query().Where(checkout.PassID(passID)).
 		Order(ent.Desc(checkout.FieldCreatedAt)).First(ctx)
 	if ent.IsNotFound(err) {

@@ -34632,14 +34632,14 @@ func (s *Server) handleResolveGuestInviteRequest(args [1]string, argsEscaped boo
 // the checkout, never as a poll: 15 per user per hour (429
 // `RATE_LIMITED` after).
 // Refusals: 404 `NOT_FOUND` (another member's pass, an unknown one, a
-// pass that is no reservation); 422 `ALREADY_PAID` (bought by other
-// means than this checkout); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
+// pass that is no membership reservation); 409 `OFFER_HOLD_EXPIRED` (the hold lapsed
 // and what was held was given back; a new preview and purchase can
 // buy it again, `next_step` `refresh`); 409 `OFFER_CONTACT_VENUE` (a
 // restart cannot work: the pass type is no longer sold, or the flash
 // sale is cancelled, ended or sold out; `details.reason`,
 // `next_step` `contact_venue`); 409 `PAYMENT_PENDING` while the payment
-// is being made or its outcome is unknown; 422
+// is being made (409 `UNKNOWN_WRITE_OUTCOME` while its outcome is not
+// known); 422
 // `CARD_PAYMENTS_UNAVAILABLE`.
 //
 // POST /me/passes/{id}/resume-checkout
