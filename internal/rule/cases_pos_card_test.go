@@ -21,7 +21,9 @@ func init() {
 		return map[string]uuid.UUID{"PosCardSale": newPosCardSale(c).SaveX(ctx).ID}
 	})
 	cases["PosCardSale"] = venueCase{
-		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error { return ignore(c.PosCardSale.Get(ctx, id)) },
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.PosCardSale.Get(ctx, id))
+		},
 		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return c.PosCardSale.UpdateOneID(id).SetStatus(poscardsale.StatusLapsed).Exec(ctx)
 		},
