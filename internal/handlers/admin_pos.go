@@ -128,7 +128,12 @@ func (h *Handler) PreviewPosPass(ctx context.Context, req *api.PosPassPreviewReq
 			return nil, apperr.NotFound("member")
 		}
 	}
-	q, err := h.pos().Preview(ctx, pos.Cart{Items: []pos.Item{{PassTypeID: req.PassTypeID, Quantity: 1}}})
+	x := posException(req.PromoWindowException)
+	if err := x.Check(req.FlashSaleID.Or(uuid.Nil)); err != nil {
+		return nil, err
+	}
+	q, err := h.pos().Preview(ctx, pos.Cart{Items: []pos.Item{{PassTypeID: req.PassTypeID, Quantity: 1}},
+		FlashSaleID: req.FlashSaleID.Or(uuid.Nil), AllowEnded: x != nil})
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +186,8 @@ func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ 
 		sp.ExpectedTotalMinor = &v
 	}
 	sp.RequestKey, _ = idempotency.Derive(ctx, "createPosSale")
+	sp.Cart.FlashSaleID, sp.Exception = req.FlashSaleID.Or(uuid.Nil), posException(req.PromoWindowException)
+	sp.Cart.AllowEnded = sp.Exception != nil
 	if sp.Method == pos.MethodCard || sp.Method == pos.MethodPaymentLink {
 		sp.PaymentMethodID, sp.ReturnBaseURL = req.PaymentMethodID.Or(""), optURL(req.ReturnBaseURL)
 		return h.sellByCard(ctx, sp)

@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 
+	"github.com/google/uuid"
+
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/money"
@@ -20,6 +22,7 @@ func (h *Handler) SellMembership(ctx context.Context, req *api.PosMembershipSale
 	if v, ok := req.ExpectedTotalMinor.Get(); ok {
 		mp.ExpectedTotalMinor = &v
 	}
+	mp.FlashSaleID, mp.Exception = req.FlashSaleID.Or(uuid.Nil), posException(req.PromoWindowException)
 	mp.RequestKey, _ = idempotency.Derive(ctx, "sellMembership")
 	m, err := h.pos().SellMembership(ctx, h.payments(), mp)
 	if err != nil {
@@ -81,6 +84,15 @@ func posCardSaleOut(c *pos.CardSale) api.PosCardSale {
 		out.Sale.SetTo(posSaleOut(c.Sale))
 	}
 	return out
+}
+
+// posException is a request's promo-window exception (nil when none).
+func posException(o api.OptPosPromoWindowException) *pos.Exception {
+	v, ok := o.Get()
+	if !ok {
+		return nil
+	}
+	return &pos.Exception{Kind: string(v.Kind), Reason: v.Reason}
 }
 
 // optURL is an optional URL as text ("" when left out).

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
@@ -361,3 +362,67 @@ func TestPosMembershipAtDesk(t *testing.T) {
 }
 
 var _ = ent.IsNotFound
+
+// TestPosPromoWindowException: an offer that has ended is refused at the
+// desk (422 FLASH_SALE_UNAVAILABLE, reason ended) unless the sale carries a
+// promo-window exception flash_sale_after_end with a reason (5 to 500
+// characters); then the preview and the membership sale charge the offer's
+// price (discountAmount the difference), the pass runs through the intro,
+// and the audit log holds the reason. A running offer needs no exception.
+func TestPosPromoWindowException(t *testing.T) {
+	e := newPosEnv(t)
+	m := e.memberID(t, "buyer@pay.example")
+	monthly := e.studio.client.PassType.Query().Where(passtype.Slug("unlimited")).OnlyX(e.op)
+	fs := e.offer(t, "Autumn intro", 199, 20, 0, monthly.ID)
+	x := api.NewOptPosPromoWindowException(api.PosPromoWindowException{Kind: api.PosPromoWindowExceptionKindFlashSaleAfterEnd,
+		Reason: "  Member was in the queue when the sale closed  "})
+
+	// While the offer runs the desk sells it as is; an exception is refused.
+	pv, err := e.clerk.PreviewPosPass(e.ctx, &api.PosPassPreviewRequest{PassTypeID: monthly.ID, FlashSaleID: api.NewOptUUID(fs.ID)})
+	require.NoError(t, err)
+	require.Equal(t, int64(19900), pv.Data.TotalMinor)
+	require.Equal(t, monthly.PriceMinor-19900, pv.Data.DiscountMinor)
+	require.InDelta(t, float64(monthly.PriceMinor-19900)/100, pv.Data.DiscountAmount, 1e-9)
+	_, err = e.clerk.PreviewPosPass(e.ctx, &api.PosPassPreviewRequest{PassTypeID: monthly.ID, FlashSaleID: api.NewOptUUID(fs.ID),
+		PromoWindowException: x})
+	hookErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+
+	// The offer ends.
+	fs.Update().SetEndsAt(time.Now().Add(-time.Minute)).ExecX(e.op)
+	_, err = e.clerk.PreviewPosPass(e.ctx, &api.PosPassPreviewRequest{PassTypeID: monthly.ID, FlashSaleID: api.NewOptUUID(fs.ID)})
+	es := hookErr(t, err, http.StatusUnprocessableEntity, "FLASH_SALE_UNAVAILABLE")
+	require.Equal(t, "ended", es.Response.Error.Details.Reason.Value)
+	sales := e.count(t, "pos_sales")
+	_, err = e.clerk.SellMembership(e.ctx, &api.PosMembershipSaleRequest{MemberID: m, PassTypeID: monthly.ID,
+		Method: api.PosMembershipSaleRequestMethodCash, FlashSaleID: api.NewOptUUID(fs.ID)},
+		api.SellMembershipParams{IdempotencyKey: "x-none"})
+	hookErr(t, err, http.StatusUnprocessableEntity, "FLASH_SALE_UNAVAILABLE")
+	short := api.NewOptPosPromoWindowException(api.PosPromoWindowException{Kind: api.PosPromoWindowExceptionKindFlashSaleAfterEnd, Reason: "  ok  "})
+	_, err = e.clerk.SellMembership(e.ctx, &api.PosMembershipSaleRequest{MemberID: m, PassTypeID: monthly.ID,
+		Method: api.PosMembershipSaleRequestMethodCash, FlashSaleID: api.NewOptUUID(fs.ID), PromoWindowException: short},
+		api.SellMembershipParams{IdempotencyKey: "x-short"})
+	hookErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Equal(t, sales, e.count(t, "pos_sales"))
+
+	// With the exception: the offer's price, previewed and charged alike.
+	pv, err = e.clerk.PreviewPosPass(e.ctx, &api.PosPassPreviewRequest{PassTypeID: monthly.ID, FlashSaleID: api.NewOptUUID(fs.ID),
+		PromoWindowException: x})
+	require.NoError(t, err)
+	require.Equal(t, int64(19900), pv.Data.TotalMinor)
+	res, err := e.clerk.SellMembership(e.ctx, &api.PosMembershipSaleRequest{MemberID: m, PassTypeID: monthly.ID,
+		Method: api.PosMembershipSaleRequestMethodCash, FlashSaleID: api.NewOptUUID(fs.ID), PromoWindowException: x,
+		ExpectedTotalMinor: api.NewOptInt64(pv.Data.TotalMinor)}, api.SellMembershipParams{IdempotencyKey: "x-ok"})
+	require.NoError(t, err)
+	s := res.(*api.PosSaleResponse).Data
+	require.Equal(t, int64(19900), s.TotalMinor)
+	require.Equal(t, monthly.PriceMinor-19900, s.DiscountMinor)
+	require.Equal(t, int64(19900), e.studio.client.Payment.GetX(e.op, s.PaymentID).AmountMinor)
+	ps := e.studio.client.Pass.GetX(e.op, s.PassID.Value)
+	require.Equal(t, e.localToday().AddDate(0, 0, 20), ps.ValidTo.UTC(), "the intro price pays through its last day")
+	row := e.studio.client.PosSale.GetX(e.op, s.ID)
+	require.Equal(t, "flash_sale_after_end", *row.PromoExceptionKind)
+	require.Equal(t, "Member was in the queue when the sale closed", *row.PromoExceptionReason)
+	entry := e.studio.client.AuditLog.Query().Where(auditlog.Action("pos.promo_window_exception")).OnlyX(e.op)
+	require.Equal(t, "Member was in the queue when the sale closed", entry.Details["reason"])
+	require.Equal(t, "pos_sale:"+s.ID.String(), entry.Target)
+}

@@ -99,6 +99,9 @@ func (s *Service) SellByCard(ctx context.Context, pay *payments.Service, p SaleP
 	if p.GiftCardCode != "" {
 		return nil, apperr.Validation("gift_card_code", "only a gift card payment names a code")
 	}
+	if err := p.Exception.check(p.Cart.FlashSaleID); err != nil {
+		return nil, err
+	}
 	if prev, err := s.client.PosCardSale.Query().Where(poscardsale.SoldByUserID(u.UserID), poscardsale.RequestKey(p.RequestKey)).Only(ctx); err == nil {
 		return s.cardSaleOf(ctx, pay, prev)
 	} else if !ent.IsNotFound(err) {
@@ -129,6 +132,7 @@ func (s *Service) SellByCard(ctx context.Context, pay *payments.Service, p SaleP
 		}
 	}
 	now := s.now()
+	p.Cart.at = now
 	id := uuid.New()
 	var row *ent.PosCardSale
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
@@ -258,10 +262,14 @@ func (s *Service) recurring(ctx context.Context, passTypeID uuid.UUID) bool {
 // deskCheckout is the payments checkout a pass sold at the desk activates
 // through: the member, the pass type and the preview's total, frozen.
 func deskCheckout(ctx context.Context, tx *ent.Tx, saleID, memberID uuid.UUID, q *Quote, feeBP int, now time.Time) (*ent.Checkout, error) {
-	return tx.Checkout.Create().SetMemberID(memberID).SetPassTypeID(q.PassType.ID).
+	c := tx.Checkout.Create().SetMemberID(memberID).SetPassTypeID(q.PassType.ID).
 		SetAmountMinor(q.TotalMinor).SetCurrency(q.Currency).SetVatMinor(q.VATMinor).SetVatRateBp(q.VATRateBP).
 		SetApplicationFeeMinor(payments.FeeShare(q.TotalMinor, feeBP)).
-		SetQuoteFingerprint("pos:" + saleID.String()).SetQuoteIssuedAt(now).Save(ctx)
+		SetQuoteFingerprint("pos:" + saleID.String()).SetQuoteIssuedAt(now).SetNillableIntroThrough(q.IntroThrough)
+	if q.FlashSale != nil {
+		c.SetFlashSaleID(q.FlashSale.ID)
+	}
+	return c.Save(ctx)
 }
 
 // checkReturnURL accepts an absolute https URL (http on loopback, for

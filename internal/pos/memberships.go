@@ -28,7 +28,10 @@ type MembershipParams struct {
 	ReturnBaseURL      string
 	ExpectedTotalMinor *int64
 	RequestKey         string
-	Exception          *Exception
+	// FlashSaleID prices the pass at an offer; Exception honours it after
+	// its end.
+	FlashSaleID uuid.UUID
+	Exception   *Exception
 }
 
 // Membership is a desk sale of a pass: completed (Sale, its pass active),
@@ -54,6 +57,12 @@ func (s *Service) SellMembership(ctx context.Context, pay *payments.Service, p M
 	sp := SaleParams{Cart: Cart{Items: []Item{{PassTypeID: p.PassTypeID, Quantity: 1}}}, MemberID: p.MemberID,
 		Method: p.Method, GiftCardCode: p.GiftCardCode, ExpectedTotalMinor: p.ExpectedTotalMinor, RequestKey: p.RequestKey,
 		PaymentMethodID: p.PaymentMethodID, ReturnBaseURL: p.ReturnBaseURL, Exception: p.Exception, membership: true}
+	if err := p.Exception.check(p.FlashSaleID); err != nil {
+		return nil, err
+	}
+	if p.FlashSaleID != uuid.Nil {
+		sp.Cart.FlashSaleID, sp.Cart.AllowEnded = p.FlashSaleID, p.Exception != nil
+	}
 	switch p.Method {
 	case MethodCard, MethodPaymentLink:
 		c, err := s.SellByCard(ctx, pay, sp)
@@ -78,6 +87,7 @@ func (s *Service) SellMembership(ctx context.Context, pay *payments.Service, p M
 		return nil, err
 	}
 	now := s.now()
+	sp.Cart.at = now
 	var out *ent.PosSale
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		q, err := quote(ctx, tx.Client(), sp.Cart)

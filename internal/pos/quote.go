@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -34,6 +35,11 @@ type Item struct {
 type Cart struct {
 	Items    []Item
 	Currency string
+	// FlashSaleID prices a pass at the offer; AllowEnded honours an offer
+	// that has ended (a promo-window exception).
+	FlashSaleID uuid.UUID
+	AllowEnded  bool
+	at          time.Time
 }
 
 // Version is the price book version a product was priced from.
@@ -62,6 +68,10 @@ type Quote struct {
 	PassType *ent.PassType
 	// Fingerprint digests everything the total was computed from.
 	Fingerprint string
+	// FlashSale is the offer a pass was priced at; IntroThrough the last day
+	// its intro price pays for (recurring offers).
+	FlashSale    *ent.FlashSale
+	IntroThrough *time.Time
 }
 
 // The kinds of a cart.
@@ -131,7 +141,25 @@ func quote(ctx context.Context, client *ent.Client, cart Cart) (*Quote, error) {
 		q.Lines = []model.PosLine{{Kind: "pass_type", ID: pt.ID.String(), Name: pt.Name, Quantity: 1,
 			UnitMinor: pt.PriceMinor, TotalMinor: pt.PriceMinor}}
 		q.SubtotalMinor = pt.PriceMinor
-		return q.finish(pt.UpdatedAt.UTC().Format("2006-01-02T15:04:05.999999999")), nil
+		extra := pt.UpdatedAt.UTC().Format("2006-01-02T15:04:05.999999999")
+		if cart.FlashSaleID != uuid.Nil {
+			now := cart.at
+			if now.IsZero() {
+				now = time.Now()
+			}
+			today, _, err := venueDay(ctx, client, now)
+			if err != nil {
+				return nil, err
+			}
+			if err := priceOffer(ctx, client, q, cart.FlashSaleID, cart.AllowEnded, now, today); err != nil {
+				return nil, err
+			}
+			extra += "|" + cart.FlashSaleID.String()
+		}
+		return q.finish(extra), nil
+	}
+	if cart.FlashSaleID != uuid.Nil {
+		return nil, apperr.Validation("flash_sale_id", "an offer prices a pass")
 	}
 	cur := strings.ToUpper(cart.Currency)
 	if cur == "" {
@@ -211,5 +239,6 @@ func (q *Quote) finish(extra string) *Quote {
 // Preview prices cart for the desk: what the sale of the same cart at the
 // same time charges.
 func (s *Service) Preview(ctx context.Context, cart Cart) (*Quote, error) {
+	cart.at = s.now()
 	return quote(ctx, s.client, cart)
 }

@@ -85,12 +85,16 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 	default:
 		return nil, apperr.Validation("method", "cash or gift_card")
 	}
+	if err := p.Exception.check(p.Cart.FlashSaleID); err != nil {
+		return nil, err
+	}
 	if prev, err := s.client.PosSale.Query().Where(possale.SoldByUserID(u.UserID), possale.RequestKey(p.RequestKey)).Only(ctx); err == nil {
 		return s.saleOf(ctx, prev)
 	} else if !ent.IsNotFound(err) {
 		return nil, err
 	}
 	now := s.now()
+	p.Cart.at = now
 	var out Sale
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		q, err := quote(ctx, tx.Client(), p.Cart)
@@ -139,6 +143,11 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 			if err != nil {
 				return err
 			}
+			if q.IntroThrough != nil { // an offer's intro price pays through its last day
+				if ps, err = ps.Update().SetValidTo(*q.IntroThrough).Save(ctx); err != nil {
+					return err
+				}
+			}
 			pay.SetKind(payment.KindPassPurchase).SetPassID(ps.ID)
 			sc.SetKind(possale.KindPass).SetPassID(ps.ID)
 		}
@@ -149,6 +158,9 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 			}
 			sc.SetGiftCardID(card.ID)
 		}
+		if p.Exception != nil {
+			sc.SetPromoExceptionKind(p.Exception.Kind).SetPromoExceptionReason(p.Exception.Reason)
+		}
 		pr, err := pay.Save(ctx)
 		if err != nil {
 			return err
@@ -158,6 +170,9 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 			return err
 		}
 		out = Sale{PosSale: sale, Quote: q}
+		if err := auditException(ctx, tx, sale); err != nil {
+			return err
+		}
 		return completed(ctx, tx, sale, mem)
 	})
 	if err != nil {

@@ -68754,6 +68754,39 @@ func (s *OptPassCategory) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes PosPromoWindowException as json.
+func (o OptPosPromoWindowException) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes PosPromoWindowException from json.
+func (o *OptPosPromoWindowException) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptPosPromoWindowException to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptPosPromoWindowException) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptPosPromoWindowException) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes PosQuoteProductQuote as json.
 func (o OptPosQuoteProductQuote) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -78434,6 +78467,12 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
 		if s.GiftCardCode.Set {
 			e.FieldStart("gift_card_code")
 			s.GiftCardCode.Encode(e)
@@ -78458,6 +78497,12 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.PromoWindowException.Set {
+			e.FieldStart("promo_window_exception")
+			s.PromoWindowException.Encode(e)
+		}
+	}
+	{
 		if s.ReturnBaseURL.Set {
 			e.FieldStart("return_base_url")
 			s.ReturnBaseURL.Encode(e)
@@ -78465,14 +78510,16 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosMembershipSaleRequest = [7]string{
+var jsonFieldsNameOfPosMembershipSaleRequest = [9]string{
 	0: "expected_total_minor",
-	1: "gift_card_code",
-	2: "member_id",
-	3: "method",
-	4: "pass_type_id",
-	5: "payment_method_id",
-	6: "return_base_url",
+	1: "flash_sale_id",
+	2: "gift_card_code",
+	3: "member_id",
+	4: "method",
+	5: "pass_type_id",
+	6: "payment_method_id",
+	7: "promo_window_exception",
+	8: "return_base_url",
 }
 
 // Decode decodes PosMembershipSaleRequest from json.
@@ -78480,7 +78527,7 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode PosMembershipSaleRequest to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -78494,6 +78541,16 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"expected_total_minor\"")
 			}
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
 		case "gift_card_code":
 			if err := func() error {
 				s.GiftCardCode.Reset()
@@ -78505,7 +78562,7 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"gift_card_code\"")
 			}
 		case "member_id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.MemberID = v
@@ -78517,7 +78574,7 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"member_id\"")
 			}
 		case "method":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.Method.Decode(d); err != nil {
 					return err
@@ -78527,7 +78584,7 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
 		case "pass_type_id":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -78548,6 +78605,16 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payment_method_id\"")
 			}
+		case "promo_window_exception":
+			if err := func() error {
+				s.PromoWindowException.Reset()
+				if err := s.PromoWindowException.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_window_exception\"")
+			}
 		case "return_base_url":
 			if err := func() error {
 				s.ReturnBaseURL.Reset()
@@ -78567,8 +78634,9 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00011100,
+	for i, mask := range [2]uint8{
+		0b00111000,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -78857,6 +78925,12 @@ func (s *PosPassPreviewRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *PosPassPreviewRequest) encodeFields(e *jx.Encoder) {
 	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
 		if s.MemberID.Set {
 			e.FieldStart("member_id")
 			s.MemberID.Encode(e)
@@ -78866,11 +78940,19 @@ func (s *PosPassPreviewRequest) encodeFields(e *jx.Encoder) {
 		e.FieldStart("pass_type_id")
 		json.EncodeUUID(e, s.PassTypeID)
 	}
+	{
+		if s.PromoWindowException.Set {
+			e.FieldStart("promo_window_exception")
+			s.PromoWindowException.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfPosPassPreviewRequest = [2]string{
-	0: "member_id",
-	1: "pass_type_id",
+var jsonFieldsNameOfPosPassPreviewRequest = [4]string{
+	0: "flash_sale_id",
+	1: "member_id",
+	2: "pass_type_id",
+	3: "promo_window_exception",
 }
 
 // Decode decodes PosPassPreviewRequest from json.
@@ -78882,6 +78964,16 @@ func (s *PosPassPreviewRequest) Decode(d *jx.Decoder) error {
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
 		case "member_id":
 			if err := func() error {
 				s.MemberID.Reset()
@@ -78893,7 +78985,7 @@ func (s *PosPassPreviewRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"member_id\"")
 			}
 		case "pass_type_id":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -78903,6 +78995,16 @@ func (s *PosPassPreviewRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pass_type_id\"")
+			}
+		case "promo_window_exception":
+			if err := func() error {
+				s.PromoWindowException.Reset()
+				if err := s.PromoWindowException.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_window_exception\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -78914,7 +79016,7 @@ func (s *PosPassPreviewRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00000010,
+		0b00000100,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -81036,6 +81138,155 @@ func (s *PosProductResponse) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *PosPromoWindowException) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PosPromoWindowException) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("kind")
+		s.Kind.Encode(e)
+	}
+	{
+		e.FieldStart("reason")
+		e.Str(s.Reason)
+	}
+}
+
+var jsonFieldsNameOfPosPromoWindowException = [2]string{
+	0: "kind",
+	1: "reason",
+}
+
+// Decode decodes PosPromoWindowException from json.
+func (s *PosPromoWindowException) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPromoWindowException to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "kind":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Kind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"kind\"")
+			}
+		case "reason":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Reason = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PosPromoWindowException")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPosPromoWindowException) {
+					name = jsonFieldsNameOfPosPromoWindowException[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PosPromoWindowException) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPromoWindowException) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PosPromoWindowExceptionKind as json.
+func (s PosPromoWindowExceptionKind) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes PosPromoWindowExceptionKind from json.
+func (s *PosPromoWindowExceptionKind) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPromoWindowExceptionKind to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch PosPromoWindowExceptionKind(v) {
+	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
+		*s = PosPromoWindowExceptionKindFlashSaleAfterEnd
+	default:
+		*s = PosPromoWindowExceptionKind(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s PosPromoWindowExceptionKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPromoWindowExceptionKind) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *PosQuote) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -82710,6 +82961,12 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
 		if s.GiftCardCode.Set {
 			e.FieldStart("gift_card_code")
 			s.GiftCardCode.Encode(e)
@@ -82754,6 +83011,12 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.PromoWindowException.Set {
+			e.FieldStart("promo_window_exception")
+			s.PromoWindowException.Encode(e)
+		}
+	}
+	{
 		if s.ReturnBaseURL.Set {
 			e.FieldStart("return_base_url")
 			s.ReturnBaseURL.Encode(e)
@@ -82761,16 +83024,18 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosSaleRequest = [9]string{
-	0: "expected_total_minor",
-	1: "gift_card_code",
-	2: "items",
-	3: "member_id",
-	4: "method",
-	5: "pass_type_id",
-	6: "payment_method_id",
-	7: "product_currency",
-	8: "return_base_url",
+var jsonFieldsNameOfPosSaleRequest = [11]string{
+	0:  "expected_total_minor",
+	1:  "flash_sale_id",
+	2:  "gift_card_code",
+	3:  "items",
+	4:  "member_id",
+	5:  "method",
+	6:  "pass_type_id",
+	7:  "payment_method_id",
+	8:  "product_currency",
+	9:  "promo_window_exception",
+	10: "return_base_url",
 }
 
 // Decode decodes PosSaleRequest from json.
@@ -82791,6 +83056,16 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"expected_total_minor\"")
+			}
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
 			}
 		case "gift_card_code":
 			if err := func() error {
@@ -82830,7 +83105,7 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"member_id\"")
 			}
 		case "method":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Method.Decode(d); err != nil {
 					return err
@@ -82869,6 +83144,16 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"product_currency\"")
 			}
+		case "promo_window_exception":
+			if err := func() error {
+				s.PromoWindowException.Reset()
+				if err := s.PromoWindowException.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_window_exception\"")
+			}
 		case "return_base_url":
 			if err := func() error {
 				s.ReturnBaseURL.Reset()
@@ -82889,7 +83174,7 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b00010000,
+		0b00100000,
 		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {

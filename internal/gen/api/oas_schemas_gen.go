@@ -32580,6 +32580,52 @@ func (o OptPassCategory) Or(d PassCategory) PassCategory {
 	return d
 }
 
+// NewOptPosPromoWindowException returns new OptPosPromoWindowException with value set to v.
+func NewOptPosPromoWindowException(v PosPromoWindowException) OptPosPromoWindowException {
+	return OptPosPromoWindowException{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPosPromoWindowException is optional PosPromoWindowException.
+type OptPosPromoWindowException struct {
+	Value PosPromoWindowException
+	Set   bool
+}
+
+// IsSet returns true if OptPosPromoWindowException was set.
+func (o OptPosPromoWindowException) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPosPromoWindowException) Reset() {
+	var v PosPromoWindowException
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPosPromoWindowException) SetTo(v PosPromoWindowException) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPosPromoWindowException) Get() (v PosPromoWindowException, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPosPromoWindowException) Or(d PosPromoWindowException) PosPromoWindowException {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptPosQuoteProductQuote returns new OptPosQuoteProductQuote with value set to v.
 func NewOptPosQuoteProductQuote(v PosQuoteProductQuote) OptPosQuoteProductQuote {
 	return OptPosQuoteProductQuote{
@@ -36912,18 +36958,26 @@ func (s *PosLineKind) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/PosMembershipSaleRequest
 type PosMembershipSaleRequest struct {
-	ExpectedTotalMinor OptInt64                       `json:"expected_total_minor"`
-	GiftCardCode       OptString                      `json:"gift_card_code"`
-	MemberID           uuid.UUID                      `json:"member_id"`
-	Method             PosMembershipSaleRequestMethod `json:"method"`
-	PassTypeID         uuid.UUID                      `json:"pass_type_id"`
-	PaymentMethodID    OptString                      `json:"payment_method_id"`
-	ReturnBaseURL      OptURI                         `json:"return_base_url"`
+	ExpectedTotalMinor OptInt64 `json:"expected_total_minor"`
+	// Sells the pass at this offer.
+	FlashSaleID          OptUUID                        `json:"flash_sale_id"`
+	GiftCardCode         OptString                      `json:"gift_card_code"`
+	MemberID             uuid.UUID                      `json:"member_id"`
+	Method               PosMembershipSaleRequestMethod `json:"method"`
+	PassTypeID           uuid.UUID                      `json:"pass_type_id"`
+	PaymentMethodID      OptString                      `json:"payment_method_id"`
+	PromoWindowException OptPosPromoWindowException     `json:"promo_window_exception"`
+	ReturnBaseURL        OptURI                         `json:"return_base_url"`
 }
 
 // GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
 func (s *PosMembershipSaleRequest) GetExpectedTotalMinor() OptInt64 {
 	return s.ExpectedTotalMinor
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *PosMembershipSaleRequest) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
 }
 
 // GetGiftCardCode returns the value of GiftCardCode.
@@ -36951,6 +37005,11 @@ func (s *PosMembershipSaleRequest) GetPaymentMethodID() OptString {
 	return s.PaymentMethodID
 }
 
+// GetPromoWindowException returns the value of PromoWindowException.
+func (s *PosMembershipSaleRequest) GetPromoWindowException() OptPosPromoWindowException {
+	return s.PromoWindowException
+}
+
 // GetReturnBaseURL returns the value of ReturnBaseURL.
 func (s *PosMembershipSaleRequest) GetReturnBaseURL() OptURI {
 	return s.ReturnBaseURL
@@ -36959,6 +37018,11 @@ func (s *PosMembershipSaleRequest) GetReturnBaseURL() OptURI {
 // SetExpectedTotalMinor sets the value of ExpectedTotalMinor.
 func (s *PosMembershipSaleRequest) SetExpectedTotalMinor(val OptInt64) {
 	s.ExpectedTotalMinor = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *PosMembershipSaleRequest) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
 }
 
 // SetGiftCardCode sets the value of GiftCardCode.
@@ -36984,6 +37048,11 @@ func (s *PosMembershipSaleRequest) SetPassTypeID(val uuid.UUID) {
 // SetPaymentMethodID sets the value of PaymentMethodID.
 func (s *PosMembershipSaleRequest) SetPaymentMethodID(val OptString) {
 	s.PaymentMethodID = val
+}
+
+// SetPromoWindowException sets the value of PromoWindowException.
+func (s *PosMembershipSaleRequest) SetPromoWindowException(val OptPosPromoWindowException) {
+	s.PromoWindowException = val
 }
 
 // SetReturnBaseURL sets the value of ReturnBaseURL.
@@ -37151,8 +37220,16 @@ func (s *PosMethodTotalMethod) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/PosPassPreviewRequest
 type PosPassPreviewRequest struct {
-	MemberID   OptUUID   `json:"member_id"`
-	PassTypeID uuid.UUID `json:"pass_type_id"`
+	// Prices the pass at this offer (its price the total, the difference discountAmount).
+	FlashSaleID          OptUUID                    `json:"flash_sale_id"`
+	MemberID             OptUUID                    `json:"member_id"`
+	PassTypeID           uuid.UUID                  `json:"pass_type_id"`
+	PromoWindowException OptPosPromoWindowException `json:"promo_window_exception"`
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *PosPassPreviewRequest) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
 }
 
 // GetMemberID returns the value of MemberID.
@@ -37165,6 +37242,16 @@ func (s *PosPassPreviewRequest) GetPassTypeID() uuid.UUID {
 	return s.PassTypeID
 }
 
+// GetPromoWindowException returns the value of PromoWindowException.
+func (s *PosPassPreviewRequest) GetPromoWindowException() OptPosPromoWindowException {
+	return s.PromoWindowException
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *PosPassPreviewRequest) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
+}
+
 // SetMemberID sets the value of MemberID.
 func (s *PosPassPreviewRequest) SetMemberID(val OptUUID) {
 	s.MemberID = val
@@ -37173,6 +37260,11 @@ func (s *PosPassPreviewRequest) SetMemberID(val OptUUID) {
 // SetPassTypeID sets the value of PassTypeID.
 func (s *PosPassPreviewRequest) SetPassTypeID(val uuid.UUID) {
 	s.PassTypeID = val
+}
+
+// SetPromoWindowException sets the value of PromoWindowException.
+func (s *PosPassPreviewRequest) SetPromoWindowException(val OptPosPromoWindowException) {
+	s.PromoWindowException = val
 }
 
 // Ref: #/components/schemas/PosPassType
@@ -37804,6 +37896,75 @@ func (s *PosProductResponse) SetData(val PosProduct) {
 // SetError sets the value of Error.
 func (s *PosProductResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Honours, for this one sale, an offer (`flash_sale_id`) that has ended
+// (`flash_sale_after_end`): its price is charged although its window
+// closed. `reason` (5 to 500 characters, spaces around it not counted)
+// is recorded on the sale and in the audit log
+// (`pos.promo_window_exception`). Every other rule of the offer still
+// holds (cancelled, not started, sold out, another pass type, family or
+// currency: 422 `FLASH_SALE_UNAVAILABLE`); an offer still running needs
+// no exception (400 `VALIDATION_ERROR`). `late_code_redemption` is not
+// accepted yet: the desk has no promo codes.
+// Ref: #/components/schemas/PosPromoWindowException
+type PosPromoWindowException struct {
+	Kind   PosPromoWindowExceptionKind `json:"kind"`
+	Reason string                      `json:"reason"`
+}
+
+// GetKind returns the value of Kind.
+func (s *PosPromoWindowException) GetKind() PosPromoWindowExceptionKind {
+	return s.Kind
+}
+
+// GetReason returns the value of Reason.
+func (s *PosPromoWindowException) GetReason() string {
+	return s.Reason
+}
+
+// SetKind sets the value of Kind.
+func (s *PosPromoWindowException) SetKind(val PosPromoWindowExceptionKind) {
+	s.Kind = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosPromoWindowException) SetReason(val string) {
+	s.Reason = val
+}
+
+type PosPromoWindowExceptionKind string
+
+const (
+	PosPromoWindowExceptionKindFlashSaleAfterEnd PosPromoWindowExceptionKind = "flash_sale_after_end"
+)
+
+// AllValues returns all PosPromoWindowExceptionKind values.
+func (PosPromoWindowExceptionKind) AllValues() []PosPromoWindowExceptionKind {
+	return []PosPromoWindowExceptionKind{
+		PosPromoWindowExceptionKindFlashSaleAfterEnd,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosPromoWindowExceptionKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosPromoWindowExceptionKind) UnmarshalText(data []byte) error {
+	switch PosPromoWindowExceptionKind(data) {
+	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
+		*s = PosPromoWindowExceptionKindFlashSaleAfterEnd
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/PosQuote
@@ -38552,15 +38713,18 @@ func (s *PosSaleMethod) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/PosSaleRequest
 type PosSaleRequest struct {
-	ExpectedTotalMinor OptInt64             `json:"expected_total_minor"`
-	GiftCardCode       OptString            `json:"gift_card_code"`
-	Items              []PosCartItem        `json:"items"`
-	MemberID           OptUUID              `json:"member_id"`
-	Method             PosSaleRequestMethod `json:"method"`
-	PassTypeID         OptUUID              `json:"pass_type_id"`
+	ExpectedTotalMinor OptInt64 `json:"expected_total_minor"`
+	// With pass_type_id: sells the pass at this offer.
+	FlashSaleID  OptUUID              `json:"flash_sale_id"`
+	GiftCardCode OptString            `json:"gift_card_code"`
+	Items        []PosCartItem        `json:"items"`
+	MemberID     OptUUID              `json:"member_id"`
+	Method       PosSaleRequestMethod `json:"method"`
+	PassTypeID   OptUUID              `json:"pass_type_id"`
 	// Method card: the member's saved card (member_id required), charged off-session.
-	PaymentMethodID OptString `json:"payment_method_id"`
-	ProductCurrency OptString `json:"product_currency"`
+	PaymentMethodID      OptString                  `json:"payment_method_id"`
+	ProductCurrency      OptString                  `json:"product_currency"`
+	PromoWindowException OptPosPromoWindowException `json:"promo_window_exception"`
 	// Method payment_link: where the link sends the member (https).
 	ReturnBaseURL OptURI `json:"return_base_url"`
 }
@@ -38568,6 +38732,11 @@ type PosSaleRequest struct {
 // GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
 func (s *PosSaleRequest) GetExpectedTotalMinor() OptInt64 {
 	return s.ExpectedTotalMinor
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *PosSaleRequest) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
 }
 
 // GetGiftCardCode returns the value of GiftCardCode.
@@ -38605,6 +38774,11 @@ func (s *PosSaleRequest) GetProductCurrency() OptString {
 	return s.ProductCurrency
 }
 
+// GetPromoWindowException returns the value of PromoWindowException.
+func (s *PosSaleRequest) GetPromoWindowException() OptPosPromoWindowException {
+	return s.PromoWindowException
+}
+
 // GetReturnBaseURL returns the value of ReturnBaseURL.
 func (s *PosSaleRequest) GetReturnBaseURL() OptURI {
 	return s.ReturnBaseURL
@@ -38613,6 +38787,11 @@ func (s *PosSaleRequest) GetReturnBaseURL() OptURI {
 // SetExpectedTotalMinor sets the value of ExpectedTotalMinor.
 func (s *PosSaleRequest) SetExpectedTotalMinor(val OptInt64) {
 	s.ExpectedTotalMinor = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *PosSaleRequest) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
 }
 
 // SetGiftCardCode sets the value of GiftCardCode.
@@ -38648,6 +38827,11 @@ func (s *PosSaleRequest) SetPaymentMethodID(val OptString) {
 // SetProductCurrency sets the value of ProductCurrency.
 func (s *PosSaleRequest) SetProductCurrency(val OptString) {
 	s.ProductCurrency = val
+}
+
+// SetPromoWindowException sets the value of PromoWindowException.
+func (s *PosSaleRequest) SetPromoWindowException(val OptPosPromoWindowException) {
+	s.PromoWindowException = val
 }
 
 // SetReturnBaseURL sets the value of ReturnBaseURL.

@@ -2454,6 +2454,11 @@ type Handler interface {
 	// Needs `pos.access` or `pos.sell`; changes nothing. The pass type's
 	// VAT-inclusive price in its currency, as the sale of it charges.
 	// 404 `NOT_FOUND` for an unknown, inactive or another venue's pass type.
+	// With `flash_sale_id` the pass is priced at the offer: `total` is the
+	// offer's price, `discountAmount` the difference to the pass type's
+	// price; an offer that cannot be sold is 422 `FLASH_SALE_UNAVAILABLE`
+	// with `details.reason` (`ended` unless `promo_window_exception`
+	// `flash_sale_after_end` honours it: see the sale).
 	//
 	// POST /admin/pos/pass-preview
 	PreviewPosPass(ctx context.Context, req *PosPassPreviewRequest) (*PosQuoteResponse, error)
