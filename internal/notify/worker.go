@@ -136,6 +136,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 
 // attachments reads the files of delivery id, in the order they were written.
 func (w *Worker) attachments(ctx context.Context, id uuid.UUID) ([]Attachment, error) {
+	ctx = system.RawSQL(ctx, "notify.deliver")
 	rows, err := w.pool.Query(ctx, `SELECT filename, content_type, data FROM notification_attachments
 		WHERE delivery_id = $1 ORDER BY created_at, id`, id)
 	if err != nil {

@@ -188,7 +188,7 @@ var registry = map[string]SiteInfo{
 	"join.client_id":      rawSQL("the venue's advisory join lock and the next platform client id (the largest C-number of the venue, a cast ent cannot express); bound to the joining venue's id"),
 	"me.affinities":       rawSQL("ranking the signed-in user's listed venues by their own favourites, passes and bookings in one statement; bound to the user's id"),
 	"members.emails":      rawSQL("finding enrolled people's accounts by email with a custom plan (plan_cache_mode), inside the members.enroll bypass"),
-	"notify.deliver":      rawSQL("the notification worker, which holds only a delivery id, claiming and recording that one delivery and disabling a push token the provider rejected in the delivery's venue"),
+	"notify.deliver":      rawSQL("the notification worker, which holds only a delivery id, claiming and recording that one delivery, reading its attached files, and disabling a push token the provider rejected in the delivery's venue"),
 	"notify.relay":        rawSQL("handing committed pending deliveries of every venue to River (FOR UPDATE SKIP LOCKED) and marking them dispatched; ids only"),
 	"ratelimit.gcra":      rawSQL("the GCRA rate limit in one statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) and the prune of whole windows; keys are not venue rows"),
 	"members.search_norm": rawSQL("normalising a member search query with the database's own function (venue_search_norm), so the query and the stored search columns fold alike; reads no rows"),
