@@ -1,6 +1,9 @@
 package handlers_test
 
 import (
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -109,4 +112,47 @@ func TestAdminProfileUpdateRequest(t *testing.T) {
 	hookErr(t, err, 404, "CLIENT_NOT_FOUND")
 	require.Equal(t, 3, requests())
 	require.Equal(t, 3, audits())
+}
+
+// TestAdminMemberContactBadInput: bodies the generated client refuses to
+// send are 400 VALIDATION_ERROR and queue nothing.
+func TestAdminMemberContactBadInput(t *testing.T) {
+	e := newRefundEnv(t)
+	s := e.signup(t, "bad-input@pay.example", goodPassword)
+	enroll(t, e.authEnv, e.op, "bad-input@pay.example", "staff", "members.contact", "notifications.send")
+	_, err := e.client(t, s.AccessToken).SetActiveOrganization(e.ctx, &api.ActiveOrganizationRequest{OrganizationID: e.venue.ID})
+	require.NoError(t, err)
+	ids := make([]string, 101)
+	for i := range ids {
+		ids[i] = `"` + uuid.NewString() + `"`
+	}
+	profile := "/admin/members/" + e.pay.MemberID.String() + "/profile-update-requests"
+	for _, c := range []struct{ path, body string }{
+		{"/admin/payments/receipt-emails", `{"payment_ids":[]}`},
+		{"/admin/payments/receipt-emails", `{"payment_ids":["not-a-uuid"]}`},
+		{"/admin/payments/receipt-emails", `{"payment_ids":[` + strings.Join(ids, ",") + `]}`},
+		{"/admin/payments/receipt-emails", `{"payment_ids":["` + e.pay.ID.String() + `"],"extra":1}`},
+		{profile, `{"field":"shoe_size","channel":"email"}`},
+		{profile, `{"field":"phone","channel":"fax"}`},
+		{profile, `{"field":"phone"}`},
+	} {
+		st, b := e.rawStaff(t, s.AccessToken, c.path, c.body)
+		require.Equal(t, http.StatusBadRequest, st, c.body)
+		require.Contains(t, b, `"VALIDATION_ERROR"`, c.body)
+	}
+	require.Zero(t, e.count(t, "notification_deliveries"))
+}
+
+func (e *refundEnv) rawStaff(t *testing.T, token, path, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.url+"/api/v1"+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Idempotency-Key", uuid.NewString())
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
 }
