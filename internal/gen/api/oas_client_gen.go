@@ -946,6 +946,23 @@ type Invoker interface {
 	//
 	// POST /admin/passes/{id}/payment-overrides
 	CreateAdminPaymentOverrides(ctx context.Context, request *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
+	// CreateAdminProfileUpdateRequest invokes createAdminProfileUpdateRequest operation.
+	//
+	// Sends the client one message on one `channel` (`email`, `sms` or
+	// `push`) asking them to update `field` of their profile. At most one
+	// request per client and field in 24 hours (counted from the last
+	// request that was sent, across staff and channels). 404
+	// `CLIENT_NOT_FOUND` for another venue's or an unknown client. 422
+	// `PROFILE_REQUEST_FAILED`, nothing sent or recorded, with
+	// `details.reason`: `recently_requested` (the field was asked for
+	// within 24 hours; `details.next_allowed_at`), `no_contact` or
+	// `invalid_contact` (no usable address on the channel),
+	// `user_opted_out`, or `venue_capability` (the venue has the channel
+	// switched off). Audit `member_profile_update_requested` (field and
+	// channel, never the address).
+	//
+	// POST /admin/members/{memberId}/profile-update-requests
+	CreateAdminProfileUpdateRequest(ctx context.Context, request *ProfileUpdateRequestCreate, params CreateAdminProfileUpdateRequestParams) (*ProfileUpdateRequestResponse, error)
 	// CreateAdminRoom invokes createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1315,6 +1332,22 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, request OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// EmailAdminPaymentReceipts invokes emailAdminPaymentReceipts operation.
+	//
+	// `payment_ids` (1 to 100 ids). Each payment's receipt is e-mailed to
+	// its member's address on file with the receipt PDF attached (the
+	// same e-mail a member's own resend sends). Each id gets one outcome,
+	// in the order asked: `sent` (queued in the outbox now), `deduped`
+	// (this request, or an earlier one with the same `Idempotency-Key`,
+	// already queued that payment's receipt: the outbox's key per payment
+	// and request), `ineligible` (`reason`: `not_found` for another
+	// venue's, an unknown or an unpaid payment, `no_address` for a payment
+	// without a member address on file) or `failed` (the receipt could
+	// not be made or queued; nothing was queued for it). One item failing
+	// does not stop the others.
+	//
+	// POST /admin/payments/receipt-emails
+	EmailAdminPaymentReceipts(ctx context.Context, request *ReceiptEmailsRequest, params EmailAdminPaymentReceiptsParams) (*ReceiptEmailsResponse, error)
 	// FinalizeServiceImage invokes finalizeServiceImage operation.
 	//
 	// Check the uploaded file and make it the service's image.
@@ -9883,6 +9916,122 @@ func (c *Client) sendCreateAdminPaymentOverrides(ctx context.Context, request *A
 	return result, nil
 }
 
+// CreateAdminProfileUpdateRequest invokes createAdminProfileUpdateRequest operation.
+//
+// Sends the client one message on one `channel` (`email`, `sms` or
+// `push`) asking them to update `field` of their profile. At most one
+// request per client and field in 24 hours (counted from the last
+// request that was sent, across staff and channels). 404
+// `CLIENT_NOT_FOUND` for another venue's or an unknown client. 422
+// `PROFILE_REQUEST_FAILED`, nothing sent or recorded, with
+// `details.reason`: `recently_requested` (the field was asked for
+// within 24 hours; `details.next_allowed_at`), `no_contact` or
+// `invalid_contact` (no usable address on the channel),
+// `user_opted_out`, or `venue_capability` (the venue has the channel
+// switched off). Audit `member_profile_update_requested` (field and
+// channel, never the address).
+//
+// POST /admin/members/{memberId}/profile-update-requests
+func (c *Client) CreateAdminProfileUpdateRequest(ctx context.Context, request *ProfileUpdateRequestCreate, params CreateAdminProfileUpdateRequestParams) (*ProfileUpdateRequestResponse, error) {
+	res, err := c.sendCreateAdminProfileUpdateRequest(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreateAdminProfileUpdateRequest(ctx context.Context, request *ProfileUpdateRequestCreate, params CreateAdminProfileUpdateRequestParams) (res *ProfileUpdateRequestResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/members/"
+	{
+		// Encode "memberId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "memberId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.MemberId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/profile-update-requests"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreateAdminProfileUpdateRequestRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreateAdminProfileUpdateRequestOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreateAdminProfileUpdateRequestResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateAdminRoom invokes createAdminRoom operation.
 //
 // [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -12976,6 +13125,102 @@ func (c *Client) sendDisableWebhookSubscription(ctx context.Context, request Opt
 	defer body.Close()
 
 	result, err := decodeDisableWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// EmailAdminPaymentReceipts invokes emailAdminPaymentReceipts operation.
+//
+// `payment_ids` (1 to 100 ids). Each payment's receipt is e-mailed to
+// its member's address on file with the receipt PDF attached (the
+// same e-mail a member's own resend sends). Each id gets one outcome,
+// in the order asked: `sent` (queued in the outbox now), `deduped`
+// (this request, or an earlier one with the same `Idempotency-Key`,
+// already queued that payment's receipt: the outbox's key per payment
+// and request), `ineligible` (`reason`: `not_found` for another
+// venue's, an unknown or an unpaid payment, `no_address` for a payment
+// without a member address on file) or `failed` (the receipt could
+// not be made or queued; nothing was queued for it). One item failing
+// does not stop the others.
+//
+// POST /admin/payments/receipt-emails
+func (c *Client) EmailAdminPaymentReceipts(ctx context.Context, request *ReceiptEmailsRequest, params EmailAdminPaymentReceiptsParams) (*ReceiptEmailsResponse, error) {
+	res, err := c.sendEmailAdminPaymentReceipts(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendEmailAdminPaymentReceipts(ctx context.Context, request *ReceiptEmailsRequest, params EmailAdminPaymentReceiptsParams) (res *ReceiptEmailsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/payments/receipt-emails"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeEmailAdminPaymentReceiptsRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, EmailAdminPaymentReceiptsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeEmailAdminPaymentReceiptsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

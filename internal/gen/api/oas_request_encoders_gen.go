@@ -700,6 +700,20 @@ func encodeCreateAdminPaymentOverridesRequest(
 	return nil
 }
 
+func encodeCreateAdminProfileUpdateRequestRequest(
+	req *ProfileUpdateRequestCreate,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateAdminRoomRequest(
 	req *AdminRoomCreateRequest,
 	r *http.Request,
@@ -980,6 +994,20 @@ func encodeDisableWebhookSubscriptionRequest(
 		if req.Set {
 			req.Encode(e)
 		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeEmailAdminPaymentReceiptsRequest(
+	req *ReceiptEmailsRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

@@ -946,6 +946,19 @@ func encodeCreateAdminPaymentOverridesResponse(response *AdminPaymentOverrideLis
 	return nil
 }
 
+func encodeCreateAdminProfileUpdateRequestResponse(response *ProfileUpdateRequestResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateAdminRoomResponse(response *AdminRoomResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -1333,6 +1346,19 @@ func encodeDeleteStaffShiftResponse(response *DeleteStaffShiftNoContent, w http.
 }
 
 func encodeDisableWebhookSubscriptionResponse(response *WebhookSubscriptionResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeEmailAdminPaymentReceiptsResponse(response *ReceiptEmailsResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -39555,6 +39555,350 @@ func (s *PricingResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/ProfileUpdateRequest
+type ProfileUpdateRequest struct {
+	Channel ProfileUpdateRequestChannel `json:"channel"`
+	// The outbox delivery that carries the message.
+	DeliveryID uuid.UUID                 `json:"delivery_id"`
+	Field      ProfileUpdateRequestField `json:"field"`
+	MemberID   uuid.UUID                 `json:"member_id"`
+	// When this field may be asked for again.
+	NextAllowedAt time.Time `json:"next_allowed_at"`
+	RequestedAt   time.Time `json:"requested_at"`
+}
+
+// GetChannel returns the value of Channel.
+func (s *ProfileUpdateRequest) GetChannel() ProfileUpdateRequestChannel {
+	return s.Channel
+}
+
+// GetDeliveryID returns the value of DeliveryID.
+func (s *ProfileUpdateRequest) GetDeliveryID() uuid.UUID {
+	return s.DeliveryID
+}
+
+// GetField returns the value of Field.
+func (s *ProfileUpdateRequest) GetField() ProfileUpdateRequestField {
+	return s.Field
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *ProfileUpdateRequest) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetNextAllowedAt returns the value of NextAllowedAt.
+func (s *ProfileUpdateRequest) GetNextAllowedAt() time.Time {
+	return s.NextAllowedAt
+}
+
+// GetRequestedAt returns the value of RequestedAt.
+func (s *ProfileUpdateRequest) GetRequestedAt() time.Time {
+	return s.RequestedAt
+}
+
+// SetChannel sets the value of Channel.
+func (s *ProfileUpdateRequest) SetChannel(val ProfileUpdateRequestChannel) {
+	s.Channel = val
+}
+
+// SetDeliveryID sets the value of DeliveryID.
+func (s *ProfileUpdateRequest) SetDeliveryID(val uuid.UUID) {
+	s.DeliveryID = val
+}
+
+// SetField sets the value of Field.
+func (s *ProfileUpdateRequest) SetField(val ProfileUpdateRequestField) {
+	s.Field = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *ProfileUpdateRequest) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetNextAllowedAt sets the value of NextAllowedAt.
+func (s *ProfileUpdateRequest) SetNextAllowedAt(val time.Time) {
+	s.NextAllowedAt = val
+}
+
+// SetRequestedAt sets the value of RequestedAt.
+func (s *ProfileUpdateRequest) SetRequestedAt(val time.Time) {
+	s.RequestedAt = val
+}
+
+type ProfileUpdateRequestChannel string
+
+const (
+	ProfileUpdateRequestChannelEmail ProfileUpdateRequestChannel = "email"
+	ProfileUpdateRequestChannelSMS   ProfileUpdateRequestChannel = "sms"
+	ProfileUpdateRequestChannelPush  ProfileUpdateRequestChannel = "push"
+)
+
+// AllValues returns all ProfileUpdateRequestChannel values.
+func (ProfileUpdateRequestChannel) AllValues() []ProfileUpdateRequestChannel {
+	return []ProfileUpdateRequestChannel{
+		ProfileUpdateRequestChannelEmail,
+		ProfileUpdateRequestChannelSMS,
+		ProfileUpdateRequestChannelPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ProfileUpdateRequestChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case ProfileUpdateRequestChannelEmail:
+		return []byte(s), nil
+	case ProfileUpdateRequestChannelSMS:
+		return []byte(s), nil
+	case ProfileUpdateRequestChannelPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ProfileUpdateRequestChannel) UnmarshalText(data []byte) error {
+	switch ProfileUpdateRequestChannel(data) {
+	case ProfileUpdateRequestChannelEmail:
+		*s = ProfileUpdateRequestChannelEmail
+		return nil
+	case ProfileUpdateRequestChannelSMS:
+		*s = ProfileUpdateRequestChannelSMS
+		return nil
+	case ProfileUpdateRequestChannelPush:
+		*s = ProfileUpdateRequestChannelPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ProfileUpdateRequestCreate
+type ProfileUpdateRequestCreate struct {
+	Channel ProfileUpdateRequestCreateChannel `json:"channel"`
+	Field   ProfileUpdateRequestCreateField   `json:"field"`
+}
+
+// GetChannel returns the value of Channel.
+func (s *ProfileUpdateRequestCreate) GetChannel() ProfileUpdateRequestCreateChannel {
+	return s.Channel
+}
+
+// GetField returns the value of Field.
+func (s *ProfileUpdateRequestCreate) GetField() ProfileUpdateRequestCreateField {
+	return s.Field
+}
+
+// SetChannel sets the value of Channel.
+func (s *ProfileUpdateRequestCreate) SetChannel(val ProfileUpdateRequestCreateChannel) {
+	s.Channel = val
+}
+
+// SetField sets the value of Field.
+func (s *ProfileUpdateRequestCreate) SetField(val ProfileUpdateRequestCreateField) {
+	s.Field = val
+}
+
+type ProfileUpdateRequestCreateChannel string
+
+const (
+	ProfileUpdateRequestCreateChannelEmail ProfileUpdateRequestCreateChannel = "email"
+	ProfileUpdateRequestCreateChannelSMS   ProfileUpdateRequestCreateChannel = "sms"
+	ProfileUpdateRequestCreateChannelPush  ProfileUpdateRequestCreateChannel = "push"
+)
+
+// AllValues returns all ProfileUpdateRequestCreateChannel values.
+func (ProfileUpdateRequestCreateChannel) AllValues() []ProfileUpdateRequestCreateChannel {
+	return []ProfileUpdateRequestCreateChannel{
+		ProfileUpdateRequestCreateChannelEmail,
+		ProfileUpdateRequestCreateChannelSMS,
+		ProfileUpdateRequestCreateChannelPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ProfileUpdateRequestCreateChannel) MarshalText() ([]byte, error) {
+	switch s {
+	case ProfileUpdateRequestCreateChannelEmail:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateChannelSMS:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateChannelPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ProfileUpdateRequestCreateChannel) UnmarshalText(data []byte) error {
+	switch ProfileUpdateRequestCreateChannel(data) {
+	case ProfileUpdateRequestCreateChannelEmail:
+		*s = ProfileUpdateRequestCreateChannelEmail
+		return nil
+	case ProfileUpdateRequestCreateChannelSMS:
+		*s = ProfileUpdateRequestCreateChannelSMS
+		return nil
+	case ProfileUpdateRequestCreateChannelPush:
+		*s = ProfileUpdateRequestCreateChannelPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ProfileUpdateRequestCreateField string
+
+const (
+	ProfileUpdateRequestCreateFieldName      ProfileUpdateRequestCreateField = "name"
+	ProfileUpdateRequestCreateFieldEmail     ProfileUpdateRequestCreateField = "email"
+	ProfileUpdateRequestCreateFieldPhone     ProfileUpdateRequestCreateField = "phone"
+	ProfileUpdateRequestCreateFieldAddress   ProfileUpdateRequestCreateField = "address"
+	ProfileUpdateRequestCreateFieldBirthDate ProfileUpdateRequestCreateField = "birth_date"
+)
+
+// AllValues returns all ProfileUpdateRequestCreateField values.
+func (ProfileUpdateRequestCreateField) AllValues() []ProfileUpdateRequestCreateField {
+	return []ProfileUpdateRequestCreateField{
+		ProfileUpdateRequestCreateFieldName,
+		ProfileUpdateRequestCreateFieldEmail,
+		ProfileUpdateRequestCreateFieldPhone,
+		ProfileUpdateRequestCreateFieldAddress,
+		ProfileUpdateRequestCreateFieldBirthDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ProfileUpdateRequestCreateField) MarshalText() ([]byte, error) {
+	switch s {
+	case ProfileUpdateRequestCreateFieldName:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateFieldEmail:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateFieldPhone:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateFieldAddress:
+		return []byte(s), nil
+	case ProfileUpdateRequestCreateFieldBirthDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ProfileUpdateRequestCreateField) UnmarshalText(data []byte) error {
+	switch ProfileUpdateRequestCreateField(data) {
+	case ProfileUpdateRequestCreateFieldName:
+		*s = ProfileUpdateRequestCreateFieldName
+		return nil
+	case ProfileUpdateRequestCreateFieldEmail:
+		*s = ProfileUpdateRequestCreateFieldEmail
+		return nil
+	case ProfileUpdateRequestCreateFieldPhone:
+		*s = ProfileUpdateRequestCreateFieldPhone
+		return nil
+	case ProfileUpdateRequestCreateFieldAddress:
+		*s = ProfileUpdateRequestCreateFieldAddress
+		return nil
+	case ProfileUpdateRequestCreateFieldBirthDate:
+		*s = ProfileUpdateRequestCreateFieldBirthDate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type ProfileUpdateRequestField string
+
+const (
+	ProfileUpdateRequestFieldName      ProfileUpdateRequestField = "name"
+	ProfileUpdateRequestFieldEmail     ProfileUpdateRequestField = "email"
+	ProfileUpdateRequestFieldPhone     ProfileUpdateRequestField = "phone"
+	ProfileUpdateRequestFieldAddress   ProfileUpdateRequestField = "address"
+	ProfileUpdateRequestFieldBirthDate ProfileUpdateRequestField = "birth_date"
+)
+
+// AllValues returns all ProfileUpdateRequestField values.
+func (ProfileUpdateRequestField) AllValues() []ProfileUpdateRequestField {
+	return []ProfileUpdateRequestField{
+		ProfileUpdateRequestFieldName,
+		ProfileUpdateRequestFieldEmail,
+		ProfileUpdateRequestFieldPhone,
+		ProfileUpdateRequestFieldAddress,
+		ProfileUpdateRequestFieldBirthDate,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ProfileUpdateRequestField) MarshalText() ([]byte, error) {
+	switch s {
+	case ProfileUpdateRequestFieldName:
+		return []byte(s), nil
+	case ProfileUpdateRequestFieldEmail:
+		return []byte(s), nil
+	case ProfileUpdateRequestFieldPhone:
+		return []byte(s), nil
+	case ProfileUpdateRequestFieldAddress:
+		return []byte(s), nil
+	case ProfileUpdateRequestFieldBirthDate:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ProfileUpdateRequestField) UnmarshalText(data []byte) error {
+	switch ProfileUpdateRequestField(data) {
+	case ProfileUpdateRequestFieldName:
+		*s = ProfileUpdateRequestFieldName
+		return nil
+	case ProfileUpdateRequestFieldEmail:
+		*s = ProfileUpdateRequestFieldEmail
+		return nil
+	case ProfileUpdateRequestFieldPhone:
+		*s = ProfileUpdateRequestFieldPhone
+		return nil
+	case ProfileUpdateRequestFieldAddress:
+		*s = ProfileUpdateRequestFieldAddress
+		return nil
+	case ProfileUpdateRequestFieldBirthDate:
+		*s = ProfileUpdateRequestFieldBirthDate
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ProfileUpdateRequestResponse
+type ProfileUpdateRequestResponse struct {
+	Data  ProfileUpdateRequest `json:"data"`
+	Error struct{}             `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ProfileUpdateRequestResponse) GetData() ProfileUpdateRequest {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ProfileUpdateRequestResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ProfileUpdateRequestResponse) SetData(val ProfileUpdateRequest) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ProfileUpdateRequestResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/PurchaseConfirmation
 type PurchaseConfirmation struct {
 	CheckoutAttempt uuid.UUID `json:"checkout_attempt"`
@@ -39754,6 +40098,199 @@ func (s *ReactivatePassRequest) SetNewEndDate(val time.Time) {
 // SetReason sets the value of Reason.
 func (s *ReactivatePassRequest) SetReason(val OptString) {
 	s.Reason = val
+}
+
+// Ref: #/components/schemas/ReceiptEmailItem
+type ReceiptEmailItem struct {
+	Outcome   ReceiptEmailItemOutcome `json:"outcome"`
+	PaymentID uuid.UUID               `json:"payment_id"`
+	// Why an item is ineligible (`not_found`, `no_address`); null otherwise.
+	Reason NilString `json:"reason"`
+}
+
+// GetOutcome returns the value of Outcome.
+func (s *ReceiptEmailItem) GetOutcome() ReceiptEmailItemOutcome {
+	return s.Outcome
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *ReceiptEmailItem) GetPaymentID() uuid.UUID {
+	return s.PaymentID
+}
+
+// GetReason returns the value of Reason.
+func (s *ReceiptEmailItem) GetReason() NilString {
+	return s.Reason
+}
+
+// SetOutcome sets the value of Outcome.
+func (s *ReceiptEmailItem) SetOutcome(val ReceiptEmailItemOutcome) {
+	s.Outcome = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *ReceiptEmailItem) SetPaymentID(val uuid.UUID) {
+	s.PaymentID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *ReceiptEmailItem) SetReason(val NilString) {
+	s.Reason = val
+}
+
+type ReceiptEmailItemOutcome string
+
+const (
+	ReceiptEmailItemOutcomeSent       ReceiptEmailItemOutcome = "sent"
+	ReceiptEmailItemOutcomeDeduped    ReceiptEmailItemOutcome = "deduped"
+	ReceiptEmailItemOutcomeIneligible ReceiptEmailItemOutcome = "ineligible"
+	ReceiptEmailItemOutcomeFailed     ReceiptEmailItemOutcome = "failed"
+)
+
+// AllValues returns all ReceiptEmailItemOutcome values.
+func (ReceiptEmailItemOutcome) AllValues() []ReceiptEmailItemOutcome {
+	return []ReceiptEmailItemOutcome{
+		ReceiptEmailItemOutcomeSent,
+		ReceiptEmailItemOutcomeDeduped,
+		ReceiptEmailItemOutcomeIneligible,
+		ReceiptEmailItemOutcomeFailed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ReceiptEmailItemOutcome) MarshalText() ([]byte, error) {
+	switch s {
+	case ReceiptEmailItemOutcomeSent:
+		return []byte(s), nil
+	case ReceiptEmailItemOutcomeDeduped:
+		return []byte(s), nil
+	case ReceiptEmailItemOutcomeIneligible:
+		return []byte(s), nil
+	case ReceiptEmailItemOutcomeFailed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ReceiptEmailItemOutcome) UnmarshalText(data []byte) error {
+	switch ReceiptEmailItemOutcome(data) {
+	case ReceiptEmailItemOutcomeSent:
+		*s = ReceiptEmailItemOutcomeSent
+		return nil
+	case ReceiptEmailItemOutcomeDeduped:
+		*s = ReceiptEmailItemOutcomeDeduped
+		return nil
+	case ReceiptEmailItemOutcomeIneligible:
+		*s = ReceiptEmailItemOutcomeIneligible
+		return nil
+	case ReceiptEmailItemOutcomeFailed:
+		*s = ReceiptEmailItemOutcomeFailed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ReceiptEmails
+type ReceiptEmails struct {
+	Deduped    int                `json:"deduped"`
+	Failed     int                `json:"failed"`
+	Ineligible int                `json:"ineligible"`
+	Items      []ReceiptEmailItem `json:"items"`
+	Sent       int                `json:"sent"`
+}
+
+// GetDeduped returns the value of Deduped.
+func (s *ReceiptEmails) GetDeduped() int {
+	return s.Deduped
+}
+
+// GetFailed returns the value of Failed.
+func (s *ReceiptEmails) GetFailed() int {
+	return s.Failed
+}
+
+// GetIneligible returns the value of Ineligible.
+func (s *ReceiptEmails) GetIneligible() int {
+	return s.Ineligible
+}
+
+// GetItems returns the value of Items.
+func (s *ReceiptEmails) GetItems() []ReceiptEmailItem {
+	return s.Items
+}
+
+// GetSent returns the value of Sent.
+func (s *ReceiptEmails) GetSent() int {
+	return s.Sent
+}
+
+// SetDeduped sets the value of Deduped.
+func (s *ReceiptEmails) SetDeduped(val int) {
+	s.Deduped = val
+}
+
+// SetFailed sets the value of Failed.
+func (s *ReceiptEmails) SetFailed(val int) {
+	s.Failed = val
+}
+
+// SetIneligible sets the value of Ineligible.
+func (s *ReceiptEmails) SetIneligible(val int) {
+	s.Ineligible = val
+}
+
+// SetItems sets the value of Items.
+func (s *ReceiptEmails) SetItems(val []ReceiptEmailItem) {
+	s.Items = val
+}
+
+// SetSent sets the value of Sent.
+func (s *ReceiptEmails) SetSent(val int) {
+	s.Sent = val
+}
+
+// Ref: #/components/schemas/ReceiptEmailsRequest
+type ReceiptEmailsRequest struct {
+	PaymentIds []uuid.UUID `json:"payment_ids"`
+}
+
+// GetPaymentIds returns the value of PaymentIds.
+func (s *ReceiptEmailsRequest) GetPaymentIds() []uuid.UUID {
+	return s.PaymentIds
+}
+
+// SetPaymentIds sets the value of PaymentIds.
+func (s *ReceiptEmailsRequest) SetPaymentIds(val []uuid.UUID) {
+	s.PaymentIds = val
+}
+
+// Ref: #/components/schemas/ReceiptEmailsResponse
+type ReceiptEmailsResponse struct {
+	Data  ReceiptEmails `json:"data"`
+	Error struct{}      `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ReceiptEmailsResponse) GetData() ReceiptEmails {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ReceiptEmailsResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ReceiptEmailsResponse) SetData(val ReceiptEmails) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ReceiptEmailsResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/ReceiptResendResponse

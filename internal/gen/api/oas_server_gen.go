@@ -933,6 +933,23 @@ type Handler interface {
 	//
 	// POST /admin/passes/{id}/payment-overrides
 	CreateAdminPaymentOverrides(ctx context.Context, req *AdminPaymentOverrideCreateRequest, params CreateAdminPaymentOverridesParams) (*AdminPaymentOverrideListResponse, error)
+	// CreateAdminProfileUpdateRequest implements createAdminProfileUpdateRequest operation.
+	//
+	// Sends the client one message on one `channel` (`email`, `sms` or
+	// `push`) asking them to update `field` of their profile. At most one
+	// request per client and field in 24 hours (counted from the last
+	// request that was sent, across staff and channels). 404
+	// `CLIENT_NOT_FOUND` for another venue's or an unknown client. 422
+	// `PROFILE_REQUEST_FAILED`, nothing sent or recorded, with
+	// `details.reason`: `recently_requested` (the field was asked for
+	// within 24 hours; `details.next_allowed_at`), `no_contact` or
+	// `invalid_contact` (no usable address on the channel),
+	// `user_opted_out`, or `venue_capability` (the venue has the channel
+	// switched off). Audit `member_profile_update_requested` (field and
+	// channel, never the address).
+	//
+	// POST /admin/members/{memberId}/profile-update-requests
+	CreateAdminProfileUpdateRequest(ctx context.Context, req *ProfileUpdateRequestCreate, params CreateAdminProfileUpdateRequestParams) (*ProfileUpdateRequestResponse, error)
 	// CreateAdminRoom implements createAdminRoom operation.
 	//
 	// [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1302,6 +1319,22 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/disable
 	DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// EmailAdminPaymentReceipts implements emailAdminPaymentReceipts operation.
+	//
+	// `payment_ids` (1 to 100 ids). Each payment's receipt is e-mailed to
+	// its member's address on file with the receipt PDF attached (the
+	// same e-mail a member's own resend sends). Each id gets one outcome,
+	// in the order asked: `sent` (queued in the outbox now), `deduped`
+	// (this request, or an earlier one with the same `Idempotency-Key`,
+	// already queued that payment's receipt: the outbox's key per payment
+	// and request), `ineligible` (`reason`: `not_found` for another
+	// venue's, an unknown or an unpaid payment, `no_address` for a payment
+	// without a member address on file) or `failed` (the receipt could
+	// not be made or queued; nothing was queued for it). One item failing
+	// does not stop the others.
+	//
+	// POST /admin/payments/receipt-emails
+	EmailAdminPaymentReceipts(ctx context.Context, req *ReceiptEmailsRequest, params EmailAdminPaymentReceiptsParams) (*ReceiptEmailsResponse, error)
 	// FinalizeServiceImage implements finalizeServiceImage operation.
 	//
 	// Check the uploaded file and make it the service's image.

@@ -1145,6 +1145,26 @@ func (UnimplementedHandler) CreateAdminPaymentOverrides(ctx context.Context, req
 	return r, ht.ErrNotImplemented
 }
 
+// CreateAdminProfileUpdateRequest implements createAdminProfileUpdateRequest operation.
+//
+// Sends the client one message on one `channel` (`email`, `sms` or
+// `push`) asking them to update `field` of their profile. At most one
+// request per client and field in 24 hours (counted from the last
+// request that was sent, across staff and channels). 404
+// `CLIENT_NOT_FOUND` for another venue's or an unknown client. 422
+// `PROFILE_REQUEST_FAILED`, nothing sent or recorded, with
+// `details.reason`: `recently_requested` (the field was asked for
+// within 24 hours; `details.next_allowed_at`), `no_contact` or
+// `invalid_contact` (no usable address on the channel),
+// `user_opted_out`, or `venue_capability` (the venue has the channel
+// switched off). Audit `member_profile_update_requested` (field and
+// channel, never the address).
+//
+// POST /admin/members/{memberId}/profile-update-requests
+func (UnimplementedHandler) CreateAdminProfileUpdateRequest(ctx context.Context, req *ProfileUpdateRequestCreate, params CreateAdminProfileUpdateRequestParams) (r *ProfileUpdateRequestResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateAdminRoom implements createAdminRoom operation.
 //
 // [settings.business] `name`, `capacity` (positive) and `room_type`
@@ -1598,6 +1618,25 @@ func (UnimplementedHandler) DeleteStaffShift(ctx context.Context, params DeleteS
 //
 // POST /admin/webhooks/{id}/disable
 func (UnimplementedHandler) DisableWebhookSubscription(ctx context.Context, req OptWebhookDisableRequest, params DisableWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// EmailAdminPaymentReceipts implements emailAdminPaymentReceipts operation.
+//
+// `payment_ids` (1 to 100 ids). Each payment's receipt is e-mailed to
+// its member's address on file with the receipt PDF attached (the
+// same e-mail a member's own resend sends). Each id gets one outcome,
+// in the order asked: `sent` (queued in the outbox now), `deduped`
+// (this request, or an earlier one with the same `Idempotency-Key`,
+// already queued that payment's receipt: the outbox's key per payment
+// and request), `ineligible` (`reason`: `not_found` for another
+// venue's, an unknown or an unpaid payment, `no_address` for a payment
+// without a member address on file) or `failed` (the receipt could
+// not be made or queued; nothing was queued for it). One item failing
+// does not stop the others.
+//
+// POST /admin/payments/receipt-emails
+func (UnimplementedHandler) EmailAdminPaymentReceipts(ctx context.Context, req *ReceiptEmailsRequest, params EmailAdminPaymentReceiptsParams) (r *ReceiptEmailsResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
