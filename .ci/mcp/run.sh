@@ -53,7 +53,7 @@ expect() {
 }
 
 today=$(date -u +%F)
-expect "$key" "tools/list" 'r.tools.length === 8 && r.tools.every(t => t.inputSchema.type === "object")' --method tools/list
+expect "$key" "tools/list" 'r.tools.length === 10 && r.tools.every(t => t.inputSchema.type === "object")' --method tools/list
 expect "$key" "tools/call search_schedule" 'r.isError === false && r.structuredContent.count <= 100' \
   --method tools/call --tool-name search_schedule --tool-arg "date=$today"
 expect "$key" "tools/call get_revenue_summary" 'Array.isArray(r.structuredContent.totals)' \

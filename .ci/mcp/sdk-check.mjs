@@ -50,6 +50,7 @@ const names = tools.map((t) => t.name);
 const want = [
   "search_schedule", "check_availability", "search_members", "get_member_details",
   "get_revenue_summary", "get_today_overview", "create_flash_sale", "get_sales_snapshot",
+  "get_attendance_report", "get_brand_analytics",
 ];
 assert(JSON.stringify(names) === JSON.stringify(want), `tools: ${names}`);
 for (const t of tools) assert(t.inputSchema?.type === "object", `${t.name}: inputSchema`);

@@ -53,6 +53,8 @@ func (f *fixture) toolArgs() map[string]map[string]any {
 		mcptools.GetTodayOverviewName:  {},
 		mcptools.CreateFlashSaleName:   f.flashSaleArgs(),
 		mcptools.GetSalesSnapshotName:  {"range": "7d", "basis": "cash", "methods": []string{"other", "card"}},
+		mcptools.GetAttendanceName:     {"range": "7d", "view": "action_date"},
+		mcptools.GetBrandAnalyticsName: {"range": "mtd"},
 	}
 }
 

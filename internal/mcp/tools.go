@@ -64,6 +64,8 @@ func toolTable() map[string]*tool {
 		{resource: "venue", run: bind(todayOverview)},
 		{resource: "pass_type", run: bind(createFlashSale)},
 		{resource: "brand", run: bind(salesSnapshot)},
+		{resource: "location", run: bind(attendanceReport)},
+		{resource: "brand", run: bind(brandAnalytics)},
 	}
 	out := make(map[string]*tool, len(ts))
 	for i, t := range ts {

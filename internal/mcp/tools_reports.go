@@ -44,26 +44,9 @@ func amountOut(a reports.Amount) salesAmountOut {
 // salesSnapshot is get_sales_snapshot: the domain call of GET
 // /admin/sales-snapshot (without refresh, which recomputes the rollup).
 func salesSnapshot(ctx context.Context, e *env, in mcptools.GetSalesSnapshot) (any, error) {
-	var from, to *time.Time
-	for _, d := range []struct {
-		s    string
-		dst  **time.Time
-		path string
-	}{{in.From, &from, "/from"}, {in.To, &to, "/to"}} {
-		if d.s == "" {
-			continue
-		}
-		t, err := time.Parse(dateLayout, d.s)
-		if err != nil {
-			return nil, errInvalidParams("arguments do not match the input schema", violation{Path: d.path, Message: "must be a date, YYYY-MM-DD"})
-		}
-		*d.dst = &t
-	}
-	l := e.now.In(e.caller.loc)
-	today := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
-	p, err := reports.ParsePeriod(in.Range, from, to, today)
+	p, err := reportPeriod(e, in.Range, in.From, in.To)
 	if err != nil {
-		return nil, reportErr(err)
+		return nil, err
 	}
 	f := reports.SalesFilter{Basis: in.Basis, Methods: in.Methods, Categories: in.Categories}
 	for _, id := range []struct {
@@ -92,6 +75,33 @@ func salesSnapshot(ctx context.Context, e *env, in mcptools.GetSalesSnapshot) (a
 		out.Lines[i] = salesLineOut{Method: ln.Method, Category: ln.Category, salesAmountOut: amountOut(ln.Amount)}
 	}
 	return out, nil
+}
+
+// reportPeriod reads a report period as the REST reports do: range (empty
+// is today) relative to the venue's local date, from and to only for custom.
+func reportPeriod(e *env, rng, fromArg, toArg string) (reports.Period, error) {
+	var from, to *time.Time
+	for _, d := range []struct {
+		s    string
+		dst  **time.Time
+		path string
+	}{{fromArg, &from, "/from"}, {toArg, &to, "/to"}} {
+		if d.s == "" {
+			continue
+		}
+		t, err := time.Parse(dateLayout, d.s)
+		if err != nil {
+			return reports.Period{}, errInvalidParams("arguments do not match the input schema", violation{Path: d.path, Message: "must be a date, YYYY-MM-DD"})
+		}
+		*d.dst = &t
+	}
+	l := e.now.In(e.caller.loc)
+	today := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC)
+	p, err := reports.ParsePeriod(rng, from, to, today)
+	if err != nil {
+		return reports.Period{}, reportErr(err)
+	}
+	return p, nil
 }
 
 // reportErr maps a refusal of package reports: a 400 (INVALID_RANGE) is

@@ -83,3 +83,19 @@ type GetSalesSnapshot struct {
 	BrandID    string   `json:"brand_id,omitempty" jsonschema:"format=uuid" jsonschema_description:"Only the sales of this brand of the venue."`
 	LocationID string   `json:"location_id,omitempty" jsonschema:"format=uuid" jsonschema_description:"Only the sales at this location of the venue."`
 }
+
+// GetAttendanceReport is the input of get_attendance_report.
+type GetAttendanceReport struct {
+	Range      string `json:"range,omitempty" jsonschema:"enum=today,enum=yesterday,enum=7d,enum=mtd,enum=30d,enum=custom,default=today" jsonschema_description:"The dates counted: today (default), yesterday, 7d (today and the 6 days before), mtd (month to date), 30d (today and the 29 days before) or custom (from and to)."`
+	From       string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"First venue-local date of a custom range, YYYY-MM-DD."`
+	To         string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Last venue-local date of a custom range (inclusive, at most 366 days), YYYY-MM-DD."`
+	View       string `json:"view,omitempty" jsonschema:"enum=class_date,enum=action_date,default=class_date" jsonschema_description:"class_date: the bookings of the classes held on each date, by status; action_date: each booking action on the date it happened."`
+	LocationID string `json:"location_id,omitempty" jsonschema:"format=uuid" jsonschema_description:"Only the classes at this location of the venue."`
+}
+
+// GetBrandAnalytics is the input of get_brand_analytics.
+type GetBrandAnalytics struct {
+	Range string `json:"range,omitempty" jsonschema:"enum=today,enum=yesterday,enum=7d,enum=mtd,enum=30d,enum=custom,default=today" jsonschema_description:"The dates read: today (default), yesterday, 7d (today and the 6 days before), mtd (month to date), 30d (today and the 29 days before) or custom (from and to)."`
+	From  string `json:"from,omitempty" jsonschema:"format=date" jsonschema_description:"First venue-local date of a custom range, YYYY-MM-DD."`
+	To    string `json:"to,omitempty" jsonschema:"format=date" jsonschema_description:"Last venue-local date of a custom range (inclusive, at most 366 days), YYYY-MM-DD."`
+}

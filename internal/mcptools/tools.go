@@ -16,6 +16,8 @@ const (
 	GetTodayOverviewName  = "get_today_overview"
 	CreateFlashSaleName   = "create_flash_sale"
 	GetSalesSnapshotName  = "get_sales_snapshot"
+	GetAttendanceName     = "get_attendance_report"
+	GetBrandAnalyticsName = "get_brand_analytics"
 )
 
 // Result ceilings of the tools that return lists.
@@ -102,6 +104,22 @@ var Tools = []Tool{
 		Scopes:      []string{scope.ReadReports},
 		ReadOnly:    true,
 		Input:       reflect.TypeFor[GetSalesSnapshot](),
+	},
+	{
+		Name:        GetAttendanceName,
+		Title:       "Attendance report",
+		Description: "The venue's bookings of a range (today, yesterday, 7d, mtd, 30d or custom from..to, venue-local dates) counted per date and in total: booked, checked in, no-show, late-cancelled, cancelled, waitlisted; by the class's date (class_date, default) or the date of each action (action_date); optionally one location's classes. The same figures as GET /admin/reports/attendance. Needs read:reports.",
+		Scopes:      []string{scope.ReadReports},
+		ReadOnly:    true,
+		Input:       reflect.TypeFor[GetAttendanceReport](),
+	},
+	{
+		Name:        GetBrandAnalyticsName,
+		Title:       "Brand analytics",
+		Description: "Per brand of the venue (and one entry for what belongs to no brand) over a range (today, yesterday, 7d, mtd, 30d or custom from..to, venue-local dates): classes held and cancelled, seats booked, check-ins, and cash-basis sales per currency in minor units with the currency's exponent. The same figures as GET /admin/reports/brands. Needs read:reports.",
+		Scopes:      []string{scope.ReadReports},
+		ReadOnly:    true,
+		Input:       reflect.TypeFor[GetBrandAnalytics](),
 	},
 }
 
