@@ -57,6 +57,8 @@ type Venue struct {
 	StaffTokens      []string  `json:"-"`
 	SubscriptionID   uuid.UUID `json:"-"`
 	DeliveriesCursor string    `json:"-"`
+	// ProductIDs are the desk's stocked products of the POS ops.
+	ProductIDs []uuid.UUID `json:"-"`
 	// ClassIDs are a sample of the venue's listed classes, LocationIDs its
 	// locations (members family).
 	ClassIDs, LocationIDs []uuid.UUID `json:"-"`

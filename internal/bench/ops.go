@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"net/url"
 	"slices"
 	"sort"
@@ -53,8 +54,14 @@ type Op struct {
 	// calls (DataSet.LocalURL) instead of the service.
 	Local bool
 	// Body, when set, makes request n a POST of this JSON body (to the path
-	// Request returns).
-	Body func(n uint64) []byte
+	// Request returns) on ds.
+	Body func(ds *DataSet, n uint64) []byte
+	// Header, when set, adds request n's own headers (the venue a member
+	// acts in, a write's Idempotency-Key) for venue v.
+	Header func(h http.Header, v *Venue, n uint64)
+	// Products makes the data step stock each venue of the members family
+	// with the desk's products (Venue.ProductIDs).
+	Products bool
 	// Check, when set, validates a successful answer's body.
 	Check func(body []byte) error
 	// Goals are the op's targets, checked in the report.

@@ -181,7 +181,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		}
 	}
 	needMain, needGeo, needMembers, needBaseline, needBearer := false, false, false, false, false
-	needStaff, needLocal := false, false
+	needStaff, needLocal, needProducts := false, false, false
 	var scopes []string
 	for _, op := range ops {
 		needMain = needMain || op.Family == FamilyMain || cfg.Target != ""
@@ -191,6 +191,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		needBearer = needBearer || op.Bearer
 		needStaff = needStaff || op.Staff
 		needLocal = needLocal || op.Local
+		needProducts = needProducts || op.Products
 		for _, s := range op.Scopes {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
@@ -247,6 +248,11 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		if (needStaff || needLocal) && ds.Family == FamilyMembers {
 			if err := prepareHistory(ctx, ds); err != nil {
 				return sets, cleanup, fmt.Errorf("history of %s: %w", ds.Name, err)
+			}
+		}
+		if needProducts && ds.Family == FamilyMembers {
+			if err := prepareProducts(ctx, ds); err != nil {
+				return sets, cleanup, err
 			}
 		}
 		if needLocal && ds.Family == FamilyMembers {

@@ -103,7 +103,7 @@ func prefixRunes(s string, n int) string {
 }
 
 // memberSearchBody returns the MCP tools/call of search_members for request n.
-func memberSearchBody(n uint64) []byte {
+func memberSearchBody(_ *DataSet, n uint64) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0", "id": n, "method": "tools/call",
 		"params": map[string]any{"name": "search_members", "arguments": map[string]any{"query": searchTerm(n)}},

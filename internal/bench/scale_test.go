@@ -39,7 +39,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		DatabaseURL: url, Days: 3, Seed: 9,
 		MemberScales: []int{200, 600}, GeoVenues: []int{2, 5},
 		Ops: []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search",
-			"members-webhook-deliveries", "members-audit-list"},
+			"members-webhook-deliveries", "members-audit-list",
+			"members-checkout-preview", "members-pos-preview", "members-pos-cash-sale"},
 		Concurrency: []int{2},
 		Warmup:      50 * time.Millisecond, Duration: 250 * time.Millisecond,
 		Timeout: 10 * time.Second,
@@ -57,7 +58,7 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, 600, rep.Sets[3].Members)
 	require.Equal(t, 200, rep.Sets[4].Members, "the platform set is the small venue")
 
-	require.Len(t, rep.Steps, 7*3+2)
+	require.Len(t, rep.Steps, 10*3+2)
 	for _, s := range rep.Steps {
 		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
 		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
@@ -84,9 +85,23 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, min(StaffPerVenue, 600/4), staff)
 	require.Equal(t, staff, staffManaging, "every staff member holds the webhook permission")
 
+	// The desk ops sell the venue's bench products in cash: every sale took
+	// its stock, and nothing was sold below zero.
+	var products, sales, sold, stock int
+	require.NoError(t, large.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM products WHERE organization_id = $1 AND sku LIKE 'bench-%'),
+		(SELECT count(*) FROM pos_sales WHERE organization_id = $1 AND method = 'cash'),
+		(SELECT COALESCE(-sum(delta), 0) FROM stock_movements WHERE organization_id = $1 AND kind = 'sale'),
+		(SELECT sum(stock_on_hand) FROM products WHERE organization_id = $1 AND sku LIKE 'bench-%')`,
+		venue).Scan(&products, &sales, &sold, &stock))
+	require.Equal(t, ProductsPerVenue, products)
+	require.Positive(t, sales)
+	require.Positive(t, sold)
+	require.Equal(t, ProductsPerVenue*ProductStock-sold, stock)
+
 	// Per members op: scale and platform rows; the search also against the
 	// schedule; the directory's scale row.
-	require.Len(t, rep.Scale, 7*2+1+1)
+	require.Len(t, rep.Scale, 10*2+1+1)
 	goals := map[string]int{}
 	for _, g := range rep.Goals {
 		goals[g.Op]++
@@ -94,7 +109,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	}
 	require.Equal(t, map[string]int{"members-search": 3, "members-schedule": 2, "members-admin-schedule": 2,
 		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1,
-		"members-webhook-deliveries": 2, "members-audit-list": 2}, goals)
+		"members-webhook-deliveries": 2, "members-audit-list": 2,
+		"members-checkout-preview": 2, "members-pos-preview": 2, "members-pos-cash-sale": 2}, goals)
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
 	require.Contains(t, text.String(), "members-search / members-schedule members-600 -> members-600")

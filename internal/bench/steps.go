@@ -114,7 +114,7 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 			path, v := op.Request(ds, n)
 			method, body := http.MethodGet, io.Reader(nil)
 			if op.Body != nil {
-				method, body = http.MethodPost, bytes.NewReader(op.Body(n))
+				method, body = http.MethodPost, bytes.NewReader(op.Body(ds, n))
 			}
 			req, err := http.NewRequestWithContext(ctx, method, base+path, body)
 			if err != nil {
@@ -132,6 +132,9 @@ func newStep(op *Op, ds *DataSet, c int, cfg *Config, client *http.Client) *Step
 			}
 			if op.Staff && v != nil && len(v.StaffTokens) > 0 {
 				req.Header.Set("Authorization", "Bearer "+v.StaffTokens[h%uint64(len(v.StaffTokens))])
+			}
+			if op.Header != nil && v != nil {
+				op.Header(req.Header, v, n)
 			}
 			req.Header.Set("X-Forwarded-For", clientAddr(h>>32))
 			return req, nil
