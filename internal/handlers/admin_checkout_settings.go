@@ -10,7 +10,7 @@ import (
 	"github.com/venueplatform/venue/ent/checkoutdocument"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/model"
-	"github.com/venueplatform/venue/internal/payments/checkoutadmin"
+	"github.com/venueplatform/venue/internal/payments"
 )
 
 func adminCheckoutDocument(d *ent.CheckoutDocument) api.AdminCheckoutDocument {
@@ -26,7 +26,7 @@ func adminCheckoutDocument(d *ent.CheckoutDocument) api.AdminCheckoutDocument {
 
 // ListAdminCheckoutDocuments implements api.Handler.
 func (h *Handler) ListAdminCheckoutDocuments(ctx context.Context) (*api.AdminCheckoutDocumentListResponse, error) {
-	docs, err := checkoutadmin.New(h.client).Documents(ctx)
+	docs, err := payments.NewCheckoutSettings(h.client).Documents(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (h *Handler) ListAdminCheckoutDocuments(ctx context.Context) (*api.AdminChe
 
 // CreateAdminCheckoutDocument implements api.Handler.
 func (h *Handler) CreateAdminCheckoutDocument(ctx context.Context, req *api.AdminCheckoutDocumentCreate, _ api.CreateAdminCheckoutDocumentParams) (*api.AdminCheckoutDocumentResponse, error) {
-	d, err := checkoutadmin.New(h.client).CreateDocument(ctx, checkoutadmin.DocumentParams{
+	d, err := payments.NewCheckoutSettings(h.client).CreateDocument(ctx, payments.CheckoutDocumentParams{
 		Kind: checkoutdocument.Kind(req.Kind), Title: req.Title, Body: req.Body, PassTypeIDs: req.PassTypeIds})
 	if err != nil {
 		return nil, err
@@ -49,11 +49,11 @@ func (h *Handler) CreateAdminCheckoutDocument(ctx context.Context, req *api.Admi
 
 // CreateAdminCheckoutDocumentVersion implements api.Handler.
 func (h *Handler) CreateAdminCheckoutDocumentVersion(ctx context.Context, req *api.AdminCheckoutDocumentVersion, p api.CreateAdminCheckoutDocumentVersionParams) (*api.AdminCheckoutDocumentResponse, error) {
-	vp := checkoutadmin.VersionParams{Body: req.Body}
+	vp := payments.CheckoutDocumentVersionParams{Body: req.Body}
 	if t, ok := req.Title.Get(); ok {
 		vp.Title = &t
 	}
-	d, err := checkoutadmin.New(h.client).NewVersion(ctx, p.ID, vp)
+	d, err := payments.NewCheckoutSettings(h.client).NewVersion(ctx, p.ID, vp)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (h *Handler) SetAdminPassTypeBindingTiers(ctx context.Context, req *api.Adm
 	for _, t := range req.Tiers {
 		tiers = append(tiers, model.BindingTier{Months: t.Months, PriceMinor: t.PriceMinor})
 	}
-	pt, err := checkoutadmin.New(h.client).SetBindingTiers(ctx, p.ID, tiers)
+	pt, err := payments.NewCheckoutSettings(h.client).SetBindingTiers(ctx, p.ID, tiers)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func (h *Handler) SetAdminMemberBirthDate(ctx context.Context, req *api.AdminMem
 	if d, ok := req.BirthDate.Get(); ok {
 		born = &d
 	}
-	m, err := checkoutadmin.New(h.client).SetBirthDate(ctx, p.ID, born)
+	m, err := payments.NewCheckoutSettings(h.client).SetBirthDate(ctx, p.ID, born)
 	if err != nil {
 		return nil, err
 	}

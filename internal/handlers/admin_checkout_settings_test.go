@@ -13,7 +13,6 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/members"
 	"github.com/venueplatform/venue/internal/payments"
-	"github.com/venueplatform/venue/internal/payments/checkoutadmin"
 )
 
 // TestAdminCheckoutDocuments: staff publish a waiver for the ten-clip card,
@@ -22,7 +21,7 @@ import (
 // without the permission are refused and nothing changes.
 func TestAdminCheckoutDocuments(t *testing.T) {
 	e := newPayEnv(t, false, false)
-	staff := e.staffClient(t, "desk@pay.example", checkoutadmin.PermPasses)
+	staff := e.staffClient(t, "desk@pay.example", payments.PermCheckoutPasses)
 	create := func(c *api.Client, req api.AdminCheckoutDocumentCreate, key string) (*api.AdminCheckoutDocumentResponse, error) {
 		return c.CreateAdminCheckoutDocument(e.ctx, &req, api.CreateAdminCheckoutDocumentParams{IdempotencyKey: key})
 	}
@@ -88,7 +87,7 @@ func TestAdminCheckoutDocuments(t *testing.T) {
 // a parent's consent; a future date is 400 and another venue's member 404.
 func TestAdminBindingTiersAndBirthDate(t *testing.T) {
 	e := newPayEnv(t, false, false)
-	staff := e.staffClient(t, "desk@pay.example", checkoutadmin.PermMembership)
+	staff := e.staffClient(t, "desk@pay.example", payments.PermCheckoutMembership)
 	unlimited := e.studio.client.PassType.Query().Where(passtype.Slug("unlimited")).OnlyX(e.op)
 	set := func(id uuid.UUID, key string, tiers ...api.AdminBindingTier) (*api.AdminBindingTiersResponse, error) {
 		return staff.SetAdminPassTypeBindingTiers(e.ctx, &api.AdminBindingTiers{Tiers: tiers},

@@ -6,7 +6,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pagination"
-	"github.com/venueplatform/venue/internal/payments/feedback"
+	"github.com/venueplatform/venue/internal/feedback"
 )
 
 // CreateFeedback implements api.Handler.

@@ -10,7 +10,7 @@ import (
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
 	api "github.com/venueplatform/venue/internal/gen/api"
-	"github.com/venueplatform/venue/internal/payments/feedback"
+	"github.com/venueplatform/venue/internal/feedback"
 )
 
 // feedbackEnv is a payments studio with a class that ended an hour ago, a

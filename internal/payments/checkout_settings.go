@@ -1,4 +1,4 @@
-// Package checkoutadmin owns the staff writes the buying flows read: the
+// The staff side of checkout settings: the staff writes the buying flows read: the
 // documents a purchase needs signed (waiver, terms, privacy notice,
 // contract; a new version makes earlier signatures stale), the binding-month
 // tiers of a recurring pass type, and a member's date of birth (read by the
@@ -8,7 +8,8 @@
 // passes.manage in the venue (403 ACCESS_DENIED otherwise); another venue's
 // or an unknown id is 404 NOT_FOUND; every write leaves an audit entry in
 // the same transaction as the change.
-package checkoutadmin
+
+package payments
 
 import (
 	"context"
@@ -31,28 +32,28 @@ import (
 
 // The permissions that allow these writes (either one).
 const (
-	PermMembership = "settings.membership"
-	PermPasses     = "passes.manage"
+	PermCheckoutMembership = "settings.membership"
+	PermCheckoutPasses     = "passes.manage"
 )
 
 // Limits of the values staff set.
 const (
-	MaxTiers        = 12
-	MaxTierMonths   = 60
-	MaxPriceMinor   = 100_000_000_00
-	MaxPassTypeRefs = 100
+	MaxBindingTiers          = 12
+	MaxBindingTierMonths     = 60
+	MaxBindingTierPriceMinor = 100_000_000_00
+	MaxDocumentPassTypeRefs  = 100
 )
 
-// Authorize refuses a caller that is not a staff session with
+// AuthorizeCheckoutSettings refuses a caller that is not a staff session with
 // settings.membership or passes.manage in its venue.
-func Authorize(ctx context.Context) error {
+func AuthorizeCheckoutSettings(ctx context.Context) error {
 	switch v := viewer.FromContext(ctx).(type) {
 	case viewer.User:
-		if v.Org != uuid.Nil && v.MemberID == uuid.Nil && (v.HasPermission(PermMembership) || v.HasPermission(PermPasses)) {
+		if v.Org != uuid.Nil && v.MemberID == uuid.Nil && (v.HasPermission(PermCheckoutMembership) || v.HasPermission(PermCheckoutPasses)) {
 			return nil
 		}
 		return apperr.AccessDenied("permission", "a required staff permission is missing").
-			With("required_permissions", []string{PermMembership, PermPasses})
+			With("required_permissions", []string{PermCheckoutMembership, PermCheckoutPasses})
 	case viewer.APIKey:
 		return apperr.JWTOnly()
 	default:
@@ -60,26 +61,28 @@ func Authorize(ctx context.Context) error {
 	}
 }
 
-// Service is the staff side of checkout settings over one ent client.
-type Service struct {
+// CheckoutSettings is the staff side of checkout settings over one ent client.
+type CheckoutSettings struct {
 	client *ent.Client
 	now    func() time.Time
 }
 
-// New returns a Service.
-func New(client *ent.Client) *Service { return &Service{client: client, now: time.Now} }
+// NewCheckoutSettings returns a CheckoutSettings.
+func NewCheckoutSettings(client *ent.Client) *CheckoutSettings {
+	return &CheckoutSettings{client: client, now: time.Now}
+}
 
 // Documents lists the venue's checkout documents, oldest first.
-func (s *Service) Documents(ctx context.Context) ([]*ent.CheckoutDocument, error) {
-	if err := Authorize(ctx); err != nil {
+func (s *CheckoutSettings) Documents(ctx context.Context) ([]*ent.CheckoutDocument, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
 		return nil, err
 	}
 	return s.client.CheckoutDocument.Query().
 		Order(ent.Asc(checkoutdocument.FieldCreatedAt), ent.Asc(checkoutdocument.FieldID)).All(ctx)
 }
 
-// DocumentParams are a new document.
-type DocumentParams struct {
+// CheckoutDocumentParams are a new document.
+type CheckoutDocumentParams struct {
 	Kind        checkoutdocument.Kind
 	Title, Body string
 	// PassTypeIDs are the pass types whose purchase needs it; none: every
@@ -87,9 +90,9 @@ type DocumentParams struct {
 	PassTypeIDs []uuid.UUID
 }
 
-// checkPassTypes refuses ids that are not the venue's pass types (404).
-func (s *Service) checkPassTypes(ctx context.Context, ids []uuid.UUID) ([]string, error) {
-	if len(ids) > MaxPassTypeRefs {
+// checkDocumentPassTypes refuses ids that are not the venue's pass types (404).
+func (s *CheckoutSettings) checkDocumentPassTypes(ctx context.Context, ids []uuid.UUID) ([]string, error) {
+	if len(ids) > MaxDocumentPassTypeRefs {
 		return nil, apperr.Validation("pass_type_ids", "at most 100 pass types")
 	}
 	uniq := slices.Compact(slices.SortedFunc(slices.Values(ids), func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) }))
@@ -98,7 +101,7 @@ func (s *Service) checkPassTypes(ctx context.Context, ids []uuid.UUID) ([]string
 	}
 	n, err := s.client.PassType.Query().Where(passtype.IDIn(uniq...)).Count(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("checkoutadmin: pass types: %w", err)
+		return nil, fmt.Errorf("checkout settings: pass types: %w", err)
 	}
 	if n != len(uniq) {
 		return nil, apperr.NotFound("pass type")
@@ -110,7 +113,7 @@ func (s *Service) checkPassTypes(ctx context.Context, ids []uuid.UUID) ([]string
 	return out, nil
 }
 
-func checkText(title, body string) error {
+func checkDocumentText(title, body string) error {
 	if strings.TrimSpace(title) == "" {
 		return apperr.Validation("title", "a title is required")
 	}
@@ -121,14 +124,14 @@ func checkText(title, body string) error {
 }
 
 // CreateDocument publishes a new document at its first version.
-func (s *Service) CreateDocument(ctx context.Context, p DocumentParams) (*ent.CheckoutDocument, error) {
-	if err := Authorize(ctx); err != nil {
+func (s *CheckoutSettings) CreateDocument(ctx context.Context, p CheckoutDocumentParams) (*ent.CheckoutDocument, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
 		return nil, err
 	}
-	if err := checkText(p.Title, p.Body); err != nil {
+	if err := checkDocumentText(p.Title, p.Body); err != nil {
 		return nil, err
 	}
-	refs, err := s.checkPassTypes(ctx, p.PassTypeIDs)
+	refs, err := s.checkDocumentPassTypes(ctx, p.PassTypeIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -147,14 +150,14 @@ func (s *Service) CreateDocument(ctx context.Context, p DocumentParams) (*ent.Ch
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("checkoutadmin: create document: %w", err)
+		return nil, fmt.Errorf("checkout settings: create document: %w", err)
 	}
 	return doc, nil
 }
 
-// VersionParams are a document's new version: its text, and a new title
+// CheckoutDocumentVersionParams are a document's new version: its text, and a new title
 // when set.
-type VersionParams struct {
+type CheckoutDocumentVersionParams struct {
 	Title *string
 	Body  string
 }
@@ -162,8 +165,8 @@ type VersionParams struct {
 // NewVersion gives document id a new version (a new version_id): every
 // signature of an earlier version is stale from now on, so members sign
 // again before their next purchase. An inactive document is active again.
-func (s *Service) NewVersion(ctx context.Context, id uuid.UUID, p VersionParams) (*ent.CheckoutDocument, error) {
-	if err := Authorize(ctx); err != nil {
+func (s *CheckoutSettings) NewVersion(ctx context.Context, id uuid.UUID, p CheckoutDocumentVersionParams) (*ent.CheckoutDocument, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
 		return nil, err
 	}
 	var doc *ent.CheckoutDocument
@@ -179,7 +182,7 @@ func (s *Service) NewVersion(ctx context.Context, id uuid.UUID, p VersionParams)
 		if p.Title != nil {
 			title = strings.TrimSpace(*p.Title)
 		}
-		if err := checkText(title, p.Body); err != nil {
+		if err := checkDocumentText(title, p.Body); err != nil {
 			return err
 		}
 		prev := cur.VersionID
@@ -192,7 +195,7 @@ func (s *Service) NewVersion(ctx context.Context, id uuid.UUID, p VersionParams)
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("checkoutadmin: new version: %w", err)
+		return nil, fmt.Errorf("checkout settings: new version: %w", err)
 	}
 	return doc, nil
 }
@@ -200,21 +203,21 @@ func (s *Service) NewVersion(ctx context.Context, id uuid.UUID, p VersionParams)
 // SetBindingTiers replaces the binding-month tiers of a recurring pass type
 // (none removes them): each tier's months (1 to 60, each once) and its
 // price per billing period in the pass type's currency.
-func (s *Service) SetBindingTiers(ctx context.Context, passTypeID uuid.UUID, tiers []model.BindingTier) (*ent.PassType, error) {
-	if err := Authorize(ctx); err != nil {
+func (s *CheckoutSettings) SetBindingTiers(ctx context.Context, passTypeID uuid.UUID, tiers []model.BindingTier) (*ent.PassType, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
 		return nil, err
 	}
-	if len(tiers) > MaxTiers {
+	if len(tiers) > MaxBindingTiers {
 		return nil, apperr.Validation("tiers", "at most 12 tiers")
 	}
 	seen := map[int]bool{}
 	for _, t := range tiers {
 		switch {
-		case t.Months < 1 || t.Months > MaxTierMonths:
+		case t.Months < 1 || t.Months > MaxBindingTierMonths:
 			return nil, apperr.Validation("tiers", "months must be 1 to 60")
 		case seen[t.Months]:
 			return nil, apperr.Validation("tiers", "each number of months once")
-		case t.PriceMinor < 0 || t.PriceMinor > MaxPriceMinor:
+		case t.PriceMinor < 0 || t.PriceMinor > MaxBindingTierPriceMinor:
 			return nil, apperr.Validation("tiers", "price_minor must be 0 to 10000000000")
 		}
 		seen[t.Months] = true
@@ -247,15 +250,15 @@ func (s *Service) SetBindingTiers(ctx context.Context, passTypeID uuid.UUID, tie
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("checkoutadmin: binding tiers: %w", err)
+		return nil, fmt.Errorf("checkout settings: binding tiers: %w", err)
 	}
 	return pt, nil
 }
 
 // SetBirthDate records (or, with nil, clears) member memberID's date of
 // birth: a date in the past, at most 130 years ago.
-func (s *Service) SetBirthDate(ctx context.Context, memberID uuid.UUID, born *time.Time) (*ent.Member, error) {
-	if err := Authorize(ctx); err != nil {
+func (s *CheckoutSettings) SetBirthDate(ctx context.Context, memberID uuid.UUID, born *time.Time) (*ent.Member, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
 		return nil, err
 	}
 	if born != nil {
@@ -290,7 +293,7 @@ func (s *Service) SetBirthDate(ctx context.Context, memberID uuid.UUID, born *ti
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("checkoutadmin: birth date: %w", err)
+		return nil, fmt.Errorf("checkout settings: birth date: %w", err)
 	}
 	return m, nil
 }
