@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/feedback"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pagination"
-	"github.com/venueplatform/venue/internal/feedback"
 )
 
 // CreateFeedback implements api.Handler.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/venueplatform/venue/ent/booking"
 	"github.com/venueplatform/venue/ent/classinstance"
-	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/feedback"
+	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
 // feedbackEnv is a payments studio with a class that ended an hour ago, a
