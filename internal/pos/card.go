@@ -3,7 +3,6 @@ package pos
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -382,10 +381,7 @@ func releaseTx(ctx context.Context, tx *ent.Tx, id uuid.UUID, to poscardsale.Sta
 	if row.Status != poscardsale.StatusPending {
 		return false, nil
 	}
-	busy, err := tx.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectID(id),
-		paymentattempt.StateIn(paymentattempt.StateCreated, paymentattempt.StateInFlight,
-			paymentattempt.StateProcessing, paymentattempt.StateUnknown)).Exist(ctx)
-	if err != nil || busy {
+	if busy, err := payments.SubjectPaying(ctx, tx.Client(), id); err != nil || busy {
 		return false, err
 	}
 	if err := tx.PosCardSale.UpdateOne(row).SetStatus(to).Exec(ctx); err != nil {
@@ -418,51 +414,38 @@ func releaseTx(ctx context.Context, tx *ent.Tx, id uuid.UUID, to poscardsale.Sta
 	return true, payments.CancelSubjectIntents(ctx, tx.Client(), id)
 }
 
+// CardSaleHolds is the lapsing hold of desk card sales (payments' lapse.go):
+// a lapsed sale's stock is released, its checkout cancelled and the member's
+// unfinished intent cancelled at Stripe by a job queued in the same
+// transaction. A sale whose payment is under way is left to settle.
+func (s *Service) CardSaleHolds() payments.HoldKind {
+	return payments.HoldKind{Name: "desk card sale", Due: s.lapsedCardSales,
+		Release: func(ctx context.Context, tx *ent.Tx, id uuid.UUID, _ time.Time) (bool, error) {
+			return releaseTx(ctx, tx, id, poscardsale.StatusLapsed)
+		}}
+}
+
 // ExpireCardSales ends the card sales whose hold lapsed unpaid, in every
-// venue: stock released, checkout cancelled, the member's unfinished intent
-// cancelled at Stripe by a job queued in the same transaction. A sale whose
-// payment is under way is left to settle. It returns how many lapsed.
+// venue, and returns how many lapsed.
 func (s *Service) ExpireCardSales(ctx context.Context) (int, error) {
+	return s.CardSaleHolds().Sweep(ctx, s.client, s.now())
+}
+
+func (s *Service) lapsedCardSales(ctx context.Context, now time.Time) ([]payments.Held, error) {
 	// System call site: the sweep runs for every venue and holds no viewer;
 	// it reads the ids and venues of lapsed card sales, then acts in each
 	// venue's own transaction.
 	due, err := s.client.PosCardSale.Query().
-		Where(poscardsale.StatusEQ(poscardsale.StatusPending), poscardsale.HoldExpiresAtLTE(s.now())).
-		Limit(500).All(system.Allow(ctx, "pos.lapsed_card_sales"))
+		Where(poscardsale.StatusEQ(poscardsale.StatusPending), poscardsale.HoldExpiresAtLTE(now)).
+		Limit(payments.SweepBatch).All(system.Allow(ctx, "pos.lapsed_card_sales"))
 	if err != nil {
-		return 0, fmt.Errorf("pos: lapsed card sales: %w", err)
+		return nil, err
 	}
-	n := 0
-	for _, row := range due {
-		var done bool
-		err := events.WithTx(payments.InVenue(ctx, row.OrganizationID), s.client, func(ctx context.Context, tx *ent.Tx) error {
-			done, err = releaseTx(ctx, tx, row.ID, poscardsale.StatusLapsed)
-			return err
-		})
-		if err != nil {
-			return n, err
-		}
-		if done {
-			n++
-		}
+	held := make([]payments.Held, len(due))
+	for i, row := range due {
+		held[i] = payments.Held{ID: row.ID, Venue: row.OrganizationID}
 	}
-	return n, nil
-}
-
-// ExpireCardSalesEvery runs ExpireCardSales every period until ctx ends.
-func (s *Service) ExpireCardSalesEvery(ctx context.Context, period time.Duration, logf func(msg string, args ...any)) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if _, err := s.ExpireCardSales(ctx); err != nil && logf != nil {
-				logf("pos card sale sweep", "error", err)
-			}
-		}
-	}
+	return held, nil
 }
 
 // cardSubject lets package payments charge and settle desk card sales.

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"context"
 	"time"
 
-	"github.com/venueplatform/venue/internal/config"
 	"github.com/venueplatform/venue/internal/limits"
 )
 
@@ -16,11 +14,4 @@ var resumeCheckoutPerUser = limits.Policy{Name: "resume-checkout", Limit: 15, Wi
 
 func init() {
 	operationLimits["resumeCheckout"] = limits.Rule{PerKey: &resumeCheckoutPerUser}
-}
-
-// runCheckoutHoldSweep gives back, every minute until ctx ends, what lapsed
-// unpaid checkouts held (their offer places and credit; their waiting
-// intents are cancelled by a job).
-func runCheckoutHoldSweep(ctx context.Context, d Deps, c config.Config) {
-	go paymentsService(d, c).ReleaseEvery(ctx, time.Minute)
 }

@@ -147,10 +147,8 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	runNotifyRelay(ctx, deps)
 	runInquiryRedelivery(ctx, settings.Inquiries, deps)             // undelivered booking inquiries (inquiries.go)
 	go paymentsService(deps, settings).SweepEvery(ctx, time.Minute) // attempts a dead server left in flight (payments.go)
-	runGuestHoldSweep(ctx, deps, settings)                          // lapsed unpaid guest holds (guest_invites.go)
-	runPosCardSaleSweep(ctx, deps)                                  // lapsed desk card sales (pos_sales.go)
-	// Lapsed checkout holds give back what they held (checkout_resume.go).
-	runCheckoutHoldSweep(ctx, deps, settings)
+	// Holds that lapsed unpaid give back what they held (holds.go).
+	runLapsedHoldSweep(ctx, deps, settings)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	go mediaService(deps).SweepEvery(ctx, 10*time.Minute, log) // staged uploads never finalized (media.go)

@@ -2,7 +2,6 @@ package guests
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,7 +9,6 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/payment"
-	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/system"
@@ -77,68 +75,57 @@ func (inviteSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, inten
 // 3-D Secure) is cancelled at Stripe by a job queued in the same
 // transaction (payments.CancelSubjectIntents). It returns how many expired.
 func (s *Service) ExpireHolds(ctx context.Context) (int, error) {
+	return s.Holds().Sweep(ctx, s.client, s.now())
+}
+
+// Holds is the lapsing hold of guest places (payments' lapse.go).
+func (s *Service) Holds() payments.HoldKind {
+	return payments.HoldKind{Name: "guest place", Due: s.lapsedHolds, Release: s.expireHold}
+}
+
+func (s *Service) lapsedHolds(ctx context.Context, now time.Time) ([]payments.Held, error) {
 	// System call site: the sweep runs for every venue and holds no
 	// viewer; it reads the ids and venues of lapsed holds, then acts in each
 	// venue's own transaction.
 	due, err := s.client.GuestInvite.Query().
-		Where(guestinvite.StatusEQ(guestinvite.StatusHeld), guestinvite.HoldExpiresAtLTE(s.now())).
-		Limit(500).All(system.Allow(ctx, "guests.expired_holds"))
+		Where(guestinvite.StatusEQ(guestinvite.StatusHeld), guestinvite.HoldExpiresAtLTE(now)).
+		Limit(payments.SweepBatch).All(system.Allow(ctx, "guests.expired_holds"))
 	if err != nil {
-		return 0, fmt.Errorf("guests: lapsed holds: %w", err)
+		return nil, err
 	}
-	n := 0
-	for _, inv := range due {
-		vctx := payments.InVenue(ctx, inv.OrganizationID)
-		expired := false
-		err := withTx(vctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-			c := tx.Client()
-			if _, err := lockClass(ctx, c, inv.ClassInstanceID); err != nil {
-				return err
-			}
-			cur, err := c.GuestInvite.Query().Where(guestinvite.ID(inv.ID)).ForUpdate().Only(ctx)
-			if err != nil {
-				return err
-			}
-			if cur.Status != guestinvite.StatusHeld || s.now().Before(cur.HoldExpiresAt) {
-				return nil
-			}
-			busy, err := c.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectID(cur.ID),
-				paymentattempt.StateIn(paymentattempt.StateCreated, paymentattempt.StateInFlight,
-					paymentattempt.StateProcessing, paymentattempt.StateUnknown)).Exist(ctx)
-			if err != nil || busy {
-				return err
-			}
-			if err := c.GuestInvite.UpdateOne(cur).SetStatus(guestinvite.StatusExpired).Exec(ctx); err != nil {
-				return err
-			}
-			if err := payments.CancelSubjectIntents(ctx, c, cur.ID); err != nil {
-				return err
-			}
-			expired = true
-			return s.promote(ctx, c, cur.ClassInstanceID)
-		})
-		if err != nil {
-			return n, err
-		}
-		if expired {
-			n++
-		}
+	held := make([]payments.Held, len(due))
+	for i, inv := range due {
+		held[i] = payments.Held{ID: inv.ID, Venue: inv.OrganizationID}
 	}
-	return n, nil
+	return held, nil
 }
 
-// ExpireEvery runs ExpireHolds every period until ctx ends.
-func (s *Service) ExpireEvery(ctx context.Context, period time.Duration, logf func(msg string, args ...any)) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if _, err := s.ExpireHolds(ctx); err != nil && logf != nil {
-				logf("guest hold sweep", "error", err)
-			}
-		}
+// expireHold ends the lapsed hold id under its class's and its own row
+// locks, once, and gives its seat to the next guest waiting.
+func (s *Service) expireHold(ctx context.Context, tx *ent.Tx, id uuid.UUID, now time.Time) (bool, error) {
+	c := tx.Client()
+	inv, err := c.GuestInvite.Get(ctx, id)
+	if err != nil {
+		return false, err
 	}
+	if _, err := lockClass(ctx, c, inv.ClassInstanceID); err != nil {
+		return false, err
+	}
+	cur, err := c.GuestInvite.Query().Where(guestinvite.ID(id)).ForUpdate().Only(ctx)
+	if err != nil {
+		return false, err
+	}
+	if cur.Status != guestinvite.StatusHeld || now.Before(cur.HoldExpiresAt) {
+		return false, nil
+	}
+	if busy, err := payments.SubjectPaying(ctx, c, cur.ID); err != nil || busy {
+		return false, err
+	}
+	if err := c.GuestInvite.UpdateOne(cur).SetStatus(guestinvite.StatusExpired).Exec(ctx); err != nil {
+		return false, err
+	}
+	if err := payments.CancelSubjectIntents(ctx, c, cur.ID); err != nil {
+		return false, err
+	}
+	return true, s.promote(ctx, c, cur.ClassInstanceID)
 }
