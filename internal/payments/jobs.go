@@ -12,8 +12,6 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/checkout"
-	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/venuepayments"
 	"github.com/venueplatform/venue/internal/events"
@@ -232,8 +230,6 @@ func (s *Service) handle(ctx context.Context, ev *ent.ProcessorEvent) (string, e
 			return "malformed", nil
 		}
 		return s.onSetup(ctx, si)
-	case ev.Type == "charge.refunded":
-		return s.onRefund(ctx, verified)
 	case ev.Type == "account.updated":
 		a, err := stripeport.AccountFromObject(verified.Object)
 		if err != nil {
@@ -268,32 +264,6 @@ func (s *Service) onIntent(ctx context.Context, typ string, in *stripeport.Inten
 		return "", err
 	}
 	return "intent_" + status, nil
-}
-
-func (s *Service) onRefund(ctx context.Context, ev *stripeport.Event) (string, error) {
-	ch, err := stripeport.ChargeFromObject(ev.Object)
-	if err != nil || ch.PaymentIntent == "" {
-		return "malformed", nil
-	}
-	// System call site: a refund names only its intent; the checkout it
-	// paid says which venue's payment row it changes.
-	co, err := s.client.Checkout.Query().Where(checkout.PaymentIntentID(ch.PaymentIntent)).
-		Only(system.Allow(ctx, "payments.event_lookup"))
-	if ent.IsNotFound(err) {
-		return "not_ours", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	st := payment.StatusPartiallyRefunded
-	if ch.AmountRefunded >= ch.Amount {
-		st = payment.StatusRefunded
-	}
-	vctx := inVenue(ctx, co.OrganizationID)
-	_, err = s.client.Payment.Update().
-		Where(payment.ProcessorPaymentID(ch.PaymentIntent), payment.StatusNEQ(payment.StatusRefunded)).
-		SetStatus(st).Save(vctx)
-	return "refund_" + string(st), err
 }
 
 func (s *Service) onAccount(ctx context.Context, a *stripeport.Account) (string, error) {

@@ -198,7 +198,7 @@ var registry = map[string]SiteInfo{
 	"payments.event_job":      bypass("the event job reading and marking the one recorded event it was given", "ProcessorEvent"),
 	"payments.stale_attempts": bypass("the sweep of every venue's attempts left created or in flight by a server that died mid-call; it reads their ids and venues, then acts in each venue", "PaymentAttempt"),
 	"payments.customer_email": bypass("reading the signed-in member's own account e-mail to name their Stripe customer", "Member", "User"),
-	"payments.event_lookup":   bypass("an inbound event names only a Stripe id (a connected account, a refunded intent): finding the venue row that holds it, read only, before acting in that venue", "VenuePayments", "Checkout"),
+	"payments.event_lookup":   bypass("account.updated names only the connected account: finding the venue row that holds it, read only, before acting in that venue", "VenuePayments"),
 	"refunds.event_lookup":    bypass("a charge.refunded event names only the refunded intent: finding the payment row that holds it, read only, before acting in its venue", "Payment"),
 	"payments.offer_claim":    rawSQL("claiming one place of a flash-sale offer for a checkout in one conditional UPDATE (live and below capacity), bound to the offer's id and the viewer's venue"),
 	"payments.credit_lock":    rawSQL("the member's advisory transaction lock while a checkout spends their credit, so two spends cannot take the balance below zero (no rows read)"),
