@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
@@ -198,22 +197,4 @@ func (s *Store) Sweep(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("idempotency: sweep: %w", err)
 	}
 	return tag.RowsAffected(), nil
-}
-
-// SweepEvery runs Sweep every interval until ctx ends, logging failures.
-func (s *Store) SweepEvery(ctx context.Context, interval time.Duration, log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := s.Sweep(ctx); err != nil {
-				log.ErrorContext(ctx, "idempotency sweep failed", "error", err)
-			} else if n > 0 {
-				log.InfoContext(ctx, "idempotency keys swept", "deleted", n)
-			}
-		}
-	}
 }

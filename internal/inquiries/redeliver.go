@@ -62,23 +62,3 @@ func (s *Service) RedeliverPending(ctx context.Context, olderThan time.Duration)
 	}
 	return delivered, nil
 }
-
-// RedeliverEvery runs RedeliverPending every interval until ctx ends.
-func (s *Service) RedeliverEvery(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			n, err := s.RedeliverPending(ctx, RedeliverAfter)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				s.log.ErrorContext(ctx, "inquiry redelivery sweep", "error", err)
-			case n > 0:
-				s.log.InfoContext(ctx, "inquiries redelivered", "count", n)
-			}
-		}
-	}
-}

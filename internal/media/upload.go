@@ -10,7 +10,6 @@ import (
 	_ "image/jpeg" // decoders of the accepted image formats
 	_ "image/png"
 	"io"
-	"log/slog"
 	"regexp"
 	"strings"
 	"time"
@@ -229,22 +228,4 @@ func (s *Service) SweepStaged(ctx context.Context) (int, error) {
 		}
 	}
 	return n, errors.Join(errs...)
-}
-
-// SweepEvery runs SweepStaged every period until ctx ends.
-func (s *Service) SweepEvery(ctx context.Context, period time.Duration, log *slog.Logger) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := s.SweepStaged(ctx); err != nil {
-				log.ErrorContext(ctx, "staged upload sweep", "error", err)
-			} else if n > 0 {
-				log.InfoContext(ctx, "staged uploads removed", "objects", n)
-			}
-		}
-	}
 }

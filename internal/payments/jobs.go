@@ -110,24 +110,6 @@ func (s *Service) SweepStale(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// SweepEvery runs SweepStale every period until ctx ends.
-func (s *Service) SweepEvery(ctx context.Context, period time.Duration) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := s.SweepStale(ctx); err != nil {
-				s.log.ErrorContext(ctx, "payment attempt sweep", "error", err)
-			} else if n > 0 {
-				s.log.InfoContext(ctx, "stale payment attempts queued for reconcile", "attempts", n)
-			}
-		}
-	}
-}
-
 // Reconcile settles an unknown attempt of the viewer's venue by reading
 // Stripe: the intent the attempt made (searched by the attempt id in its
 // metadata), applied like any other answer. No intent means the charge never

@@ -3,7 +3,6 @@ package payments
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
@@ -28,7 +27,7 @@ import (
 //     first). A hold whose payment is under way (SubjectPaying) is left for
 //     that payment to settle either way.
 //
-// Sweep and SweepHoldsEvery run them: one ticker for every kind, each hold
+// Sweep runs one kind (the server ticks every kind each minute); each hold is
 // released at most once however many sweeps race.
 
 // Held is one lapsed hold: the subject's id and its venue.
@@ -75,29 +74,6 @@ func (k HoldKind) Sweep(ctx context.Context, client *ent.Client, now time.Time) 
 		}
 	}
 	return n, nil
-}
-
-// SweepHoldsEvery sweeps every kind each period until ctx ends; a kind's
-// failure is logged and does not stop the others.
-func SweepHoldsEvery(ctx context.Context, client *ent.Client, period time.Duration, log *slog.Logger, kinds ...HoldKind) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			for _, k := range kinds {
-				n, err := k.Sweep(ctx, client, time.Now())
-				switch {
-				case err != nil:
-					log.ErrorContext(ctx, "lapsed hold sweep", "kind", k.Name, "error", err)
-				case n > 0:
-					log.InfoContext(ctx, "lapsed holds released", "kind", k.Name, "released", n)
-				}
-			}
-		}
-	}
 }
 
 // SubjectPaying reports whether a payment of subject id is being made: an

@@ -17,9 +17,13 @@ import (
 // cancelled at Stripe by a job.
 func runLapsedHoldSweep(ctx context.Context, d Deps, c config.Config) {
 	pay := paymentsService(d, c)
-	go payments.SweepHoldsEvery(ctx, d.Client, time.Minute, d.Log,
+	for _, k := range []payments.HoldKind{
 		pay.CheckoutHolds(),
 		guests.New(d.Client, pay, nil).Holds(),
 		pos.New(d.Client, nil).CardSaleHolds(),
-	)
+	} {
+		go every(ctx, d.Log, time.Minute, "lapsed "+k.Name+" holds", func(ctx context.Context) (int, error) {
+			return k.Sweep(ctx, d.Client, time.Now())
+		})
+	}
 }

@@ -33,5 +33,8 @@ func runInquiryRedelivery(ctx context.Context, c config.Inquiries, d Deps) {
 		d.Log.Error("booking inquiry redelivery off", "error", err)
 		return
 	}
-	go inquiries.New(d.Client, n, d.Log).RedeliverEvery(ctx, time.Minute)
+	svc := inquiries.New(d.Client, n, d.Log)
+	go every(ctx, d.Log, time.Minute, "inquiry redelivery", func(ctx context.Context) (int, error) {
+		return svc.RedeliverPending(ctx, inquiries.RedeliverAfter)
+	})
 }

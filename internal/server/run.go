@@ -145,13 +145,19 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// before the database goes.
 	defer stopJobs()
 	runNotifyRelay(ctx, deps)
-	runInquiryRedelivery(ctx, settings.Inquiries, deps)             // undelivered booking inquiries (inquiries.go)
-	go paymentsService(deps, settings).SweepEvery(ctx, time.Minute) // attempts a dead server left in flight (payments.go)
+	runInquiryRedelivery(ctx, settings.Inquiries, deps) // undelivered booking inquiries (inquiries.go)
+	// Attempts a dead server left in flight go to reconcile (payments.go).
+	go every(ctx, log, time.Minute, "stale payment attempts", paymentsService(deps, settings).SweepStale)
 	// Holds that lapsed unpaid give back what they held (holds.go).
 	runLapsedHoldSweep(ctx, deps, settings)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
-	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
-	go mediaService(deps).SweepEvery(ctx, 10*time.Minute, log) // staged uploads never finalized (media.go)
+	keys := idempotency.NewStore(pool, 0, 0)
+	go every(ctx, log, time.Hour, "expired idempotency keys", func(ctx context.Context) (int, error) {
+		n, err := keys.Sweep(ctx)
+		return int(n), err
+	})
+	// Staged uploads never finalized (media.go).
+	go every(ctx, log, 10*time.Minute, "staged uploads", mediaService(deps).SweepStaged)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
 		// The MCP endpoint queues the audit entries of read-only tool calls;
