@@ -11,5 +11,5 @@ package venue
 
 //go:generate go run ./internal/gen/entc
 //go:generate go run ./internal/gen/bundle
-//go:generate go tool ogen --config internal/gen/ogen.yml --target internal/gen/api --package api --clean internal/gen/openapi/openapi.json
+//go:generate go tool ogen --loglevel error --config internal/gen/ogen.yml --target internal/gen/api --package api --clean internal/gen/openapi/openapi.json
 //go:generate go run ./internal/gen/mcpschema
