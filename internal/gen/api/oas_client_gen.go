@@ -2479,6 +2479,25 @@ type Invoker interface {
 	//
 	// GET /me/passes/{id}/flexible/change-preview
 	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// PreviewFlexibleCheckout invokes previewFlexibleCheckout operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). The answer carries the period price of the
+	// selection (`flexible_quote.period_price_minor`: the quantity priced
+	// whole at the rate of the first tier it fits in, or the unlimited
+	// price), `charged_today_minor` (the first period, less the member's
+	// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+	// and the `flexible_quote`, valid five minutes, to send unchanged to
+	// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+	// unlisted pass types, and pass types that are not flexible
+	// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+	// sell (below `minimum_quantity`, above `maximum_quantity`, off
+	// `quantity_step`, above every tier, unlimited not enabled) is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Offers and binding tiers are not sold with flexible memberships yet.
+	//
+	// GET /me/checkout/flexible/preview
+	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
 	// PreviewPosCatalog invokes previewPosCatalog operation.
 	//
 	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -2535,6 +2554,26 @@ type Invoker interface {
 	//
 	// POST /me/checkout/purchase
 	PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
+	// PurchaseFlexibleCheckout invokes purchaseFlexibleCheckout operation.
+	//
+	// Charges `flexible_quote` exactly as previewed (never recomputed), on
+	// the same path as `POST /me/checkout/purchase`: the same answer, the
+	// same statuses and confirm (`POST /me/checkout/confirm`), the same
+	// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+	// `frozen_checkout.flexible_selection`). The pass carries the selection;
+	// its renewals charge the selection's period price.
+	// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+	// selection included) or another member's; 409 `QUOTE_STALE` past
+	// five minutes or when what the quote was priced from changed
+	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+	// the selection no longer sold) or `obligation_changed`; `next_step`
+	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/checkout/flexible/purchase
+	PurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReactivateAdminPass invokes reactivateAdminPass operation.
 	//
 	// An `expired` or `cancelled` pass that does not renew becomes
@@ -25489,6 +25528,150 @@ func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFl
 	return result, nil
 }
 
+// PreviewFlexibleCheckout invokes previewFlexibleCheckout operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). The answer carries the period price of the
+// selection (`flexible_quote.period_price_minor`: the quantity priced
+// whole at the rate of the first tier it fits in, or the unlimited
+// price), `charged_today_minor` (the first period, less the member's
+// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+// and the `flexible_quote`, valid five minutes, to send unchanged to
+// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+// unlisted pass types, and pass types that are not flexible
+// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+// sell (below `minimum_quantity`, above `maximum_quantity`, off
+// `quantity_step`, above every tier, unlimited not enabled) is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Offers and binding tiers are not sold with flexible memberships yet.
+//
+// GET /me/checkout/flexible/preview
+func (c *Client) PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error) {
+	res, err := c.sendPreviewFlexibleCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (res *FlexibleCheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/flexible/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_slug" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_slug",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.PassTypeSlug))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.Kind)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewFlexibleCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewFlexibleCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PreviewPosCatalog invokes previewPosCatalog operation.
 //
 // Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -25763,6 +25946,117 @@ func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurc
 	defer body.Close()
 
 	result, err := decodePurchaseCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PurchaseFlexibleCheckout invokes purchaseFlexibleCheckout operation.
+//
+// Charges `flexible_quote` exactly as previewed (never recomputed), on
+// the same path as `POST /me/checkout/purchase`: the same answer, the
+// same statuses and confirm (`POST /me/checkout/confirm`), the same
+// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+// `frozen_checkout.flexible_selection`). The pass carries the selection;
+// its renewals charge the selection's period price.
+// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+// selection included) or another member's; 409 `QUOTE_STALE` past
+// five minutes or when what the quote was priced from changed
+// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+// the selection no longer sold) or `obligation_changed`; `next_step`
+// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/checkout/flexible/purchase
+func (c *Client) PurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error) {
+	res, err := c.sendPurchaseFlexibleCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (res *CheckoutPurchaseResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/flexible/purchase"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePurchaseFlexibleCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PurchaseFlexibleCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePurchaseFlexibleCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -32076,6 +32076,172 @@ func (s *Server) handlePreviewFlexibleChangeRequest(args [1]string, argsEscaped 
 	}
 }
 
+// handlePreviewFlexibleCheckoutRequest handles previewFlexibleCheckout operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). The answer carries the period price of the
+// selection (`flexible_quote.period_price_minor`: the quantity priced
+// whole at the rate of the first tier it fits in, or the unlimited
+// price), `charged_today_minor` (the first period, less the member's
+// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+// and the `flexible_quote`, valid five minutes, to send unchanged to
+// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+// unlisted pass types, and pass types that are not flexible
+// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+// sell (below `minimum_quantity`, above `maximum_quantity`, off
+// `quantity_step`, above every tier, unlimited not enabled) is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Offers and binding tiers are not sold with flexible memberships yet.
+//
+// GET /me/checkout/flexible/preview
+func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: PreviewFlexibleCheckoutOperation,
+			ID:   "previewFlexibleCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, PreviewFlexibleCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodePreviewFlexibleCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *FlexibleCheckoutPreviewResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    PreviewFlexibleCheckoutOperation,
+			OperationSummary: "Price a flexible membership with the member's selection (no charge)",
+			OperationID:      "previewFlexibleCheckout",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "pass_type_slug",
+					In:   "query",
+				}: params.PassTypeSlug,
+				{
+					Name: "kind",
+					In:   "query",
+				}: params.Kind,
+				{
+					Name: "quantity",
+					In:   "query",
+				}: params.Quantity,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = PreviewFlexibleCheckoutParams
+			Response = *FlexibleCheckoutPreviewResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackPreviewFlexibleCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.PreviewFlexibleCheckout(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.PreviewFlexibleCheckout(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodePreviewFlexibleCheckoutResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handlePreviewPosCatalogRequest handles previewPosCatalog operation.
 //
 // Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -32548,6 +32714,180 @@ func (s *Server) handlePurchaseCheckoutRequest(args [0]string, argsEscaped bool,
 	}
 
 	if err := encodePurchaseCheckoutResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handlePurchaseFlexibleCheckoutRequest handles purchaseFlexibleCheckout operation.
+//
+// Charges `flexible_quote` exactly as previewed (never recomputed), on
+// the same path as `POST /me/checkout/purchase`: the same answer, the
+// same statuses and confirm (`POST /me/checkout/confirm`), the same
+// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+// `frozen_checkout.flexible_selection`). The pass carries the selection;
+// its renewals charge the selection's period price.
+// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+// selection included) or another member's; 409 `QUOTE_STALE` past
+// five minutes or when what the quote was priced from changed
+// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+// the selection no longer sold) or `obligation_changed`; `next_step`
+// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/checkout/flexible/purchase
+func (s *Server) handlePurchaseFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: PurchaseFlexibleCheckoutOperation,
+			ID:   "purchaseFlexibleCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, PurchaseFlexibleCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodePurchaseFlexibleCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodePurchaseFlexibleCheckoutRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *CheckoutPurchaseResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    PurchaseFlexibleCheckoutOperation,
+			OperationSummary: "Buy a previewed flexible quote",
+			OperationID:      "purchaseFlexibleCheckout",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *FlexibleCheckoutPurchaseRequest
+			Params   = PurchaseFlexibleCheckoutParams
+			Response = *CheckoutPurchaseResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackPurchaseFlexibleCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.PurchaseFlexibleCheckout(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.PurchaseFlexibleCheckout(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodePurchaseFlexibleCheckoutResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

@@ -1154,6 +1154,20 @@ func encodePurchaseCheckoutRequest(
 	return nil
 }
 
+func encodePurchaseFlexibleCheckoutRequest(
+	req *FlexibleCheckoutPurchaseRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeReactivateAdminPassRequest(
 	req *ReactivatePassRequest,
 	r *http.Request,

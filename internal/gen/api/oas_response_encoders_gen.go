@@ -2940,6 +2940,19 @@ func encodePreviewFlexibleChangeResponse(response *FlexibleChangeResponse, w htt
 	return nil
 }
 
+func encodePreviewFlexibleCheckoutResponse(response *FlexibleCheckoutPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodePreviewPosCatalogResponse(response *PosQuoteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2967,6 +2980,19 @@ func encodePreviewPosPassResponse(response *PosQuoteResponse, w http.ResponseWri
 }
 
 func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodePurchaseFlexibleCheckoutResponse(response *CheckoutPurchaseResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -18211,6 +18211,218 @@ func (s *FlexibleChangeResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/FlexibleCheckoutPreview
+type FlexibleCheckoutPreview struct {
+	CardPayments CheckoutCardPayments `json:"card_payments"`
+	// Major units; charged_today_minor is the authority.
+	ChargedToday       float64            `json:"charged_today"`
+	ChargedTodayMinor  int64              `json:"charged_today_minor"`
+	CreditAppliedMinor OptInt64           `json:"credit_applied_minor"`
+	CreditBalanceMinor OptInt64           `json:"credit_balance_minor"`
+	Currency           string             `json:"currency"`
+	CurrencyExponent   int                `json:"currency_exponent"`
+	FlexibleQuote      FlexibleQuote      `json:"flexible_quote"`
+	FlexibleSelection  FlexibleSelection  `json:"flexible_selection"`
+	PassType           CheckoutPassType   `json:"pass_type"`
+	PurchaseObligation PurchaseObligation `json:"purchase_obligation"`
+	VatExempt          OptBool            `json:"vat_exempt"`
+	VatMinor           int64              `json:"vat_minor"`
+	VatRateBp          int                `json:"vat_rate_bp"`
+}
+
+// GetCardPayments returns the value of CardPayments.
+func (s *FlexibleCheckoutPreview) GetCardPayments() CheckoutCardPayments {
+	return s.CardPayments
+}
+
+// GetChargedToday returns the value of ChargedToday.
+func (s *FlexibleCheckoutPreview) GetChargedToday() float64 {
+	return s.ChargedToday
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *FlexibleCheckoutPreview) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FlexibleCheckoutPreview) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCreditBalanceMinor returns the value of CreditBalanceMinor.
+func (s *FlexibleCheckoutPreview) GetCreditBalanceMinor() OptInt64 {
+	return s.CreditBalanceMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleCheckoutPreview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *FlexibleCheckoutPreview) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *FlexibleCheckoutPreview) GetFlexibleQuote() FlexibleQuote {
+	return s.FlexibleQuote
+}
+
+// GetFlexibleSelection returns the value of FlexibleSelection.
+func (s *FlexibleCheckoutPreview) GetFlexibleSelection() FlexibleSelection {
+	return s.FlexibleSelection
+}
+
+// GetPassType returns the value of PassType.
+func (s *FlexibleCheckoutPreview) GetPassType() CheckoutPassType {
+	return s.PassType
+}
+
+// GetPurchaseObligation returns the value of PurchaseObligation.
+func (s *FlexibleCheckoutPreview) GetPurchaseObligation() PurchaseObligation {
+	return s.PurchaseObligation
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *FlexibleCheckoutPreview) GetVatExempt() OptBool {
+	return s.VatExempt
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *FlexibleCheckoutPreview) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *FlexibleCheckoutPreview) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetCardPayments sets the value of CardPayments.
+func (s *FlexibleCheckoutPreview) SetCardPayments(val CheckoutCardPayments) {
+	s.CardPayments = val
+}
+
+// SetChargedToday sets the value of ChargedToday.
+func (s *FlexibleCheckoutPreview) SetChargedToday(val float64) {
+	s.ChargedToday = val
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *FlexibleCheckoutPreview) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FlexibleCheckoutPreview) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCreditBalanceMinor sets the value of CreditBalanceMinor.
+func (s *FlexibleCheckoutPreview) SetCreditBalanceMinor(val OptInt64) {
+	s.CreditBalanceMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleCheckoutPreview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *FlexibleCheckoutPreview) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *FlexibleCheckoutPreview) SetFlexibleQuote(val FlexibleQuote) {
+	s.FlexibleQuote = val
+}
+
+// SetFlexibleSelection sets the value of FlexibleSelection.
+func (s *FlexibleCheckoutPreview) SetFlexibleSelection(val FlexibleSelection) {
+	s.FlexibleSelection = val
+}
+
+// SetPassType sets the value of PassType.
+func (s *FlexibleCheckoutPreview) SetPassType(val CheckoutPassType) {
+	s.PassType = val
+}
+
+// SetPurchaseObligation sets the value of PurchaseObligation.
+func (s *FlexibleCheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
+	s.PurchaseObligation = val
+}
+
+// SetVatExempt sets the value of VatExempt.
+func (s *FlexibleCheckoutPreview) SetVatExempt(val OptBool) {
+	s.VatExempt = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *FlexibleCheckoutPreview) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *FlexibleCheckoutPreview) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// Ref: #/components/schemas/FlexibleCheckoutPreviewResponse
+type FlexibleCheckoutPreviewResponse struct {
+	Data  FlexibleCheckoutPreview `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleCheckoutPreviewResponse) GetData() FlexibleCheckoutPreview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleCheckoutPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleCheckoutPreviewResponse) SetData(val FlexibleCheckoutPreview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleCheckoutPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleCheckoutPurchaseRequest
+type FlexibleCheckoutPurchaseRequest struct {
+	FlexibleQuote FlexibleQuote `json:"flexible_quote"`
+	// A saved card of the member at the venue's account; confirms the charge now.
+	PaymentMethodID OptString `json:"payment_method_id"`
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *FlexibleCheckoutPurchaseRequest) GetFlexibleQuote() FlexibleQuote {
+	return s.FlexibleQuote
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *FlexibleCheckoutPurchaseRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *FlexibleCheckoutPurchaseRequest) SetFlexibleQuote(val FlexibleQuote) {
+	s.FlexibleQuote = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *FlexibleCheckoutPurchaseRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
 // Ref: #/components/schemas/FlexibleChoices
 type FlexibleChoices struct {
 	ChangePolicy      FlexibleChangePolicy `json:"change_policy"`
@@ -18542,6 +18754,273 @@ func (s *FlexiblePricingConfigUnlimited) SetEnabled(val bool) {
 // SetPrice sets the value of Price.
 func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
+}
+
+// A quote for a flexible-quantity membership, signed by `fingerprint`:
+// send it unchanged. `authority_fingerprint` digests what the price was
+// computed from (the tiers, bounds and unlimited price, the billing
+// period, VAT, the credit) and `purchase_obligation_fingerprint` the
+// `purchase_obligation` shown with it; either differing at purchase is
+// 409 `QUOTE_STALE`. `charged_today_minor` is the payable authority.
+// Ref: #/components/schemas/FlexibleQuote
+type FlexibleQuote struct {
+	AuthorityFingerprint          string                 `json:"authority_fingerprint"`
+	ChargedTodayMinor             int64                  `json:"charged_today_minor"`
+	CreditAppliedMinor            int64                  `json:"credit_applied_minor"`
+	Currency                      string                 `json:"currency"`
+	ExpiresAt                     time.Time              `json:"expires_at"`
+	Fingerprint                   string                 `json:"fingerprint"`
+	IssuedAt                      time.Time              `json:"issued_at"`
+	OrganizationID                uuid.UUID              `json:"organization_id"`
+	PassTypeID                    uuid.UUID              `json:"pass_type_id"`
+	PeriodPriceMinor              int64                  `json:"period_price_minor"`
+	PurchaseObligationFingerprint string                 `json:"purchase_obligation_fingerprint"`
+	Selection                     FlexibleQuoteSelection `json:"selection"`
+	UserID                        uuid.UUID              `json:"user_id"`
+	VatMinor                      int64                  `json:"vat_minor"`
+	VatRateBp                     int                    `json:"vat_rate_bp"`
+	Version                       FlexibleQuoteVersion   `json:"version"`
+}
+
+// GetAuthorityFingerprint returns the value of AuthorityFingerprint.
+func (s *FlexibleQuote) GetAuthorityFingerprint() string {
+	return s.AuthorityFingerprint
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *FlexibleQuote) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FlexibleQuote) GetCreditAppliedMinor() int64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *FlexibleQuote) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetFingerprint returns the value of Fingerprint.
+func (s *FlexibleQuote) GetFingerprint() string {
+	return s.Fingerprint
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *FlexibleQuote) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *FlexibleQuote) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *FlexibleQuote) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPeriodPriceMinor returns the value of PeriodPriceMinor.
+func (s *FlexibleQuote) GetPeriodPriceMinor() int64 {
+	return s.PeriodPriceMinor
+}
+
+// GetPurchaseObligationFingerprint returns the value of PurchaseObligationFingerprint.
+func (s *FlexibleQuote) GetPurchaseObligationFingerprint() string {
+	return s.PurchaseObligationFingerprint
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleQuote) GetSelection() FlexibleQuoteSelection {
+	return s.Selection
+}
+
+// GetUserID returns the value of UserID.
+func (s *FlexibleQuote) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *FlexibleQuote) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *FlexibleQuote) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// GetVersion returns the value of Version.
+func (s *FlexibleQuote) GetVersion() FlexibleQuoteVersion {
+	return s.Version
+}
+
+// SetAuthorityFingerprint sets the value of AuthorityFingerprint.
+func (s *FlexibleQuote) SetAuthorityFingerprint(val string) {
+	s.AuthorityFingerprint = val
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *FlexibleQuote) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FlexibleQuote) SetCreditAppliedMinor(val int64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *FlexibleQuote) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetFingerprint sets the value of Fingerprint.
+func (s *FlexibleQuote) SetFingerprint(val string) {
+	s.Fingerprint = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *FlexibleQuote) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *FlexibleQuote) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *FlexibleQuote) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPeriodPriceMinor sets the value of PeriodPriceMinor.
+func (s *FlexibleQuote) SetPeriodPriceMinor(val int64) {
+	s.PeriodPriceMinor = val
+}
+
+// SetPurchaseObligationFingerprint sets the value of PurchaseObligationFingerprint.
+func (s *FlexibleQuote) SetPurchaseObligationFingerprint(val string) {
+	s.PurchaseObligationFingerprint = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleQuote) SetSelection(val FlexibleQuoteSelection) {
+	s.Selection = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *FlexibleQuote) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *FlexibleQuote) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *FlexibleQuote) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// SetVersion sets the value of Version.
+func (s *FlexibleQuote) SetVersion(val FlexibleQuoteVersion) {
+	s.Version = val
+}
+
+// Ref: #/components/schemas/FlexibleQuoteSelection
+type FlexibleQuoteSelection struct {
+	Kind FlexibleQuoteSelectionKind `json:"kind"`
+	// Classes a period; null for unlimited.
+	Quantity NilInt `json:"quantity"`
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleQuoteSelection) GetKind() FlexibleQuoteSelectionKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleQuoteSelection) GetQuantity() NilInt {
+	return s.Quantity
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleQuoteSelection) SetKind(val FlexibleQuoteSelectionKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleQuoteSelection) SetQuantity(val NilInt) {
+	s.Quantity = val
+}
+
+type FlexibleQuoteSelectionKind string
+
+const (
+	FlexibleQuoteSelectionKindQuantity  FlexibleQuoteSelectionKind = "quantity"
+	FlexibleQuoteSelectionKindUnlimited FlexibleQuoteSelectionKind = "unlimited"
+)
+
+// AllValues returns all FlexibleQuoteSelectionKind values.
+func (FlexibleQuoteSelectionKind) AllValues() []FlexibleQuoteSelectionKind {
+	return []FlexibleQuoteSelectionKind{
+		FlexibleQuoteSelectionKindQuantity,
+		FlexibleQuoteSelectionKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleQuoteSelectionKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleQuoteSelectionKindQuantity:
+		return []byte(s), nil
+	case FlexibleQuoteSelectionKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleQuoteSelectionKind) UnmarshalText(data []byte) error {
+	switch FlexibleQuoteSelectionKind(data) {
+	case FlexibleQuoteSelectionKindQuantity:
+		*s = FlexibleQuoteSelectionKindQuantity
+		return nil
+	case FlexibleQuoteSelectionKindUnlimited:
+		*s = FlexibleQuoteSelectionKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type FlexibleQuoteVersion int
+
+const (
+	FlexibleQuoteVersion1 FlexibleQuoteVersion = 1
+)
+
+// AllValues returns all FlexibleQuoteVersion values.
+func (FlexibleQuoteVersion) AllValues() []FlexibleQuoteVersion {
+	return []FlexibleQuoteVersion{
+		FlexibleQuoteVersion1,
+	}
 }
 
 // Ref: #/components/schemas/FlexibleRenewal
@@ -39169,6 +39648,47 @@ func (s *PreviewFlexibleChangeKind) UnmarshalText(data []byte) error {
 		return nil
 	case PreviewFlexibleChangeKindUnlimited:
 		*s = PreviewFlexibleChangeKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PreviewFlexibleCheckoutKind string
+
+const (
+	PreviewFlexibleCheckoutKindQuantity  PreviewFlexibleCheckoutKind = "quantity"
+	PreviewFlexibleCheckoutKindUnlimited PreviewFlexibleCheckoutKind = "unlimited"
+)
+
+// AllValues returns all PreviewFlexibleCheckoutKind values.
+func (PreviewFlexibleCheckoutKind) AllValues() []PreviewFlexibleCheckoutKind {
+	return []PreviewFlexibleCheckoutKind{
+		PreviewFlexibleCheckoutKindQuantity,
+		PreviewFlexibleCheckoutKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewFlexibleCheckoutKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewFlexibleCheckoutKindQuantity:
+		return []byte(s), nil
+	case PreviewFlexibleCheckoutKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewFlexibleCheckoutKind) UnmarshalText(data []byte) error {
+	switch PreviewFlexibleCheckoutKind(data) {
+	case PreviewFlexibleCheckoutKindQuantity:
+		*s = PreviewFlexibleCheckoutKindQuantity
+		return nil
+	case PreviewFlexibleCheckoutKindUnlimited:
+		*s = PreviewFlexibleCheckoutKindUnlimited
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

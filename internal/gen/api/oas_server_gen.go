@@ -2466,6 +2466,25 @@ type Handler interface {
 	//
 	// GET /me/passes/{id}/flexible/change-preview
 	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// PreviewFlexibleCheckout implements previewFlexibleCheckout operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). The answer carries the period price of the
+	// selection (`flexible_quote.period_price_minor`: the quantity priced
+	// whole at the rate of the first tier it fits in, or the unlimited
+	// price), `charged_today_minor` (the first period, less the member's
+	// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+	// and the `flexible_quote`, valid five minutes, to send unchanged to
+	// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+	// unlisted pass types, and pass types that are not flexible
+	// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+	// sell (below `minimum_quantity`, above `maximum_quantity`, off
+	// `quantity_step`, above every tier, unlimited not enabled) is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Offers and binding tiers are not sold with flexible memberships yet.
+	//
+	// GET /me/checkout/flexible/preview
+	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
 	// PreviewPosCatalog implements previewPosCatalog operation.
 	//
 	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -2522,6 +2541,26 @@ type Handler interface {
 	//
 	// POST /me/checkout/purchase
 	PurchaseCheckout(ctx context.Context, req *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
+	// PurchaseFlexibleCheckout implements purchaseFlexibleCheckout operation.
+	//
+	// Charges `flexible_quote` exactly as previewed (never recomputed), on
+	// the same path as `POST /me/checkout/purchase`: the same answer, the
+	// same statuses and confirm (`POST /me/checkout/confirm`), the same
+	// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+	// `frozen_checkout.flexible_selection`). The pass carries the selection;
+	// its renewals charge the selection's period price.
+	// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+	// selection included) or another member's; 409 `QUOTE_STALE` past
+	// five minutes or when what the quote was priced from changed
+	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+	// the selection no longer sold) or `obligation_changed`; `next_step`
+	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/checkout/flexible/purchase
+	PurchaseFlexibleCheckout(ctx context.Context, req *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReactivateAdminPass implements reactivateAdminPass operation.
 	//
 	// An `expired` or `cancelled` pass that does not renew becomes
