@@ -264,3 +264,35 @@ func SelectionIn(kind string, quantity int, hasQuantity bool) (Selection, error)
 	}
 	return Selection{}, apperr.Validation("kind", "kind is quantity or unlimited")
 }
+
+// RenewalDates are membership p's next n renewals (the first is the day its
+// paid period ends).
+func RenewalDates(p *ent.Pass, pt *ent.PassType, n int) []Renewal { return renewals(p, pt, n) }
+
+// FlexibleChangeHook runs in the transaction that schedules a change of a
+// flexible membership's selection (the member's or the staff's), with the
+// pass as it is after: the renewals price the change from there.
+type FlexibleChangeHook func(ctx context.Context, tx *ent.Tx, p *ent.Pass) error
+
+var flexChangeHooks []FlexibleChangeHook
+
+// RegisterFlexibleChangeHook runs h whenever a flexible change is scheduled.
+// Call it at init only.
+func RegisterFlexibleChangeHook(h FlexibleChangeHook) {
+	extMu.Lock()
+	defer extMu.Unlock()
+	flexChangeHooks = append(flexChangeHooks, h)
+}
+
+// RunFlexibleChangeHooks runs the registered hooks for p in tx.
+func RunFlexibleChangeHooks(ctx context.Context, tx *ent.Tx, p *ent.Pass) error {
+	extMu.RLock()
+	hooks := append([]FlexibleChangeHook(nil), flexChangeHooks...)
+	extMu.RUnlock()
+	for _, h := range hooks {
+		if err := h(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -498,6 +498,24 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// ChangeAdminFlexible invokes changeAdminFlexible operation.
+	//
+	// Schedules the selection (`kind` `quantity` with `quantity`, or
+	// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+	// up to 24). The venue's member change policy does not bind staff;
+	// the selection must be one the membership sells. Replaces any change
+	// scheduled before, and is audited
+	// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+	// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+	// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+	// `selection_unavailable` (outside the bounds, off the step, unlimited
+	// not offered), `renewal_not_allowed` (the membership has no such
+	// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+	// characters): a retry replays the answer. A refused request changes
+	// nothing.
+	//
+	// POST /admin/passes/{id}/flexible/change
+	ChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (*FlexibleChangeResponse, error)
 	// ChangeAdminRecurringAmount invokes changeAdminRecurringAmount operation.
 	//
 	// `amount_minor` (an integer above zero, VAT included, in the
@@ -1397,6 +1415,20 @@ type Invoker interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminFlexibleAllowance invokes getAdminFlexibleAllowance operation.
+	//
+	// The current selection (`selection.class_allowance` classes a period,
+	// null for unlimited) and its period price, the current period
+	// (`period_start` to `period_end`, the day the next renewal charges),
+	// `used_this_period` (the member's bookings on this pass of classes
+	// starting in the period that use the allowance: booked, checked in,
+	// no-show, late-cancelled) and `remaining_this_period` (null for
+	// unlimited), `renewal_amount_minor` (what the subscription charges at
+	// the next renewal; null before the renewals started), `next_change`
+	// (the scheduled change, or null) and the dates of renewals 1 to 24.
+	//
+	// GET /admin/passes/{id}/flexible
+	GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (*AdminFlexibleAllowanceResponse, error)
 	// GetAdminLocation invokes getAdminLocation operation.
 	//
 	// [settings.business or locations.manage] An unknown or another venue's
@@ -6685,6 +6717,123 @@ func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalen
 	defer body.Close()
 
 	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ChangeAdminFlexible invokes changeAdminFlexible operation.
+//
+// Schedules the selection (`kind` `quantity` with `quantity`, or
+// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+// up to 24). The venue's member change policy does not bind staff;
+// the selection must be one the membership sells. Replaces any change
+// scheduled before, and is audited
+// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+// `selection_unavailable` (outside the bounds, off the step, unlimited
+// not offered), `renewal_not_allowed` (the membership has no such
+// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+// characters): a retry replays the answer. A refused request changes
+// nothing.
+//
+// POST /admin/passes/{id}/flexible/change
+func (c *Client) ChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (*FlexibleChangeResponse, error) {
+	res, err := c.sendChangeAdminFlexible(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (res *FlexibleChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible/change"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeChangeAdminFlexibleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ChangeAdminFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeChangeAdminFlexibleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -13977,6 +14126,103 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 	defer body.Close()
 
 	result, err := decodeGetAdminDashboardTodayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminFlexibleAllowance invokes getAdminFlexibleAllowance operation.
+//
+// The current selection (`selection.class_allowance` classes a period,
+// null for unlimited) and its period price, the current period
+// (`period_start` to `period_end`, the day the next renewal charges),
+// `used_this_period` (the member's bookings on this pass of classes
+// starting in the period that use the allowance: booked, checked in,
+// no-show, late-cancelled) and `remaining_this_period` (null for
+// unlimited), `renewal_amount_minor` (what the subscription charges at
+// the next renewal; null before the renewals started), `next_change`
+// (the scheduled change, or null) and the dates of renewals 1 to 24.
+//
+// GET /admin/passes/{id}/flexible
+func (c *Client) GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (*AdminFlexibleAllowanceResponse, error) {
+	res, err := c.sendGetAdminFlexibleAllowance(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (res *AdminFlexibleAllowanceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminFlexibleAllowanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminFlexibleAllowanceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

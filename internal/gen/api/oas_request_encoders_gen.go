@@ -374,6 +374,20 @@ func encodeCancelAdminScheduleItemRequest(
 	return nil
 }
 
+func encodeChangeAdminFlexibleRequest(
+	req *AdminFlexibleChangeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeChangeAdminRecurringAmountRequest(
 	req *RecurringAmountRequest,
 	r *http.Request,

@@ -533,6 +533,19 @@ func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.R
 	return nil
 }
 
+func encodeChangeAdminFlexibleResponse(response *FlexibleChangeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeChangeAdminRecurringAmountResponse(response *SubscriptionChangeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1437,6 +1450,19 @@ func encodeGetAdminCheckinRosterResponse(response *CheckinRosterResponse, w http
 }
 
 func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminFlexibleAllowanceResponse(response *AdminFlexibleAllowanceResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

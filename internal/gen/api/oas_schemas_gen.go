@@ -1981,6 +1981,279 @@ func (s *AdminFeedbackListResponse) SetMeta(val MyPaymentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminFlexibleAllowance
+type AdminFlexibleAllowance struct {
+	Currency            string               `json:"currency"`
+	MemberID            uuid.UUID            `json:"member_id"`
+	NextChange          NilFlexibleScheduled `json:"next_change"`
+	PassID              uuid.UUID            `json:"pass_id"`
+	PassTypeID          uuid.UUID            `json:"pass_type_id"`
+	PeriodEnd           NilDate              `json:"period_end"`
+	PeriodPriceMinor    int64                `json:"period_price_minor"`
+	PeriodStart         NilDate              `json:"period_start"`
+	RemainingThisPeriod NilInt               `json:"remaining_this_period"`
+	RenewalAmountMinor  NilInt64             `json:"renewal_amount_minor"`
+	Renewals            []FlexibleRenewal    `json:"renewals"`
+	Selection           FlexibleSelection    `json:"selection"`
+	Status              string               `json:"status"`
+	UsedThisPeriod      int                  `json:"used_this_period"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFlexibleAllowance) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFlexibleAllowance) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetNextChange returns the value of NextChange.
+func (s *AdminFlexibleAllowance) GetNextChange() NilFlexibleScheduled {
+	return s.NextChange
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFlexibleAllowance) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminFlexibleAllowance) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminFlexibleAllowance) GetPeriodEnd() NilDate {
+	return s.PeriodEnd
+}
+
+// GetPeriodPriceMinor returns the value of PeriodPriceMinor.
+func (s *AdminFlexibleAllowance) GetPeriodPriceMinor() int64 {
+	return s.PeriodPriceMinor
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminFlexibleAllowance) GetPeriodStart() NilDate {
+	return s.PeriodStart
+}
+
+// GetRemainingThisPeriod returns the value of RemainingThisPeriod.
+func (s *AdminFlexibleAllowance) GetRemainingThisPeriod() NilInt {
+	return s.RemainingThisPeriod
+}
+
+// GetRenewalAmountMinor returns the value of RenewalAmountMinor.
+func (s *AdminFlexibleAllowance) GetRenewalAmountMinor() NilInt64 {
+	return s.RenewalAmountMinor
+}
+
+// GetRenewals returns the value of Renewals.
+func (s *AdminFlexibleAllowance) GetRenewals() []FlexibleRenewal {
+	return s.Renewals
+}
+
+// GetSelection returns the value of Selection.
+func (s *AdminFlexibleAllowance) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminFlexibleAllowance) GetStatus() string {
+	return s.Status
+}
+
+// GetUsedThisPeriod returns the value of UsedThisPeriod.
+func (s *AdminFlexibleAllowance) GetUsedThisPeriod() int {
+	return s.UsedThisPeriod
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFlexibleAllowance) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFlexibleAllowance) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetNextChange sets the value of NextChange.
+func (s *AdminFlexibleAllowance) SetNextChange(val NilFlexibleScheduled) {
+	s.NextChange = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFlexibleAllowance) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminFlexibleAllowance) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminFlexibleAllowance) SetPeriodEnd(val NilDate) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodPriceMinor sets the value of PeriodPriceMinor.
+func (s *AdminFlexibleAllowance) SetPeriodPriceMinor(val int64) {
+	s.PeriodPriceMinor = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminFlexibleAllowance) SetPeriodStart(val NilDate) {
+	s.PeriodStart = val
+}
+
+// SetRemainingThisPeriod sets the value of RemainingThisPeriod.
+func (s *AdminFlexibleAllowance) SetRemainingThisPeriod(val NilInt) {
+	s.RemainingThisPeriod = val
+}
+
+// SetRenewalAmountMinor sets the value of RenewalAmountMinor.
+func (s *AdminFlexibleAllowance) SetRenewalAmountMinor(val NilInt64) {
+	s.RenewalAmountMinor = val
+}
+
+// SetRenewals sets the value of Renewals.
+func (s *AdminFlexibleAllowance) SetRenewals(val []FlexibleRenewal) {
+	s.Renewals = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *AdminFlexibleAllowance) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminFlexibleAllowance) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetUsedThisPeriod sets the value of UsedThisPeriod.
+func (s *AdminFlexibleAllowance) SetUsedThisPeriod(val int) {
+	s.UsedThisPeriod = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleAllowanceResponse
+type AdminFlexibleAllowanceResponse struct {
+	Data  AdminFlexibleAllowance `json:"data"`
+	Error struct{}               `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFlexibleAllowanceResponse) GetData() AdminFlexibleAllowance {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFlexibleAllowanceResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFlexibleAllowanceResponse) SetData(val AdminFlexibleAllowance) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFlexibleAllowanceResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleChangeRequest
+type AdminFlexibleChangeRequest struct {
+	Kind     AdminFlexibleChangeRequestKind `json:"kind"`
+	Quantity OptInt                         `json:"quantity"`
+	Reason   OptString                      `json:"reason"`
+	Renewal  int                            `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminFlexibleChangeRequest) GetKind() AdminFlexibleChangeRequestKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *AdminFlexibleChangeRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminFlexibleChangeRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleChangeRequest) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminFlexibleChangeRequest) SetKind(val AdminFlexibleChangeRequestKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *AdminFlexibleChangeRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminFlexibleChangeRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleChangeRequest) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+type AdminFlexibleChangeRequestKind string
+
+const (
+	AdminFlexibleChangeRequestKindQuantity  AdminFlexibleChangeRequestKind = "quantity"
+	AdminFlexibleChangeRequestKindUnlimited AdminFlexibleChangeRequestKind = "unlimited"
+)
+
+// AllValues returns all AdminFlexibleChangeRequestKind values.
+func (AdminFlexibleChangeRequestKind) AllValues() []AdminFlexibleChangeRequestKind {
+	return []AdminFlexibleChangeRequestKind{
+		AdminFlexibleChangeRequestKindQuantity,
+		AdminFlexibleChangeRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFlexibleChangeRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFlexibleChangeRequestKindQuantity:
+		return []byte(s), nil
+	case AdminFlexibleChangeRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFlexibleChangeRequestKind) UnmarshalText(data []byte) error {
+	switch AdminFlexibleChangeRequestKind(data) {
+	case AdminFlexibleChangeRequestKindQuantity:
+		*s = AdminFlexibleChangeRequestKindQuantity
+		return nil
+	case AdminFlexibleChangeRequestKindUnlimited:
+		*s = AdminFlexibleChangeRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`

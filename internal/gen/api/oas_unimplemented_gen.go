@@ -610,6 +610,27 @@ func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params Canc
 	return r, ht.ErrNotImplemented
 }
 
+// ChangeAdminFlexible implements changeAdminFlexible operation.
+//
+// Schedules the selection (`kind` `quantity` with `quantity`, or
+// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+// up to 24). The venue's member change policy does not bind staff;
+// the selection must be one the membership sells. Replaces any change
+// scheduled before, and is audited
+// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+// `selection_unavailable` (outside the bounds, off the step, unlimited
+// not offered), `renewal_not_allowed` (the membership has no such
+// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+// characters): a retry replays the answer. A refused request changes
+// nothing.
+//
+// POST /admin/passes/{id}/flexible/change
+func (UnimplementedHandler) ChangeAdminFlexible(ctx context.Context, req *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (r *FlexibleChangeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ChangeAdminRecurringAmount implements changeAdminRecurringAmount operation.
 //
 // `amount_minor` (an integer above zero, VAT included, in the
@@ -1704,6 +1725,23 @@ func (UnimplementedHandler) GetAdminCheckinRoster(ctx context.Context, params Ge
 //
 // GET /admin/dashboard/today
 func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (r *DashboardTodayResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminFlexibleAllowance implements getAdminFlexibleAllowance operation.
+//
+// The current selection (`selection.class_allowance` classes a period,
+// null for unlimited) and its period price, the current period
+// (`period_start` to `period_end`, the day the next renewal charges),
+// `used_this_period` (the member's bookings on this pass of classes
+// starting in the period that use the allowance: booked, checked in,
+// no-show, late-cancelled) and `remaining_this_period` (null for
+// unlimited), `renewal_amount_minor` (what the subscription charges at
+// the next renewal; null before the renewals started), `next_change`
+// (the scheduled change, or null) and the dates of renewals 1 to 24.
+//
+// GET /admin/passes/{id}/flexible
+func (UnimplementedHandler) GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (r *AdminFlexibleAllowanceResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
