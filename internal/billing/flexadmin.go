@@ -226,6 +226,15 @@ func init() {
 	})
 }
 
+// nextRenewalPrice is what the next renewal of membership p charges: the
+// price of a flexible change that starts there, else the period price.
+func nextRenewalPrice(p *ent.Pass, pt *ent.PassType) int64 {
+	if ch := p.FlexibleChange; ch != nil && p.ValidTo != nil && ch.EffectiveOn == p.ValidTo.Format(time.DateOnly) {
+		return ch.PriceMinor
+	}
+	return payments.PeriodPrice(p, pt)
+}
+
 // schedulePrice queues the price job when p's scheduled change starts at its
 // next renewal (the day its paid period ends).
 func schedulePrice(ctx context.Context, tx *ent.Tx, p *ent.Pass) error {

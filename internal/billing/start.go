@@ -91,7 +91,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 			}
 			sub, err = tx.Subscription.Create().SetMemberID(p.MemberID).SetPassID(p.ID).SetPassTypeID(pt.ID).
 				SetCustomerID(cust.CustomerID).SetNillablePaymentMethodID(cust.DefaultPaymentMethodID).
-				SetAmountMinor(payments.PeriodPrice(p, pt)).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
+				SetAmountMinor(nextRenewalPrice(p, pt)).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
 				SetInterval(subscription.Interval(*pt.BillingInterval)).SetIntervalCount(n).
 				SetNextChargeAt(*p.ValidTo).Save(ctx)
 		}

@@ -27,6 +27,21 @@ type flexEnv struct {
 
 func newFlexEnv(t *testing.T) *flexEnv {
 	t.Helper()
+	e := newFlexEnvUnstarted(t)
+	e.start(t)
+	return e
+}
+
+// start starts the renewals of the pass.
+func (e *flexEnv) start(t *testing.T) {
+	t.Helper()
+	sub, err := billing.New(e.svc).Start(e.op, e.pass)
+	require.NoError(t, err)
+	e.sub = *sub.ProcessorSubscriptionID
+}
+
+func newFlexEnvUnstarted(t *testing.T) *flexEnv {
+	t.Helper()
 	e := &flexEnv{payEnv: newPayEnv(t, false, false)}
 	e.fake.SetEventSecret(paySecret)
 	res, err := e.flexPreview(e.member, 9)
@@ -34,9 +49,6 @@ func newFlexEnv(t *testing.T) *flexEnv {
 	bought, err := e.flexBuy(e.member, res.Data.FlexibleQuote, "pm_card_visa", "flex-env-1")
 	require.NoError(t, err)
 	e.pass = bought.Data.PassID.Value
-	sub, err := billing.New(e.svc).Start(e.op, e.pass)
-	require.NoError(t, err)
-	e.sub = *sub.ProcessorSubscriptionID
 	e.clock = &billingclock.Clock{Fake: e.fake, Pay: e.svc, Now: time.Now()}
 	be := &billEnv{payEnv: e.payEnv}
 	e.staff = be.staffClient(t, "desk@pay.example", billing.PermPassesManage)
@@ -163,4 +175,20 @@ func TestFlexibleMemberChangeReachesRenewal(t *testing.T) {
 	a := e.allowance(t)
 	require.Equal(t, api.FlexibleSelectionKindUnlimited, a.Selection.Kind)
 	require.True(t, a.RemainingThisPeriod.Null)
+}
+
+// TestFlexibleChangeBeforeRenewalsStart: a change from the next renewal
+// scheduled before the renewals started is priced by the start itself.
+func TestFlexibleChangeBeforeRenewalsStart(t *testing.T) {
+	e := newFlexEnvUnstarted(t)
+	_, err := e.change(e.staff, api.AdminFlexibleChangeRequest{Kind: api.AdminFlexibleChangeRequestKindQuantity,
+		Quantity: api.NewOptInt(4), Renewal: 1}, "fs-1")
+	require.NoError(t, err)
+	require.Equal(t, 1, e.runFlexPriceJobs(t), "nothing to price yet")
+	e.start(t)
+	amount, _ := e.fake.SubscriptionAmount(e.sub)
+	require.Equal(t, int64(40000), amount)
+	e.renewOnce(t)
+	require.Equal(t, []int64{40000}, e.fake.InvoiceAmounts(e.sub))
+	require.Equal(t, 4, e.allowance(t).Selection.Quantity.Value)
 }
