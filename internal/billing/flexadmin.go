@@ -300,10 +300,18 @@ func (s *Service) PushFlexiblePrice(ctx context.Context, id uuid.UUID) error {
 // job.
 func (s *Service) flexAfterRenewal(ctx context.Context, tx *ent.Tx, sub *ent.Subscription, row *ent.Invoice) error {
 	p, err := tx.Pass.Query().Where(pass.ID(sub.PassID)).ForUpdate().Only(ctx)
-	if err != nil || p.FlexibleChange == nil {
+	if err != nil {
 		return err
 	}
+	if p.Status == pass.StatusPendingActivation { // a move to flexible: its first period is paid (flexadmin_move.go)
+		if p, err = tx.Pass.UpdateOne(p).SetStatus(pass.StatusActive).Save(ctx); err != nil {
+			return err
+		}
+	}
 	ch := p.FlexibleChange
+	if ch == nil {
+		return nil
+	}
 	if row.PeriodStart != nil {
 		start := dateOf(*row.PeriodStart).Format(time.DateOnly)
 		if start >= ch.EffectiveOn {

@@ -60,3 +60,48 @@ func (h *Handler) ChangeAdminFlexible(ctx context.Context, req *api.AdminFlexibl
 	}
 	return &api.FlexibleChangeResponse{Data: changeOut(ch)}, nil
 }
+
+// PreviewAdminMoveToFlexible implements api.Handler.
+func (h *Handler) PreviewAdminMoveToFlexible(ctx context.Context, p api.PreviewAdminMoveToFlexibleParams) (*api.AdminFlexibleMoveResponse, error) {
+	q, hasQ := p.Quantity.Get()
+	sel, err := payments.SelectionIn(string(p.Kind), q, hasQ)
+	if err != nil {
+		return nil, err
+	}
+	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
+		return nil, err
+	}
+	mv, err := h.billing().PreviewMoveToFlexible(ctx, p.ID, p.PassTypeID, sel, p.Renewal)
+	if err != nil {
+		return nil, err
+	}
+	return &api.AdminFlexibleMoveResponse{Data: moveOut(mv)}, nil
+}
+
+// ScheduleAdminMoveToFlexible implements api.Handler.
+func (h *Handler) ScheduleAdminMoveToFlexible(ctx context.Context, req *api.AdminFlexibleMoveRequest, p api.ScheduleAdminMoveToFlexibleParams) (*api.AdminFlexibleMoveResponse, error) {
+	q, hasQ := req.Quantity.Get()
+	sel, err := payments.SelectionIn(string(req.Kind), q, hasQ)
+	if err != nil {
+		return nil, err
+	}
+	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
+		return nil, err
+	}
+	mv, err := h.billing().MoveToFlexible(ctx, p.ID, req.PassTypeID, sel, req.Renewal, req.Reason.Or(""))
+	if err != nil {
+		return nil, err
+	}
+	return &api.AdminFlexibleMoveResponse{Data: moveOut(mv)}, nil
+}
+
+func moveOut(mv *billing.FlexMove) api.AdminFlexibleMove {
+	out := api.AdminFlexibleMove{PassID: mv.Pass.ID, FromPassTypeID: mv.From.ID, ToPassTypeID: mv.To.ID,
+		Selection: selectionOut(mv.Selection), FromPriceMinor: mv.FromPrice, ToPriceMinor: mv.ToPrice,
+		Currency: mv.Currency, Renewal: mv.Renewal, EffectiveOn: mv.EffectiveOn}
+	out.NewPassID.SetToNull()
+	if mv.NewPass != nil {
+		out.NewPassID.SetTo(mv.NewPass.ID)
+	}
+	return out
+}

@@ -2489,6 +2489,21 @@ type Invoker interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminMoveToFlexible invokes previewAdminMoveToFlexible operation.
+	//
+	// Moving the fixed recurring membership `id` onto the flexible pass type
+	// `pass_type_id` with the selection (`kind`, `quantity`) from its
+	// renewal `renewal` (1 to 24): the day it takes effect
+	// (`effective_on`), what a period costs now (`from_price_minor`, the
+	// subscription's amount) and after (`to_price_minor`). Refusals: 400
+	// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+	// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+	// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+	// or one-off pass, or one without live renewals), `target_not_flexible`,
+	// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+	//
+	// GET /admin/passes/{id}/move-to-flexible/preview
+	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2879,6 +2894,23 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleAdminMoveToFlexible invokes scheduleAdminMoveToFlexible operation.
+	//
+	// The preview's rules, then: a new pass of the flexible pass type with
+	// the selection, `pending_activation` from `effective_on`
+	// (`new_pass_id`); its subscription starts with its first charge on
+	// that day at the selection's price; the old subscription is told to
+	// end that day (Stripe `cancel_at`), so it does not invoice that
+	// renewal. When the new subscription's first invoice is paid the new
+	// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+	// A membership with another move scheduled is 409
+	// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+	// again finishes what a failure left and answers it. 502
+	// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+	// it again). `Idempotency-Key` required (1 to 200 characters).
+	//
+	// POST /admin/passes/{id}/move-to-flexible
+	ScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// ScheduleFlexibleChange invokes scheduleFlexibleChange operation.
 	//
 	// The same rules as the preview; the change is stored on the membership
@@ -25523,6 +25555,166 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 	return result, nil
 }
 
+// PreviewAdminMoveToFlexible invokes previewAdminMoveToFlexible operation.
+//
+// Moving the fixed recurring membership `id` onto the flexible pass type
+// `pass_type_id` with the selection (`kind`, `quantity`) from its
+// renewal `renewal` (1 to 24): the day it takes effect
+// (`effective_on`), what a period costs now (`from_price_minor`, the
+// subscription's amount) and after (`to_price_minor`). Refusals: 400
+// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+// or one-off pass, or one without live renewals), `target_not_flexible`,
+// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+//
+// GET /admin/passes/{id}/move-to-flexible/preview
+func (c *Client) PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error) {
+	res, err := c.sendPreviewAdminMoveToFlexible(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (res *AdminFlexibleMoveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/move-to-flexible/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.PassTypeID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.Kind)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "renewal" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "renewal",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.IntToString(params.Renewal))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAdminMoveToFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAdminMoveToFlexibleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 //
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -28479,6 +28671,122 @@ func (c *Client) sendRotateWebhookSecret(ctx context.Context, request OptWebhook
 	defer body.Close()
 
 	result, err := decodeRotateWebhookSecretResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ScheduleAdminMoveToFlexible invokes scheduleAdminMoveToFlexible operation.
+//
+// The preview's rules, then: a new pass of the flexible pass type with
+// the selection, `pending_activation` from `effective_on`
+// (`new_pass_id`); its subscription starts with its first charge on
+// that day at the selection's price; the old subscription is told to
+// end that day (Stripe `cancel_at`), so it does not invoice that
+// renewal. When the new subscription's first invoice is paid the new
+// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+// A membership with another move scheduled is 409
+// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+// again finishes what a failure left and answers it. 502
+// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+// it again). `Idempotency-Key` required (1 to 200 characters).
+//
+// POST /admin/passes/{id}/move-to-flexible
+func (c *Client) ScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error) {
+	res, err := c.sendScheduleAdminMoveToFlexible(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (res *AdminFlexibleMoveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/move-to-flexible"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeScheduleAdminMoveToFlexibleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ScheduleAdminMoveToFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeScheduleAdminMoveToFlexibleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -1368,6 +1368,20 @@ func encodeRotateWebhookSecretRequest(
 	return nil
 }
 
+func encodeScheduleAdminMoveToFlexibleRequest(
+	req *AdminFlexibleMoveRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeScheduleFlexibleChangeRequest(
 	req *FlexibleChangeRequest,
 	r *http.Request,

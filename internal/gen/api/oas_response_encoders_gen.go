@@ -2940,6 +2940,19 @@ func encodePostCheckoutPreviewResponse(response *CheckoutPreviewResponse, w http
 	return nil
 }
 
+func encodePreviewAdminMoveToFlexibleResponse(response *AdminFlexibleMoveResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodePreviewAppointmentCancelResponse(response *AppointmentCancelPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3266,6 +3279,19 @@ func encodeRetryMyInvoiceResponse(response *InvoiceRetryResponse, w http.Respons
 }
 
 func encodeRotateWebhookSecretResponse(response *WebhookSecretResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeScheduleAdminMoveToFlexibleResponse(response *AdminFlexibleMoveResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -2254,6 +2254,247 @@ func (s *AdminFlexibleChangeRequestKind) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/AdminFlexibleMove
+type AdminFlexibleMove struct {
+	Currency       string    `json:"currency"`
+	EffectiveOn    time.Time `json:"effective_on"`
+	FromPassTypeID uuid.UUID `json:"from_pass_type_id"`
+	FromPriceMinor int64     `json:"from_price_minor"`
+	// The pending_activation pass; null in a preview.
+	NewPassID    NilUUID           `json:"new_pass_id"`
+	PassID       uuid.UUID         `json:"pass_id"`
+	Renewal      int               `json:"renewal"`
+	Selection    FlexibleSelection `json:"selection"`
+	ToPassTypeID uuid.UUID         `json:"to_pass_type_id"`
+	ToPriceMinor int64             `json:"to_price_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFlexibleMove) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *AdminFlexibleMove) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetFromPassTypeID returns the value of FromPassTypeID.
+func (s *AdminFlexibleMove) GetFromPassTypeID() uuid.UUID {
+	return s.FromPassTypeID
+}
+
+// GetFromPriceMinor returns the value of FromPriceMinor.
+func (s *AdminFlexibleMove) GetFromPriceMinor() int64 {
+	return s.FromPriceMinor
+}
+
+// GetNewPassID returns the value of NewPassID.
+func (s *AdminFlexibleMove) GetNewPassID() NilUUID {
+	return s.NewPassID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFlexibleMove) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleMove) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetSelection returns the value of Selection.
+func (s *AdminFlexibleMove) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// GetToPassTypeID returns the value of ToPassTypeID.
+func (s *AdminFlexibleMove) GetToPassTypeID() uuid.UUID {
+	return s.ToPassTypeID
+}
+
+// GetToPriceMinor returns the value of ToPriceMinor.
+func (s *AdminFlexibleMove) GetToPriceMinor() int64 {
+	return s.ToPriceMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFlexibleMove) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *AdminFlexibleMove) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetFromPassTypeID sets the value of FromPassTypeID.
+func (s *AdminFlexibleMove) SetFromPassTypeID(val uuid.UUID) {
+	s.FromPassTypeID = val
+}
+
+// SetFromPriceMinor sets the value of FromPriceMinor.
+func (s *AdminFlexibleMove) SetFromPriceMinor(val int64) {
+	s.FromPriceMinor = val
+}
+
+// SetNewPassID sets the value of NewPassID.
+func (s *AdminFlexibleMove) SetNewPassID(val NilUUID) {
+	s.NewPassID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFlexibleMove) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleMove) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *AdminFlexibleMove) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// SetToPassTypeID sets the value of ToPassTypeID.
+func (s *AdminFlexibleMove) SetToPassTypeID(val uuid.UUID) {
+	s.ToPassTypeID = val
+}
+
+// SetToPriceMinor sets the value of ToPriceMinor.
+func (s *AdminFlexibleMove) SetToPriceMinor(val int64) {
+	s.ToPriceMinor = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleMoveRequest
+type AdminFlexibleMoveRequest struct {
+	Kind       AdminFlexibleMoveRequestKind `json:"kind"`
+	PassTypeID uuid.UUID                    `json:"pass_type_id"`
+	Quantity   OptInt                       `json:"quantity"`
+	Reason     OptString                    `json:"reason"`
+	Renewal    int                          `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminFlexibleMoveRequest) GetKind() AdminFlexibleMoveRequestKind {
+	return s.Kind
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminFlexibleMoveRequest) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *AdminFlexibleMoveRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminFlexibleMoveRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleMoveRequest) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminFlexibleMoveRequest) SetKind(val AdminFlexibleMoveRequestKind) {
+	s.Kind = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminFlexibleMoveRequest) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *AdminFlexibleMoveRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminFlexibleMoveRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleMoveRequest) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+type AdminFlexibleMoveRequestKind string
+
+const (
+	AdminFlexibleMoveRequestKindQuantity  AdminFlexibleMoveRequestKind = "quantity"
+	AdminFlexibleMoveRequestKindUnlimited AdminFlexibleMoveRequestKind = "unlimited"
+)
+
+// AllValues returns all AdminFlexibleMoveRequestKind values.
+func (AdminFlexibleMoveRequestKind) AllValues() []AdminFlexibleMoveRequestKind {
+	return []AdminFlexibleMoveRequestKind{
+		AdminFlexibleMoveRequestKindQuantity,
+		AdminFlexibleMoveRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFlexibleMoveRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFlexibleMoveRequestKindQuantity:
+		return []byte(s), nil
+	case AdminFlexibleMoveRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFlexibleMoveRequestKind) UnmarshalText(data []byte) error {
+	switch AdminFlexibleMoveRequestKind(data) {
+	case AdminFlexibleMoveRequestKindQuantity:
+		*s = AdminFlexibleMoveRequestKindQuantity
+		return nil
+	case AdminFlexibleMoveRequestKindUnlimited:
+		*s = AdminFlexibleMoveRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminFlexibleMoveResponse
+type AdminFlexibleMoveResponse struct {
+	Data  AdminFlexibleMove `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFlexibleMoveResponse) GetData() AdminFlexibleMove {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFlexibleMoveResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFlexibleMoveResponse) SetData(val AdminFlexibleMove) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFlexibleMoveResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`
@@ -39884,6 +40125,47 @@ func (s *PosServiceVariant) SetPrice(val float64) {
 // SetPriceMinor sets the value of PriceMinor.
 func (s *PosServiceVariant) SetPriceMinor(val int64) {
 	s.PriceMinor = val
+}
+
+type PreviewAdminMoveToFlexibleKind string
+
+const (
+	PreviewAdminMoveToFlexibleKindQuantity  PreviewAdminMoveToFlexibleKind = "quantity"
+	PreviewAdminMoveToFlexibleKindUnlimited PreviewAdminMoveToFlexibleKind = "unlimited"
+)
+
+// AllValues returns all PreviewAdminMoveToFlexibleKind values.
+func (PreviewAdminMoveToFlexibleKind) AllValues() []PreviewAdminMoveToFlexibleKind {
+	return []PreviewAdminMoveToFlexibleKind{
+		PreviewAdminMoveToFlexibleKindQuantity,
+		PreviewAdminMoveToFlexibleKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewAdminMoveToFlexibleKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewAdminMoveToFlexibleKindQuantity:
+		return []byte(s), nil
+	case PreviewAdminMoveToFlexibleKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewAdminMoveToFlexibleKind) UnmarshalText(data []byte) error {
+	switch PreviewAdminMoveToFlexibleKind(data) {
+	case PreviewAdminMoveToFlexibleKindQuantity:
+		*s = PreviewAdminMoveToFlexibleKindQuantity
+		return nil
+	case PreviewAdminMoveToFlexibleKindUnlimited:
+		*s = PreviewAdminMoveToFlexibleKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type PreviewFlexibleChangeKind string

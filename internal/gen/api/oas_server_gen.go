@@ -2476,6 +2476,21 @@ type Handler interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminMoveToFlexible implements previewAdminMoveToFlexible operation.
+	//
+	// Moving the fixed recurring membership `id` onto the flexible pass type
+	// `pass_type_id` with the selection (`kind`, `quantity`) from its
+	// renewal `renewal` (1 to 24): the day it takes effect
+	// (`effective_on`), what a period costs now (`from_price_minor`, the
+	// subscription's amount) and after (`to_price_minor`). Refusals: 400
+	// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+	// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+	// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+	// or one-off pass, or one without live renewals), `target_not_flexible`,
+	// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+	//
+	// GET /admin/passes/{id}/move-to-flexible/preview
+	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// PreviewAppointmentCancel implements previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2866,6 +2881,23 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleAdminMoveToFlexible implements scheduleAdminMoveToFlexible operation.
+	//
+	// The preview's rules, then: a new pass of the flexible pass type with
+	// the selection, `pending_activation` from `effective_on`
+	// (`new_pass_id`); its subscription starts with its first charge on
+	// that day at the selection's price; the old subscription is told to
+	// end that day (Stripe `cancel_at`), so it does not invoice that
+	// renewal. When the new subscription's first invoice is paid the new
+	// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+	// A membership with another move scheduled is 409
+	// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+	// again finishes what a failure left and answers it. 502
+	// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+	// it again). `Idempotency-Key` required (1 to 200 characters).
+	//
+	// POST /admin/passes/{id}/move-to-flexible
+	ScheduleAdminMoveToFlexible(ctx context.Context, req *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
 	//
 	// The same rules as the preview; the change is stored on the membership
