@@ -65,7 +65,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 		return nil, fmt.Errorf("billing: start: %w", err)
 	}
 	pt := p.Edges.PassType
-	if pt == nil || !pt.IsRecurring || pt.BillingInterval == nil || pt.PriceMinor <= 0 {
+	if pt == nil || !pt.IsRecurring || pt.BillingInterval == nil || payments.PeriodPrice(p, pt) <= 0 {
 		return nil, fmt.Errorf("billing: start: pass %s is not a paid recurring membership", passID)
 	}
 	if p.ValidTo == nil {
@@ -91,7 +91,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 			}
 			sub, err = tx.Subscription.Create().SetMemberID(p.MemberID).SetPassID(p.ID).SetPassTypeID(pt.ID).
 				SetCustomerID(cust.CustomerID).SetNillablePaymentMethodID(cust.DefaultPaymentMethodID).
-				SetAmountMinor(pt.PriceMinor).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
+				SetAmountMinor(nextRenewalPrice(p, pt)).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
 				SetInterval(subscription.Interval(*pt.BillingInterval)).SetIntervalCount(n).
 				SetNextChargeAt(*p.ValidTo).Save(ctx)
 		}

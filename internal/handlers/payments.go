@@ -86,7 +86,7 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 	if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
 			ReasonCode: api.NewOptString("flexible_checkout_unavailable"),
-			Message:    api.NewOptString("flexible memberships are not sold online yet; ask the venue")}
+			Message:    api.NewOptString("a flexible membership is priced by its selection: preview it with GET /me/checkout/flexible/preview")}
 	} else {
 		out.DirectPurchaseQuote = api.NewOptDirectPurchaseQuote(quoteOut(pv.Quote))
 	}

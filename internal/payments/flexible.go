@@ -292,8 +292,10 @@ func (s *Service) ScheduleFlexibleChange(ctx context.Context, id uuid.UUID, sel 
 		if !sel.Unlimited {
 			ch.Quantity = sel.Quantity
 		}
-		out.Pass, err = tx.Pass.UpdateOne(p).SetFlexibleChange(ch).Save(ctx)
-		return err
+		if out.Pass, err = tx.Pass.UpdateOne(p).SetFlexibleChange(ch).Save(ctx); err != nil {
+			return err
+		}
+		return RunFlexibleChangeHooks(ctx, tx, out.Pass) // the renewals price it (flexquote.go)
 	})
 	return out, err
 }

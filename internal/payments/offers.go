@@ -62,6 +62,8 @@ type Pricing struct {
 	VATMinor  int64
 	// Today is the venue-local sale date.
 	Today time.Time
+	// Selection is a flexible membership's selection sold (flexquote.go).
+	Selection *Selection
 }
 
 // pricingInput names what a checkout is priced from.
@@ -324,6 +326,12 @@ func createCheckout(ctx context.Context, tx *ent.Tx, memberID uuid.UUID, pt *ent
 	}
 	if pr.BindingMonths > 0 {
 		c.SetBindingMonths(pr.BindingMonths)
+	}
+	if sel := pr.Selection; sel != nil {
+		c.SetFlexibleKind(checkout.FlexibleKind(sel.Kind()))
+		if !sel.Unlimited {
+			c.SetFlexibleQuantity(sel.Quantity)
+		}
 	}
 	co, err := c.Save(ctx)
 	if err != nil {

@@ -61,6 +61,12 @@ func (s *Service) Purchase(ctx context.Context, org, userID, memberID uuid.UUID,
 	if err != nil {
 		return nil, err
 	}
+	return s.purchaseVerified(ctx, org, memberID, pt, pr, p)
+}
+
+// purchaseVerified charges a verified quote (p.Quote, priced pr): shared by
+// fixed and flexible purchases (flexquote.go).
+func (s *Service) purchaseVerified(ctx context.Context, org, memberID uuid.UUID, pt *ent.PassType, pr *Pricing, p PurchaseParams) (*PurchaseResult, error) {
 	if pr.PayableMinor == 0 && !pt.IsRecurring {
 		return s.purchaseWithoutCard(ctx, memberID, pt, pr, p)
 	}

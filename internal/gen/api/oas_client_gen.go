@@ -498,6 +498,24 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// ChangeAdminFlexible invokes changeAdminFlexible operation.
+	//
+	// Schedules the selection (`kind` `quantity` with `quantity`, or
+	// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+	// up to 24). The venue's member change policy does not bind staff;
+	// the selection must be one the membership sells. Replaces any change
+	// scheduled before, and is audited
+	// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+	// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+	// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+	// `selection_unavailable` (outside the bounds, off the step, unlimited
+	// not offered), `renewal_not_allowed` (the membership has no such
+	// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+	// characters): a retry replays the answer. A refused request changes
+	// nothing.
+	//
+	// POST /admin/passes/{id}/flexible/change
+	ChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (*FlexibleChangeResponse, error)
 	// ChangeAdminRecurringAmount invokes changeAdminRecurringAmount operation.
 	//
 	// `amount_minor` (an integer above zero, VAT included, in the
@@ -1397,6 +1415,20 @@ type Invoker interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminFlexibleAllowance invokes getAdminFlexibleAllowance operation.
+	//
+	// The current selection (`selection.class_allowance` classes a period,
+	// null for unlimited) and its period price, the current period
+	// (`period_start` to `period_end`, the day the next renewal charges),
+	// `used_this_period` (the member's bookings on this pass of classes
+	// starting in the period that use the allowance: booked, checked in,
+	// no-show, late-cancelled) and `remaining_this_period` (null for
+	// unlimited), `renewal_amount_minor` (what the subscription charges at
+	// the next renewal; null before the renewals started), `next_change`
+	// (the scheduled change, or null) and the dates of renewals 1 to 24.
+	//
+	// GET /admin/passes/{id}/flexible
+	GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (*AdminFlexibleAllowanceResponse, error)
 	// GetAdminLocation invokes getAdminLocation operation.
 	//
 	// [settings.business or locations.manage] An unknown or another venue's
@@ -2457,6 +2489,21 @@ type Invoker interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminMoveToFlexible invokes previewAdminMoveToFlexible operation.
+	//
+	// Moving the fixed recurring membership `id` onto the flexible pass type
+	// `pass_type_id` with the selection (`kind`, `quantity`) from its
+	// renewal `renewal` (1 to 24): the day it takes effect
+	// (`effective_on`), what a period costs now (`from_price_minor`, the
+	// subscription's amount) and after (`to_price_minor`). Refusals: 400
+	// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+	// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+	// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+	// or one-off pass, or one without live renewals), `target_not_flexible`,
+	// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+	//
+	// GET /admin/passes/{id}/move-to-flexible/preview
+	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2479,6 +2526,25 @@ type Invoker interface {
 	//
 	// GET /me/passes/{id}/flexible/change-preview
 	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// PreviewFlexibleCheckout invokes previewFlexibleCheckout operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). The answer carries the period price of the
+	// selection (`flexible_quote.period_price_minor`: the quantity priced
+	// whole at the rate of the first tier it fits in, or the unlimited
+	// price), `charged_today_minor` (the first period, less the member's
+	// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+	// and the `flexible_quote`, valid five minutes, to send unchanged to
+	// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+	// unlisted pass types, and pass types that are not flexible
+	// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+	// sell (below `minimum_quantity`, above `maximum_quantity`, off
+	// `quantity_step`, above every tier, unlimited not enabled) is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Offers and binding tiers are not sold with flexible memberships yet.
+	//
+	// GET /me/checkout/flexible/preview
+	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
 	// PreviewPosCatalog invokes previewPosCatalog operation.
 	//
 	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -2535,6 +2601,26 @@ type Invoker interface {
 	//
 	// POST /me/checkout/purchase
 	PurchaseCheckout(ctx context.Context, request *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
+	// PurchaseFlexibleCheckout invokes purchaseFlexibleCheckout operation.
+	//
+	// Charges `flexible_quote` exactly as previewed (never recomputed), on
+	// the same path as `POST /me/checkout/purchase`: the same answer, the
+	// same statuses and confirm (`POST /me/checkout/confirm`), the same
+	// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+	// `frozen_checkout.flexible_selection`). The pass carries the selection;
+	// its renewals charge the selection's period price.
+	// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+	// selection included) or another member's; 409 `QUOTE_STALE` past
+	// five minutes or when what the quote was priced from changed
+	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+	// the selection no longer sold) or `obligation_changed`; `next_step`
+	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/checkout/flexible/purchase
+	PurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReactivateAdminPass invokes reactivateAdminPass operation.
 	//
 	// An `expired` or `cancelled` pass that does not renew becomes
@@ -2808,6 +2894,23 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, request OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleAdminMoveToFlexible invokes scheduleAdminMoveToFlexible operation.
+	//
+	// The preview's rules, then: a new pass of the flexible pass type with
+	// the selection, `pending_activation` from `effective_on`
+	// (`new_pass_id`); its subscription starts with its first charge on
+	// that day at the selection's price; the old subscription is told to
+	// end that day (Stripe `cancel_at`), so it does not invoice that
+	// renewal. When the new subscription's first invoice is paid the new
+	// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+	// A membership with another move scheduled is 409
+	// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+	// again finishes what a failure left and answers it. 502
+	// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+	// it again). `Idempotency-Key` required (1 to 200 characters).
+	//
+	// POST /admin/passes/{id}/move-to-flexible
+	ScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// ScheduleFlexibleChange invokes scheduleFlexibleChange operation.
 	//
 	// The same rules as the preview; the change is stored on the membership
@@ -6646,6 +6749,123 @@ func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalen
 	defer body.Close()
 
 	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ChangeAdminFlexible invokes changeAdminFlexible operation.
+//
+// Schedules the selection (`kind` `quantity` with `quantity`, or
+// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+// up to 24). The venue's member change policy does not bind staff;
+// the selection must be one the membership sells. Replaces any change
+// scheduled before, and is audited
+// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+// `selection_unavailable` (outside the bounds, off the step, unlimited
+// not offered), `renewal_not_allowed` (the membership has no such
+// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+// characters): a retry replays the answer. A refused request changes
+// nothing.
+//
+// POST /admin/passes/{id}/flexible/change
+func (c *Client) ChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (*FlexibleChangeResponse, error) {
+	res, err := c.sendChangeAdminFlexible(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendChangeAdminFlexible(ctx context.Context, request *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (res *FlexibleChangeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible/change"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeChangeAdminFlexibleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ChangeAdminFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeChangeAdminFlexibleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -13938,6 +14158,103 @@ func (c *Client) sendGetAdminDashboardToday(ctx context.Context, params GetAdmin
 	defer body.Close()
 
 	result, err := decodeGetAdminDashboardTodayResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminFlexibleAllowance invokes getAdminFlexibleAllowance operation.
+//
+// The current selection (`selection.class_allowance` classes a period,
+// null for unlimited) and its period price, the current period
+// (`period_start` to `period_end`, the day the next renewal charges),
+// `used_this_period` (the member's bookings on this pass of classes
+// starting in the period that use the allowance: booked, checked in,
+// no-show, late-cancelled) and `remaining_this_period` (null for
+// unlimited), `renewal_amount_minor` (what the subscription charges at
+// the next renewal; null before the renewals started), `next_change`
+// (the scheduled change, or null) and the dates of renewals 1 to 24.
+//
+// GET /admin/passes/{id}/flexible
+func (c *Client) GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (*AdminFlexibleAllowanceResponse, error) {
+	res, err := c.sendGetAdminFlexibleAllowance(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (res *AdminFlexibleAllowanceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/flexible"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminFlexibleAllowanceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminFlexibleAllowanceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -25238,6 +25555,166 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 	return result, nil
 }
 
+// PreviewAdminMoveToFlexible invokes previewAdminMoveToFlexible operation.
+//
+// Moving the fixed recurring membership `id` onto the flexible pass type
+// `pass_type_id` with the selection (`kind`, `quantity`) from its
+// renewal `renewal` (1 to 24): the day it takes effect
+// (`effective_on`), what a period costs now (`from_price_minor`, the
+// subscription's amount) and after (`to_price_minor`). Refusals: 400
+// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+// or one-off pass, or one without live renewals), `target_not_flexible`,
+// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+//
+// GET /admin/passes/{id}/move-to-flexible/preview
+func (c *Client) PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error) {
+	res, err := c.sendPreviewAdminMoveToFlexible(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (res *AdminFlexibleMoveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/move-to-flexible/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.PassTypeID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.Kind)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "renewal" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "renewal",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.IntToString(params.Renewal))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAdminMoveToFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAdminMoveToFlexibleResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 //
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -25482,6 +25959,150 @@ func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFl
 	defer body.Close()
 
 	result, err := decodePreviewFlexibleChangeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewFlexibleCheckout invokes previewFlexibleCheckout operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). The answer carries the period price of the
+// selection (`flexible_quote.period_price_minor`: the quantity priced
+// whole at the rate of the first tier it fits in, or the unlimited
+// price), `charged_today_minor` (the first period, less the member's
+// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+// and the `flexible_quote`, valid five minutes, to send unchanged to
+// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+// unlisted pass types, and pass types that are not flexible
+// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+// sell (below `minimum_quantity`, above `maximum_quantity`, off
+// `quantity_step`, above every tier, unlimited not enabled) is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Offers and binding tiers are not sold with flexible memberships yet.
+//
+// GET /me/checkout/flexible/preview
+func (c *Client) PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error) {
+	res, err := c.sendPreviewFlexibleCheckout(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendPreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (res *FlexibleCheckoutPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/flexible/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "pass_type_slug" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "pass_type_slug",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.PassTypeSlug))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(string(params.Kind)))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewFlexibleCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewFlexibleCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -25763,6 +26384,117 @@ func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurc
 	defer body.Close()
 
 	result, err := decodePurchaseCheckoutResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PurchaseFlexibleCheckout invokes purchaseFlexibleCheckout operation.
+//
+// Charges `flexible_quote` exactly as previewed (never recomputed), on
+// the same path as `POST /me/checkout/purchase`: the same answer, the
+// same statuses and confirm (`POST /me/checkout/confirm`), the same
+// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+// `frozen_checkout.flexible_selection`). The pass carries the selection;
+// its renewals charge the selection's period price.
+// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+// selection included) or another member's; 409 `QUOTE_STALE` past
+// five minutes or when what the quote was priced from changed
+// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+// the selection no longer sold) or `obligation_changed`; `next_step`
+// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/checkout/flexible/purchase
+func (c *Client) PurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error) {
+	res, err := c.sendPurchaseFlexibleCheckout(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendPurchaseFlexibleCheckout(ctx context.Context, request *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (res *CheckoutPurchaseResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/me/checkout/flexible/purchase"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePurchaseFlexibleCheckoutRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PurchaseFlexibleCheckoutOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePurchaseFlexibleCheckoutResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -27939,6 +28671,122 @@ func (c *Client) sendRotateWebhookSecret(ctx context.Context, request OptWebhook
 	defer body.Close()
 
 	result, err := decodeRotateWebhookSecretResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ScheduleAdminMoveToFlexible invokes scheduleAdminMoveToFlexible operation.
+//
+// The preview's rules, then: a new pass of the flexible pass type with
+// the selection, `pending_activation` from `effective_on`
+// (`new_pass_id`); its subscription starts with its first charge on
+// that day at the selection's price; the old subscription is told to
+// end that day (Stripe `cancel_at`), so it does not invoice that
+// renewal. When the new subscription's first invoice is paid the new
+// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+// A membership with another move scheduled is 409
+// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+// again finishes what a failure left and answers it. 502
+// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+// it again). `Idempotency-Key` required (1 to 200 characters).
+//
+// POST /admin/passes/{id}/move-to-flexible
+func (c *Client) ScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error) {
+	res, err := c.sendScheduleAdminMoveToFlexible(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendScheduleAdminMoveToFlexible(ctx context.Context, request *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (res *AdminFlexibleMoveResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/move-to-flexible"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeScheduleAdminMoveToFlexibleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ScheduleAdminMoveToFlexibleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeScheduleAdminMoveToFlexibleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -5653,6 +5653,178 @@ func (s *Server) handleCancelCalendarEventRequest(args [1]string, argsEscaped bo
 	}
 }
 
+// handleChangeAdminFlexibleRequest handles changeAdminFlexible operation.
+//
+// Schedules the selection (`kind` `quantity` with `quantity`, or
+// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+// up to 24). The venue's member change policy does not bind staff;
+// the selection must be one the membership sells. Replaces any change
+// scheduled before, and is audited
+// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+// `selection_unavailable` (outside the bounds, off the step, unlimited
+// not offered), `renewal_not_allowed` (the membership has no such
+// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+// characters): a retry replays the answer. A refused request changes
+// nothing.
+//
+// POST /admin/passes/{id}/flexible/change
+func (s *Server) handleChangeAdminFlexibleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ChangeAdminFlexibleOperation,
+			ID:   "changeAdminFlexible",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, ChangeAdminFlexibleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeChangeAdminFlexibleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeChangeAdminFlexibleRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *FlexibleChangeResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ChangeAdminFlexibleOperation,
+			OperationSummary: "Change a flexible membership's selection from a renewal",
+			OperationID:      "changeAdminFlexible",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *AdminFlexibleChangeRequest
+			Params   = ChangeAdminFlexibleParams
+			Response = *FlexibleChangeResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackChangeAdminFlexibleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ChangeAdminFlexible(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ChangeAdminFlexible(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeChangeAdminFlexibleResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleChangeAdminRecurringAmountRequest handles changeAdminRecurringAmount operation.
 //
 // `amount_minor` (an integer above zero, VAT included, in the
@@ -16483,6 +16655,155 @@ func (s *Server) handleGetAdminDashboardTodayRequest(args [0]string, argsEscaped
 	}
 
 	if err := encodeGetAdminDashboardTodayResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleGetAdminFlexibleAllowanceRequest handles getAdminFlexibleAllowance operation.
+//
+// The current selection (`selection.class_allowance` classes a period,
+// null for unlimited) and its period price, the current period
+// (`period_start` to `period_end`, the day the next renewal charges),
+// `used_this_period` (the member's bookings on this pass of classes
+// starting in the period that use the allowance: booked, checked in,
+// no-show, late-cancelled) and `remaining_this_period` (null for
+// unlimited), `renewal_amount_minor` (what the subscription charges at
+// the next renewal; null before the renewals started), `next_change`
+// (the scheduled change, or null) and the dates of renewals 1 to 24.
+//
+// GET /admin/passes/{id}/flexible
+func (s *Server) handleGetAdminFlexibleAllowanceRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: GetAdminFlexibleAllowanceOperation,
+			ID:   "getAdminFlexibleAllowance",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, GetAdminFlexibleAllowanceOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeGetAdminFlexibleAllowanceParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *AdminFlexibleAllowanceResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    GetAdminFlexibleAllowanceOperation,
+			OperationSummary: "A flexible membership's allowance",
+			OperationID:      "getAdminFlexibleAllowance",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = GetAdminFlexibleAllowanceParams
+			Response = *AdminFlexibleAllowanceResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackGetAdminFlexibleAllowanceParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.GetAdminFlexibleAllowance(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.GetAdminFlexibleAllowance(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeGetAdminFlexibleAllowanceResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)
@@ -31768,6 +32089,172 @@ func (s *Server) handlePostCheckoutPreviewRequest(args [0]string, argsEscaped bo
 	}
 }
 
+// handlePreviewAdminMoveToFlexibleRequest handles previewAdminMoveToFlexible operation.
+//
+// Moving the fixed recurring membership `id` onto the flexible pass type
+// `pass_type_id` with the selection (`kind`, `quantity`) from its
+// renewal `renewal` (1 to 24): the day it takes effect
+// (`effective_on`), what a period costs now (`from_price_minor`, the
+// subscription's amount) and after (`to_price_minor`). Refusals: 400
+// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+// or one-off pass, or one without live renewals), `target_not_flexible`,
+// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+//
+// GET /admin/passes/{id}/move-to-flexible/preview
+func (s *Server) handlePreviewAdminMoveToFlexibleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: PreviewAdminMoveToFlexibleOperation,
+			ID:   "previewAdminMoveToFlexible",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, PreviewAdminMoveToFlexibleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodePreviewAdminMoveToFlexibleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *AdminFlexibleMoveResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    PreviewAdminMoveToFlexibleOperation,
+			OperationSummary: "Price moving a fixed membership onto a flexible one (nothing is written)",
+			OperationID:      "previewAdminMoveToFlexible",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "pass_type_id",
+					In:   "query",
+				}: params.PassTypeID,
+				{
+					Name: "kind",
+					In:   "query",
+				}: params.Kind,
+				{
+					Name: "quantity",
+					In:   "query",
+				}: params.Quantity,
+				{
+					Name: "renewal",
+					In:   "query",
+				}: params.Renewal,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = PreviewAdminMoveToFlexibleParams
+			Response = *AdminFlexibleMoveResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackPreviewAdminMoveToFlexibleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.PreviewAdminMoveToFlexible(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.PreviewAdminMoveToFlexible(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodePreviewAdminMoveToFlexibleResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handlePreviewAppointmentCancelRequest handles previewAppointmentCancel operation.
 //
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -32068,6 +32555,172 @@ func (s *Server) handlePreviewFlexibleChangeRequest(args [1]string, argsEscaped 
 	}
 
 	if err := encodePreviewFlexibleChangeResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handlePreviewFlexibleCheckoutRequest handles previewFlexibleCheckout operation.
+//
+// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+// `VALIDATION_ERROR`). The answer carries the period price of the
+// selection (`flexible_quote.period_price_minor`: the quantity priced
+// whole at the rate of the first tier it fits in, or the unlimited
+// price), `charged_today_minor` (the first period, less the member's
+// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+// and the `flexible_quote`, valid five minutes, to send unchanged to
+// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+// unlisted pass types, and pass types that are not flexible
+// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+// sell (below `minimum_quantity`, above `maximum_quantity`, off
+// `quantity_step`, above every tier, unlimited not enabled) is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Offers and binding tiers are not sold with flexible memberships yet.
+//
+// GET /me/checkout/flexible/preview
+func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: PreviewFlexibleCheckoutOperation,
+			ID:   "previewFlexibleCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, PreviewFlexibleCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodePreviewFlexibleCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *FlexibleCheckoutPreviewResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    PreviewFlexibleCheckoutOperation,
+			OperationSummary: "Price a flexible membership with the member's selection (no charge)",
+			OperationID:      "previewFlexibleCheckout",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "pass_type_slug",
+					In:   "query",
+				}: params.PassTypeSlug,
+				{
+					Name: "kind",
+					In:   "query",
+				}: params.Kind,
+				{
+					Name: "quantity",
+					In:   "query",
+				}: params.Quantity,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = PreviewFlexibleCheckoutParams
+			Response = *FlexibleCheckoutPreviewResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackPreviewFlexibleCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.PreviewFlexibleCheckout(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.PreviewFlexibleCheckout(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodePreviewFlexibleCheckoutResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)
@@ -32548,6 +33201,180 @@ func (s *Server) handlePurchaseCheckoutRequest(args [0]string, argsEscaped bool,
 	}
 
 	if err := encodePurchaseCheckoutResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handlePurchaseFlexibleCheckoutRequest handles purchaseFlexibleCheckout operation.
+//
+// Charges `flexible_quote` exactly as previewed (never recomputed), on
+// the same path as `POST /me/checkout/purchase`: the same answer, the
+// same statuses and confirm (`POST /me/checkout/confirm`), the same
+// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+// `frozen_checkout.flexible_selection`). The pass carries the selection;
+// its renewals charge the selection's period price.
+// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+// selection included) or another member's; 409 `QUOTE_STALE` past
+// five minutes or when what the quote was priced from changed
+// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+// the selection no longer sold) or `obligation_changed`; `next_step`
+// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+// `Idempotency-Key` required: a retry replays the answer.
+//
+// POST /me/checkout/flexible/purchase
+func (s *Server) handlePurchaseFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: PurchaseFlexibleCheckoutOperation,
+			ID:   "purchaseFlexibleCheckout",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, PurchaseFlexibleCheckoutOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodePurchaseFlexibleCheckoutParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodePurchaseFlexibleCheckoutRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *CheckoutPurchaseResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    PurchaseFlexibleCheckoutOperation,
+			OperationSummary: "Buy a previewed flexible quote",
+			OperationID:      "purchaseFlexibleCheckout",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *FlexibleCheckoutPurchaseRequest
+			Params   = PurchaseFlexibleCheckoutParams
+			Response = *CheckoutPurchaseResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackPurchaseFlexibleCheckoutParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.PurchaseFlexibleCheckout(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.PurchaseFlexibleCheckout(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodePurchaseFlexibleCheckoutResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)
@@ -35631,6 +36458,177 @@ func (s *Server) handleRotateWebhookSecretRequest(args [1]string, argsEscaped bo
 	}
 
 	if err := encodeRotateWebhookSecretResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleScheduleAdminMoveToFlexibleRequest handles scheduleAdminMoveToFlexible operation.
+//
+// The preview's rules, then: a new pass of the flexible pass type with
+// the selection, `pending_activation` from `effective_on`
+// (`new_pass_id`); its subscription starts with its first charge on
+// that day at the selection's price; the old subscription is told to
+// end that day (Stripe `cancel_at`), so it does not invoice that
+// renewal. When the new subscription's first invoice is paid the new
+// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+// A membership with another move scheduled is 409
+// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+// again finishes what a failure left and answers it. 502
+// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+// it again). `Idempotency-Key` required (1 to 200 characters).
+//
+// POST /admin/passes/{id}/move-to-flexible
+func (s *Server) handleScheduleAdminMoveToFlexibleRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: ScheduleAdminMoveToFlexibleOperation,
+			ID:   "scheduleAdminMoveToFlexible",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, ScheduleAdminMoveToFlexibleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeScheduleAdminMoveToFlexibleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeScheduleAdminMoveToFlexibleRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *AdminFlexibleMoveResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    ScheduleAdminMoveToFlexibleOperation,
+			OperationSummary: "Schedule a fixed membership's move onto a flexible one",
+			OperationID:      "scheduleAdminMoveToFlexible",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *AdminFlexibleMoveRequest
+			Params   = ScheduleAdminMoveToFlexibleParams
+			Response = *AdminFlexibleMoveResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackScheduleAdminMoveToFlexibleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.ScheduleAdminMoveToFlexible(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.ScheduleAdminMoveToFlexible(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeScheduleAdminMoveToFlexibleResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

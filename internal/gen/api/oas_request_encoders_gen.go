@@ -374,6 +374,20 @@ func encodeCancelAdminScheduleItemRequest(
 	return nil
 }
 
+func encodeChangeAdminFlexibleRequest(
+	req *AdminFlexibleChangeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeChangeAdminRecurringAmountRequest(
 	req *RecurringAmountRequest,
 	r *http.Request,
@@ -1154,6 +1168,20 @@ func encodePurchaseCheckoutRequest(
 	return nil
 }
 
+func encodePurchaseFlexibleCheckoutRequest(
+	req *FlexibleCheckoutPurchaseRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeReactivateAdminPassRequest(
 	req *ReactivatePassRequest,
 	r *http.Request,
@@ -1334,6 +1362,20 @@ func encodeRotateWebhookSecretRequest(
 		if req.Set {
 			req.Encode(e)
 		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeScheduleAdminMoveToFlexibleRequest(
+	req *AdminFlexibleMoveRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

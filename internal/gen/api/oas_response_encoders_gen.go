@@ -533,6 +533,19 @@ func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.R
 	return nil
 }
 
+func encodeChangeAdminFlexibleResponse(response *FlexibleChangeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeChangeAdminRecurringAmountResponse(response *SubscriptionChangeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1437,6 +1450,19 @@ func encodeGetAdminCheckinRosterResponse(response *CheckinRosterResponse, w http
 }
 
 func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminFlexibleAllowanceResponse(response *AdminFlexibleAllowanceResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2914,6 +2940,19 @@ func encodePostCheckoutPreviewResponse(response *CheckoutPreviewResponse, w http
 	return nil
 }
 
+func encodePreviewAdminMoveToFlexibleResponse(response *AdminFlexibleMoveResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodePreviewAppointmentCancelResponse(response *AppointmentCancelPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2928,6 +2967,19 @@ func encodePreviewAppointmentCancelResponse(response *AppointmentCancelPreviewRe
 }
 
 func encodePreviewFlexibleChangeResponse(response *FlexibleChangeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodePreviewFlexibleCheckoutResponse(response *FlexibleCheckoutPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2967,6 +3019,19 @@ func encodePreviewPosPassResponse(response *PosQuoteResponse, w http.ResponseWri
 }
 
 func encodePurchaseCheckoutResponse(response *CheckoutPurchaseResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodePurchaseFlexibleCheckoutResponse(response *CheckoutPurchaseResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3214,6 +3279,19 @@ func encodeRetryMyInvoiceResponse(response *InvoiceRetryResponse, w http.Respons
 }
 
 func encodeRotateWebhookSecretResponse(response *WebhookSecretResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeScheduleAdminMoveToFlexibleResponse(response *AdminFlexibleMoveResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

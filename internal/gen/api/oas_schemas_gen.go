@@ -1981,6 +1981,520 @@ func (s *AdminFeedbackListResponse) SetMeta(val MyPaymentListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/AdminFlexibleAllowance
+type AdminFlexibleAllowance struct {
+	Currency            string               `json:"currency"`
+	MemberID            uuid.UUID            `json:"member_id"`
+	NextChange          NilFlexibleScheduled `json:"next_change"`
+	PassID              uuid.UUID            `json:"pass_id"`
+	PassTypeID          uuid.UUID            `json:"pass_type_id"`
+	PeriodEnd           NilDate              `json:"period_end"`
+	PeriodPriceMinor    int64                `json:"period_price_minor"`
+	PeriodStart         NilDate              `json:"period_start"`
+	RemainingThisPeriod NilInt               `json:"remaining_this_period"`
+	RenewalAmountMinor  NilInt64             `json:"renewal_amount_minor"`
+	Renewals            []FlexibleRenewal    `json:"renewals"`
+	Selection           FlexibleSelection    `json:"selection"`
+	Status              string               `json:"status"`
+	UsedThisPeriod      int                  `json:"used_this_period"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFlexibleAllowance) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminFlexibleAllowance) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetNextChange returns the value of NextChange.
+func (s *AdminFlexibleAllowance) GetNextChange() NilFlexibleScheduled {
+	return s.NextChange
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFlexibleAllowance) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminFlexibleAllowance) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPeriodEnd returns the value of PeriodEnd.
+func (s *AdminFlexibleAllowance) GetPeriodEnd() NilDate {
+	return s.PeriodEnd
+}
+
+// GetPeriodPriceMinor returns the value of PeriodPriceMinor.
+func (s *AdminFlexibleAllowance) GetPeriodPriceMinor() int64 {
+	return s.PeriodPriceMinor
+}
+
+// GetPeriodStart returns the value of PeriodStart.
+func (s *AdminFlexibleAllowance) GetPeriodStart() NilDate {
+	return s.PeriodStart
+}
+
+// GetRemainingThisPeriod returns the value of RemainingThisPeriod.
+func (s *AdminFlexibleAllowance) GetRemainingThisPeriod() NilInt {
+	return s.RemainingThisPeriod
+}
+
+// GetRenewalAmountMinor returns the value of RenewalAmountMinor.
+func (s *AdminFlexibleAllowance) GetRenewalAmountMinor() NilInt64 {
+	return s.RenewalAmountMinor
+}
+
+// GetRenewals returns the value of Renewals.
+func (s *AdminFlexibleAllowance) GetRenewals() []FlexibleRenewal {
+	return s.Renewals
+}
+
+// GetSelection returns the value of Selection.
+func (s *AdminFlexibleAllowance) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminFlexibleAllowance) GetStatus() string {
+	return s.Status
+}
+
+// GetUsedThisPeriod returns the value of UsedThisPeriod.
+func (s *AdminFlexibleAllowance) GetUsedThisPeriod() int {
+	return s.UsedThisPeriod
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFlexibleAllowance) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminFlexibleAllowance) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetNextChange sets the value of NextChange.
+func (s *AdminFlexibleAllowance) SetNextChange(val NilFlexibleScheduled) {
+	s.NextChange = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFlexibleAllowance) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminFlexibleAllowance) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPeriodEnd sets the value of PeriodEnd.
+func (s *AdminFlexibleAllowance) SetPeriodEnd(val NilDate) {
+	s.PeriodEnd = val
+}
+
+// SetPeriodPriceMinor sets the value of PeriodPriceMinor.
+func (s *AdminFlexibleAllowance) SetPeriodPriceMinor(val int64) {
+	s.PeriodPriceMinor = val
+}
+
+// SetPeriodStart sets the value of PeriodStart.
+func (s *AdminFlexibleAllowance) SetPeriodStart(val NilDate) {
+	s.PeriodStart = val
+}
+
+// SetRemainingThisPeriod sets the value of RemainingThisPeriod.
+func (s *AdminFlexibleAllowance) SetRemainingThisPeriod(val NilInt) {
+	s.RemainingThisPeriod = val
+}
+
+// SetRenewalAmountMinor sets the value of RenewalAmountMinor.
+func (s *AdminFlexibleAllowance) SetRenewalAmountMinor(val NilInt64) {
+	s.RenewalAmountMinor = val
+}
+
+// SetRenewals sets the value of Renewals.
+func (s *AdminFlexibleAllowance) SetRenewals(val []FlexibleRenewal) {
+	s.Renewals = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *AdminFlexibleAllowance) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminFlexibleAllowance) SetStatus(val string) {
+	s.Status = val
+}
+
+// SetUsedThisPeriod sets the value of UsedThisPeriod.
+func (s *AdminFlexibleAllowance) SetUsedThisPeriod(val int) {
+	s.UsedThisPeriod = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleAllowanceResponse
+type AdminFlexibleAllowanceResponse struct {
+	Data  AdminFlexibleAllowance `json:"data"`
+	Error struct{}               `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFlexibleAllowanceResponse) GetData() AdminFlexibleAllowance {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFlexibleAllowanceResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFlexibleAllowanceResponse) SetData(val AdminFlexibleAllowance) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFlexibleAllowanceResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleChangeRequest
+type AdminFlexibleChangeRequest struct {
+	Kind     AdminFlexibleChangeRequestKind `json:"kind"`
+	Quantity OptInt                         `json:"quantity"`
+	Reason   OptString                      `json:"reason"`
+	Renewal  int                            `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminFlexibleChangeRequest) GetKind() AdminFlexibleChangeRequestKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *AdminFlexibleChangeRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminFlexibleChangeRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleChangeRequest) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminFlexibleChangeRequest) SetKind(val AdminFlexibleChangeRequestKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *AdminFlexibleChangeRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminFlexibleChangeRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleChangeRequest) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+type AdminFlexibleChangeRequestKind string
+
+const (
+	AdminFlexibleChangeRequestKindQuantity  AdminFlexibleChangeRequestKind = "quantity"
+	AdminFlexibleChangeRequestKindUnlimited AdminFlexibleChangeRequestKind = "unlimited"
+)
+
+// AllValues returns all AdminFlexibleChangeRequestKind values.
+func (AdminFlexibleChangeRequestKind) AllValues() []AdminFlexibleChangeRequestKind {
+	return []AdminFlexibleChangeRequestKind{
+		AdminFlexibleChangeRequestKindQuantity,
+		AdminFlexibleChangeRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFlexibleChangeRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFlexibleChangeRequestKindQuantity:
+		return []byte(s), nil
+	case AdminFlexibleChangeRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFlexibleChangeRequestKind) UnmarshalText(data []byte) error {
+	switch AdminFlexibleChangeRequestKind(data) {
+	case AdminFlexibleChangeRequestKindQuantity:
+		*s = AdminFlexibleChangeRequestKindQuantity
+		return nil
+	case AdminFlexibleChangeRequestKindUnlimited:
+		*s = AdminFlexibleChangeRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminFlexibleMove
+type AdminFlexibleMove struct {
+	Currency       string    `json:"currency"`
+	EffectiveOn    time.Time `json:"effective_on"`
+	FromPassTypeID uuid.UUID `json:"from_pass_type_id"`
+	FromPriceMinor int64     `json:"from_price_minor"`
+	// The pending_activation pass; null in a preview.
+	NewPassID    NilUUID           `json:"new_pass_id"`
+	PassID       uuid.UUID         `json:"pass_id"`
+	Renewal      int               `json:"renewal"`
+	Selection    FlexibleSelection `json:"selection"`
+	ToPassTypeID uuid.UUID         `json:"to_pass_type_id"`
+	ToPriceMinor int64             `json:"to_price_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminFlexibleMove) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEffectiveOn returns the value of EffectiveOn.
+func (s *AdminFlexibleMove) GetEffectiveOn() time.Time {
+	return s.EffectiveOn
+}
+
+// GetFromPassTypeID returns the value of FromPassTypeID.
+func (s *AdminFlexibleMove) GetFromPassTypeID() uuid.UUID {
+	return s.FromPassTypeID
+}
+
+// GetFromPriceMinor returns the value of FromPriceMinor.
+func (s *AdminFlexibleMove) GetFromPriceMinor() int64 {
+	return s.FromPriceMinor
+}
+
+// GetNewPassID returns the value of NewPassID.
+func (s *AdminFlexibleMove) GetNewPassID() NilUUID {
+	return s.NewPassID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminFlexibleMove) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleMove) GetRenewal() int {
+	return s.Renewal
+}
+
+// GetSelection returns the value of Selection.
+func (s *AdminFlexibleMove) GetSelection() FlexibleSelection {
+	return s.Selection
+}
+
+// GetToPassTypeID returns the value of ToPassTypeID.
+func (s *AdminFlexibleMove) GetToPassTypeID() uuid.UUID {
+	return s.ToPassTypeID
+}
+
+// GetToPriceMinor returns the value of ToPriceMinor.
+func (s *AdminFlexibleMove) GetToPriceMinor() int64 {
+	return s.ToPriceMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminFlexibleMove) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEffectiveOn sets the value of EffectiveOn.
+func (s *AdminFlexibleMove) SetEffectiveOn(val time.Time) {
+	s.EffectiveOn = val
+}
+
+// SetFromPassTypeID sets the value of FromPassTypeID.
+func (s *AdminFlexibleMove) SetFromPassTypeID(val uuid.UUID) {
+	s.FromPassTypeID = val
+}
+
+// SetFromPriceMinor sets the value of FromPriceMinor.
+func (s *AdminFlexibleMove) SetFromPriceMinor(val int64) {
+	s.FromPriceMinor = val
+}
+
+// SetNewPassID sets the value of NewPassID.
+func (s *AdminFlexibleMove) SetNewPassID(val NilUUID) {
+	s.NewPassID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminFlexibleMove) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleMove) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *AdminFlexibleMove) SetSelection(val FlexibleSelection) {
+	s.Selection = val
+}
+
+// SetToPassTypeID sets the value of ToPassTypeID.
+func (s *AdminFlexibleMove) SetToPassTypeID(val uuid.UUID) {
+	s.ToPassTypeID = val
+}
+
+// SetToPriceMinor sets the value of ToPriceMinor.
+func (s *AdminFlexibleMove) SetToPriceMinor(val int64) {
+	s.ToPriceMinor = val
+}
+
+// Ref: #/components/schemas/AdminFlexibleMoveRequest
+type AdminFlexibleMoveRequest struct {
+	Kind       AdminFlexibleMoveRequestKind `json:"kind"`
+	PassTypeID uuid.UUID                    `json:"pass_type_id"`
+	Quantity   OptInt                       `json:"quantity"`
+	Reason     OptString                    `json:"reason"`
+	Renewal    int                          `json:"renewal"`
+}
+
+// GetKind returns the value of Kind.
+func (s *AdminFlexibleMoveRequest) GetKind() AdminFlexibleMoveRequestKind {
+	return s.Kind
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminFlexibleMoveRequest) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *AdminFlexibleMoveRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminFlexibleMoveRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// GetRenewal returns the value of Renewal.
+func (s *AdminFlexibleMoveRequest) GetRenewal() int {
+	return s.Renewal
+}
+
+// SetKind sets the value of Kind.
+func (s *AdminFlexibleMoveRequest) SetKind(val AdminFlexibleMoveRequestKind) {
+	s.Kind = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminFlexibleMoveRequest) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *AdminFlexibleMoveRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminFlexibleMoveRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+// SetRenewal sets the value of Renewal.
+func (s *AdminFlexibleMoveRequest) SetRenewal(val int) {
+	s.Renewal = val
+}
+
+type AdminFlexibleMoveRequestKind string
+
+const (
+	AdminFlexibleMoveRequestKindQuantity  AdminFlexibleMoveRequestKind = "quantity"
+	AdminFlexibleMoveRequestKindUnlimited AdminFlexibleMoveRequestKind = "unlimited"
+)
+
+// AllValues returns all AdminFlexibleMoveRequestKind values.
+func (AdminFlexibleMoveRequestKind) AllValues() []AdminFlexibleMoveRequestKind {
+	return []AdminFlexibleMoveRequestKind{
+		AdminFlexibleMoveRequestKindQuantity,
+		AdminFlexibleMoveRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminFlexibleMoveRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminFlexibleMoveRequestKindQuantity:
+		return []byte(s), nil
+	case AdminFlexibleMoveRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminFlexibleMoveRequestKind) UnmarshalText(data []byte) error {
+	switch AdminFlexibleMoveRequestKind(data) {
+	case AdminFlexibleMoveRequestKindQuantity:
+		*s = AdminFlexibleMoveRequestKindQuantity
+		return nil
+	case AdminFlexibleMoveRequestKindUnlimited:
+		*s = AdminFlexibleMoveRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminFlexibleMoveResponse
+type AdminFlexibleMoveResponse struct {
+	Data  AdminFlexibleMove `json:"data"`
+	Error struct{}          `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminFlexibleMoveResponse) GetData() AdminFlexibleMove {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *AdminFlexibleMoveResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *AdminFlexibleMoveResponse) SetData(val AdminFlexibleMove) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *AdminFlexibleMoveResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/AdminGiftCard
 type AdminGiftCard struct {
 	Code                 string                `json:"code"`
@@ -18211,6 +18725,218 @@ func (s *FlexibleChangeResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/FlexibleCheckoutPreview
+type FlexibleCheckoutPreview struct {
+	CardPayments CheckoutCardPayments `json:"card_payments"`
+	// Major units; charged_today_minor is the authority.
+	ChargedToday       float64            `json:"charged_today"`
+	ChargedTodayMinor  int64              `json:"charged_today_minor"`
+	CreditAppliedMinor OptInt64           `json:"credit_applied_minor"`
+	CreditBalanceMinor OptInt64           `json:"credit_balance_minor"`
+	Currency           string             `json:"currency"`
+	CurrencyExponent   int                `json:"currency_exponent"`
+	FlexibleQuote      FlexibleQuote      `json:"flexible_quote"`
+	FlexibleSelection  FlexibleSelection  `json:"flexible_selection"`
+	PassType           CheckoutPassType   `json:"pass_type"`
+	PurchaseObligation PurchaseObligation `json:"purchase_obligation"`
+	VatExempt          OptBool            `json:"vat_exempt"`
+	VatMinor           int64              `json:"vat_minor"`
+	VatRateBp          int                `json:"vat_rate_bp"`
+}
+
+// GetCardPayments returns the value of CardPayments.
+func (s *FlexibleCheckoutPreview) GetCardPayments() CheckoutCardPayments {
+	return s.CardPayments
+}
+
+// GetChargedToday returns the value of ChargedToday.
+func (s *FlexibleCheckoutPreview) GetChargedToday() float64 {
+	return s.ChargedToday
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *FlexibleCheckoutPreview) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FlexibleCheckoutPreview) GetCreditAppliedMinor() OptInt64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCreditBalanceMinor returns the value of CreditBalanceMinor.
+func (s *FlexibleCheckoutPreview) GetCreditBalanceMinor() OptInt64 {
+	return s.CreditBalanceMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleCheckoutPreview) GetCurrency() string {
+	return s.Currency
+}
+
+// GetCurrencyExponent returns the value of CurrencyExponent.
+func (s *FlexibleCheckoutPreview) GetCurrencyExponent() int {
+	return s.CurrencyExponent
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *FlexibleCheckoutPreview) GetFlexibleQuote() FlexibleQuote {
+	return s.FlexibleQuote
+}
+
+// GetFlexibleSelection returns the value of FlexibleSelection.
+func (s *FlexibleCheckoutPreview) GetFlexibleSelection() FlexibleSelection {
+	return s.FlexibleSelection
+}
+
+// GetPassType returns the value of PassType.
+func (s *FlexibleCheckoutPreview) GetPassType() CheckoutPassType {
+	return s.PassType
+}
+
+// GetPurchaseObligation returns the value of PurchaseObligation.
+func (s *FlexibleCheckoutPreview) GetPurchaseObligation() PurchaseObligation {
+	return s.PurchaseObligation
+}
+
+// GetVatExempt returns the value of VatExempt.
+func (s *FlexibleCheckoutPreview) GetVatExempt() OptBool {
+	return s.VatExempt
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *FlexibleCheckoutPreview) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *FlexibleCheckoutPreview) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// SetCardPayments sets the value of CardPayments.
+func (s *FlexibleCheckoutPreview) SetCardPayments(val CheckoutCardPayments) {
+	s.CardPayments = val
+}
+
+// SetChargedToday sets the value of ChargedToday.
+func (s *FlexibleCheckoutPreview) SetChargedToday(val float64) {
+	s.ChargedToday = val
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *FlexibleCheckoutPreview) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FlexibleCheckoutPreview) SetCreditAppliedMinor(val OptInt64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCreditBalanceMinor sets the value of CreditBalanceMinor.
+func (s *FlexibleCheckoutPreview) SetCreditBalanceMinor(val OptInt64) {
+	s.CreditBalanceMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleCheckoutPreview) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetCurrencyExponent sets the value of CurrencyExponent.
+func (s *FlexibleCheckoutPreview) SetCurrencyExponent(val int) {
+	s.CurrencyExponent = val
+}
+
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *FlexibleCheckoutPreview) SetFlexibleQuote(val FlexibleQuote) {
+	s.FlexibleQuote = val
+}
+
+// SetFlexibleSelection sets the value of FlexibleSelection.
+func (s *FlexibleCheckoutPreview) SetFlexibleSelection(val FlexibleSelection) {
+	s.FlexibleSelection = val
+}
+
+// SetPassType sets the value of PassType.
+func (s *FlexibleCheckoutPreview) SetPassType(val CheckoutPassType) {
+	s.PassType = val
+}
+
+// SetPurchaseObligation sets the value of PurchaseObligation.
+func (s *FlexibleCheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
+	s.PurchaseObligation = val
+}
+
+// SetVatExempt sets the value of VatExempt.
+func (s *FlexibleCheckoutPreview) SetVatExempt(val OptBool) {
+	s.VatExempt = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *FlexibleCheckoutPreview) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *FlexibleCheckoutPreview) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// Ref: #/components/schemas/FlexibleCheckoutPreviewResponse
+type FlexibleCheckoutPreviewResponse struct {
+	Data  FlexibleCheckoutPreview `json:"data"`
+	Error struct{}                `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *FlexibleCheckoutPreviewResponse) GetData() FlexibleCheckoutPreview {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *FlexibleCheckoutPreviewResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *FlexibleCheckoutPreviewResponse) SetData(val FlexibleCheckoutPreview) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *FlexibleCheckoutPreviewResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/FlexibleCheckoutPurchaseRequest
+type FlexibleCheckoutPurchaseRequest struct {
+	FlexibleQuote FlexibleQuote `json:"flexible_quote"`
+	// A saved card of the member at the venue's account; confirms the charge now.
+	PaymentMethodID OptString `json:"payment_method_id"`
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *FlexibleCheckoutPurchaseRequest) GetFlexibleQuote() FlexibleQuote {
+	return s.FlexibleQuote
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *FlexibleCheckoutPurchaseRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *FlexibleCheckoutPurchaseRequest) SetFlexibleQuote(val FlexibleQuote) {
+	s.FlexibleQuote = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *FlexibleCheckoutPurchaseRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
 // Ref: #/components/schemas/FlexibleChoices
 type FlexibleChoices struct {
 	ChangePolicy      FlexibleChangePolicy `json:"change_policy"`
@@ -18542,6 +19268,273 @@ func (s *FlexiblePricingConfigUnlimited) SetEnabled(val bool) {
 // SetPrice sets the value of Price.
 func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 	s.Price = val
+}
+
+// A quote for a flexible-quantity membership, signed by `fingerprint`:
+// send it unchanged. `authority_fingerprint` digests what the price was
+// computed from (the tiers, bounds and unlimited price, the billing
+// period, VAT, the credit) and `purchase_obligation_fingerprint` the
+// `purchase_obligation` shown with it; either differing at purchase is
+// 409 `QUOTE_STALE`. `charged_today_minor` is the payable authority.
+// Ref: #/components/schemas/FlexibleQuote
+type FlexibleQuote struct {
+	AuthorityFingerprint          string                 `json:"authority_fingerprint"`
+	ChargedTodayMinor             int64                  `json:"charged_today_minor"`
+	CreditAppliedMinor            int64                  `json:"credit_applied_minor"`
+	Currency                      string                 `json:"currency"`
+	ExpiresAt                     time.Time              `json:"expires_at"`
+	Fingerprint                   string                 `json:"fingerprint"`
+	IssuedAt                      time.Time              `json:"issued_at"`
+	OrganizationID                uuid.UUID              `json:"organization_id"`
+	PassTypeID                    uuid.UUID              `json:"pass_type_id"`
+	PeriodPriceMinor              int64                  `json:"period_price_minor"`
+	PurchaseObligationFingerprint string                 `json:"purchase_obligation_fingerprint"`
+	Selection                     FlexibleQuoteSelection `json:"selection"`
+	UserID                        uuid.UUID              `json:"user_id"`
+	VatMinor                      int64                  `json:"vat_minor"`
+	VatRateBp                     int                    `json:"vat_rate_bp"`
+	Version                       FlexibleQuoteVersion   `json:"version"`
+}
+
+// GetAuthorityFingerprint returns the value of AuthorityFingerprint.
+func (s *FlexibleQuote) GetAuthorityFingerprint() string {
+	return s.AuthorityFingerprint
+}
+
+// GetChargedTodayMinor returns the value of ChargedTodayMinor.
+func (s *FlexibleQuote) GetChargedTodayMinor() int64 {
+	return s.ChargedTodayMinor
+}
+
+// GetCreditAppliedMinor returns the value of CreditAppliedMinor.
+func (s *FlexibleQuote) GetCreditAppliedMinor() int64 {
+	return s.CreditAppliedMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *FlexibleQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetExpiresAt returns the value of ExpiresAt.
+func (s *FlexibleQuote) GetExpiresAt() time.Time {
+	return s.ExpiresAt
+}
+
+// GetFingerprint returns the value of Fingerprint.
+func (s *FlexibleQuote) GetFingerprint() string {
+	return s.Fingerprint
+}
+
+// GetIssuedAt returns the value of IssuedAt.
+func (s *FlexibleQuote) GetIssuedAt() time.Time {
+	return s.IssuedAt
+}
+
+// GetOrganizationID returns the value of OrganizationID.
+func (s *FlexibleQuote) GetOrganizationID() uuid.UUID {
+	return s.OrganizationID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *FlexibleQuote) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetPeriodPriceMinor returns the value of PeriodPriceMinor.
+func (s *FlexibleQuote) GetPeriodPriceMinor() int64 {
+	return s.PeriodPriceMinor
+}
+
+// GetPurchaseObligationFingerprint returns the value of PurchaseObligationFingerprint.
+func (s *FlexibleQuote) GetPurchaseObligationFingerprint() string {
+	return s.PurchaseObligationFingerprint
+}
+
+// GetSelection returns the value of Selection.
+func (s *FlexibleQuote) GetSelection() FlexibleQuoteSelection {
+	return s.Selection
+}
+
+// GetUserID returns the value of UserID.
+func (s *FlexibleQuote) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// GetVatMinor returns the value of VatMinor.
+func (s *FlexibleQuote) GetVatMinor() int64 {
+	return s.VatMinor
+}
+
+// GetVatRateBp returns the value of VatRateBp.
+func (s *FlexibleQuote) GetVatRateBp() int {
+	return s.VatRateBp
+}
+
+// GetVersion returns the value of Version.
+func (s *FlexibleQuote) GetVersion() FlexibleQuoteVersion {
+	return s.Version
+}
+
+// SetAuthorityFingerprint sets the value of AuthorityFingerprint.
+func (s *FlexibleQuote) SetAuthorityFingerprint(val string) {
+	s.AuthorityFingerprint = val
+}
+
+// SetChargedTodayMinor sets the value of ChargedTodayMinor.
+func (s *FlexibleQuote) SetChargedTodayMinor(val int64) {
+	s.ChargedTodayMinor = val
+}
+
+// SetCreditAppliedMinor sets the value of CreditAppliedMinor.
+func (s *FlexibleQuote) SetCreditAppliedMinor(val int64) {
+	s.CreditAppliedMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *FlexibleQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetExpiresAt sets the value of ExpiresAt.
+func (s *FlexibleQuote) SetExpiresAt(val time.Time) {
+	s.ExpiresAt = val
+}
+
+// SetFingerprint sets the value of Fingerprint.
+func (s *FlexibleQuote) SetFingerprint(val string) {
+	s.Fingerprint = val
+}
+
+// SetIssuedAt sets the value of IssuedAt.
+func (s *FlexibleQuote) SetIssuedAt(val time.Time) {
+	s.IssuedAt = val
+}
+
+// SetOrganizationID sets the value of OrganizationID.
+func (s *FlexibleQuote) SetOrganizationID(val uuid.UUID) {
+	s.OrganizationID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *FlexibleQuote) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetPeriodPriceMinor sets the value of PeriodPriceMinor.
+func (s *FlexibleQuote) SetPeriodPriceMinor(val int64) {
+	s.PeriodPriceMinor = val
+}
+
+// SetPurchaseObligationFingerprint sets the value of PurchaseObligationFingerprint.
+func (s *FlexibleQuote) SetPurchaseObligationFingerprint(val string) {
+	s.PurchaseObligationFingerprint = val
+}
+
+// SetSelection sets the value of Selection.
+func (s *FlexibleQuote) SetSelection(val FlexibleQuoteSelection) {
+	s.Selection = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *FlexibleQuote) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// SetVatMinor sets the value of VatMinor.
+func (s *FlexibleQuote) SetVatMinor(val int64) {
+	s.VatMinor = val
+}
+
+// SetVatRateBp sets the value of VatRateBp.
+func (s *FlexibleQuote) SetVatRateBp(val int) {
+	s.VatRateBp = val
+}
+
+// SetVersion sets the value of Version.
+func (s *FlexibleQuote) SetVersion(val FlexibleQuoteVersion) {
+	s.Version = val
+}
+
+// Ref: #/components/schemas/FlexibleQuoteSelection
+type FlexibleQuoteSelection struct {
+	Kind FlexibleQuoteSelectionKind `json:"kind"`
+	// Classes a period; null for unlimited.
+	Quantity NilInt `json:"quantity"`
+}
+
+// GetKind returns the value of Kind.
+func (s *FlexibleQuoteSelection) GetKind() FlexibleQuoteSelectionKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *FlexibleQuoteSelection) GetQuantity() NilInt {
+	return s.Quantity
+}
+
+// SetKind sets the value of Kind.
+func (s *FlexibleQuoteSelection) SetKind(val FlexibleQuoteSelectionKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *FlexibleQuoteSelection) SetQuantity(val NilInt) {
+	s.Quantity = val
+}
+
+type FlexibleQuoteSelectionKind string
+
+const (
+	FlexibleQuoteSelectionKindQuantity  FlexibleQuoteSelectionKind = "quantity"
+	FlexibleQuoteSelectionKindUnlimited FlexibleQuoteSelectionKind = "unlimited"
+)
+
+// AllValues returns all FlexibleQuoteSelectionKind values.
+func (FlexibleQuoteSelectionKind) AllValues() []FlexibleQuoteSelectionKind {
+	return []FlexibleQuoteSelectionKind{
+		FlexibleQuoteSelectionKindQuantity,
+		FlexibleQuoteSelectionKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s FlexibleQuoteSelectionKind) MarshalText() ([]byte, error) {
+	switch s {
+	case FlexibleQuoteSelectionKindQuantity:
+		return []byte(s), nil
+	case FlexibleQuoteSelectionKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *FlexibleQuoteSelectionKind) UnmarshalText(data []byte) error {
+	switch FlexibleQuoteSelectionKind(data) {
+	case FlexibleQuoteSelectionKindQuantity:
+		*s = FlexibleQuoteSelectionKindQuantity
+		return nil
+	case FlexibleQuoteSelectionKindUnlimited:
+		*s = FlexibleQuoteSelectionKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type FlexibleQuoteVersion int
+
+const (
+	FlexibleQuoteVersion1 FlexibleQuoteVersion = 1
+)
+
+// AllValues returns all FlexibleQuoteVersion values.
+func (FlexibleQuoteVersion) AllValues() []FlexibleQuoteVersion {
+	return []FlexibleQuoteVersion{
+		FlexibleQuoteVersion1,
+	}
 }
 
 // Ref: #/components/schemas/FlexibleRenewal
@@ -39134,6 +40127,47 @@ func (s *PosServiceVariant) SetPriceMinor(val int64) {
 	s.PriceMinor = val
 }
 
+type PreviewAdminMoveToFlexibleKind string
+
+const (
+	PreviewAdminMoveToFlexibleKindQuantity  PreviewAdminMoveToFlexibleKind = "quantity"
+	PreviewAdminMoveToFlexibleKindUnlimited PreviewAdminMoveToFlexibleKind = "unlimited"
+)
+
+// AllValues returns all PreviewAdminMoveToFlexibleKind values.
+func (PreviewAdminMoveToFlexibleKind) AllValues() []PreviewAdminMoveToFlexibleKind {
+	return []PreviewAdminMoveToFlexibleKind{
+		PreviewAdminMoveToFlexibleKindQuantity,
+		PreviewAdminMoveToFlexibleKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewAdminMoveToFlexibleKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewAdminMoveToFlexibleKindQuantity:
+		return []byte(s), nil
+	case PreviewAdminMoveToFlexibleKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewAdminMoveToFlexibleKind) UnmarshalText(data []byte) error {
+	switch PreviewAdminMoveToFlexibleKind(data) {
+	case PreviewAdminMoveToFlexibleKindQuantity:
+		*s = PreviewAdminMoveToFlexibleKindQuantity
+		return nil
+	case PreviewAdminMoveToFlexibleKindUnlimited:
+		*s = PreviewAdminMoveToFlexibleKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 type PreviewFlexibleChangeKind string
 
 const (
@@ -39169,6 +40203,47 @@ func (s *PreviewFlexibleChangeKind) UnmarshalText(data []byte) error {
 		return nil
 	case PreviewFlexibleChangeKindUnlimited:
 		*s = PreviewFlexibleChangeKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PreviewFlexibleCheckoutKind string
+
+const (
+	PreviewFlexibleCheckoutKindQuantity  PreviewFlexibleCheckoutKind = "quantity"
+	PreviewFlexibleCheckoutKindUnlimited PreviewFlexibleCheckoutKind = "unlimited"
+)
+
+// AllValues returns all PreviewFlexibleCheckoutKind values.
+func (PreviewFlexibleCheckoutKind) AllValues() []PreviewFlexibleCheckoutKind {
+	return []PreviewFlexibleCheckoutKind{
+		PreviewFlexibleCheckoutKindQuantity,
+		PreviewFlexibleCheckoutKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PreviewFlexibleCheckoutKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PreviewFlexibleCheckoutKindQuantity:
+		return []byte(s), nil
+	case PreviewFlexibleCheckoutKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PreviewFlexibleCheckoutKind) UnmarshalText(data []byte) error {
+	switch PreviewFlexibleCheckoutKind(data) {
+	case PreviewFlexibleCheckoutKindQuantity:
+		*s = PreviewFlexibleCheckoutKindQuantity
+		return nil
+	case PreviewFlexibleCheckoutKindUnlimited:
+		*s = PreviewFlexibleCheckoutKindUnlimited
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

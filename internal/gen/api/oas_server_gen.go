@@ -485,6 +485,24 @@ type Handler interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// ChangeAdminFlexible implements changeAdminFlexible operation.
+	//
+	// Schedules the selection (`kind` `quantity` with `quantity`, or
+	// `unlimited` without) from renewal `renewal` (1 is the next renewal,
+	// up to 24). The venue's member change policy does not bind staff;
+	// the selection must be one the membership sells. Replaces any change
+	// scheduled before, and is audited
+	// (`membership.flexible_change_scheduled`, with `reason`). Refusals:
+	// 400 `VALIDATION_ERROR` (a quantity with `unlimited`, none with
+	// `quantity`); 422 `VALIDATION_FAILED` with `details.reason`
+	// `selection_unavailable` (outside the bounds, off the step, unlimited
+	// not offered), `renewal_not_allowed` (the membership has no such
+	// renewal) or `pass_not_active`. `Idempotency-Key` required (1 to 200
+	// characters): a retry replays the answer. A refused request changes
+	// nothing.
+	//
+	// POST /admin/passes/{id}/flexible/change
+	ChangeAdminFlexible(ctx context.Context, req *AdminFlexibleChangeRequest, params ChangeAdminFlexibleParams) (*FlexibleChangeResponse, error)
 	// ChangeAdminRecurringAmount implements changeAdminRecurringAmount operation.
 	//
 	// `amount_minor` (an integer above zero, VAT included, in the
@@ -1384,6 +1402,20 @@ type Handler interface {
 	//
 	// GET /admin/dashboard/today
 	GetAdminDashboardToday(ctx context.Context, params GetAdminDashboardTodayParams) (*DashboardTodayResponse, error)
+	// GetAdminFlexibleAllowance implements getAdminFlexibleAllowance operation.
+	//
+	// The current selection (`selection.class_allowance` classes a period,
+	// null for unlimited) and its period price, the current period
+	// (`period_start` to `period_end`, the day the next renewal charges),
+	// `used_this_period` (the member's bookings on this pass of classes
+	// starting in the period that use the allowance: booked, checked in,
+	// no-show, late-cancelled) and `remaining_this_period` (null for
+	// unlimited), `renewal_amount_minor` (what the subscription charges at
+	// the next renewal; null before the renewals started), `next_change`
+	// (the scheduled change, or null) and the dates of renewals 1 to 24.
+	//
+	// GET /admin/passes/{id}/flexible
+	GetAdminFlexibleAllowance(ctx context.Context, params GetAdminFlexibleAllowanceParams) (*AdminFlexibleAllowanceResponse, error)
 	// GetAdminLocation implements getAdminLocation operation.
 	//
 	// [settings.business or locations.manage] An unknown or another venue's
@@ -2444,6 +2476,21 @@ type Handler interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminMoveToFlexible implements previewAdminMoveToFlexible operation.
+	//
+	// Moving the fixed recurring membership `id` onto the flexible pass type
+	// `pass_type_id` with the selection (`kind`, `quantity`) from its
+	// renewal `renewal` (1 to 24): the day it takes effect
+	// (`effective_on`), what a period costs now (`from_price_minor`, the
+	// subscription's amount) and after (`to_price_minor`). Refusals: 400
+	// `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
+	// pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
+	// with `details.reason` `pass_not_active`, `not_movable` (a flexible
+	// or one-off pass, or one without live renewals), `target_not_flexible`,
+	// `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
+	//
+	// GET /admin/passes/{id}/move-to-flexible/preview
+	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// PreviewAppointmentCancel implements previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2466,6 +2513,25 @@ type Handler interface {
 	//
 	// GET /me/passes/{id}/flexible/change-preview
 	PreviewFlexibleChange(ctx context.Context, params PreviewFlexibleChangeParams) (*FlexibleChangeResponse, error)
+	// PreviewFlexibleCheckout implements previewFlexibleCheckout operation.
+	//
+	// `kind` `quantity` needs `quantity`; `unlimited` takes none (else 400
+	// `VALIDATION_ERROR`). The answer carries the period price of the
+	// selection (`flexible_quote.period_price_minor`: the quantity priced
+	// whole at the rate of the first tier it fits in, or the unlimited
+	// price), `charged_today_minor` (the first period, less the member's
+	// credit), its VAT share, `purchase_obligation` `{status: available, ...}`
+	// and the `flexible_quote`, valid five minutes, to send unchanged to
+	// `POST /me/checkout/flexible/purchase`. Unknown, inactive and
+	// unlisted pass types, and pass types that are not flexible
+	// memberships, are 404 `NOT_FOUND`; a selection the membership does not
+	// sell (below `minimum_quantity`, above `maximum_quantity`, off
+	// `quantity_step`, above every tier, unlimited not enabled) is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Offers and binding tiers are not sold with flexible memberships yet.
+	//
+	// GET /me/checkout/flexible/preview
+	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
 	// PreviewPosCatalog implements previewPosCatalog operation.
 	//
 	// Needs `pos.access` or `pos.sell`; changes nothing. Prices `items`
@@ -2522,6 +2588,26 @@ type Handler interface {
 	//
 	// POST /me/checkout/purchase
 	PurchaseCheckout(ctx context.Context, req *CheckoutPurchaseRequest, params PurchaseCheckoutParams) (*CheckoutPurchaseResponse, error)
+	// PurchaseFlexibleCheckout implements purchaseFlexibleCheckout operation.
+	//
+	// Charges `flexible_quote` exactly as previewed (never recomputed), on
+	// the same path as `POST /me/checkout/purchase`: the same answer, the
+	// same statuses and confirm (`POST /me/checkout/confirm`), the same
+	// unpaid reservation (`POST /me/passes/{id}/resume-checkout` shows
+	// `frozen_checkout.flexible_selection`). The pass carries the selection;
+	// its renewals charge the selection's period price.
+	// Errors: 400 `VALIDATION_ERROR` for a changed quote (any field, the
+	// selection included) or another member's; 409 `QUOTE_STALE` past
+	// five minutes or when what the quote was priced from changed
+	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
+	// the selection no longer sold) or `obligation_changed`; `next_step`
+	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
+	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
+	// `Idempotency-Key` required: a retry replays the answer.
+	//
+	// POST /me/checkout/flexible/purchase
+	PurchaseFlexibleCheckout(ctx context.Context, req *FlexibleCheckoutPurchaseRequest, params PurchaseFlexibleCheckoutParams) (*CheckoutPurchaseResponse, error)
 	// ReactivateAdminPass implements reactivateAdminPass operation.
 	//
 	// An `expired` or `cancelled` pass that does not renew becomes
@@ -2795,6 +2881,23 @@ type Handler interface {
 	//
 	// POST /admin/webhooks/{id}/rotate-secret
 	RotateWebhookSecret(ctx context.Context, req OptWebhookRotateRequest, params RotateWebhookSecretParams) (*WebhookSecretResponse, error)
+	// ScheduleAdminMoveToFlexible implements scheduleAdminMoveToFlexible operation.
+	//
+	// The preview's rules, then: a new pass of the flexible pass type with
+	// the selection, `pending_activation` from `effective_on`
+	// (`new_pass_id`); its subscription starts with its first charge on
+	// that day at the selection's price; the old subscription is told to
+	// end that day (Stripe `cancel_at`), so it does not invoice that
+	// renewal. When the new subscription's first invoice is paid the new
+	// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
+	// A membership with another move scheduled is 409
+	// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
+	// again finishes what a failure left and answers it. 502
+	// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+	// it again). `Idempotency-Key` required (1 to 200 characters).
+	//
+	// POST /admin/passes/{id}/move-to-flexible
+	ScheduleAdminMoveToFlexible(ctx context.Context, req *AdminFlexibleMoveRequest, params ScheduleAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
 	// ScheduleFlexibleChange implements scheduleFlexibleChange operation.
 	//
 	// The same rules as the preview; the change is stored on the membership

@@ -57,6 +57,9 @@ type SubscriptionUpdate struct {
 	// ItemID is the subscription item whose price AmountMinor replaces
 	// (without it Stripe would add a second item).
 	ItemID string
+	// CancelAt ends the subscription at that time (a membership moved to
+	// another pass type): Stripe invoices nothing from then on.
+	CancelAt time.Time
 }
 
 // Subscription is what the domain reads of a subscription.
@@ -154,6 +157,9 @@ func (s *stripePort) UpdateSubscription(ctx context.Context, p SubscriptionUpdat
 		if p.ItemID != "" {
 			params.Items[0].ID = stripe.String(p.ItemID)
 		}
+	}
+	if !p.CancelAt.IsZero() {
+		params.CancelAt = stripe.Int64(p.CancelAt.Unix())
 	}
 	params.Context = ctx
 	params.SetStripeAccount(p.Account)

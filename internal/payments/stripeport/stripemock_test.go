@@ -151,6 +151,10 @@ func TestBillingAgainstStripeMock(t *testing.T) {
 		NextChargeAt: time.Now().Add(40 * 24 * time.Hour), AmountMinor: 39900, Currency: "DKK", Interval: "month",
 		IntervalCount: 1, Product: sub.Product})
 	require.NoError(t, err)
+	// Move to Flexible ends the old subscription at a date (cancel_at).
+	_, err = p.UpdateSubscription(ctx, stripeport.SubscriptionUpdate{Account: "acct_123", IdempotencyKey: "k2c", ID: sub.ID,
+		CancelAt: time.Now().Add(40 * 24 * time.Hour)})
+	require.NoError(t, err)
 	inv, err := p.GetInvoice(ctx, "acct_123", "in_123")
 	require.NoError(t, err)
 	require.NotEmpty(t, inv.ID)

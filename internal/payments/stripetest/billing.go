@@ -36,6 +36,7 @@ type fakeSub struct {
 	count     int
 	periodEnd time.Time
 	canceled  bool
+	cancelAt  time.Time // cancel_at: the subscription ends instead of renewing then
 }
 
 type fakeInvoice struct {
@@ -143,6 +144,12 @@ func (f *Fake) Advance(now time.Time) []SignedEvent {
 		}
 		if inv != nil {
 			out = append(out, f.chargeInvoice(inv, due)...)
+			continue
+		}
+		if !sub.cancelAt.IsZero() && !sub.periodEnd.Before(sub.cancelAt) {
+			sub.canceled = true
+			sub.obj["status"], sub.obj["canceled_at"] = "canceled", due.Unix()
+			out = append(out, f.event("customer.subscription.deleted", sub.account, sub.obj))
 			continue
 		}
 		out = append(out, f.renew(sub, due)...)
@@ -292,6 +299,11 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 				s.periodEnd = time.Unix(sec, 0).UTC()
 				s.obj["trial_end"] = sec
 				s.obj["current_period_end"] = sec
+			}
+			if v := r.PostForm.Get("cancel_at"); v != "" {
+				sec, _ := strconv.ParseInt(v, 10, 64)
+				s.cancelAt = time.Unix(sec, 0).UTC()
+				s.obj["cancel_at"] = sec
 			}
 			if v := r.PostForm.Get("items[0][price_data][unit_amount]"); v != "" {
 				s.amount, _ = strconv.ParseInt(v, 10, 64)
