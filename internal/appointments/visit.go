@@ -129,7 +129,7 @@ func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r Vis
 						return err
 					}
 				}
-				_, _, d := dueOf(v, depositOf(svc, variant), ap.PriceMinor, r.PaymentChoice)
+				_, _, d := dueOf(v, depositOf(svc, variant, ap.PriceMinor), ap.PriceMinor, r.PaymentChoice)
 				due += d
 			}
 			ap.Edges.Service = svc

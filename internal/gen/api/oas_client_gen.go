@@ -352,9 +352,10 @@ type Invoker interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 	// When the venue takes payment at booking the bundle is 402
-	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-	// `Idempotency-Key` is required and must be a UUID.
+	// `PAYMENT_REQUIRED`: book it with `POST
+	// /appointments/bundle-visits/checkout`. An unknown, foreign or
+	// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+	// and must be a UUID.
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
@@ -573,6 +574,31 @@ type Invoker interface {
 	//
 	// POST /appointments/checkout
 	CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentBundle invokes checkoutAppointmentBundle operation.
+	//
+	// The body of `POST /appointments/bundle-visits` plus
+	// `payment_method_id`: places the bundle's services exactly as that
+	// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+	// `currency`; nothing held), holds the visit and its appointments in
+	// status `pending_payment` for 15 minutes and charges what is due at
+	// booking: per service its deposit (the variant's, else the
+	// service's), capped at the service's share of the bundle's price, or
+	// the share itself. The visit is then a visit checkout like any other:
+	// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+	// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+	// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+	// whichever comes first books it once. Nothing due online (a free
+	// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+	// (`details.reason` `nothing_due_online`); card payments unavailable is
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+	// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+	// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+	// same key and body replays the first answer and never holds twice.
+	//
+	// POST /appointments/bundle-visits/checkout
+	CheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error)
 	// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
 	//
 	// The body of `POST /appointments/visits` plus `payment_method_id`:
@@ -1877,6 +1903,12 @@ type Invoker interface {
 	//
 	// GET /admin/sales-snapshot
 	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
+	// GetServiceDeposit invokes getServiceDeposit operation.
+	//
+	// A service's deposit rule.
+	//
+	// GET /admin/services/{id}/deposit
+	GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -2944,6 +2976,13 @@ type Invoker interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SetServiceDeposit invokes setServiceDeposit operation.
+	//
+	// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+	// percent}`; the rule replaces the previous one whole.
+	//
+	// PUT /admin/services/{id}/deposit
+	SetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error)
 	// SettleAdminFee invokes settleAdminFee operation.
 	//
 	// Record a fee paid outside card payments.
@@ -5330,9 +5369,10 @@ func (c *Client) sendAuthSignup(ctx context.Context, request *SignupRequest) (re
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 // When the venue takes payment at booking the bundle is 402
-// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-// `Idempotency-Key` is required and must be a UUID.
+// `PAYMENT_REQUIRED`: book it with `POST
+// /appointments/bundle-visits/checkout`. An unknown, foreign or
+// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+// and must be a UUID.
 //
 // POST /appointments/bundle-visits
 func (c *Client) BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error) {
@@ -7210,6 +7250,122 @@ func (c *Client) sendCheckoutAppointment(ctx context.Context, request *Appointme
 	defer body.Close()
 
 	result, err := decodeCheckoutAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutAppointmentBundle invokes checkoutAppointmentBundle operation.
+//
+// The body of `POST /appointments/bundle-visits` plus
+// `payment_method_id`: places the bundle's services exactly as that
+// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+// `currency`; nothing held), holds the visit and its appointments in
+// status `pending_payment` for 15 minutes and charges what is due at
+// booking: per service its deposit (the variant's, else the
+// service's), capped at the service's share of the bundle's price, or
+// the share itself. The visit is then a visit checkout like any other:
+// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+// whichever comes first books it once. Nothing due online (a free
+// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+// (`details.reason` `nothing_due_online`); card payments unavailable is
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+// same key and body replays the first answer and never holds twice.
+//
+// POST /appointments/bundle-visits/checkout
+func (c *Client) CheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointmentBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (res *VisitCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/bundle-visits/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentBundleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -18711,6 +18867,95 @@ func (c *Client) sendGetSalesSnapshot(ctx context.Context, params GetSalesSnapsh
 	return result, nil
 }
 
+// GetServiceDeposit invokes getServiceDeposit operation.
+//
+// A service's deposit rule.
+//
+// GET /admin/services/{id}/deposit
+func (c *Client) GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error) {
+	res, err := c.sendGetServiceDeposit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (res *ServiceDepositResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deposit"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetServiceDepositOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetServiceDepositResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetVenue invokes getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -29193,6 +29438,115 @@ func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *Worki
 	defer body.Close()
 
 	result, err := decodeSetProviderWorkingHoursResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetServiceDeposit invokes setServiceDeposit operation.
+//
+// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+// percent}`; the rule replaces the previous one whole.
+//
+// PUT /admin/services/{id}/deposit
+func (c *Client) SetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error) {
+	res, err := c.sendSetServiceDeposit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (res *ServiceDepositResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deposit"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetServiceDepositRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetServiceDepositOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetServiceDepositResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -339,9 +339,10 @@ type Handler interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 	// When the venue takes payment at booking the bundle is 402
-	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-	// `Idempotency-Key` is required and must be a UUID.
+	// `PAYMENT_REQUIRED`: book it with `POST
+	// /appointments/bundle-visits/checkout`. An unknown, foreign or
+	// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+	// and must be a UUID.
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, req *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
@@ -560,6 +561,31 @@ type Handler interface {
 	//
 	// POST /appointments/checkout
 	CheckoutAppointment(ctx context.Context, req *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentBundle implements checkoutAppointmentBundle operation.
+	//
+	// The body of `POST /appointments/bundle-visits` plus
+	// `payment_method_id`: places the bundle's services exactly as that
+	// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+	// `currency`; nothing held), holds the visit and its appointments in
+	// status `pending_payment` for 15 minutes and charges what is due at
+	// booking: per service its deposit (the variant's, else the
+	// service's), capped at the service's share of the bundle's price, or
+	// the share itself. The visit is then a visit checkout like any other:
+	// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+	// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+	// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+	// whichever comes first books it once. Nothing due online (a free
+	// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+	// (`details.reason` `nothing_due_online`); card payments unavailable is
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+	// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+	// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+	// same key and body replays the first answer and never holds twice.
+	//
+	// POST /appointments/bundle-visits/checkout
+	CheckoutAppointmentBundle(ctx context.Context, req *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error)
 	// CheckoutAppointmentVisit implements checkoutAppointmentVisit operation.
 	//
 	// The body of `POST /appointments/visits` plus `payment_method_id`:
@@ -1864,6 +1890,12 @@ type Handler interface {
 	//
 	// GET /admin/sales-snapshot
 	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
+	// GetServiceDeposit implements getServiceDeposit operation.
+	//
+	// A service's deposit rule.
+	//
+	// GET /admin/services/{id}/deposit
+	GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -2931,6 +2963,13 @@ type Handler interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SetServiceDeposit implements setServiceDeposit operation.
+	//
+	// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+	// percent}`; the rule replaces the previous one whole.
+	//
+	// PUT /admin/services/{id}/deposit
+	SetServiceDeposit(ctx context.Context, req *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error)
 	// SettleAdminFee implements settleAdminFee operation.
 	//
 	// Record a fee paid outside card payments.
