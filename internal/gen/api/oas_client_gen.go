@@ -443,9 +443,12 @@ type Invoker interface {
 	// below the venue's cutoff (`details.cutoff_hours`);
 	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 	// `NOT_CANCELLABLE` once started, attended or cancelled
-	// (`details.reason` the status). `REFUND_REQUIRED` and
-	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-	// is paid online or sold in a package). A clip the appointment took
+	// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+	// paid online at checkout (its deposit or price: giving money back is
+	// the venue's, which cancels it and refunds through the refunds;
+	// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+	// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+	// visit paid online (`details.visit_id`). A clip the appointment took
 	// goes back to its pass; inside the service's cancellation window its
 	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 	// the venue. Records `appointment.cancelled`.
@@ -459,8 +462,11 @@ type Invoker interface {
 	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 	// before the visit's first service is strictly below the venue's
 	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-	// cancelled. Each appointment records `appointment.cancelled`, with its
-	// service's cancellation fee inside the service's window.
+	// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+	// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+	// (the venue cancels it and refunds the payment; `details.next_step`
+	// `contact_venue`). Each appointment records `appointment.cancelled`,
+	// with its service's cancellation fee inside the service's window.
 	//
 	// DELETE /appointments/visits/{visitId}
 	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
@@ -2494,8 +2500,10 @@ type Invoker interface {
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 	// fee a cancellation now would record (`fee_minor`, from the service:
-	// window default 24 hours, fee default 0); `package_linked` (always
-	// false in this version), `visit_linked` and `visit_id`.
+	// window default 24 hours, fee default 0); `package_linked` (the
+	// appointment belongs to a combo package's visit), `visit_linked` and
+	// `visit_id`. `refund_required`: the appointment was paid online;
+	// `package_requires_staff`: it belongs to a package paid online.
 	//
 	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
@@ -3128,7 +3136,12 @@ type Invoker interface {
 	// `confirmed` true: terms without it, or `confirmed` without terms, are
 	// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 	// `refund_terms` null removes the terms; reading shows `confirmed` true
-	// while confirmed terms are stored.
+	// while confirmed terms are stored. A `payment_at_booking_mode` that
+	// takes money online (`online`, `client_choice`) at a venue that cannot
+	// take card payments yet (no connected account, charges not enabled,
+	// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+	// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+	// the payments' own reason) and changes nothing.
 	//
 	// PATCH /admin/appointment-policies
 	UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
@@ -6163,9 +6176,12 @@ func (c *Client) sendCancelAdminVisit(ctx context.Context, params CancelAdminVis
 // below the venue's cutoff (`details.cutoff_hours`);
 // `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 // `NOT_CANCELLABLE` once started, attended or cancelled
-// (`details.reason` the status). `REFUND_REQUIRED` and
-// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-// is paid online or sold in a package). A clip the appointment took
+// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+// paid online at checkout (its deposit or price: giving money back is
+// the venue's, which cancels it and refunds through the refunds;
+// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+// visit paid online (`details.visit_id`). A clip the appointment took
 // goes back to its pass; inside the service's cancellation window its
 // fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 // the venue. Records `appointment.cancelled`.
@@ -6305,8 +6321,11 @@ func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppoint
 // 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 // before the visit's first service is strictly below the venue's
 // cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-// cancelled. Each appointment records `appointment.cancelled`, with its
-// service's cancellation fee inside the service's window.
+// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+// (the venue cancels it and refunds the payment; `details.next_step`
+// `contact_venue`). Each appointment records `appointment.cancelled`,
+// with its service's cancellation fee inside the service's window.
 //
 // DELETE /appointments/visits/{visitId}
 func (c *Client) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error) {
@@ -25488,8 +25507,10 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 // `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 // fee a cancellation now would record (`fee_minor`, from the service:
-// window default 24 hours, fee default 0); `package_linked` (always
-// false in this version), `visit_linked` and `visit_id`.
+// window default 24 hours, fee default 0); `package_linked` (the
+// appointment belongs to a combo package's visit), `visit_linked` and
+// `visit_id`. `refund_required`: the appointment was paid online;
+// `package_requires_staff`: it belongs to a package paid online.
 //
 // GET /appointments/cancel-preview/{id}
 func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
@@ -30834,7 +30855,12 @@ func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *Admin
 // `confirmed` true: terms without it, or `confirmed` without terms, are
 // 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 // `refund_terms` null removes the terms; reading shows `confirmed` true
-// while confirmed terms are stored.
+// while confirmed terms are stored. A `payment_at_booking_mode` that
+// takes money online (`online`, `client_choice`) at a venue that cannot
+// take card payments yet (no connected account, charges not enabled,
+// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+// the payments' own reason) and changes nothing.
 //
 // PATCH /admin/appointment-policies
 func (c *Client) UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error) {

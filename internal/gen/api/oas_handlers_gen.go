@@ -4988,9 +4988,12 @@ func (s *Server) handleCancelAdminVisitRequest(args [1]string, argsEscaped bool,
 // below the venue's cutoff (`details.cutoff_hours`);
 // `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 // `NOT_CANCELLABLE` once started, attended or cancelled
-// (`details.reason` the status). `REFUND_REQUIRED` and
-// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-// is paid online or sold in a package). A clip the appointment took
+// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+// paid online at checkout (its deposit or price: giving money back is
+// the venue's, which cancels it and refunds through the refunds;
+// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+// visit paid online (`details.visit_id`). A clip the appointment took
 // goes back to its pass; inside the service's cancellation window its
 // fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 // the venue. Records `appointment.cancelled`.
@@ -5151,8 +5154,11 @@ func (s *Server) handleCancelAppointmentRequest(args [1]string, argsEscaped bool
 // 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 // before the visit's first service is strictly below the venue's
 // cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-// cancelled. Each appointment records `appointment.cancelled`, with its
-// service's cancellation fee inside the service's window.
+// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+// (the venue cancels it and refunds the payment; `details.next_step`
+// `contact_venue`). Each appointment records `appointment.cancelled`,
+// with its service's cancellation fee inside the service's window.
 //
 // DELETE /appointments/visits/{visitId}
 func (s *Server) handleCancelAppointmentVisitRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -32094,8 +32100,10 @@ func (s *Server) handlePostCheckoutPreviewRequest(args [0]string, argsEscaped bo
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 // `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 // fee a cancellation now would record (`fee_minor`, from the service:
-// window default 24 hours, fee default 0); `package_linked` (always
-// false in this version), `visit_linked` and `visit_id`.
+// window default 24 hours, fee default 0); `package_linked` (the
+// appointment belongs to a combo package's visit), `visit_linked` and
+// `visit_id`. `refund_required`: the appointment was paid online;
+// `package_requires_staff`: it belongs to a package paid online.
 //
 // GET /appointments/cancel-preview/{id}
 func (s *Server) handlePreviewAppointmentCancelRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -39933,7 +39941,12 @@ func (s *Server) handleUpdateAdminScheduleItemRequest(args [1]string, argsEscape
 // `confirmed` true: terms without it, or `confirmed` without terms, are
 // 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 // `refund_terms` null removes the terms; reading shows `confirmed` true
-// while confirmed terms are stored.
+// while confirmed terms are stored. A `payment_at_booking_mode` that
+// takes money online (`online`, `client_choice`) at a venue that cannot
+// take card payments yet (no connected account, charges not enabled,
+// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+// the payments' own reason) and changes nothing.
 //
 // PATCH /admin/appointment-policies
 func (s *Server) handleUpdateAppointmentPoliciesRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
