@@ -2,14 +2,18 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/appointments"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/media"
@@ -72,4 +76,11 @@ func mediaFiles(m *media.Service) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=86400, immutable")
 		_, _ = io.Copy(w, br)
 	})
+}
+
+// runServiceImageSweep removes, hourly on every instance (idempotent), the
+// published service images no service names any more once past
+// media.PublishedGrace.
+func runServiceImageSweep(ctx context.Context, d Deps, log *slog.Logger) {
+	go appointments.SweepServiceImagesEvery(ctx, d.Client, mediaService(d), time.Hour, log)
 }

@@ -154,6 +154,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	go mediaService(deps).SweepEvery(ctx, 10*time.Minute, log) // staged uploads never finalized (media.go)
+	runServiceImageSweep(ctx, deps, log)                       // published service images no service names any more (media.go)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
 		// The MCP endpoint queues the audit entries of read-only tool calls;
