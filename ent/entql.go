@@ -2004,6 +2004,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldCancelWindowHours:   {Type: field.TypeInt, Column: service.FieldCancelWindowHours},
 			service.FieldCancelFeeMinor:      {Type: field.TypeInt64, Column: service.FieldCancelFeeMinor},
 			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
+			service.FieldDepositPercentBp:    {Type: field.TypeInt, Column: service.FieldDepositPercentBp},
 		},
 	}
 	graph.Nodes[75] = &sqlgraph.Node{
@@ -14500,6 +14501,11 @@ func (f *ServiceFilter) WhereCancelFeeMinor(p entql.Int64P) {
 // WhereDepositMinor applies the entql int64 predicate on the deposit_minor field.
 func (f *ServiceFilter) WhereDepositMinor(p entql.Int64P) {
 	f.Where(p.Field(service.FieldDepositMinor))
+}
+
+// WhereDepositPercentBp applies the entql int predicate on the deposit_percent_bp field.
+func (f *ServiceFilter) WhereDepositPercentBp(p entql.IntP) {
+	f.Where(p.Field(service.FieldDepositPercentBp))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -87807,6 +87807,8 @@ type ServiceMutation struct {
 	addcancel_fee_minor      *int64
 	deposit_minor            *int64
 	adddeposit_minor         *int64
+	deposit_percent_bp       *int
+	adddeposit_percent_bp    *int
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -88913,6 +88915,76 @@ func (m *ServiceMutation) ResetDepositMinor() {
 	delete(m.clearedFields, service.FieldDepositMinor)
 }
 
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (m *ServiceMutation) SetDepositPercentBp(i int) {
+	m.deposit_percent_bp = &i
+	m.adddeposit_percent_bp = nil
+}
+
+// DepositPercentBp returns the value of the "deposit_percent_bp" field in the mutation.
+func (m *ServiceMutation) DepositPercentBp() (r int, exists bool) {
+	v := m.deposit_percent_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepositPercentBp returns the old "deposit_percent_bp" field's value of the Service entity.
+// If the Service object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServiceMutation) OldDepositPercentBp(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepositPercentBp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepositPercentBp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepositPercentBp: %w", err)
+	}
+	return oldValue.DepositPercentBp, nil
+}
+
+// AddDepositPercentBp adds i to the "deposit_percent_bp" field.
+func (m *ServiceMutation) AddDepositPercentBp(i int) {
+	if m.adddeposit_percent_bp != nil {
+		*m.adddeposit_percent_bp += i
+	} else {
+		m.adddeposit_percent_bp = &i
+	}
+}
+
+// AddedDepositPercentBp returns the value that was added to the "deposit_percent_bp" field in this mutation.
+func (m *ServiceMutation) AddedDepositPercentBp() (r int, exists bool) {
+	v := m.adddeposit_percent_bp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (m *ServiceMutation) ClearDepositPercentBp() {
+	m.deposit_percent_bp = nil
+	m.adddeposit_percent_bp = nil
+	m.clearedFields[service.FieldDepositPercentBp] = struct{}{}
+}
+
+// DepositPercentBpCleared returns if the "deposit_percent_bp" field was cleared in this mutation.
+func (m *ServiceMutation) DepositPercentBpCleared() bool {
+	_, ok := m.clearedFields[service.FieldDepositPercentBp]
+	return ok
+}
+
+// ResetDepositPercentBp resets all changes to the "deposit_percent_bp" field.
+func (m *ServiceMutation) ResetDepositPercentBp() {
+	m.deposit_percent_bp = nil
+	m.adddeposit_percent_bp = nil
+	delete(m.clearedFields, service.FieldDepositPercentBp)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *ServiceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -89190,7 +89262,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 21)
+	fields := make([]string, 0, 22)
 	if m.created_at != nil {
 		fields = append(fields, service.FieldCreatedAt)
 	}
@@ -89254,6 +89326,9 @@ func (m *ServiceMutation) Fields() []string {
 	if m.deposit_minor != nil {
 		fields = append(fields, service.FieldDepositMinor)
 	}
+	if m.deposit_percent_bp != nil {
+		fields = append(fields, service.FieldDepositPercentBp)
+	}
 	return fields
 }
 
@@ -89304,6 +89379,8 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.CancelFeeMinor()
 	case service.FieldDepositMinor:
 		return m.DepositMinor()
+	case service.FieldDepositPercentBp:
+		return m.DepositPercentBp()
 	}
 	return nil, false
 }
@@ -89355,6 +89432,8 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldCancelFeeMinor(ctx)
 	case service.FieldDepositMinor:
 		return m.OldDepositMinor(ctx)
+	case service.FieldDepositPercentBp:
+		return m.OldDepositPercentBp(ctx)
 	}
 	return nil, fmt.Errorf("unknown Service field %s", name)
 }
@@ -89511,6 +89590,13 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDepositMinor(v)
 		return nil
+	case service.FieldDepositPercentBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepositPercentBp(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)
 }
@@ -89543,6 +89629,9 @@ func (m *ServiceMutation) AddedFields() []string {
 	if m.adddeposit_minor != nil {
 		fields = append(fields, service.FieldDepositMinor)
 	}
+	if m.adddeposit_percent_bp != nil {
+		fields = append(fields, service.FieldDepositPercentBp)
+	}
 	return fields
 }
 
@@ -89567,6 +89656,8 @@ func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedCancelFeeMinor()
 	case service.FieldDepositMinor:
 		return m.AddedDepositMinor()
+	case service.FieldDepositPercentBp:
+		return m.AddedDepositPercentBp()
 	}
 	return nil, false
 }
@@ -89632,6 +89723,13 @@ func (m *ServiceMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddDepositMinor(v)
 		return nil
+	case service.FieldDepositPercentBp:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepositPercentBp(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Service numeric field %s", name)
 }
@@ -89654,6 +89752,9 @@ func (m *ServiceMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(service.FieldDepositMinor) {
 		fields = append(fields, service.FieldDepositMinor)
+	}
+	if m.FieldCleared(service.FieldDepositPercentBp) {
+		fields = append(fields, service.FieldDepositPercentBp)
 	}
 	return fields
 }
@@ -89683,6 +89784,9 @@ func (m *ServiceMutation) ClearField(name string) error {
 		return nil
 	case service.FieldDepositMinor:
 		m.ClearDepositMinor()
+		return nil
+	case service.FieldDepositPercentBp:
+		m.ClearDepositPercentBp()
 		return nil
 	}
 	return fmt.Errorf("unknown Service nullable field %s", name)
@@ -89754,6 +89858,9 @@ func (m *ServiceMutation) ResetField(name string) error {
 		return nil
 	case service.FieldDepositMinor:
 		m.ResetDepositMinor()
+		return nil
+	case service.FieldDepositPercentBp:
+		m.ResetDepositPercentBp()
 		return nil
 	}
 	return fmt.Errorf("unknown Service field %s", name)

@@ -61,6 +61,8 @@ type Service struct {
 	CancelFeeMinor int64 `json:"cancel_fee_minor,omitempty"`
 	// Paid online at booking when the venue takes payment at booking; null: the full price.
 	DepositMinor *int64 `json:"deposit_minor,omitempty"`
+	// Deposit as a share of the booking's price in basis points (1 to 10000), when deposit_minor is null; null: none.
+	DepositPercentBp *int `json:"deposit_percent_bp,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ServiceQuery when eager-loading is set.
 	Edges        ServiceEdges `json:"edges"`
@@ -138,7 +140,7 @@ func (*Service) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case service.FieldIsActive, service.FieldListed, service.FieldAcceptsInquiries:
 			values[i] = new(sql.NullBool)
-		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder, service.FieldBufferBeforeMinutes, service.FieldBufferAfterMinutes, service.FieldCancelWindowHours, service.FieldCancelFeeMinor, service.FieldDepositMinor:
+		case service.FieldDurationMinutes, service.FieldPriceMinor, service.FieldSortOrder, service.FieldBufferBeforeMinutes, service.FieldBufferAfterMinutes, service.FieldCancelWindowHours, service.FieldCancelFeeMinor, service.FieldDepositMinor, service.FieldDepositPercentBp:
 			values[i] = new(sql.NullInt64)
 		case service.FieldImportRef, service.FieldName, service.FieldSlug, service.FieldDescription, service.FieldCategory, service.FieldCurrency, service.FieldImageURL:
 			values[i] = new(sql.NullString)
@@ -295,6 +297,13 @@ func (_m *Service) assignValues(columns []string, values []any) error {
 				_m.DepositMinor = new(int64)
 				*_m.DepositMinor = value.Int64
 			}
+		case service.FieldDepositPercentBp:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field deposit_percent_bp", values[i])
+			} else if value.Valid {
+				_m.DepositPercentBp = new(int)
+				*_m.DepositPercentBp = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -420,6 +429,11 @@ func (_m *Service) String() string {
 	builder.WriteString(", ")
 	if v := _m.DepositMinor; v != nil {
 		builder.WriteString("deposit_minor=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.DepositPercentBp; v != nil {
+		builder.WriteString("deposit_percent_bp=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

@@ -275,6 +275,20 @@ func (_c *ServiceCreate) SetNillableDepositMinor(v *int64) *ServiceCreate {
 	return _c
 }
 
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (_c *ServiceCreate) SetDepositPercentBp(v int) *ServiceCreate {
+	_c.mutation.SetDepositPercentBp(v)
+	return _c
+}
+
+// SetNillableDepositPercentBp sets the "deposit_percent_bp" field if the given value is not nil.
+func (_c *ServiceCreate) SetNillableDepositPercentBp(v *int) *ServiceCreate {
+	if v != nil {
+		_c.SetDepositPercentBp(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ServiceCreate) SetID(v uuid.UUID) *ServiceCreate {
 	_c.mutation.SetID(v)
@@ -567,6 +581,11 @@ func (_c *ServiceCreate) check() error {
 			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.DepositPercentBp(); ok {
+		if err := service.DepositPercentBpValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_percent_bp", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_percent_bp": %w`, err)}
+		}
+	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "Service.organization"`)}
 	}
@@ -685,6 +704,10 @@ func (_c *ServiceCreate) createSpec() (*Service, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DepositMinor(); ok {
 		_spec.SetField(service.FieldDepositMinor, field.TypeInt64, value)
 		_node.DepositMinor = &value
+	}
+	if value, ok := _c.mutation.DepositPercentBp(); ok {
+		_spec.SetField(service.FieldDepositPercentBp, field.TypeInt, value)
+		_node.DepositPercentBp = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1125,6 +1148,30 @@ func (u *ServiceUpsert) ClearDepositMinor() *ServiceUpsert {
 	return u
 }
 
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (u *ServiceUpsert) SetDepositPercentBp(v int) *ServiceUpsert {
+	u.Set(service.FieldDepositPercentBp, v)
+	return u
+}
+
+// UpdateDepositPercentBp sets the "deposit_percent_bp" field to the value that was provided on create.
+func (u *ServiceUpsert) UpdateDepositPercentBp() *ServiceUpsert {
+	u.SetExcluded(service.FieldDepositPercentBp)
+	return u
+}
+
+// AddDepositPercentBp adds v to the "deposit_percent_bp" field.
+func (u *ServiceUpsert) AddDepositPercentBp(v int) *ServiceUpsert {
+	u.Add(service.FieldDepositPercentBp, v)
+	return u
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (u *ServiceUpsert) ClearDepositPercentBp() *ServiceUpsert {
+	u.SetNull(service.FieldDepositPercentBp)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1533,6 +1580,34 @@ func (u *ServiceUpsertOne) UpdateDepositMinor() *ServiceUpsertOne {
 func (u *ServiceUpsertOne) ClearDepositMinor() *ServiceUpsertOne {
 	return u.Update(func(s *ServiceUpsert) {
 		s.ClearDepositMinor()
+	})
+}
+
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (u *ServiceUpsertOne) SetDepositPercentBp(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetDepositPercentBp(v)
+	})
+}
+
+// AddDepositPercentBp adds v to the "deposit_percent_bp" field.
+func (u *ServiceUpsertOne) AddDepositPercentBp(v int) *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddDepositPercentBp(v)
+	})
+}
+
+// UpdateDepositPercentBp sets the "deposit_percent_bp" field to the value that was provided on create.
+func (u *ServiceUpsertOne) UpdateDepositPercentBp() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateDepositPercentBp()
+	})
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (u *ServiceUpsertOne) ClearDepositPercentBp() *ServiceUpsertOne {
+	return u.Update(func(s *ServiceUpsert) {
+		s.ClearDepositPercentBp()
 	})
 }
 
@@ -2111,6 +2186,34 @@ func (u *ServiceUpsertBulk) UpdateDepositMinor() *ServiceUpsertBulk {
 func (u *ServiceUpsertBulk) ClearDepositMinor() *ServiceUpsertBulk {
 	return u.Update(func(s *ServiceUpsert) {
 		s.ClearDepositMinor()
+	})
+}
+
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (u *ServiceUpsertBulk) SetDepositPercentBp(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.SetDepositPercentBp(v)
+	})
+}
+
+// AddDepositPercentBp adds v to the "deposit_percent_bp" field.
+func (u *ServiceUpsertBulk) AddDepositPercentBp(v int) *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.AddDepositPercentBp(v)
+	})
+}
+
+// UpdateDepositPercentBp sets the "deposit_percent_bp" field to the value that was provided on create.
+func (u *ServiceUpsertBulk) UpdateDepositPercentBp() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.UpdateDepositPercentBp()
+	})
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (u *ServiceUpsertBulk) ClearDepositPercentBp() *ServiceUpsertBulk {
+	return u.Update(func(s *ServiceUpsert) {
+		s.ClearDepositPercentBp()
 	})
 }
 

@@ -377,6 +377,33 @@ func (_u *ServiceUpdate) ClearDepositMinor() *ServiceUpdate {
 	return _u
 }
 
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (_u *ServiceUpdate) SetDepositPercentBp(v int) *ServiceUpdate {
+	_u.mutation.ResetDepositPercentBp()
+	_u.mutation.SetDepositPercentBp(v)
+	return _u
+}
+
+// SetNillableDepositPercentBp sets the "deposit_percent_bp" field if the given value is not nil.
+func (_u *ServiceUpdate) SetNillableDepositPercentBp(v *int) *ServiceUpdate {
+	if v != nil {
+		_u.SetDepositPercentBp(*v)
+	}
+	return _u
+}
+
+// AddDepositPercentBp adds value to the "deposit_percent_bp" field.
+func (_u *ServiceUpdate) AddDepositPercentBp(v int) *ServiceUpdate {
+	_u.mutation.AddDepositPercentBp(v)
+	return _u
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (_u *ServiceUpdate) ClearDepositPercentBp() *ServiceUpdate {
+	_u.mutation.ClearDepositPercentBp()
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdate) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdate {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -640,6 +667,11 @@ func (_u *ServiceUpdate) check() error {
 			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositPercentBp(); ok {
+		if err := service.DepositPercentBpValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_percent_bp", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_percent_bp": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -753,6 +785,15 @@ func (_u *ServiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DepositMinorCleared() {
 		_spec.ClearField(service.FieldDepositMinor, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.DepositPercentBp(); ok {
+		_spec.SetField(service.FieldDepositPercentBp, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedDepositPercentBp(); ok {
+		_spec.AddField(service.FieldDepositPercentBp, field.TypeInt, value)
+	}
+	if _u.mutation.DepositPercentBpCleared() {
+		_spec.ClearField(service.FieldDepositPercentBp, field.TypeInt)
 	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1298,6 +1339,33 @@ func (_u *ServiceUpdateOne) ClearDepositMinor() *ServiceUpdateOne {
 	return _u
 }
 
+// SetDepositPercentBp sets the "deposit_percent_bp" field.
+func (_u *ServiceUpdateOne) SetDepositPercentBp(v int) *ServiceUpdateOne {
+	_u.mutation.ResetDepositPercentBp()
+	_u.mutation.SetDepositPercentBp(v)
+	return _u
+}
+
+// SetNillableDepositPercentBp sets the "deposit_percent_bp" field if the given value is not nil.
+func (_u *ServiceUpdateOne) SetNillableDepositPercentBp(v *int) *ServiceUpdateOne {
+	if v != nil {
+		_u.SetDepositPercentBp(*v)
+	}
+	return _u
+}
+
+// AddDepositPercentBp adds value to the "deposit_percent_bp" field.
+func (_u *ServiceUpdateOne) AddDepositPercentBp(v int) *ServiceUpdateOne {
+	_u.mutation.AddDepositPercentBp(v)
+	return _u
+}
+
+// ClearDepositPercentBp clears the value of the "deposit_percent_bp" field.
+func (_u *ServiceUpdateOne) ClearDepositPercentBp() *ServiceUpdateOne {
+	_u.mutation.ClearDepositPercentBp()
+	return _u
+}
+
 // AddInquiryIDs adds the "inquiries" edge to the Inquiry entity by IDs.
 func (_u *ServiceUpdateOne) AddInquiryIDs(ids ...uuid.UUID) *ServiceUpdateOne {
 	_u.mutation.AddInquiryIDs(ids...)
@@ -1574,6 +1642,11 @@ func (_u *ServiceUpdateOne) check() error {
 			return &ValidationError{Name: "deposit_minor", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_minor": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DepositPercentBp(); ok {
+		if err := service.DepositPercentBpValidator(v); err != nil {
+			return &ValidationError{Name: "deposit_percent_bp", err: fmt.Errorf(`ent: validator failed for field "Service.deposit_percent_bp": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Service.organization"`)
 	}
@@ -1704,6 +1777,15 @@ func (_u *ServiceUpdateOne) sqlSave(ctx context.Context) (_node *Service, err er
 	}
 	if _u.mutation.DepositMinorCleared() {
 		_spec.ClearField(service.FieldDepositMinor, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.DepositPercentBp(); ok {
+		_spec.SetField(service.FieldDepositPercentBp, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedDepositPercentBp(); ok {
+		_spec.AddField(service.FieldDepositPercentBp, field.TypeInt, value)
+	}
+	if _u.mutation.DepositPercentBpCleared() {
+		_spec.ClearField(service.FieldDepositPercentBp, field.TypeInt)
 	}
 	if _u.mutation.InquiriesCleared() {
 		edge := &sqlgraph.EdgeSpec{

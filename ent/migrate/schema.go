@@ -3673,6 +3673,7 @@ var (
 		{Name: "cancel_window_hours", Type: field.TypeInt, Default: 24},
 		{Name: "cancel_fee_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "deposit_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "deposit_percent_bp", Type: field.TypeInt, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// ServicesTable holds the schema information for the "services" table.
@@ -3683,7 +3684,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "services_organizations_organization",
-				Columns:    []*schema.Column{ServicesColumns[21]},
+				Columns:    []*schema.Column{ServicesColumns[22]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3692,17 +3693,17 @@ var (
 			{
 				Name:    "service_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{ServicesColumns[21]},
+				Columns: []*schema.Column{ServicesColumns[22]},
 			},
 			{
 				Name:    "service_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[21], ServicesColumns[3]},
+				Columns: []*schema.Column{ServicesColumns[22], ServicesColumns[3]},
 			},
 			{
 				Name:    "service_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{ServicesColumns[21], ServicesColumns[5]},
+				Columns: []*schema.Column{ServicesColumns[22], ServicesColumns[5]},
 			},
 		},
 	}

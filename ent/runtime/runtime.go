@@ -5067,6 +5067,10 @@ func init() {
 	serviceDescDepositMinor := serviceFields[16].Descriptor()
 	// service.DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
 	service.DepositMinorValidator = serviceDescDepositMinor.Validators[0].(func(int64) error)
+	// serviceDescDepositPercentBp is the schema descriptor for deposit_percent_bp field.
+	serviceDescDepositPercentBp := serviceFields[17].Descriptor()
+	// service.DepositPercentBpValidator is a validator for the "deposit_percent_bp" field. It is called by the builders before save.
+	service.DepositPercentBpValidator = serviceDescDepositPercentBp.Validators[0].(func(int) error)
 	// serviceDescID is the schema descriptor for id field.
 	serviceDescID := serviceMixinFields0[0].Descriptor()
 	// service.DefaultID holds the default value on creation for the id field.

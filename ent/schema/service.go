@@ -47,6 +47,8 @@ func (Service) Fields() []ent.Field {
 			Comment("Fee of a cancellation inside the window, minor units of the service's currency (0: none)."),
 		field.Int64("deposit_minor").Optional().Nillable().NonNegative().
 			Comment("Paid online at booking when the venue takes payment at booking; null: the full price."),
+		field.Int("deposit_percent_bp").Optional().Nillable().Range(1, 10000).
+			Comment("Deposit as a share of the booking's price in basis points (1 to 10000), when deposit_minor is null; null: none."),
 	}
 }
 

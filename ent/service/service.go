@@ -58,6 +58,8 @@ const (
 	FieldCancelFeeMinor = "cancel_fee_minor"
 	// FieldDepositMinor holds the string denoting the deposit_minor field in the database.
 	FieldDepositMinor = "deposit_minor"
+	// FieldDepositPercentBp holds the string denoting the deposit_percent_bp field in the database.
+	FieldDepositPercentBp = "deposit_percent_bp"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeInquiries holds the string denoting the inquiries edge name in mutations.
@@ -131,6 +133,7 @@ var Columns = []string{
 	FieldCancelWindowHours,
 	FieldCancelFeeMinor,
 	FieldDepositMinor,
+	FieldDepositPercentBp,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -201,6 +204,8 @@ var (
 	CancelFeeMinorValidator func(int64) error
 	// DepositMinorValidator is a validator for the "deposit_minor" field. It is called by the builders before save.
 	DepositMinorValidator func(int64) error
+	// DepositPercentBpValidator is a validator for the "deposit_percent_bp" field. It is called by the builders before save.
+	DepositPercentBpValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -316,6 +321,11 @@ func ByCancelFeeMinor(opts ...sql.OrderTermOption) OrderOption {
 // ByDepositMinor orders the results by the deposit_minor field.
 func ByDepositMinor(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldDepositMinor, opts...).ToFunc()
+}
+
+// ByDepositPercentBp orders the results by the deposit_percent_bp field.
+func ByDepositPercentBp(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDepositPercentBp, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -161,6 +161,11 @@ func DepositMinor(v int64) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldDepositMinor, v))
 }
 
+// DepositPercentBp applies equality check predicate on the "deposit_percent_bp" field. It's identical to DepositPercentBpEQ.
+func DepositPercentBp(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldDepositPercentBp, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Service {
 	return predicate.Service(sql.FieldEQ(FieldCreatedAt, v))
@@ -1114,6 +1119,56 @@ func DepositMinorIsNil() predicate.Service {
 // DepositMinorNotNil applies the NotNil predicate on the "deposit_minor" field.
 func DepositMinorNotNil() predicate.Service {
 	return predicate.Service(sql.FieldNotNull(FieldDepositMinor))
+}
+
+// DepositPercentBpEQ applies the EQ predicate on the "deposit_percent_bp" field.
+func DepositPercentBpEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldEQ(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpNEQ applies the NEQ predicate on the "deposit_percent_bp" field.
+func DepositPercentBpNEQ(v int) predicate.Service {
+	return predicate.Service(sql.FieldNEQ(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpIn applies the In predicate on the "deposit_percent_bp" field.
+func DepositPercentBpIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldIn(FieldDepositPercentBp, vs...))
+}
+
+// DepositPercentBpNotIn applies the NotIn predicate on the "deposit_percent_bp" field.
+func DepositPercentBpNotIn(vs ...int) predicate.Service {
+	return predicate.Service(sql.FieldNotIn(FieldDepositPercentBp, vs...))
+}
+
+// DepositPercentBpGT applies the GT predicate on the "deposit_percent_bp" field.
+func DepositPercentBpGT(v int) predicate.Service {
+	return predicate.Service(sql.FieldGT(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpGTE applies the GTE predicate on the "deposit_percent_bp" field.
+func DepositPercentBpGTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldGTE(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpLT applies the LT predicate on the "deposit_percent_bp" field.
+func DepositPercentBpLT(v int) predicate.Service {
+	return predicate.Service(sql.FieldLT(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpLTE applies the LTE predicate on the "deposit_percent_bp" field.
+func DepositPercentBpLTE(v int) predicate.Service {
+	return predicate.Service(sql.FieldLTE(FieldDepositPercentBp, v))
+}
+
+// DepositPercentBpIsNil applies the IsNil predicate on the "deposit_percent_bp" field.
+func DepositPercentBpIsNil() predicate.Service {
+	return predicate.Service(sql.FieldIsNull(FieldDepositPercentBp))
+}
+
+// DepositPercentBpNotNil applies the NotNil predicate on the "deposit_percent_bp" field.
+func DepositPercentBpNotNil() predicate.Service {
+	return predicate.Service(sql.FieldNotNull(FieldDepositPercentBp))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

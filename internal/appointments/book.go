@@ -116,7 +116,7 @@ func book(ctx context.Context, c *ent.Client, v *Venue, a Actor, r Request, now 
 	case r.carry != nil:
 		payment, due, price = r.carry.Payment, r.carry.DueMinor, r.carry.PriceMinor
 	case r.hold != nil:
-		if payment, due, err = r.hold.check(v, svc, depositOf(svc, av.Variant), price, r); err != nil {
+		if payment, due, err = r.hold.check(v, svc, depositOf(svc, av.Variant, price), price, r); err != nil {
 			return nil, err
 		}
 	default:

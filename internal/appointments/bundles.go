@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/money"
+	"github.com/venueplatform/venue/internal/payments"
 )
 
 // Bundle limits: two to eight services (as a visit).
@@ -334,14 +335,29 @@ func shares(price int64, items []BundleItemView) []int64 {
 // grouped-visit setting does not apply (the bundle is the venue's own
 // offer). Unknown, foreign or inactive bundles are 404; totals other than
 // the expected are 409 QUOTE_STALE; payment due at booking is 402
-// PAYMENT_REQUIRED.
+// PAYMENT_REQUIRED (CheckoutBundle takes it).
 func BookBundle(ctx context.Context, client *ent.Client, a Actor, p BundleBooking, now time.Time) (*ent.Visit, []*ent.Appointment, error) {
-	list, err := bundles(ctx, client, false, &p.BundleID)
+	r, err := bundleRequest(ctx, client, p)
 	if err != nil {
 		return nil, nil, err
 	}
+	v, err := LoadVenue(ctx, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bookVisit(ctx, client, v, a, r, now, nil)
+}
+
+// bundleRequest is the visit request of booking p: the active bundle's
+// services in order at their shares of its price (404 for an unknown,
+// foreign or inactive bundle).
+func bundleRequest(ctx context.Context, client *ent.Client, p BundleBooking) (VisitRequest, error) {
+	list, err := bundles(ctx, client, false, &p.BundleID)
+	if err != nil {
+		return VisitRequest{}, err
+	}
 	if len(list) == 0 {
-		return nil, nil, apperr.NotFound("bundle")
+		return VisitRequest{}, apperr.NotFound("bundle")
 	}
 	b := list[0]
 	r := VisitRequest{ProviderID: p.ProviderID, LocationID: p.LocationID, Start: p.Start,
@@ -350,9 +366,27 @@ func BookBundle(ctx context.Context, client *ent.Client, a Actor, p BundleBookin
 	for _, it := range b.Items {
 		r.Items = append(r.Items, VisitItem{ServiceID: it.Item.ServiceID, VariantID: it.Item.VariantID})
 	}
-	v, err := LoadVenue(ctx, client)
-	if err != nil {
-		return nil, nil, err
-	}
-	return bookVisit(ctx, client, v, a, r, now, nil)
+	return r, nil
+}
+
+// BundleCheckoutParams are a member's online checkout of a combo package.
+type BundleCheckoutParams struct {
+	BundleBooking
+	PaymentMethodID string
+	RequestKey      string
+}
+
+// CheckoutBundle books the active bundle p.BundleID as BookBundle places
+// it, all or nothing, holds the visit and its appointments in
+// pending_payment for HoldFor and charges what is due at booking through
+// pay: each service's deposit (the variant's, else the service's), capped
+// at its share of the bundle's price, or the share. It is the visit
+// checkout of the bundle's visit: the same subject (PurposeVisit), so
+// ConfirmVisitCheckout, Stripe's event and reconcile book it once. A retry
+// with the same key finds its visit; nothing due online is 422
+// VALIDATION_FAILED (nothing_due_online).
+func CheckoutBundle(ctx context.Context, client *ent.Client, pay *payments.Service, a Actor, p BundleCheckoutParams, now time.Time) (*VisitCheckoutResult, error) {
+	return checkoutVisit(ctx, client, pay, a, p.RequestKey, p.PaymentMethodID, now, func() (VisitRequest, error) {
+		return bundleRequest(ctx, client, p.BundleBooking)
+	})
 }

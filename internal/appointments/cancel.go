@@ -53,6 +53,34 @@ type Preview struct {
 	WindowHours   int
 	InsideWindow  bool
 	VisitID       *uuid.UUID
+	// PackageLinked: the appointment belongs to a combo package's visit.
+	PackageLinked bool
+}
+
+// paidOnline reports whether money was taken online for a booking (its
+// deposit or price), which a member's cancel cannot give back by itself.
+func paidOnline(paidAt *time.Time, paidMinor int64) bool {
+	return paidAt != nil && paidMinor > 0
+}
+
+// PreviewCancelOf is PreviewCancel with what the appointment's visit adds:
+// a member may not cancel any part of a combo package paid online
+// (package_requires_staff: its one price is shared over its services and
+// giving it back is the venue's).
+func PreviewCancelOf(ctx context.Context, c *ent.Client, v *Venue, ap *ent.Appointment, self bool, now time.Time) (Preview, error) {
+	p := PreviewCancel(v, ap, self, now)
+	if ap.VisitID == nil {
+		return p, nil
+	}
+	visit, err := c.Visit.Get(ctx, *ap.VisitID)
+	if err != nil {
+		return Preview{}, fmt.Errorf("appointments: preview visit: %w", err)
+	}
+	p.PackageLinked = visit.BundleID != nil
+	if self && p.PackageLinked && p.BlockedReason == BlockedGroupedVisit && paidOnline(visit.PaidAt, visit.PaidMinor) {
+		p.BlockedReason = BlockedPackageStaff
+	}
+	return p, nil
 }
 
 // PreviewCancel says whether the member may cancel ap at now and what it
@@ -73,6 +101,8 @@ func PreviewCancel(v *Venue, ap *ent.Appointment, self bool, now time.Time) Prev
 		p.BlockedReason = BlockedNotCancellable
 	case self && ap.VisitID != nil:
 		p.BlockedReason = BlockedGroupedVisit
+	case self && paidOnline(ap.PaidAt, ap.PaidMinor):
+		p.BlockedReason = BlockedRefundRequired
 	case self && v.Policy.SelfServiceCutoff != nil && ap.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff:
 		p.BlockedReason = BlockedSelfService
 	}
@@ -112,12 +142,19 @@ func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok 
 		if !tok.Matches(ap.UpdatedAt) {
 			return concurrency.Stale(ap.UpdatedAt)
 		}
-		p := PreviewCancel(v, ap, a.Self, now)
+		p, err := PreviewCancelOf(ctx, c, v, ap, a.Self, now)
+		if err != nil {
+			return err
+		}
 		switch p.BlockedReason {
+		case BlockedPackageStaff:
+			return packageRequiresStaff(ap.VisitID.String())
 		case BlockedNotCancellable:
 			return notCancellable(string(ap.Status))
 		case BlockedGroupedVisit:
 			return unprocessable(CodeGroupedVisit, "cancel the whole visit instead").With("visit_id", ap.VisitID.String())
+		case BlockedRefundRequired:
+			return refundRequired(ap.PaidMinor, ap.Currency)
 		case BlockedSelfService:
 			return unprocessable(CodeSelfServiceCutoff, "the appointment is too close to cancel online; contact the venue").
 				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))

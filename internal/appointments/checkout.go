@@ -92,12 +92,25 @@ func online(v *Venue, choice string) bool {
 }
 
 // depositOf is the deposit of a booking of svc (as variant, when one is
-// named): the variant's own, else the service's (nil: none).
-func depositOf(svc *ent.Service, variant *ent.ServiceVariant) *int64 {
+// named) at price: the variant's own, else the service's fixed amount, else
+// the service's percentage of price, rounded half up (nil: none).
+func depositOf(svc *ent.Service, variant *ent.ServiceVariant, price int64) *int64 {
 	if variant != nil && variant.DepositMinor != nil {
 		return variant.DepositMinor
 	}
-	return svc.DepositMinor
+	if svc.DepositMinor != nil {
+		return svc.DepositMinor
+	}
+	if svc.DepositPercentBp != nil {
+		d := percentOf(price, *svc.DepositPercentBp)
+		return &d
+	}
+	return nil
+}
+
+// percentOf is bp basis points of price in minor units, rounded half up.
+func percentOf(price int64, bp int) int64 {
+	return (price*int64(bp) + 5000) / 10000
 }
 
 // dueOf is how a booking at price with deposit (nil: none) is paid, its
@@ -149,7 +162,7 @@ func QuoteOf(ctx context.Context, client *ent.Client, a Actor, r Request, now ti
 		return nil, slotUnavailable(ReasonSlotNotOffered)
 	}
 	cand, _ := av.Candidate(slot.Providers[0])
-	pay, deposit, due := dueOf(v, depositOf(av.Service, av.Variant), cand.PriceMinor, r.PaymentChoice)
+	pay, deposit, due := dueOf(v, depositOf(av.Service, av.Variant, cand.PriceMinor), cand.PriceMinor, r.PaymentChoice)
 	if deposit != nil && *deposit > cand.PriceMinor {
 		capped := cand.PriceMinor
 		deposit = &capped

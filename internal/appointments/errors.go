@@ -19,6 +19,8 @@ const (
 	CodeProviderNotAssigned  = "PROVIDER_NOT_ASSIGNED"
 	CodePassNotUsable        = "PASS_NOT_USABLE"
 	CodeVisitServicesInvalid = "VALIDATION_ERROR"
+	CodeRefundRequired       = "REFUND_REQUIRED"
+	CodePackageRequiresStaff = "PACKAGE_REQUIRES_STAFF"
 )
 
 // Blocked reasons of the cancel preview (the contract's values).
@@ -26,6 +28,8 @@ const (
 	BlockedNotCancellable  = "not_cancellable"
 	BlockedSelfService     = "self_service_cutoff"
 	BlockedGroupedVisit    = "grouped_visit_requires_visit_action"
+	BlockedRefundRequired  = "refund_required"
+	BlockedPackageStaff    = "package_requires_staff"
 	ReasonSlotTaken        = "taken"
 	ReasonSlotNotOffered   = "not_offered"
 	ReasonPassNotActive    = "not_active"
@@ -58,4 +62,18 @@ func notCancellable(status string) *apperr.Error {
 func invalidTransition(from, action string) *apperr.Error {
 	return unprocessable(CodeInvalidTransition, "the action does not apply to the appointment's status").
 		With("status", from).With("action", action)
+}
+
+// refundRequired refuses a member's cancel of a booking paid online: giving
+// the money back is the venue's (staff cancel and refund it).
+func refundRequired(paid int64, currency string) *apperr.Error {
+	return unprocessable(CodeRefundRequired, "this booking was paid online; the venue cancels it and refunds the payment").
+		With("paid_minor", paid).With("currency", currency).With("next_step", "contact_venue")
+}
+
+// packageRequiresStaff refuses a member's cancel of a combo package paid
+// online.
+func packageRequiresStaff(visit string) *apperr.Error {
+	return unprocessable(CodePackageRequiresStaff, "this package was paid online; the venue cancels it").
+		With("visit_id", visit).With("next_step", "contact_venue")
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/media"
+	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -172,4 +173,45 @@ func serviceAudit(ctx context.Context, c *ent.Client, action string, id uuid.UUI
 	}
 	_, err := audit.Record(ctx, c, e)
 	return err
+}
+
+// SweepServiceImages removes the published service images (media keys
+// services/<venue>/<service>/...) that no service's image_url names any
+// more once older than media.PublishedGrace: the previous image a change
+// could not remove, a file kept after a write whose outcome was unknown,
+// the image of a removed service. It reads the image_url of the services
+// the old files belong to across every venue (site
+// appointments.image_sweep) and returns how many files it removed.
+func SweepServiceImages(ctx context.Context, client *ent.Client, m *media.Service) (int, error) {
+	return m.SweepPublished(ctx, "services/", media.PublishedGrace, func(ctx context.Context, keys []string) (map[string]bool, error) {
+		var ids []uuid.UUID
+		seen := map[uuid.UUID]bool{}
+		for _, k := range keys {
+			parts := strings.Split(k, "/")
+			if len(parts) < 4 {
+				continue
+			}
+			if id, err := uuid.Parse(parts[2]); err == nil && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		keep := map[string]bool{}
+		sctx := system.Allow(ctx, "appointments.image_sweep")
+		for len(ids) > 0 {
+			n := min(len(ids), 500)
+			rows, err := client.Service.Query().Where(service.IDIn(ids[:n]...), service.ImageURLHasPrefix(media.PublicPrefix)).
+				Select(service.FieldImageURL).All(sctx)
+			if err != nil {
+				return nil, fmt.Errorf("appointments: image sweep: %w", err)
+			}
+			for _, r := range rows {
+				if k := publishedKey(r.ImageURL); k != "" {
+					keep[k] = true
+				}
+			}
+			ids = ids[n:]
+		}
+		return keep, nil
+	})
 }

@@ -3,10 +3,13 @@ package appointments
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/appointmentpolicy"
+	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
@@ -80,4 +83,26 @@ func policyOf(row *ent.AppointmentPolicy) Policy {
 		p.SelfServiceCutoff = &d
 	}
 	return p
+}
+
+// PaymentModeAvailable refuses a payment-at-booking mode that takes money
+// online (online, client_choice) at a venue that cannot take card payments
+// yet (no connected Stripe account, charges not enabled, card payments
+// off): 403 APPOINTMENT_SETTINGS_UNAVAILABLE with details.reason
+// card_payments_unavailable and the payments' own reason, so that no venue
+// is left answering every paid booking with CARD_PAYMENTS_UNAVAILABLE.
+func PaymentModeAvailable(ctx context.Context, pay *payments.Service, mode appointmentpolicy.PaymentAtBookingMode) error {
+	if mode == appointmentpolicy.PaymentAtBookingModeVenue {
+		return nil
+	}
+	_, ok, reason, err := pay.StatusWithAvailability(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return (&apperr.Error{Status: http.StatusForbidden, Code: CodeSettingsUnavailable,
+			Message: "the venue cannot take card payments yet; connect payments before taking payment at booking"}).
+			With("reason", "card_payments_unavailable").With("payments_reason", reason).With("next_step", nil)
+	}
+	return nil
 }

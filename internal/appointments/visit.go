@@ -129,7 +129,7 @@ func bookVisit(ctx context.Context, client *ent.Client, v *Venue, a Actor, r Vis
 						return err
 					}
 				}
-				_, _, d := dueOf(v, depositOf(svc, variant), ap.PriceMinor, r.PaymentChoice)
+				_, _, d := dueOf(v, depositOf(svc, variant, ap.PriceMinor), ap.PriceMinor, r.PaymentChoice)
 				due += d
 			}
 			ap.Edges.Service = svc
@@ -207,6 +207,12 @@ func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID,
 		}
 		if visit.Status != entvisit.StatusBooked || !now.Before(visit.StartsAt) {
 			return notCancellable(string(visit.Status))
+		}
+		switch {
+		case a.Self && visit.BundleID != nil && paidOnline(visit.PaidAt, visit.PaidMinor):
+			return packageRequiresStaff(visit.ID.String())
+		case a.Self && paidOnline(visit.PaidAt, visit.PaidMinor):
+			return refundRequired(visit.PaidMinor, visit.Currency)
 		}
 		if a.Self && v.Policy.SelfServiceCutoff != nil && visit.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff {
 			return unprocessable(CodeSelfServiceCutoff, "the visit is too close to cancel online; contact the venue").

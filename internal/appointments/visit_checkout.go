@@ -33,13 +33,26 @@ type VisitCheckoutResult struct {
 // the sum of their amounts due at booking (deposits or prices) through pay.
 // The visit is booked once the payment succeeds (visitSubject).
 func CheckoutVisit(ctx context.Context, client *ent.Client, pay *payments.Service, a Actor, p VisitCheckoutParams, now time.Time) (*VisitCheckoutResult, error) {
-	if p.RequestKey == "" {
+	return checkoutVisit(ctx, client, pay, a, p.RequestKey, p.PaymentMethodID, now, func() (VisitRequest, error) {
+		return p.VisitRequest, nil
+	})
+}
+
+// checkoutVisit is the visit checkout of the request build makes (called
+// only when no visit of the member holds key yet, so a retry finds its visit
+// even after the offer behind the request changed).
+func checkoutVisit(ctx context.Context, client *ent.Client, pay *payments.Service, a Actor, key, method string, now time.Time, build func() (VisitRequest, error)) (*VisitCheckoutResult, error) {
+	if key == "" {
 		return nil, apperr.Validation("Idempotency-Key", "required")
 	}
 	visit, err := client.Visit.Query().
-		Where(entvisit.MemberID(a.Member.ID), entvisit.CheckoutKey(p.RequestKey)).Only(ctx)
+		Where(entvisit.MemberID(a.Member.ID), entvisit.CheckoutKey(key)).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
+		r, err := build()
+		if err != nil {
+			return nil, err
+		}
 		if err := cardsReady(ctx, pay); err != nil {
 			return nil, err
 		}
@@ -47,9 +60,8 @@ func CheckoutVisit(ctx context.Context, client *ent.Client, pay *payments.Servic
 		if err != nil {
 			return nil, err
 		}
-		r := p.VisitRequest
 		r.PaymentChoice = "online"
-		if visit, _, err = bookVisit(ctx, client, v, a, r, now, &hold{expires: now.Add(HoldFor), key: p.RequestKey}); err != nil {
+		if visit, _, err = bookVisit(ctx, client, v, a, r, now, &hold{expires: now.Add(HoldFor), key: key}); err != nil {
 			return nil, err
 		}
 	case err != nil:
@@ -60,7 +72,7 @@ func CheckoutVisit(ctx context.Context, client *ent.Client, pay *payments.Servic
 		if visit.Status != entvisit.StatusPendingPayment {
 			return nil, holdGone(string(visit.Status))
 		}
-		r, err := pay.ChargeSubject(ctx, payments.ChargeParams{Purpose: PurposeVisit, SubjectID: visit.ID, PaymentMethodID: p.PaymentMethodID})
+		r, err := pay.ChargeSubject(ctx, payments.ChargeParams{Purpose: PurposeVisit, SubjectID: visit.ID, PaymentMethodID: method})
 		if err != nil {
 			return nil, err
 		}

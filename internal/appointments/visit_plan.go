@@ -137,7 +137,7 @@ func sequence(v *Venue, avs []*Availability, items []VisitItem, start time.Time)
 			return c, false
 		}
 		c.Currency = svc.Currency
-		_, _, due := dueOf(v, depositOf(svc, av.Variant), cand.PriceMinor, "")
+		_, _, due := dueOf(v, depositOf(svc, av.Variant, cand.PriceMinor), cand.PriceMinor, "")
 		end := start.Add(cand.Duration)
 		c.Items = append(c.Items, PlanItem{ServiceID: svc.ID, VariantID: items[i].VariantID, ProviderID: cand.Provider.ID,
 			Start: start, End: end, PriceMinor: cand.PriceMinor})

@@ -458,6 +458,9 @@ func (h *Handler) UpdateAppointmentPolicies(ctx context.Context, req *api.Appoin
 	patch := appointments.PolicyPatch{SlotInterval: optValue(req.SlotIntervalMinutes)}
 	if m, ok := req.PaymentAtBookingMode.Get(); ok {
 		v := appointmentpolicy.PaymentAtBookingMode(m)
+		if err := appointments.PaymentModeAvailable(ctx, h.payments(), v); err != nil {
+			return nil, err
+		}
 		patch.PaymentMode = &v
 	}
 	if req.SelfServiceCutoffHours.Set {

@@ -256,3 +256,27 @@ func lateRefundOut(r *appointments.LateRefund) api.OptCheckoutLateRefund {
 	}
 	return api.NewOptCheckoutLateRefund(out)
 }
+
+// CheckoutAppointmentBundle implements checkoutAppointmentBundle.
+func (h *Handler) CheckoutAppointmentBundle(ctx context.Context, req *api.BundleVisitCheckoutRequest, p api.CheckoutAppointmentBundleParams) (*api.VisitCheckoutResponse, error) {
+	mctx, a, err := h.asAppointmentMember(ctx, p.XOrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := providerParam("provider_id", req.ProviderID.Or(""))
+	if err != nil {
+		return nil, err
+	}
+	key, _ := idempotency.Derive(ctx, "checkoutAppointmentBundle")
+	res, err := appointments.CheckoutBundle(mctx, h.client, h.payments(), a, appointments.BundleCheckoutParams{
+		BundleBooking: appointments.BundleBooking{BundleID: req.BundleID, ProviderID: provider,
+			LocationID: optUUID(req.LocationID), Start: req.StartTime, ExpectedCurrency: req.ExpectedCurrency,
+			ExpectedTotalMinor: money.ToMinor(req.ExpectedTotalPriceAmount, req.ExpectedCurrency),
+			ExpectedDueMinor:   money.ToMinor(req.ExpectedAmountDueAtBooking, req.ExpectedCurrency)},
+		PaymentMethodID: req.PaymentMethodID.Or(""), RequestKey: key}, h.now())
+	if err != nil {
+		return nil, err
+	}
+	return &api.VisitCheckoutResponse{Data: api.VisitCheckout{Visit: visitOut(res.Visit, res.Items),
+		Payment: checkoutPaymentOut(res.Charge, res.Visit.DueMinor, res.Visit.Currency)}}, nil
+}

@@ -178,10 +178,13 @@ func (h *Handler) PreviewAppointmentCancel(ctx context.Context, p api.PreviewApp
 	if err != nil {
 		return nil, err
 	}
-	pv := appointments.PreviewCancel(v, ap, true, h.now())
+	pv, err := appointments.PreviewCancelOf(mctx, h.client, v, ap, true, h.now())
+	if err != nil {
+		return nil, err
+	}
 	out := api.AppointmentCancelPreview{CanCancel: pv.CanCancel, FeeMinor: pv.FeeMinor,
 		FeeAmount: money.ToMajor(pv.FeeMinor, pv.Currency), Currency: pv.Currency, WindowHours: pv.WindowHours,
-		VisitLinked: pv.VisitID != nil, VisitID: nilUUIDOf(pv.VisitID)}
+		VisitLinked: pv.VisitID != nil, VisitID: nilUUIDOf(pv.VisitID), PackageLinked: pv.PackageLinked}
 	if pv.BlockedReason != "" {
 		out.BlockedReason.SetTo(api.AppointmentCancelPreviewBlockedReason(pv.BlockedReason))
 	} else {

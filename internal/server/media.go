@@ -2,14 +2,18 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/appointments"
 	"github.com/venueplatform/venue/internal/httpx"
 	"github.com/venueplatform/venue/internal/idempotency"
 	"github.com/venueplatform/venue/internal/media"
@@ -71,5 +75,15 @@ func mediaFiles(m *media.Service) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Cache-Control", "public, max-age=86400, immutable")
 		_, _ = io.Copy(w, br)
+	})
+}
+
+// runServiceImageSweep removes, hourly on every instance (idempotent), the
+// published service images no service names any more once past
+// media.PublishedGrace.
+func runServiceImageSweep(ctx context.Context, d Deps, log *slog.Logger) {
+	m := mediaService(d)
+	go every(ctx, log, time.Hour, "unreferenced service images", func(ctx context.Context) (int, error) {
+		return appointments.SweepServiceImages(ctx, d.Client, m)
 	})
 }

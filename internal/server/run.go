@@ -158,6 +158,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	})
 	// Staged uploads never finalized (media.go).
 	go every(ctx, log, 10*time.Minute, "staged uploads", mediaService(deps).SweepStaged)
+	runServiceImageSweep(ctx, deps, log) // published service images no service names any more (media.go)
 	if cfg.MCP != nil {
 		deps.MCP = cfg.MCP(deps)
 		// The MCP endpoint queues the audit entries of read-only tool calls;

@@ -256,6 +256,8 @@ var registry = map[string]SiteInfo{
 		"PosCardSale"),
 	"payments.lapsed_holds": bypass("the sweep of every venue's unpaid checkouts whose hold lapsed; it reads their ids and venues, then gives back what each held in its venue",
 		"Checkout"),
+	"appointments.image_sweep": bypass("the sweep of published service images no service names any more: it reads only the image_url of the services (of every venue) whose ids the old files' keys carry, read only, to keep the files still named",
+		"Service"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

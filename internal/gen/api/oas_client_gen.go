@@ -352,9 +352,10 @@ type Invoker interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 	// When the venue takes payment at booking the bundle is 402
-	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-	// `Idempotency-Key` is required and must be a UUID.
+	// `PAYMENT_REQUIRED`: book it with `POST
+	// /appointments/bundle-visits/checkout`. An unknown, foreign or
+	// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+	// and must be a UUID.
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
@@ -442,9 +443,12 @@ type Invoker interface {
 	// below the venue's cutoff (`details.cutoff_hours`);
 	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 	// `NOT_CANCELLABLE` once started, attended or cancelled
-	// (`details.reason` the status). `REFUND_REQUIRED` and
-	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-	// is paid online or sold in a package). A clip the appointment took
+	// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+	// paid online at checkout (its deposit or price: giving money back is
+	// the venue's, which cancels it and refunds through the refunds;
+	// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+	// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+	// visit paid online (`details.visit_id`). A clip the appointment took
 	// goes back to its pass; inside the service's cancellation window its
 	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 	// the venue. Records `appointment.cancelled`.
@@ -458,8 +462,11 @@ type Invoker interface {
 	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 	// before the visit's first service is strictly below the venue's
 	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-	// cancelled. Each appointment records `appointment.cancelled`, with its
-	// service's cancellation fee inside the service's window.
+	// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+	// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+	// (the venue cancels it and refunds the payment; `details.next_step`
+	// `contact_venue`). Each appointment records `appointment.cancelled`,
+	// with its service's cancellation fee inside the service's window.
 	//
 	// DELETE /appointments/visits/{visitId}
 	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
@@ -591,6 +598,31 @@ type Invoker interface {
 	//
 	// POST /appointments/checkout
 	CheckoutAppointment(ctx context.Context, request *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentBundle invokes checkoutAppointmentBundle operation.
+	//
+	// The body of `POST /appointments/bundle-visits` plus
+	// `payment_method_id`: places the bundle's services exactly as that
+	// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+	// `currency`; nothing held), holds the visit and its appointments in
+	// status `pending_payment` for 15 minutes and charges what is due at
+	// booking: per service its deposit (the variant's, else the
+	// service's), capped at the service's share of the bundle's price, or
+	// the share itself. The visit is then a visit checkout like any other:
+	// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+	// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+	// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+	// whichever comes first books it once. Nothing due online (a free
+	// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+	// (`details.reason` `nothing_due_online`); card payments unavailable is
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+	// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+	// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+	// same key and body replays the first answer and never holds twice.
+	//
+	// POST /appointments/bundle-visits/checkout
+	CheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error)
 	// CheckoutAppointmentVisit invokes checkoutAppointmentVisit operation.
 	//
 	// The body of `POST /appointments/visits` plus `payment_method_id`:
@@ -1909,6 +1941,12 @@ type Invoker interface {
 	//
 	// GET /admin/sales-snapshot
 	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
+	// GetServiceDeposit invokes getServiceDeposit operation.
+	//
+	// A service's deposit rule.
+	//
+	// GET /admin/services/{id}/deposit
+	GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error)
 	// GetVenue invokes getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -2509,8 +2547,10 @@ type Invoker interface {
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 	// fee a cancellation now would record (`fee_minor`, from the service:
-	// window default 24 hours, fee default 0); `package_linked` (always
-	// false in this version), `visit_linked` and `visit_id`.
+	// window default 24 hours, fee default 0); `package_linked` (the
+	// appointment belongs to a combo package's visit), `visit_linked` and
+	// `visit_id`. `refund_required`: the appointment was paid online;
+	// `package_requires_staff`: it belongs to a package paid online.
 	//
 	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
@@ -3047,6 +3087,13 @@ type Invoker interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, request *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SetServiceDeposit invokes setServiceDeposit operation.
+	//
+	// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+	// percent}`; the rule replaces the previous one whole.
+	//
+	// PUT /admin/services/{id}/deposit
+	SetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error)
 	// SettleAdminFee invokes settleAdminFee operation.
 	//
 	// Record a fee paid outside card payments.
@@ -3192,7 +3239,12 @@ type Invoker interface {
 	// `confirmed` true: terms without it, or `confirmed` without terms, are
 	// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 	// `refund_terms` null removes the terms; reading shows `confirmed` true
-	// while confirmed terms are stored.
+	// while confirmed terms are stored. A `payment_at_booking_mode` that
+	// takes money online (`online`, `client_choice`) at a venue that cannot
+	// take card payments yet (no connected account, charges not enabled,
+	// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+	// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+	// the payments' own reason) and changes nothing.
 	//
 	// PATCH /admin/appointment-policies
 	UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
@@ -5433,9 +5485,10 @@ func (c *Client) sendAuthSignup(ctx context.Context, request *SignupRequest) (re
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 // When the venue takes payment at booking the bundle is 402
-// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-// `Idempotency-Key` is required and must be a UUID.
+// `PAYMENT_REQUIRED`: book it with `POST
+// /appointments/bundle-visits/checkout`. An unknown, foreign or
+// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+// and must be a UUID.
 //
 // POST /appointments/bundle-visits
 func (c *Client) BookAppointmentBundle(ctx context.Context, request *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error) {
@@ -6226,9 +6279,12 @@ func (c *Client) sendCancelAdminVisit(ctx context.Context, params CancelAdminVis
 // below the venue's cutoff (`details.cutoff_hours`);
 // `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 // `NOT_CANCELLABLE` once started, attended or cancelled
-// (`details.reason` the status). `REFUND_REQUIRED` and
-// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-// is paid online or sold in a package). A clip the appointment took
+// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+// paid online at checkout (its deposit or price: giving money back is
+// the venue's, which cancels it and refunds through the refunds;
+// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+// visit paid online (`details.visit_id`). A clip the appointment took
 // goes back to its pass; inside the service's cancellation window its
 // fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 // the venue. Records `appointment.cancelled`.
@@ -6368,8 +6424,11 @@ func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppoint
 // 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 // before the visit's first service is strictly below the venue's
 // cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-// cancelled. Each appointment records `appointment.cancelled`, with its
-// service's cancellation fee inside the service's window.
+// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+// (the venue cancels it and refunds the payment; `details.next_step`
+// `contact_venue`). Each appointment records `appointment.cancelled`,
+// with its service's cancellation fee inside the service's window.
 //
 // DELETE /appointments/visits/{visitId}
 func (c *Client) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error) {
@@ -7430,6 +7489,122 @@ func (c *Client) sendCheckoutAppointment(ctx context.Context, request *Appointme
 	defer body.Close()
 
 	result, err := decodeCheckoutAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CheckoutAppointmentBundle invokes checkoutAppointmentBundle operation.
+//
+// The body of `POST /appointments/bundle-visits` plus
+// `payment_method_id`: places the bundle's services exactly as that
+// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+// `currency`; nothing held), holds the visit and its appointments in
+// status `pending_payment` for 15 minutes and charges what is due at
+// booking: per service its deposit (the variant's, else the
+// service's), capped at the service's share of the bundle's price, or
+// the share itself. The visit is then a visit checkout like any other:
+// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+// whichever comes first books it once. Nothing due online (a free
+// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+// (`details.reason` `nothing_due_online`); card payments unavailable is
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+// same key and body replays the first answer and never holds twice.
+//
+// POST /appointments/bundle-visits/checkout
+func (c *Client) CheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error) {
+	res, err := c.sendCheckoutAppointmentBundle(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCheckoutAppointmentBundle(ctx context.Context, request *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (res *VisitCheckoutResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/appointments/bundle-visits/checkout"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCheckoutAppointmentBundleRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CheckoutAppointmentBundleOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCheckoutAppointmentBundleResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -19028,6 +19203,95 @@ func (c *Client) sendGetSalesSnapshot(ctx context.Context, params GetSalesSnapsh
 	return result, nil
 }
 
+// GetServiceDeposit invokes getServiceDeposit operation.
+//
+// A service's deposit rule.
+//
+// GET /admin/services/{id}/deposit
+func (c *Client) GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error) {
+	res, err := c.sendGetServiceDeposit(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (res *ServiceDepositResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deposit"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetServiceDepositOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetServiceDepositResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetVenue invokes getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -25720,8 +25984,10 @@ func (c *Client) sendPreviewAdminMoveToFlexible(ctx context.Context, params Prev
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 // `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 // fee a cancellation now would record (`fee_minor`, from the service:
-// window default 24 hours, fee default 0); `package_linked` (always
-// false in this version), `visit_linked` and `visit_id`.
+// window default 24 hours, fee default 0); `package_linked` (the
+// appointment belongs to a combo package's visit), `visit_linked` and
+// `visit_id`. `refund_required`: the appointment was paid online;
+// `package_requires_staff`: it belongs to a package paid online.
 //
 // GET /appointments/cancel-preview/{id}
 func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
@@ -30048,6 +30314,115 @@ func (c *Client) sendSetProviderWorkingHours(ctx context.Context, request *Worki
 	return result, nil
 }
 
+// SetServiceDeposit invokes setServiceDeposit operation.
+//
+// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+// percent}`; the rule replaces the previous one whole.
+//
+// PUT /admin/services/{id}/deposit
+func (c *Client) SetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error) {
+	res, err := c.sendSetServiceDeposit(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetServiceDeposit(ctx context.Context, request *ServiceDepositRequest, params SetServiceDepositParams) (res *ServiceDepositResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/services/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/deposit"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetServiceDepositRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.IdempotencyKey.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetServiceDepositOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetServiceDepositResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SettleAdminFee invokes settleAdminFee operation.
 //
 // Record a fee paid outside card payments.
@@ -31328,7 +31703,12 @@ func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *Admin
 // `confirmed` true: terms without it, or `confirmed` without terms, are
 // 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 // `refund_terms` null removes the terms; reading shows `confirmed` true
-// while confirmed terms are stored.
+// while confirmed terms are stored. A `payment_at_booking_mode` that
+// takes money online (`online`, `client_choice`) at a venue that cannot
+// take card payments yet (no connected account, charges not enabled,
+// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+// the payments' own reason) and changes nothing.
 //
 // PATCH /admin/appointment-policies
 func (c *Client) UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error) {

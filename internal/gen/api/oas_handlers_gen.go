@@ -3781,9 +3781,10 @@ func (s *Server) handleAuthSignupRequest(args [0]string, argsEscaped bool, w htt
 // `expected_amount_due_at_booking` and `expected_currency` must match
 // (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 // When the venue takes payment at booking the bundle is 402
-// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-// `Idempotency-Key` is required and must be a UUID.
+// `PAYMENT_REQUIRED`: book it with `POST
+// /appointments/bundle-visits/checkout`. An unknown, foreign or
+// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+// and must be a UUID.
 //
 // POST /appointments/bundle-visits
 func (s *Server) handleBookAppointmentBundleRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -4987,9 +4988,12 @@ func (s *Server) handleCancelAdminVisitRequest(args [1]string, argsEscaped bool,
 // below the venue's cutoff (`details.cutoff_hours`);
 // `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 // `NOT_CANCELLABLE` once started, attended or cancelled
-// (`details.reason` the status). `REFUND_REQUIRED` and
-// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-// is paid online or sold in a package). A clip the appointment took
+// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+// paid online at checkout (its deposit or price: giving money back is
+// the venue's, which cancels it and refunds through the refunds;
+// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+// visit paid online (`details.visit_id`). A clip the appointment took
 // goes back to its pass; inside the service's cancellation window its
 // fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 // the venue. Records `appointment.cancelled`.
@@ -5150,8 +5154,11 @@ func (s *Server) handleCancelAppointmentRequest(args [1]string, argsEscaped bool
 // 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 // before the visit's first service is strictly below the venue's
 // cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-// cancelled. Each appointment records `appointment.cancelled`, with its
-// service's cancellation fee inside the service's window.
+// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+// (the venue cancels it and refunds the payment; `details.next_step`
+// `contact_venue`). Each appointment records `appointment.cancelled`,
+// with its service's cancellation fee inside the service's window.
 //
 // DELETE /appointments/visits/{visitId}
 func (s *Server) handleCancelAppointmentVisitRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -6666,6 +6673,185 @@ func (s *Server) handleCheckoutAppointmentRequest(args [0]string, argsEscaped bo
 	}
 
 	if err := encodeCheckoutAppointmentResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleCheckoutAppointmentBundleRequest handles checkoutAppointmentBundle operation.
+//
+// The body of `POST /appointments/bundle-visits` plus
+// `payment_method_id`: places the bundle's services exactly as that
+// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+// `details.service_index`), checks the expected totals (409
+// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+// `currency`; nothing held), holds the visit and its appointments in
+// status `pending_payment` for 15 minutes and charges what is due at
+// booking: per service its deposit (the variant's, else the
+// service's), capped at the service's share of the bundle's price, or
+// the share itself. The visit is then a visit checkout like any other:
+// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+// whichever comes first books it once. Nothing due online (a free
+// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+// (`details.reason` `nothing_due_online`); card payments unavailable is
+// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+// same key and body replays the first answer and never holds twice.
+//
+// POST /appointments/bundle-visits/checkout
+func (s *Server) handleCheckoutAppointmentBundleRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: CheckoutAppointmentBundleOperation,
+			ID:   "checkoutAppointmentBundle",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, CheckoutAppointmentBundleOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeCheckoutAppointmentBundleParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeCheckoutAppointmentBundleRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *VisitCheckoutResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    CheckoutAppointmentBundleOperation,
+			OperationSummary: "Book a combo package and pay what is due at booking",
+			OperationID:      "checkoutAppointmentBundle",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "X-Organization-ID",
+					In:   "header",
+				}: params.XOrganizationID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *BundleVisitCheckoutRequest
+			Params   = CheckoutAppointmentBundleParams
+			Response = *VisitCheckoutResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackCheckoutAppointmentBundleParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.CheckoutAppointmentBundle(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.CheckoutAppointmentBundle(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeCheckoutAppointmentBundleResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)
@@ -23199,6 +23385,147 @@ func (s *Server) handleGetSalesSnapshotRequest(args [0]string, argsEscaped bool,
 	}
 }
 
+// handleGetServiceDepositRequest handles getServiceDeposit operation.
+//
+// A service's deposit rule.
+//
+// GET /admin/services/{id}/deposit
+func (s *Server) handleGetServiceDepositRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: GetServiceDepositOperation,
+			ID:   "getServiceDeposit",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, GetServiceDepositOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeGetServiceDepositParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *ServiceDepositResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    GetServiceDepositOperation,
+			OperationSummary: "A service's deposit rule",
+			OperationID:      "getServiceDeposit",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = GetServiceDepositParams
+			Response = *ServiceDepositResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackGetServiceDepositParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.GetServiceDeposit(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.GetServiceDeposit(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeGetServiceDepositResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleGetVenueRequest handles getVenue operation.
 //
 // Contact and place, active brands, active locations with their active
@@ -32260,8 +32587,10 @@ func (s *Server) handlePreviewAdminMoveToFlexibleRequest(args [1]string, argsEsc
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 // `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 // fee a cancellation now would record (`fee_minor`, from the service:
-// window default 24 hours, fee default 0); `package_linked` (always
-// false in this version), `visit_linked` and `visit_id`.
+// window default 24 hours, fee default 0); `package_linked` (the
+// appointment belongs to a combo package's visit), `visit_linked` and
+// `visit_id`. `refund_required`: the appointment was paid online;
+// `package_requires_staff`: it belongs to a package paid online.
 //
 // GET /appointments/cancel-preview/{id}
 func (s *Server) handlePreviewAppointmentCancelRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -38568,6 +38897,167 @@ func (s *Server) handleSetProviderWorkingHoursRequest(args [1]string, argsEscape
 	}
 }
 
+// handleSetServiceDepositRequest handles setServiceDeposit operation.
+//
+// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+// percent}`; the rule replaces the previous one whole.
+//
+// PUT /admin/services/{id}/deposit
+func (s *Server) handleSetServiceDepositRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SetServiceDepositOperation,
+			ID:   "setServiceDeposit",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SetServiceDepositOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSetServiceDepositParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSetServiceDepositRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *ServiceDepositResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SetServiceDepositOperation,
+			OperationSummary: "Replace a service's deposit rule",
+			OperationID:      "setServiceDeposit",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *ServiceDepositRequest
+			Params   = SetServiceDepositParams
+			Response = *ServiceDepositResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSetServiceDepositParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SetServiceDeposit(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SetServiceDeposit(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSetServiceDepositResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleSettleAdminFeeRequest handles settleAdminFee operation.
 //
 // Record a fee paid outside card payments.
@@ -40449,7 +40939,12 @@ func (s *Server) handleUpdateAdminScheduleItemRequest(args [1]string, argsEscape
 // `confirmed` true: terms without it, or `confirmed` without terms, are
 // 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 // `refund_terms` null removes the terms; reading shows `confirmed` true
-// while confirmed terms are stored.
+// while confirmed terms are stored. A `payment_at_booking_mode` that
+// takes money online (`online`, `client_choice`) at a venue that cannot
+// take card payments yet (no connected account, charges not enabled,
+// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+// the payments' own reason) and changes nothing.
 //
 // PATCH /admin/appointment-policies
 func (s *Server) handleUpdateAppointmentPoliciesRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

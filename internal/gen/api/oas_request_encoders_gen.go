@@ -470,6 +470,20 @@ func encodeCheckoutAppointmentRequest(
 	return nil
 }
 
+func encodeCheckoutAppointmentBundleRequest(
+	req *BundleVisitCheckoutRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCheckoutAppointmentVisitRequest(
 	req *VisitCheckoutRequest,
 	r *http.Request,
@@ -1510,6 +1524,20 @@ func encodeSetPosKioskPinRequest(
 
 func encodeSetProviderWorkingHoursRequest(
 	req *WorkingHoursRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetServiceDepositRequest(
+	req *ServiceDepositRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -611,6 +611,19 @@ func encodeCheckoutAppointmentResponse(response *AppointmentCheckoutResponse, w 
 	return nil
 }
 
+func encodeCheckoutAppointmentBundleResponse(response *VisitCheckoutResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCheckoutAppointmentVisitResponse(response *VisitCheckoutResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -2134,6 +2147,19 @@ func encodeGetSalesSnapshotResponse(response GetSalesSnapshotRes, w http.Respons
 	}
 }
 
+func encodeGetServiceDepositResponse(response *ServiceDepositResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetVenueResponse(response *VenueProfileResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3466,6 +3492,19 @@ func encodeSetPosKioskPinResponse(response *PosKioskPinResponse, w http.Response
 }
 
 func encodeSetProviderWorkingHoursResponse(response *WorkingHoursResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetServiceDepositResponse(response *ServiceDepositResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

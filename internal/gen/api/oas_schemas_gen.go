@@ -11125,6 +11125,98 @@ func (s *BrandListResponse) SetMeta(val ListMeta) {
 	s.Meta = val
 }
 
+// Ref: #/components/schemas/BundleVisitCheckoutRequest
+type BundleVisitCheckoutRequest struct {
+	BundleID                   uuid.UUID `json:"bundle_id"`
+	ExpectedAmountDueAtBooking float64   `json:"expected_amount_due_at_booking"`
+	ExpectedCurrency           string    `json:"expected_currency"`
+	ExpectedTotalPriceAmount   float64   `json:"expected_total_price_amount"`
+	LocationID                 OptUUID   `json:"location_id"`
+	PaymentMethodID            OptString `json:"payment_method_id"`
+	ProviderID                 OptString `json:"provider_id"`
+	StartTime                  time.Time `json:"start_time"`
+}
+
+// GetBundleID returns the value of BundleID.
+func (s *BundleVisitCheckoutRequest) GetBundleID() uuid.UUID {
+	return s.BundleID
+}
+
+// GetExpectedAmountDueAtBooking returns the value of ExpectedAmountDueAtBooking.
+func (s *BundleVisitCheckoutRequest) GetExpectedAmountDueAtBooking() float64 {
+	return s.ExpectedAmountDueAtBooking
+}
+
+// GetExpectedCurrency returns the value of ExpectedCurrency.
+func (s *BundleVisitCheckoutRequest) GetExpectedCurrency() string {
+	return s.ExpectedCurrency
+}
+
+// GetExpectedTotalPriceAmount returns the value of ExpectedTotalPriceAmount.
+func (s *BundleVisitCheckoutRequest) GetExpectedTotalPriceAmount() float64 {
+	return s.ExpectedTotalPriceAmount
+}
+
+// GetLocationID returns the value of LocationID.
+func (s *BundleVisitCheckoutRequest) GetLocationID() OptUUID {
+	return s.LocationID
+}
+
+// GetPaymentMethodID returns the value of PaymentMethodID.
+func (s *BundleVisitCheckoutRequest) GetPaymentMethodID() OptString {
+	return s.PaymentMethodID
+}
+
+// GetProviderID returns the value of ProviderID.
+func (s *BundleVisitCheckoutRequest) GetProviderID() OptString {
+	return s.ProviderID
+}
+
+// GetStartTime returns the value of StartTime.
+func (s *BundleVisitCheckoutRequest) GetStartTime() time.Time {
+	return s.StartTime
+}
+
+// SetBundleID sets the value of BundleID.
+func (s *BundleVisitCheckoutRequest) SetBundleID(val uuid.UUID) {
+	s.BundleID = val
+}
+
+// SetExpectedAmountDueAtBooking sets the value of ExpectedAmountDueAtBooking.
+func (s *BundleVisitCheckoutRequest) SetExpectedAmountDueAtBooking(val float64) {
+	s.ExpectedAmountDueAtBooking = val
+}
+
+// SetExpectedCurrency sets the value of ExpectedCurrency.
+func (s *BundleVisitCheckoutRequest) SetExpectedCurrency(val string) {
+	s.ExpectedCurrency = val
+}
+
+// SetExpectedTotalPriceAmount sets the value of ExpectedTotalPriceAmount.
+func (s *BundleVisitCheckoutRequest) SetExpectedTotalPriceAmount(val float64) {
+	s.ExpectedTotalPriceAmount = val
+}
+
+// SetLocationID sets the value of LocationID.
+func (s *BundleVisitCheckoutRequest) SetLocationID(val OptUUID) {
+	s.LocationID = val
+}
+
+// SetPaymentMethodID sets the value of PaymentMethodID.
+func (s *BundleVisitCheckoutRequest) SetPaymentMethodID(val OptString) {
+	s.PaymentMethodID = val
+}
+
+// SetProviderID sets the value of ProviderID.
+func (s *BundleVisitCheckoutRequest) SetProviderID(val OptString) {
+	s.ProviderID = val
+}
+
+// SetStartTime sets the value of StartTime.
+func (s *BundleVisitCheckoutRequest) SetStartTime(val time.Time) {
+	s.StartTime = val
+}
+
 // Ref: #/components/schemas/BundleVisitCreateRequest
 type BundleVisitCreateRequest struct {
 	BundleID                   uuid.UUID `json:"bundle_id"`
@@ -44554,6 +44646,270 @@ func (s *ServiceBundleUpdateRequest) SetPriceAmount(val OptFloat64) {
 // SetSortOrder sets the value of SortOrder.
 func (s *ServiceBundleUpdateRequest) SetSortOrder(val OptInt) {
 	s.SortOrder = val
+}
+
+// Ref: #/components/schemas/ServiceDeposit
+type ServiceDeposit struct {
+	// The fixed deposit in major units (null unless kind is fixed).
+	Amount      NilFloat64         `json:"amount"`
+	AmountMinor NilInt64           `json:"amount_minor"`
+	Currency    string             `json:"currency"`
+	Kind        ServiceDepositKind `json:"kind"`
+	// The share of the price (null unless kind is percent).
+	Percent     NilFloat64 `json:"percent"`
+	PriceAmount float64    `json:"price_amount"`
+	PriceMinor  int64      `json:"price_minor"`
+	ServiceID   uuid.UUID  `json:"service_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *ServiceDeposit) GetAmount() NilFloat64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *ServiceDeposit) GetAmountMinor() NilInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ServiceDeposit) GetCurrency() string {
+	return s.Currency
+}
+
+// GetKind returns the value of Kind.
+func (s *ServiceDeposit) GetKind() ServiceDepositKind {
+	return s.Kind
+}
+
+// GetPercent returns the value of Percent.
+func (s *ServiceDeposit) GetPercent() NilFloat64 {
+	return s.Percent
+}
+
+// GetPriceAmount returns the value of PriceAmount.
+func (s *ServiceDeposit) GetPriceAmount() float64 {
+	return s.PriceAmount
+}
+
+// GetPriceMinor returns the value of PriceMinor.
+func (s *ServiceDeposit) GetPriceMinor() int64 {
+	return s.PriceMinor
+}
+
+// GetServiceID returns the value of ServiceID.
+func (s *ServiceDeposit) GetServiceID() uuid.UUID {
+	return s.ServiceID
+}
+
+// SetAmount sets the value of Amount.
+func (s *ServiceDeposit) SetAmount(val NilFloat64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *ServiceDeposit) SetAmountMinor(val NilInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ServiceDeposit) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetKind sets the value of Kind.
+func (s *ServiceDeposit) SetKind(val ServiceDepositKind) {
+	s.Kind = val
+}
+
+// SetPercent sets the value of Percent.
+func (s *ServiceDeposit) SetPercent(val NilFloat64) {
+	s.Percent = val
+}
+
+// SetPriceAmount sets the value of PriceAmount.
+func (s *ServiceDeposit) SetPriceAmount(val float64) {
+	s.PriceAmount = val
+}
+
+// SetPriceMinor sets the value of PriceMinor.
+func (s *ServiceDeposit) SetPriceMinor(val int64) {
+	s.PriceMinor = val
+}
+
+// SetServiceID sets the value of ServiceID.
+func (s *ServiceDeposit) SetServiceID(val uuid.UUID) {
+	s.ServiceID = val
+}
+
+type ServiceDepositKind string
+
+const (
+	ServiceDepositKindNone    ServiceDepositKind = "none"
+	ServiceDepositKindFixed   ServiceDepositKind = "fixed"
+	ServiceDepositKindPercent ServiceDepositKind = "percent"
+)
+
+// AllValues returns all ServiceDepositKind values.
+func (ServiceDepositKind) AllValues() []ServiceDepositKind {
+	return []ServiceDepositKind{
+		ServiceDepositKindNone,
+		ServiceDepositKindFixed,
+		ServiceDepositKindPercent,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceDepositKind) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceDepositKindNone:
+		return []byte(s), nil
+	case ServiceDepositKindFixed:
+		return []byte(s), nil
+	case ServiceDepositKindPercent:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceDepositKind) UnmarshalText(data []byte) error {
+	switch ServiceDepositKind(data) {
+	case ServiceDepositKindNone:
+		*s = ServiceDepositKindNone
+		return nil
+	case ServiceDepositKindFixed:
+		*s = ServiceDepositKindFixed
+		return nil
+	case ServiceDepositKindPercent:
+		*s = ServiceDepositKindPercent
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ServiceDepositRequest
+type ServiceDepositRequest struct {
+	Amount   OptFloat64                `json:"amount"`
+	Currency OptString                 `json:"currency"`
+	Kind     ServiceDepositRequestKind `json:"kind"`
+	Percent  OptFloat64                `json:"percent"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *ServiceDepositRequest) GetAmount() OptFloat64 {
+	return s.Amount
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ServiceDepositRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetKind returns the value of Kind.
+func (s *ServiceDepositRequest) GetKind() ServiceDepositRequestKind {
+	return s.Kind
+}
+
+// GetPercent returns the value of Percent.
+func (s *ServiceDepositRequest) GetPercent() OptFloat64 {
+	return s.Percent
+}
+
+// SetAmount sets the value of Amount.
+func (s *ServiceDepositRequest) SetAmount(val OptFloat64) {
+	s.Amount = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ServiceDepositRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetKind sets the value of Kind.
+func (s *ServiceDepositRequest) SetKind(val ServiceDepositRequestKind) {
+	s.Kind = val
+}
+
+// SetPercent sets the value of Percent.
+func (s *ServiceDepositRequest) SetPercent(val OptFloat64) {
+	s.Percent = val
+}
+
+type ServiceDepositRequestKind string
+
+const (
+	ServiceDepositRequestKindNone    ServiceDepositRequestKind = "none"
+	ServiceDepositRequestKindFixed   ServiceDepositRequestKind = "fixed"
+	ServiceDepositRequestKindPercent ServiceDepositRequestKind = "percent"
+)
+
+// AllValues returns all ServiceDepositRequestKind values.
+func (ServiceDepositRequestKind) AllValues() []ServiceDepositRequestKind {
+	return []ServiceDepositRequestKind{
+		ServiceDepositRequestKindNone,
+		ServiceDepositRequestKindFixed,
+		ServiceDepositRequestKindPercent,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ServiceDepositRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case ServiceDepositRequestKindNone:
+		return []byte(s), nil
+	case ServiceDepositRequestKindFixed:
+		return []byte(s), nil
+	case ServiceDepositRequestKindPercent:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ServiceDepositRequestKind) UnmarshalText(data []byte) error {
+	switch ServiceDepositRequestKind(data) {
+	case ServiceDepositRequestKindNone:
+		*s = ServiceDepositRequestKindNone
+		return nil
+	case ServiceDepositRequestKindFixed:
+		*s = ServiceDepositRequestKindFixed
+		return nil
+	case ServiceDepositRequestKindPercent:
+		*s = ServiceDepositRequestKindPercent
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ServiceDepositResponse
+type ServiceDepositResponse struct {
+	Data  ServiceDeposit `json:"data"`
+	Error struct{}       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ServiceDepositResponse) GetData() ServiceDeposit {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ServiceDepositResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ServiceDepositResponse) SetData(val ServiceDeposit) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ServiceDepositResponse) SetError(val struct{}) {
+	s.Error = val
 }
 
 // Ref: #/components/schemas/ServiceImage

@@ -339,9 +339,10 @@ type Handler interface {
 	// `expected_amount_due_at_booking` and `expected_currency` must match
 	// (else 409 `QUOTE_STALE` with the actual amounts, nothing booked).
 	// When the venue takes payment at booking the bundle is 402
-	// `PAYMENT_REQUIRED` (an online checkout of bundles is not offered
-	// yet). An unknown, foreign or inactive bundle is 404 `NOT_FOUND`. The
-	// `Idempotency-Key` is required and must be a UUID.
+	// `PAYMENT_REQUIRED`: book it with `POST
+	// /appointments/bundle-visits/checkout`. An unknown, foreign or
+	// inactive bundle is 404 `NOT_FOUND`. The `Idempotency-Key` is required
+	// and must be a UUID.
 	//
 	// POST /appointments/bundle-visits
 	BookAppointmentBundle(ctx context.Context, req *BundleVisitCreateRequest, params BookAppointmentBundleParams) (*VisitResponse, error)
@@ -429,9 +430,12 @@ type Handler interface {
 	// below the venue's cutoff (`details.cutoff_hours`);
 	// `GROUPED_VISIT_REQUIRES_VISIT_ACTION` for an appointment of a visit;
 	// `NOT_CANCELLABLE` once started, attended or cancelled
-	// (`details.reason` the status). `REFUND_REQUIRED` and
-	// `PACKAGE_REQUIRES_STAFF` never arise in this version (no appointment
-	// is paid online or sold in a package). A clip the appointment took
+	// (`details.reason` the status); `REFUND_REQUIRED` for an appointment
+	// paid online at checkout (its deposit or price: giving money back is
+	// the venue's, which cancels it and refunds through the refunds;
+	// `details.paid_minor`, `currency`, `next_step` `contact_venue`);
+	// `PACKAGE_REQUIRES_STAFF` for an appointment of a combo package's
+	// visit paid online (`details.visit_id`). A clip the appointment took
 	// goes back to its pass; inside the service's cancellation window its
 	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 	// the venue. Records `appointment.cancelled`.
@@ -445,8 +449,11 @@ type Handler interface {
 	// 409 `STALE_TARGET`). 422 `SELF_SERVICE_CUTOFF` when the time left
 	// before the visit's first service is strictly below the venue's
 	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
-	// cancelled. Each appointment records `appointment.cancelled`, with its
-	// service's cancellation fee inside the service's window.
+	// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
+	// paid online and 422 `REFUND_REQUIRED` for another visit paid online
+	// (the venue cancels it and refunds the payment; `details.next_step`
+	// `contact_venue`). Each appointment records `appointment.cancelled`,
+	// with its service's cancellation fee inside the service's window.
 	//
 	// DELETE /appointments/visits/{visitId}
 	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
@@ -578,6 +585,31 @@ type Handler interface {
 	//
 	// POST /appointments/checkout
 	CheckoutAppointment(ctx context.Context, req *AppointmentCheckoutRequest, params CheckoutAppointmentParams) (*AppointmentCheckoutResponse, error)
+	// CheckoutAppointmentBundle implements checkoutAppointmentBundle operation.
+	//
+	// The body of `POST /appointments/bundle-visits` plus
+	// `payment_method_id`: places the bundle's services exactly as that
+	// booking does (all or nothing, 409 `SLOT_UNAVAILABLE` with
+	// `details.service_index`), checks the expected totals (409
+	// `QUOTE_STALE` with the actual `total_minor`, `due_minor`,
+	// `currency`; nothing held), holds the visit and its appointments in
+	// status `pending_payment` for 15 minutes and charges what is due at
+	// booking: per service its deposit (the variant's, else the
+	// service's), capped at the service's share of the bundle's price, or
+	// the share itself. The visit is then a visit checkout like any other:
+	// settle it with `POST /appointments/visits/checkout/{visitId}/confirm`
+	// (200 `booked`; 202 `VISIT_FINALIZE_RETRY` or `VISIT_REFUND_PENDING`,
+	// safe to retry), or Stripe's `payment_intent.succeeded` event books it;
+	// whichever comes first books it once. Nothing due online (a free
+	// bundle, a venue paid at the venue) is 422 `VALIDATION_FAILED`
+	// (`details.reason` `nothing_due_online`); card payments unavailable is
+	// 422 `CARD_PAYMENTS_UNAVAILABLE`; a declined card 402
+	// `CHARGE_DECLINED`; an unknown, foreign or inactive bundle 404
+	// `NOT_FOUND`. The `Idempotency-Key` must be a UUID; a retry with the
+	// same key and body replays the first answer and never holds twice.
+	//
+	// POST /appointments/bundle-visits/checkout
+	CheckoutAppointmentBundle(ctx context.Context, req *BundleVisitCheckoutRequest, params CheckoutAppointmentBundleParams) (*VisitCheckoutResponse, error)
 	// CheckoutAppointmentVisit implements checkoutAppointmentVisit operation.
 	//
 	// The body of `POST /appointments/visits` plus `payment_method_id`:
@@ -1896,6 +1928,12 @@ type Handler interface {
 	//
 	// GET /admin/sales-snapshot
 	GetSalesSnapshot(ctx context.Context, params GetSalesSnapshotParams) (GetSalesSnapshotRes, error)
+	// GetServiceDeposit implements getServiceDeposit operation.
+	//
+	// A service's deposit rule.
+	//
+	// GET /admin/services/{id}/deposit
+	GetServiceDeposit(ctx context.Context, params GetServiceDepositParams) (*ServiceDepositResponse, error)
 	// GetVenue implements getVenue operation.
 	//
 	// Contact and place, active brands, active locations with their active
@@ -2496,8 +2534,10 @@ type Handler interface {
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
 	// `self_service_cutoff`, `grouped_visit_requires_visit_action`); the
 	// fee a cancellation now would record (`fee_minor`, from the service:
-	// window default 24 hours, fee default 0); `package_linked` (always
-	// false in this version), `visit_linked` and `visit_id`.
+	// window default 24 hours, fee default 0); `package_linked` (the
+	// appointment belongs to a combo package's visit), `visit_linked` and
+	// `visit_id`. `refund_required`: the appointment was paid online;
+	// `package_requires_staff`: it belongs to a package paid online.
 	//
 	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
@@ -3034,6 +3074,13 @@ type Handler interface {
 	//
 	// PUT /admin/providers/{providerId}/working-hours
 	SetProviderWorkingHours(ctx context.Context, req *WorkingHoursRequest, params SetProviderWorkingHoursParams) (*WorkingHoursResponse, error)
+	// SetServiceDeposit implements setServiceDeposit operation.
+	//
+	// `{kind: none}`, `{kind: fixed, amount, currency}` or `{kind: percent,
+	// percent}`; the rule replaces the previous one whole.
+	//
+	// PUT /admin/services/{id}/deposit
+	SetServiceDeposit(ctx context.Context, req *ServiceDepositRequest, params SetServiceDepositParams) (*ServiceDepositResponse, error)
 	// SettleAdminFee implements settleAdminFee operation.
 	//
 	// Record a fee paid outside card payments.
@@ -3179,7 +3226,12 @@ type Handler interface {
 	// `confirmed` true: terms without it, or `confirmed` without terms, are
 	// 400 `VALIDATION_ERROR` (`grouped_visits.confirmed`) and change nothing.
 	// `refund_terms` null removes the terms; reading shows `confirmed` true
-	// while confirmed terms are stored.
+	// while confirmed terms are stored. A `payment_at_booking_mode` that
+	// takes money online (`online`, `client_choice`) at a venue that cannot
+	// take card payments yet (no connected account, charges not enabled,
+	// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
+	// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
+	// the payments' own reason) and changes nothing.
 	//
 	// PATCH /admin/appointment-policies
 	UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
