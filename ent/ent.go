@@ -49,6 +49,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -200,6 +202,8 @@ func checkColumn(t, c string) error {
 			instructor.Table:             instructor.ValidColumn,
 			invoice.Table:                invoice.ValidColumn,
 			invoicecounter.Table:         invoicecounter.ValidColumn,
+			latefee.Table:                latefee.ValidColumn,
+			latefeepolicy.Table:          latefeepolicy.ValidColumn,
 			location.Table:               location.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,
 			mfachallenge.Table:           mfachallenge.ValidColumn,

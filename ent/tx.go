@@ -88,6 +88,10 @@ type Tx struct {
 	Invoice *InvoiceClient
 	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
 	InvoiceCounter *InvoiceCounterClient
+	// LateFee is the client for interacting with the LateFee builders.
+	LateFee *LateFeeClient
+	// LateFeePolicy is the client for interacting with the LateFeePolicy builders.
+	LateFeePolicy *LateFeePolicyClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -364,6 +368,8 @@ func (tx *Tx) init() {
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Invoice = NewInvoiceClient(tx.config)
 	tx.InvoiceCounter = NewInvoiceCounterClient(tx.config)
+	tx.LateFee = NewLateFeeClient(tx.config)
+	tx.LateFeePolicy = NewLateFeePolicyClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)

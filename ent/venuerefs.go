@@ -44,6 +44,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -139,6 +141,8 @@ var edgeTargets = map[string]map[string]string{
 	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance", "service_assignments": "ServiceProvider", "working_hours": "ProviderHours", "time_off": "ProviderTimeOff", "appointments": "Appointment"},
 	"Invoice":                {"organization": "Organization", "member": "Member"},
 	"InvoiceCounter":         {"organization": "Organization"},
+	"LateFee":                {"organization": "Organization", "member": "Member"},
+	"LateFeePolicy":          {"organization": "Organization"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
@@ -229,6 +233,8 @@ var VenueOwnedTypes = []string{
 	"Instructor",
 	"Invoice",
 	"InvoiceCounter",
+	"LateFee",
+	"LateFeePolicy",
 	"Location",
 	"Member",
 	"MemberCredit",
@@ -313,6 +319,8 @@ var AllTypes = []string{
 	"Instructor",
 	"Invoice",
 	"InvoiceCounter",
+	"LateFee",
+	"LateFeePolicy",
 	"Location",
 	"MFABackupCode",
 	"MFAChallenge",
@@ -453,6 +461,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Invoice.Query().Where(invoice.IDIn(ids...)).Count(ctx)
 	case "InvoiceCounter":
 		return c.InvoiceCounter.Query().Where(invoicecounter.IDIn(ids...)).Count(ctx)
+	case "LateFee":
+		return c.LateFee.Query().Where(latefee.IDIn(ids...)).Count(ctx)
+	case "LateFeePolicy":
+		return c.LateFeePolicy.Query().Where(latefeepolicy.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
 	case "MFABackupCode":

@@ -45,6 +45,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -1155,6 +1157,60 @@ func (f TraverseInvoiceCounter) Traverse(ctx context.Context, q ent.Query) error
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.InvoiceCounterQuery", q)
+}
+
+// The LateFeeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LateFeeFunc func(context.Context, *ent.LateFeeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LateFeeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LateFeeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LateFeeQuery", q)
+}
+
+// The TraverseLateFee type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLateFee func(context.Context, *ent.LateFeeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLateFee) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLateFee) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LateFeeQuery", q)
+}
+
+// The LateFeePolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LateFeePolicyFunc func(context.Context, *ent.LateFeePolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LateFeePolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LateFeePolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LateFeePolicyQuery", q)
+}
+
+// The TraverseLateFeePolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLateFeePolicy func(context.Context, *ent.LateFeePolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLateFeePolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLateFeePolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeePolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LateFeePolicyQuery", q)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2692,6 +2748,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.InvoiceQuery, predicate.Invoice, invoice.OrderOption]{typ: ent.TypeInvoice, tq: q}, nil
 	case *ent.InvoiceCounterQuery:
 		return &query[*ent.InvoiceCounterQuery, predicate.InvoiceCounter, invoicecounter.OrderOption]{typ: ent.TypeInvoiceCounter, tq: q}, nil
+	case *ent.LateFeeQuery:
+		return &query[*ent.LateFeeQuery, predicate.LateFee, latefee.OrderOption]{typ: ent.TypeLateFee, tq: q}, nil
+	case *ent.LateFeePolicyQuery:
+		return &query[*ent.LateFeePolicyQuery, predicate.LateFeePolicy, latefeepolicy.OrderOption]{typ: ent.TypeLateFeePolicy, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
 	case *ent.MFABackupCodeQuery:

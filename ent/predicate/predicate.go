@@ -117,6 +117,12 @@ type Invoice func(*sql.Selector)
 // InvoiceCounter is the predicate function for invoicecounter builders.
 type InvoiceCounter func(*sql.Selector)
 
+// LateFee is the predicate function for latefee builders.
+type LateFee func(*sql.Selector)
+
+// LateFeePolicy is the predicate function for latefeepolicy builders.
+type LateFeePolicy func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 

@@ -151,6 +151,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	runPosCardSaleSweep(ctx, deps)                                  // lapsed desk card sales (pos_sales.go)
 	// Lapsed checkout holds give back what they held (checkout_resume.go).
 	runCheckoutHoldSweep(ctx, deps, settings)
+	runLateFeeSweep(ctx, deps, settings) // renewals unpaid past the grace days get their late fee (billing_late_fees.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	go idempotency.NewStore(pool, 0, 0).SweepEvery(ctx, time.Hour, log)
 	go mediaService(deps).SweepEvery(ctx, 10*time.Minute, log) // staged uploads never finalized (media.go)

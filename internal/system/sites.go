@@ -256,6 +256,8 @@ var registry = map[string]SiteInfo{
 		"PosCardSale"),
 	"payments.lapsed_holds": bypass("the sweep of every venue's unpaid checkouts whose hold lapsed; it reads their ids and venues, then gives back what each held in its venue",
 		"Checkout"),
+	"billing.late_fee_sweep": bypass("the sweep of every venue's late fee policies; it reads the policies and their venues, then applies each venue's late fees in that venue as its operator",
+		"LateFeePolicy"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

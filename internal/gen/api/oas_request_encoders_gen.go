@@ -1238,6 +1238,20 @@ func encodeRegisterMyPushTokenRequest(
 	return nil
 }
 
+func encodeRemoveAdminMembershipSetupRequest(
+	req *RemoveMembershipSetupRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeRemoveMyPushTokenRequest(
 	req *MePushTokenRemoveRequest,
 	r *http.Request,
@@ -1398,6 +1412,20 @@ func encodeSendAdminRenewalPaymentLinkRequest(
 
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminLateFeePolicyRequest(
+	req *LateFeePolicyRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1766,6 +1794,26 @@ func encodeWaiveAdminFeeRequest(
 	e := new(jx.Encoder)
 	{
 		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeWaiveAdminLateFeeRequest(
+	req OptWaiveLateFeeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

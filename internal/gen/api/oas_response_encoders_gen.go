@@ -1267,6 +1267,19 @@ func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w 
 	return nil
 }
 
+func encodeDeleteAdminLateFeePolicyResponse(response *LateFeeDeletedResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeDeleteAdminPaymentOverrideResponse(response *AdminPaymentOverrideDeleteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1450,6 +1463,19 @@ func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w ht
 }
 
 func encodeGetAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminMembershipSetupResponse(response *MembershipSetupResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -2381,6 +2407,19 @@ func encodeListAdminGiftCardsResponse(response *AdminGiftCardListResponse, w htt
 	return nil
 }
 
+func encodeListAdminLateFeePoliciesResponse(response *LateFeePolicyListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminLocationsResponse(response *AdminLocationListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3070,6 +3109,19 @@ func encodeRemoveAdminClientPaymentMethodResponse(response *PaymentMethodListRes
 	return nil
 }
 
+func encodeRemoveAdminMembershipSetupResponse(response *RemoveMembershipSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRemoveFavoriteVenueResponse(response *FavoriteVenueResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3310,6 +3362,19 @@ func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w
 }
 
 func encodeSetAdminClientDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminLateFeePolicyResponse(response *LateFeePolicyResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3648,6 +3713,19 @@ func encodeUpdateWebhookSubscriptionResponse(response *WebhookSubscriptionRespon
 }
 
 func encodeWaiveAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeWaiveAdminLateFeeResponse(response *LateFeeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

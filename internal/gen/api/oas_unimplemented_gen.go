@@ -1537,6 +1537,16 @@ func (UnimplementedHandler) CreateWebhookSubscription(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// DeleteAdminLateFeePolicy implements deleteAdminLateFeePolicy operation.
+//
+// Removes the late fee of `currency` (404 `NOT_FOUND` when there is
+// none); pending fees stay pending. `billing.manage`.
+//
+// DELETE /admin/billing/late-fee-policies/{currency}
+func (UnimplementedHandler) DeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (r *LateFeeDeletedResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // DeleteAdminPaymentOverride implements deleteAdminPaymentOverride operation.
 //
 // 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
@@ -1714,6 +1724,18 @@ func (UnimplementedHandler) GetAdminDashboardToday(ctx context.Context, params G
 //
 // GET /admin/locations/{locationId}
 func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (r *AdminLocationResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminMembershipSetup implements getAdminMembershipSetup operation.
+//
+// The pass's status and `updated_at` (send it back as
+// `expected_updated_at` to remove the setup), whether its pass type
+// renews, and its subscription row (null when none was made).
+// `billing.manage`.
+//
+// GET /admin/passes/{id}/setup
+func (UnimplementedHandler) GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (r *MembershipSetupResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2589,6 +2611,15 @@ func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListA
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminLateFeePolicies implements listAdminLateFeePolicies operation.
+//
+// Every currency with a late fee, alphabetically. `billing.manage`.
+//
+// GET /admin/billing/late-fee-policies
+func (UnimplementedHandler) ListAdminLateFeePolicies(ctx context.Context) (r *LateFeePolicyListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminLocations implements listAdminLocations operation.
 //
 // [settings.business or locations.manage] Every location of the venue,
@@ -3320,6 +3351,32 @@ func (UnimplementedHandler) RemoveAdminClientPaymentMethod(ctx context.Context, 
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveAdminMembershipSetup implements removeAdminMembershipSetup operation.
+//
+// Deletes the pending pass of a recurring membership that never
+// activated, with its subscription row; its checkouts keep their rows
+// (payment records) without the pass. Checks, in order: 400
+// `IDEMPOTENCY_KEY_INVALID` when the `Idempotency-Key` is not a UUID;
+// 404 `NOT_FOUND`; 422 `NOT_RECURRING` (the pass type does not renew);
+// 409 `STALE` (`expected_updated_at` is not the pass's `updated_at`;
+// `details.updated_at` is the current one); 422 `NOT_REMOVABLE` (the
+// pass is not `pending`: it activated); 422 `HAS_HISTORY` (payments,
+// bookings, invoices or a paid checkout; `details.reason`); 422
+// `HAS_LIFECYCLE_HISTORY` (staff changed the membership: audit entries
+// on the pass); 422 `NOT_SAFE` (an open checkout whose hold has not
+// lapsed, a charge in progress, or the subscription is live at the
+// payment processor; `details.reason`); 422 `PROCESSOR_UNKNOWN` (the
+// payment processor's state of the subscription cannot be read, or
+// whether it was made is not known). The subscription is read through
+// the payment processor: absent, `incomplete_expired` and `canceled`
+// are dead. Audit `membership.setup_artifact_removed`.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/setup/removal
+func (UnimplementedHandler) RemoveAdminMembershipSetup(ctx context.Context, req *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (r *RemoveMembershipSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3604,6 +3661,18 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 //
 // POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
 func (UnimplementedHandler) SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminLateFeePolicy implements setAdminLateFeePolicy operation.
+//
+// Creates or replaces the late fee of `currency` (ISO 4217, upper
+// case): `amount_minor` above zero, `grace_days` 0 to 90. Renewals that
+// become late from now on get it; fees applied before keep their
+// amounts. Audit `billing.late_fee_policy_changed`. `billing.manage`.
+//
+// PUT /admin/billing/late-fee-policies/{currency}
+func (UnimplementedHandler) SetAdminLateFeePolicy(ctx context.Context, req *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (r *LateFeePolicyResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -3958,6 +4027,21 @@ func (UnimplementedHandler) UpdateWebhookSubscription(ctx context.Context, req *
 //
 // POST /admin/fees/{bookingId}/waive
 func (UnimplementedHandler) WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (r *AdminFeeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// WaiveAdminLateFee implements waiveAdminLateFee operation.
+//
+// Waives the pass's oldest pending late fee: the renewal is then owed
+// without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
+// applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
+// of the fee is in progress. The audit entry
+// `membership.late_fee_waived` records the fee and the reason; the
+// member is not contacted. A pass of another venue, unknown or
+// malformed is 404 `NOT_FOUND`. `passes.manage`.
+//
+// POST /admin/passes/{id}/renewal-recovery/waive-late-fee
+func (UnimplementedHandler) WaiveAdminLateFee(ctx context.Context, req OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (r *LateFeeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

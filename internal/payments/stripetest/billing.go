@@ -58,6 +58,8 @@ type billingState struct {
 	// subscription (1, 2, ...) and the attempt (1, 2, ...).
 	decide func(sub string, invoice, attempt int) string
 	perSub map[string]int
+	// unreadable are subscriptions whose reads fail (setups.go).
+	unreadable map[string]bool
 }
 
 func (f *Fake) billing() *billingState {
@@ -453,6 +455,11 @@ func (f *Fake) Invoices() int {
 // getSubscription answers GET /v1/subscriptions/{id}.
 func (f *Fake) getSubscription(w http.ResponseWriter, id string) {
 	f.mu.Lock()
+	if f.billing().unreadable[id] {
+		f.mu.Unlock()
+		writeRaw(w, 400, []byte(`{"error":{"type":"api_error","code":"processing_error","message":"An error occurred while processing the request"}}`))
+		return
+	}
 	s := f.billing().subs[id]
 	var raw []byte
 	if s != nil {

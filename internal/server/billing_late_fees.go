@@ -1,0 +1,31 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/config"
+	"github.com/venueplatform/venue/internal/idempotency"
+)
+
+// Late fees on renewals: the writes require an Idempotency-Key
+// (spec/parts/admin_late_fees.yaml).
+func init() {
+	for _, op := range []string{"setAdminLateFeePolicy", "deleteAdminLateFeePolicy", "waiveAdminLateFee"} {
+		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
+	}
+}
+
+// runLateFeeSweep gives renewal invoices unpaid past their venue's grace
+// days their late fee, every five minutes until ctx ends.
+func runLateFeeSweep(ctx context.Context, d Deps, c config.Config) {
+	svc := billing.New(paymentsService(d, c))
+	go svc.LateFeesEvery(ctx, 5*time.Minute, func(msg string, args ...any) { d.Log.ErrorContext(ctx, msg, args...) })
+}
+
+// Removing a dead membership setup: a required key (a UUID, checked by the
+// handler for the contract's IDEMPOTENCY_KEY_INVALID); a retry replays.
+func init() {
+	idempotencyPolicies["removeAdminMembershipSetup"] = idempotency.Required(idempotency.Max200)
+}
