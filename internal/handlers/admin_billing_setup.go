@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/billing"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
@@ -25,7 +26,7 @@ func (h *Handler) GetAdminMembershipSetup(ctx context.Context, p api.GetAdminMem
 		return nil, err
 	}
 	out := api.MembershipSetupResponseData{PassID: ps.ID, MemberID: ps.MemberID,
-		PassStatus: api.MembershipSetupResponseDataPassStatus(ps.Status), UpdatedAt: ps.UpdatedAt.UTC(),
+		PassStatus: api.MembershipSetupResponseDataPassStatus(ps.Status), UpdatedAt: concurrency.Format(ps.UpdatedAt),
 		IsRecurring: ps.Edges.PassType != nil && ps.Edges.PassType.IsRecurring}
 	out.Subscription.SetToNull()
 	if sub != nil {
@@ -45,7 +46,11 @@ func (h *Handler) RemoveAdminMembershipSetup(ctx context.Context, req *api.Remov
 	if err := billing.Authorize(ctx, billing.PermCleanupFailedSetup); err != nil {
 		return nil, err
 	}
-	res, err := h.billing().RemoveDeadSetup(ctx, p.ID, req.ExpectedUpdatedAt)
+	tok, err := concurrency.Parse(req.ExpectedUpdatedAt)
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.billing().RemoveDeadSetup(ctx, p.ID, tok.Time())
 	if err != nil {
 		return nil, err
 	}

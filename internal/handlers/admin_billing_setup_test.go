@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -36,7 +37,7 @@ func (e *lifeEnv) pendingSetup(t *testing.T, started bool) *ent.Pass {
 
 func (e *lifeEnv) removeSetup(t *testing.T, id uuid.UUID, at time.Time) (*api.RemoveMembershipSetupResponse, error) {
 	t.Helper()
-	return e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: at},
+	return e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(at)},
 		api.RemoveAdminMembershipSetupParams{ID: id, IdempotencyKey: uuid.NewString()})
 }
 
@@ -59,7 +60,7 @@ func TestRemoveDeadSetup(t *testing.T) {
 
 	// 400 IDEMPOTENCY_KEY_INVALID: the key must be a UUID.
 	plain := e.pendingSetup(t, false)
-	body := `{"expected_updated_at":"` + plain.UpdatedAt.UTC().Format(time.RFC3339Nano) + `"}`
+	body := `{"expected_updated_at":"` + concurrency.Format(plain.UpdatedAt) + `"}`
 	req, err := http.NewRequest(http.MethodPost, e.url+"/api/v1/admin/passes/"+plain.ID.String()+"/setup/removal", strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Authorization", "Bearer "+e.bossToken)
@@ -69,16 +70,19 @@ func TestRemoveDeadSetup(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
-	_, err = e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: plain.UpdatedAt},
+	_, err = e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(plain.UpdatedAt)},
 		api.RemoveAdminMembershipSetupParams{ID: plain.ID, IdempotencyKey: "key-1"})
 	_, code, _ := apiCode(t, err)
 	require.Equal(t, "IDEMPOTENCY_KEY_INVALID", code)
 
 	// 404, 403.
-	e.requireSetupRefused(t, e.foreignPass(t), time.Now(), http.StatusNotFound, "NOT_FOUND")
-	_, err = e.staff.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: plain.UpdatedAt},
+	_, err = e.removeSetup(t, e.foreignPass(t), time.Now())
+	st, code, _ := apiCode(t, err)
+	require.Equal(t, http.StatusNotFound, st)
+	require.Equal(t, "NOT_FOUND", code)
+	_, err = e.staff.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(plain.UpdatedAt)},
 		api.RemoveAdminMembershipSetupParams{ID: plain.ID, IdempotencyKey: uuid.NewString()})
-	st, _, _ := apiCode(t, err)
+	st, _, _ = apiCode(t, err)
 	require.Equal(t, http.StatusForbidden, st, "cleanup_failed_setup is billing.manage")
 
 	// NOT_RECURRING: a clip card.
@@ -86,6 +90,11 @@ func TestRemoveDeadSetup(t *testing.T) {
 	e.requireSetupRefused(t, clip.ID, clip.UpdatedAt, http.StatusUnprocessableEntity, billing.CodeNotRecurring)
 	// STALE: an older token.
 	e.requireSetupRefused(t, plain.ID, plain.UpdatedAt.Add(-time.Second), http.StatusConflict, billing.CodeStale)
+	_, err = e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: "yesterday"},
+		api.RemoveAdminMembershipSetupParams{ID: plain.ID, IdempotencyKey: uuid.NewString()})
+	st, code, _ = apiCode(t, err)
+	require.Equal(t, http.StatusBadRequest, st)
+	require.Equal(t, "VALIDATION_ERROR", code)
 	// NOT_REMOVABLE: the membership that activated.
 	live := e.db().Pass.GetX(e.op, e.pass)
 	e.requireSetupRefused(t, live.ID, live.UpdatedAt, http.StatusUnprocessableEntity, billing.CodeNotRemovable)

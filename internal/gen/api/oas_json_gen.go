@@ -62260,7 +62260,7 @@ func (s *MembershipSetupResponseData) encodeFields(e *jx.Encoder) {
 	}
 	{
 		e.FieldStart("updated_at")
-		json.EncodeDateTime(e, s.UpdatedAt)
+		e.Str(s.UpdatedAt)
 	}
 }
 
@@ -62341,8 +62341,8 @@ func (s *MembershipSetupResponseData) Decode(d *jx.Decoder) error {
 		case "updated_at":
 			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.UpdatedAt = v
+				v, err := d.Str()
+				s.UpdatedAt = string(v)
 				if err != nil {
 					return err
 				}
@@ -89969,7 +89969,7 @@ func (s *RemoveMembershipSetupRequest) Encode(e *jx.Encoder) {
 func (s *RemoveMembershipSetupRequest) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("expected_updated_at")
-		json.EncodeDateTime(e, s.ExpectedUpdatedAt)
+		e.Str(s.ExpectedUpdatedAt)
 	}
 }
 
@@ -89989,8 +89989,8 @@ func (s *RemoveMembershipSetupRequest) Decode(d *jx.Decoder) error {
 		case "expected_updated_at":
 			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
-				v, err := json.DecodeDateTime(d)
-				s.ExpectedUpdatedAt = v
+				v, err := d.Str()
+				s.ExpectedUpdatedAt = string(v)
 				if err != nil {
 					return err
 				}

@@ -26152,7 +26152,8 @@ type MembershipSetupResponseData struct {
 	PassID       uuid.UUID                                  `json:"pass_id"`
 	PassStatus   MembershipSetupResponseDataPassStatus      `json:"pass_status"`
 	Subscription NilMembershipSetupResponseDataSubscription `json:"subscription"`
-	UpdatedAt    time.Time                                  `json:"updated_at"`
+	// The concurrency token (RFC 3339, UTC, microseconds) to send back as `expected_updated_at`.
+	UpdatedAt string `json:"updated_at"`
 }
 
 // GetIsRecurring returns the value of IsRecurring.
@@ -26181,7 +26182,7 @@ func (s *MembershipSetupResponseData) GetSubscription() NilMembershipSetupRespon
 }
 
 // GetUpdatedAt returns the value of UpdatedAt.
-func (s *MembershipSetupResponseData) GetUpdatedAt() time.Time {
+func (s *MembershipSetupResponseData) GetUpdatedAt() string {
 	return s.UpdatedAt
 }
 
@@ -26211,7 +26212,7 @@ func (s *MembershipSetupResponseData) SetSubscription(val NilMembershipSetupResp
 }
 
 // SetUpdatedAt sets the value of UpdatedAt.
-func (s *MembershipSetupResponseData) SetUpdatedAt(val time.Time) {
+func (s *MembershipSetupResponseData) SetUpdatedAt(val string) {
 	s.UpdatedAt = val
 }
 
@@ -41860,16 +41861,17 @@ func (s *RefundViewStatus) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/RemoveMembershipSetupRequest
 type RemoveMembershipSetupRequest struct {
-	ExpectedUpdatedAt time.Time `json:"expected_updated_at"`
+	// The `updated_at` token of the setup read (RFC 3339, microseconds).
+	ExpectedUpdatedAt string `json:"expected_updated_at"`
 }
 
 // GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
-func (s *RemoveMembershipSetupRequest) GetExpectedUpdatedAt() time.Time {
+func (s *RemoveMembershipSetupRequest) GetExpectedUpdatedAt() string {
 	return s.ExpectedUpdatedAt
 }
 
 // SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
-func (s *RemoveMembershipSetupRequest) SetExpectedUpdatedAt(val time.Time) {
+func (s *RemoveMembershipSetupRequest) SetExpectedUpdatedAt(val string) {
 	s.ExpectedUpdatedAt = val
 }
 
