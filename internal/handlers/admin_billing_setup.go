@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/internal/apperr"
-	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
