@@ -90,6 +90,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -266,6 +267,8 @@ type Client struct {
 	Refund *RefundClient
 	// RefundReview is the client for interacting with the RefundReview builders.
 	RefundReview *RefundReviewClient
+	// RenewalReminderPolicy is the client for interacting with the RenewalReminderPolicy builders.
+	RenewalReminderPolicy *RenewalReminderPolicyClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// SalesDaily is the client for interacting with the SalesDaily builders.
@@ -389,6 +392,7 @@ func (c *Client) init() {
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RefundReview = NewRefundReviewClient(c.config)
+	c.RenewalReminderPolicy = NewRenewalReminderPolicyClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.SalesDaily = NewSalesDailyClient(c.config)
 	c.Service = NewServiceClient(c.config)
@@ -574,6 +578,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
+		RenewalReminderPolicy:  NewRenewalReminderPolicyClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
@@ -686,6 +691,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
+		RenewalReminderPolicy:  NewRenewalReminderPolicyClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
@@ -750,10 +756,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
 		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
 		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -779,10 +786,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
 		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
 		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
+		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
+		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -939,6 +947,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Refund.mutate(ctx, m)
 	case *RefundReviewMutation:
 		return c.RefundReview.mutate(ctx, m)
+	case *RenewalReminderPolicyMutation:
+		return c.RenewalReminderPolicy.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
 	case *SalesDailyMutation:
@@ -13330,6 +13340,156 @@ func (c *RefundReviewClient) mutate(ctx context.Context, m *RefundReviewMutation
 	}
 }
 
+// RenewalReminderPolicyClient is a client for the RenewalReminderPolicy schema.
+type RenewalReminderPolicyClient struct {
+	config
+}
+
+// NewRenewalReminderPolicyClient returns a client for the RenewalReminderPolicy from the given config.
+func NewRenewalReminderPolicyClient(c config) *RenewalReminderPolicyClient {
+	return &RenewalReminderPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `renewalreminderpolicy.Hooks(f(g(h())))`.
+func (c *RenewalReminderPolicyClient) Use(hooks ...Hook) {
+	c.hooks.RenewalReminderPolicy = append(c.hooks.RenewalReminderPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `renewalreminderpolicy.Intercept(f(g(h())))`.
+func (c *RenewalReminderPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RenewalReminderPolicy = append(c.inters.RenewalReminderPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a RenewalReminderPolicy entity.
+func (c *RenewalReminderPolicyClient) Create() *RenewalReminderPolicyCreate {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpCreate)
+	return &RenewalReminderPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RenewalReminderPolicy entities.
+func (c *RenewalReminderPolicyClient) CreateBulk(builders ...*RenewalReminderPolicyCreate) *RenewalReminderPolicyCreateBulk {
+	return &RenewalReminderPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RenewalReminderPolicyClient) MapCreateBulk(slice any, setFunc func(*RenewalReminderPolicyCreate, int)) *RenewalReminderPolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RenewalReminderPolicyCreateBulk{err: fmt.Errorf("calling to RenewalReminderPolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RenewalReminderPolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RenewalReminderPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Update() *RenewalReminderPolicyUpdate {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdate)
+	return &RenewalReminderPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RenewalReminderPolicyClient) UpdateOne(_m *RenewalReminderPolicy) *RenewalReminderPolicyUpdateOne {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdateOne, withRenewalReminderPolicy(_m))
+	return &RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RenewalReminderPolicyClient) UpdateOneID(id uuid.UUID) *RenewalReminderPolicyUpdateOne {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdateOne, withRenewalReminderPolicyID(id))
+	return &RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Delete() *RenewalReminderPolicyDelete {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpDelete)
+	return &RenewalReminderPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RenewalReminderPolicyClient) DeleteOne(_m *RenewalReminderPolicy) *RenewalReminderPolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RenewalReminderPolicyClient) DeleteOneID(id uuid.UUID) *RenewalReminderPolicyDeleteOne {
+	builder := c.Delete().Where(renewalreminderpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RenewalReminderPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Query() *RenewalReminderPolicyQuery {
+	return &RenewalReminderPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRenewalReminderPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RenewalReminderPolicy entity by its id.
+func (c *RenewalReminderPolicyClient) Get(ctx context.Context, id uuid.UUID) (*RenewalReminderPolicy, error) {
+	return c.Query().Where(renewalreminderpolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RenewalReminderPolicyClient) GetX(ctx context.Context, id uuid.UUID) *RenewalReminderPolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) QueryOrganization(_m *RenewalReminderPolicy) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(renewalreminderpolicy.Table, renewalreminderpolicy.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, renewalreminderpolicy.OrganizationTable, renewalreminderpolicy.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RenewalReminderPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.RenewalReminderPolicy
+	return append(hooks[:len(hooks):len(hooks)], renewalreminderpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RenewalReminderPolicyClient) Interceptors() []Interceptor {
+	return c.inters.RenewalReminderPolicy
+}
+
+func (c *RenewalReminderPolicyClient) mutate(ctx context.Context, m *RenewalReminderPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RenewalReminderPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RenewalReminderPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RenewalReminderPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RenewalReminderPolicy mutation op: %q", m.Op())
+	}
+}
+
 // RoomClient is a client for the Room schema.
 type RoomClient struct {
 	config
@@ -16612,10 +16772,11 @@ type (
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
 		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
+		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -16631,10 +16792,11 @@ type (
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
 		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
+		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -86,6 +86,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -239,6 +240,7 @@ func checkColumn(t, c string) error {
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			refund.Table:                 refund.ValidColumn,
 			refundreview.Table:           refundreview.ValidColumn,
+			renewalreminderpolicy.Table:  renewalreminderpolicy.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			salesdaily.Table:             salesdaily.ValidColumn,
 			service.Table:                service.ValidColumn,

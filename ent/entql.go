@@ -78,6 +78,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -106,7 +107,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 93)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 94)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1974,6 +1975,24 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   renewalreminderpolicy.Table,
+			Columns: renewalreminderpolicy.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: renewalreminderpolicy.FieldID,
+			},
+		},
+		Type: "RenewalReminderPolicy",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			renewalreminderpolicy.FieldCreatedAt:      {Type: field.TypeTime, Column: renewalreminderpolicy.FieldCreatedAt},
+			renewalreminderpolicy.FieldUpdatedAt:      {Type: field.TypeTime, Column: renewalreminderpolicy.FieldUpdatedAt},
+			renewalreminderpolicy.FieldOrganizationID: {Type: field.TypeUUID, Column: renewalreminderpolicy.FieldOrganizationID},
+			renewalreminderpolicy.FieldDaysBefore:     {Type: field.TypeJSON, Column: renewalreminderpolicy.FieldDaysBefore},
+			renewalreminderpolicy.FieldPreviewHash:    {Type: field.TypeString, Column: renewalreminderpolicy.FieldPreviewHash},
+		},
+	}
+	graph.Nodes[75] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1995,7 +2014,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[75] = &sqlgraph.Node{
+	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   salesdaily.Table,
 			Columns: salesdaily.Columns,
@@ -2020,7 +2039,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
 		},
 	}
-	graph.Nodes[76] = &sqlgraph.Node{
+	graph.Nodes[77] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -2054,7 +2073,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositMinor:        {Type: field.TypeInt64, Column: service.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -2076,7 +2095,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -2096,7 +2115,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -2119,7 +2138,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -2142,7 +2161,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -2166,7 +2185,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffpin.Table,
 			Columns: staffpin.Columns,
@@ -2184,7 +2203,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffshift.Table,
 			Columns: staffshift.Columns,
@@ -2205,7 +2224,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
@@ -2229,7 +2248,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[85] = &sqlgraph.Node{
+	graph.Nodes[86] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2260,7 +2279,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[86] = &sqlgraph.Node{
+	graph.Nodes[87] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2288,7 +2307,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[87] = &sqlgraph.Node{
+	graph.Nodes[88] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2312,7 +2331,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[88] = &sqlgraph.Node{
+	graph.Nodes[89] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2333,7 +2352,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[89] = &sqlgraph.Node{
+	graph.Nodes[90] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2362,7 +2381,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
-	graph.Nodes[90] = &sqlgraph.Node{
+	graph.Nodes[91] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2388,7 +2407,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[91] = &sqlgraph.Node{
+	graph.Nodes[92] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2414,7 +2433,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[92] = &sqlgraph.Node{
+	graph.Nodes[93] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -4264,6 +4283,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"RefundReview",
 		"Payment",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   renewalreminderpolicy.OrganizationTable,
+			Columns: []string{renewalreminderpolicy.OrganizationColumn},
+			Bidi:    false,
+		},
+		"RenewalReminderPolicy",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -14418,6 +14449,85 @@ func (f *RefundReviewFilter) WhereHasPaymentWith(preds ...predicate.Payment) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *RenewalReminderPolicyQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the RenewalReminderPolicyQuery builder.
+func (_q *RenewalReminderPolicyQuery) Filter() *RenewalReminderPolicyFilter {
+	return &RenewalReminderPolicyFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *RenewalReminderPolicyMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the RenewalReminderPolicyMutation builder.
+func (m *RenewalReminderPolicyMutation) Filter() *RenewalReminderPolicyFilter {
+	return &RenewalReminderPolicyFilter{config: m.config, predicateAdder: m}
+}
+
+// RenewalReminderPolicyFilter provides a generic filtering capability at runtime for RenewalReminderPolicyQuery.
+type RenewalReminderPolicyFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *RenewalReminderPolicyFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *RenewalReminderPolicyFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *RenewalReminderPolicyFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *RenewalReminderPolicyFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *RenewalReminderPolicyFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldOrganizationID))
+}
+
+// WhereDaysBefore applies the entql json.RawMessage predicate on the days_before field.
+func (f *RenewalReminderPolicyFilter) WhereDaysBefore(p entql.BytesP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldDaysBefore))
+}
+
+// WherePreviewHash applies the entql string predicate on the preview_hash field.
+func (f *RenewalReminderPolicyFilter) WherePreviewHash(p entql.StringP) {
+	f.Where(p.Field(renewalreminderpolicy.FieldPreviewHash))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *RenewalReminderPolicyFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *RenewalReminderPolicyFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *RoomQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -14446,7 +14556,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14578,7 +14688,7 @@ type SalesDailyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SalesDailyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14692,7 +14802,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14907,7 +15017,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15020,7 +15130,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15151,7 +15261,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15283,7 +15393,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15401,7 +15511,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15524,7 +15634,7 @@ type StaffPinFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffPinFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15603,7 +15713,7 @@ type StaffShiftFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffShiftFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15725,7 +15835,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15848,7 +15958,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16006,7 +16116,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16149,7 +16259,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16286,7 +16396,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16380,7 +16490,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16542,7 +16652,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16675,7 +16785,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16822,7 +16932,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[93].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

@@ -87,6 +87,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -192,6 +193,7 @@ const (
 	TypeRefreshToken           = "RefreshToken"
 	TypeRefund                 = "Refund"
 	TypeRefundReview           = "RefundReview"
+	TypeRenewalReminderPolicy  = "RenewalReminderPolicy"
 	TypeRoom                   = "Room"
 	TypeSalesDaily             = "SalesDaily"
 	TypeService                = "Service"
@@ -87639,6 +87641,624 @@ func (m *RefundReviewMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RefundReview edge %s", name)
+}
+
+// RenewalReminderPolicyMutation represents an operation that mutates the RenewalReminderPolicy nodes in the graph.
+type RenewalReminderPolicyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	days_before         *[]int
+	appenddays_before   []int
+	preview_hash        *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*RenewalReminderPolicy, error)
+	predicates          []predicate.RenewalReminderPolicy
+}
+
+var _ ent.Mutation = (*RenewalReminderPolicyMutation)(nil)
+
+// renewalreminderpolicyOption allows management of the mutation configuration using functional options.
+type renewalreminderpolicyOption func(*RenewalReminderPolicyMutation)
+
+// newRenewalReminderPolicyMutation creates new mutation for the RenewalReminderPolicy entity.
+func newRenewalReminderPolicyMutation(c config, op Op, opts ...renewalreminderpolicyOption) *RenewalReminderPolicyMutation {
+	m := &RenewalReminderPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRenewalReminderPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRenewalReminderPolicyID sets the ID field of the mutation.
+func withRenewalReminderPolicyID(id uuid.UUID) renewalreminderpolicyOption {
+	return func(m *RenewalReminderPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RenewalReminderPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*RenewalReminderPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RenewalReminderPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRenewalReminderPolicy sets the old RenewalReminderPolicy of the mutation.
+func withRenewalReminderPolicy(node *RenewalReminderPolicy) renewalreminderpolicyOption {
+	return func(m *RenewalReminderPolicyMutation) {
+		m.oldValue = func(context.Context) (*RenewalReminderPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RenewalReminderPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RenewalReminderPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RenewalReminderPolicy entities.
+func (m *RenewalReminderPolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RenewalReminderPolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RenewalReminderPolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RenewalReminderPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RenewalReminderPolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RenewalReminderPolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RenewalReminderPolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RenewalReminderPolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RenewalReminderPolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RenewalReminderPolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RenewalReminderPolicyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RenewalReminderPolicyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RenewalReminderPolicyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetDaysBefore sets the "days_before" field.
+func (m *RenewalReminderPolicyMutation) SetDaysBefore(i []int) {
+	m.days_before = &i
+	m.appenddays_before = nil
+}
+
+// DaysBefore returns the value of the "days_before" field in the mutation.
+func (m *RenewalReminderPolicyMutation) DaysBefore() (r []int, exists bool) {
+	v := m.days_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDaysBefore returns the old "days_before" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldDaysBefore(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDaysBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDaysBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDaysBefore: %w", err)
+	}
+	return oldValue.DaysBefore, nil
+}
+
+// AppendDaysBefore adds i to the "days_before" field.
+func (m *RenewalReminderPolicyMutation) AppendDaysBefore(i []int) {
+	m.appenddays_before = append(m.appenddays_before, i...)
+}
+
+// AppendedDaysBefore returns the list of values that were appended to the "days_before" field in this mutation.
+func (m *RenewalReminderPolicyMutation) AppendedDaysBefore() ([]int, bool) {
+	if len(m.appenddays_before) == 0 {
+		return nil, false
+	}
+	return m.appenddays_before, true
+}
+
+// ResetDaysBefore resets all changes to the "days_before" field.
+func (m *RenewalReminderPolicyMutation) ResetDaysBefore() {
+	m.days_before = nil
+	m.appenddays_before = nil
+}
+
+// SetPreviewHash sets the "preview_hash" field.
+func (m *RenewalReminderPolicyMutation) SetPreviewHash(s string) {
+	m.preview_hash = &s
+}
+
+// PreviewHash returns the value of the "preview_hash" field in the mutation.
+func (m *RenewalReminderPolicyMutation) PreviewHash() (r string, exists bool) {
+	v := m.preview_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreviewHash returns the old "preview_hash" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldPreviewHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreviewHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreviewHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreviewHash: %w", err)
+	}
+	return oldValue.PreviewHash, nil
+}
+
+// ResetPreviewHash resets all changes to the "preview_hash" field.
+func (m *RenewalReminderPolicyMutation) ResetPreviewHash() {
+	m.preview_hash = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RenewalReminderPolicyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[renewalreminderpolicy.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RenewalReminderPolicyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RenewalReminderPolicyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RenewalReminderPolicyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the RenewalReminderPolicyMutation builder.
+func (m *RenewalReminderPolicyMutation) Where(ps ...predicate.RenewalReminderPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RenewalReminderPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RenewalReminderPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RenewalReminderPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RenewalReminderPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RenewalReminderPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RenewalReminderPolicy).
+func (m *RenewalReminderPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RenewalReminderPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, renewalreminderpolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, renewalreminderpolicy.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, renewalreminderpolicy.FieldOrganizationID)
+	}
+	if m.days_before != nil {
+		fields = append(fields, renewalreminderpolicy.FieldDaysBefore)
+	}
+	if m.preview_hash != nil {
+		fields = append(fields, renewalreminderpolicy.FieldPreviewHash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RenewalReminderPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case renewalreminderpolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case renewalreminderpolicy.FieldOrganizationID:
+		return m.OrganizationID()
+	case renewalreminderpolicy.FieldDaysBefore:
+		return m.DaysBefore()
+	case renewalreminderpolicy.FieldPreviewHash:
+		return m.PreviewHash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RenewalReminderPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case renewalreminderpolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case renewalreminderpolicy.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case renewalreminderpolicy.FieldDaysBefore:
+		return m.OldDaysBefore(ctx)
+	case renewalreminderpolicy.FieldPreviewHash:
+		return m.OldPreviewHash(ctx)
+	}
+	return nil, fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RenewalReminderPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case renewalreminderpolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case renewalreminderpolicy.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case renewalreminderpolicy.FieldDaysBefore:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDaysBefore(v)
+		return nil
+	case renewalreminderpolicy.FieldPreviewHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreviewHash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RenewalReminderPolicyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RenewalReminderPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RenewalReminderPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RenewalReminderPolicyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RenewalReminderPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ResetField(name string) error {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case renewalreminderpolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case renewalreminderpolicy.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case renewalreminderpolicy.FieldDaysBefore:
+		m.ResetDaysBefore()
+		return nil
+	case renewalreminderpolicy.FieldPreviewHash:
+		m.ResetPreviewHash()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RenewalReminderPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, renewalreminderpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RenewalReminderPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RenewalReminderPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RenewalReminderPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, renewalreminderpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy edge %s", name)
 }
 
 // RoomMutation represents an operation that mutates the Room nodes in the graph.

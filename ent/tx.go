@@ -162,6 +162,8 @@ type Tx struct {
 	Refund *RefundClient
 	// RefundReview is the client for interacting with the RefundReview builders.
 	RefundReview *RefundReviewClient
+	// RenewalReminderPolicy is the client for interacting with the RenewalReminderPolicy builders.
+	RenewalReminderPolicy *RenewalReminderPolicyClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// SalesDaily is the client for interacting with the SalesDaily builders.
@@ -405,6 +407,7 @@ func (tx *Tx) init() {
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RefundReview = NewRefundReviewClient(tx.config)
+	tx.RenewalReminderPolicy = NewRenewalReminderPolicyClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.SalesDaily = NewSalesDailyClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)

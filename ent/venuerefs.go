@@ -81,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -178,6 +179,7 @@ var edgeTargets = map[string]map[string]string{
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
 	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
+	"RenewalReminderPolicy":  {"organization": "Organization"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
@@ -261,6 +263,7 @@ var VenueOwnedTypes = []string{
 	"PushDevice",
 	"Refund",
 	"RefundReview",
+	"RenewalReminderPolicy",
 	"Room",
 	"SalesDaily",
 	"Service",
@@ -356,6 +359,7 @@ var AllTypes = []string{
 	"RefreshToken",
 	"Refund",
 	"RefundReview",
+	"RenewalReminderPolicy",
 	"Room",
 	"SalesDaily",
 	"Service",
@@ -535,6 +539,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Refund.Query().Where(refund.IDIn(ids...)).Count(ctx)
 	case "RefundReview":
 		return c.RefundReview.Query().Where(refundreview.IDIn(ids...)).Count(ctx)
+	case "RenewalReminderPolicy":
+		return c.RenewalReminderPolicy.Query().Where(renewalreminderpolicy.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
 	case "SalesDaily":

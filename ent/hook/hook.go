@@ -897,6 +897,18 @@ func (f RefundReviewFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RefundReviewMutation", m)
 }
 
+// The RenewalReminderPolicyFunc type is an adapter to allow the use of ordinary
+// function as RenewalReminderPolicy mutator.
+type RenewalReminderPolicyFunc func(context.Context, *ent.RenewalReminderPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RenewalReminderPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RenewalReminderPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RenewalReminderPolicyMutation", m)
+}
+
 // The RoomFunc type is an adapter to allow the use of ordinary
 // function as Room mutator.
 type RoomFunc func(context.Context, *ent.RoomMutation) (ent.Value, error)

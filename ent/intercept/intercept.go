@@ -83,6 +83,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -2158,6 +2159,33 @@ func (f TraverseRefundReview) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RefundReviewQuery", q)
 }
 
+// The RenewalReminderPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RenewalReminderPolicyFunc func(context.Context, *ent.RenewalReminderPolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RenewalReminderPolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RenewalReminderPolicyQuery", q)
+}
+
+// The TraverseRenewalReminderPolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRenewalReminderPolicy func(context.Context, *ent.RenewalReminderPolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRenewalReminderPolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRenewalReminderPolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RenewalReminderPolicyQuery", q)
+}
+
 // The RoomFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RoomFunc func(context.Context, *ent.RoomQuery) (ent.Value, error)
 
@@ -2822,6 +2850,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
 	case *ent.RefundReviewQuery:
 		return &query[*ent.RefundReviewQuery, predicate.RefundReview, refundreview.OrderOption]{typ: ent.TypeRefundReview, tq: q}, nil
+	case *ent.RenewalReminderPolicyQuery:
+		return &query[*ent.RenewalReminderPolicyQuery, predicate.RenewalReminderPolicy, renewalreminderpolicy.OrderOption]{typ: ent.TypeRenewalReminderPolicy, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
 	case *ent.SalesDailyQuery:

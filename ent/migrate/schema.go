@@ -3653,6 +3653,41 @@ var (
 			},
 		},
 	}
+	// RenewalReminderPoliciesColumns holds the columns for the "renewal_reminder_policies" table.
+	RenewalReminderPoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "days_before", Type: field.TypeJSON},
+		{Name: "preview_hash", Type: field.TypeString, Size: 128},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// RenewalReminderPoliciesTable holds the schema information for the "renewal_reminder_policies" table.
+	RenewalReminderPoliciesTable = &schema.Table{
+		Name:       "renewal_reminder_policies",
+		Columns:    RenewalReminderPoliciesColumns,
+		PrimaryKey: []*schema.Column{RenewalReminderPoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "renewal_reminder_policies_organizations_organization",
+				Columns:    []*schema.Column{RenewalReminderPoliciesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "renewalreminderpolicy_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RenewalReminderPoliciesColumns[5]},
+			},
+			{
+				Name:    "renewalreminderpolicy_one_per_venue",
+				Unique:  true,
+				Columns: []*schema.Column{RenewalReminderPoliciesColumns[5]},
+			},
+		},
+	}
 	// RoomsColumns holds the columns for the "rooms" table.
 	RoomsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -4736,6 +4771,7 @@ var (
 		RefreshTokensTable,
 		RefundsTable,
 		RefundReviewsTable,
+		RenewalReminderPoliciesTable,
 		RoomsTable,
 		SalesDailiesTable,
 		ServicesTable,
@@ -4887,6 +4923,7 @@ func init() {
 	RefundsTable.ForeignKeys[2].RefTable = MembersTable
 	RefundReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefundReviewsTable.ForeignKeys[1].RefTable = PaymentsTable
+	RenewalReminderPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable

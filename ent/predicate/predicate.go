@@ -228,6 +228,9 @@ type Refund func(*sql.Selector)
 // RefundReview is the predicate function for refundreview builders.
 type RefundReview func(*sql.Selector)
 
+// RenewalReminderPolicy is the predicate function for renewalreminderpolicy builders.
+type RenewalReminderPolicy func(*sql.Selector)
+
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)
 

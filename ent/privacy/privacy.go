@@ -1887,6 +1887,30 @@ func (f RefundReviewMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefundReviewMutation", m)
 }
 
+// The RenewalReminderPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RenewalReminderPolicyQueryRuleFunc func(context.Context, *ent.RenewalReminderPolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RenewalReminderPolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RenewalReminderPolicyQuery", q)
+}
+
+// The RenewalReminderPolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RenewalReminderPolicyMutationRuleFunc func(context.Context, *ent.RenewalReminderPolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RenewalReminderPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RenewalReminderPolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RenewalReminderPolicyMutation", m)
+}
+
 // The RoomQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RoomQueryRuleFunc func(context.Context, *ent.RoomQuery) error
@@ -2526,6 +2550,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.RefundReviewQuery:
 		return q.Filter(), nil
+	case *ent.RenewalReminderPolicyQuery:
+		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
 	case *ent.SalesDailyQuery:
@@ -2718,6 +2744,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.RefundMutation:
 		return m.Filter(), nil
 	case *ent.RefundReviewMutation:
+		return m.Filter(), nil
+	case *ent.RenewalReminderPolicyMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
 		return m.Filter(), nil

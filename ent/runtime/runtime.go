@@ -81,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/schema"
@@ -4869,6 +4870,41 @@ func init() {
 	refundreviewDescID := refundreviewMixinFields0[0].Descriptor()
 	// refundreview.DefaultID holds the default value on creation for the id field.
 	refundreview.DefaultID = refundreviewDescID.Default.(func() uuid.UUID)
+	renewalreminderpolicyMixin := schema.RenewalReminderPolicy{}.Mixin()
+	renewalreminderpolicy.Policy = privacy.NewPolicies(renewalreminderpolicyMixin[1], schema.RenewalReminderPolicy{})
+	renewalreminderpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := renewalreminderpolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	renewalreminderpolicyMixinHooks1 := renewalreminderpolicyMixin[1].Hooks()
+
+	renewalreminderpolicy.Hooks[1] = renewalreminderpolicyMixinHooks1[0]
+	renewalreminderpolicyMixinFields0 := renewalreminderpolicyMixin[0].Fields()
+	_ = renewalreminderpolicyMixinFields0
+	renewalreminderpolicyFields := schema.RenewalReminderPolicy{}.Fields()
+	_ = renewalreminderpolicyFields
+	// renewalreminderpolicyDescCreatedAt is the schema descriptor for created_at field.
+	renewalreminderpolicyDescCreatedAt := renewalreminderpolicyMixinFields0[1].Descriptor()
+	// renewalreminderpolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	renewalreminderpolicy.DefaultCreatedAt = renewalreminderpolicyDescCreatedAt.Default.(func() time.Time)
+	// renewalreminderpolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	renewalreminderpolicyDescUpdatedAt := renewalreminderpolicyMixinFields0[2].Descriptor()
+	// renewalreminderpolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	renewalreminderpolicy.DefaultUpdatedAt = renewalreminderpolicyDescUpdatedAt.Default.(func() time.Time)
+	// renewalreminderpolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	renewalreminderpolicy.UpdateDefaultUpdatedAt = renewalreminderpolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// renewalreminderpolicyDescPreviewHash is the schema descriptor for preview_hash field.
+	renewalreminderpolicyDescPreviewHash := renewalreminderpolicyFields[1].Descriptor()
+	// renewalreminderpolicy.PreviewHashValidator is a validator for the "preview_hash" field. It is called by the builders before save.
+	renewalreminderpolicy.PreviewHashValidator = renewalreminderpolicyDescPreviewHash.Validators[0].(func(string) error)
+	// renewalreminderpolicyDescID is the schema descriptor for id field.
+	renewalreminderpolicyDescID := renewalreminderpolicyMixinFields0[0].Descriptor()
+	// renewalreminderpolicy.DefaultID holds the default value on creation for the id field.
+	renewalreminderpolicy.DefaultID = renewalreminderpolicyDescID.Default.(func() uuid.UUID)
 	roomMixin := schema.Room{}.Mixin()
 	room.Policy = privacy.NewPolicies(roomMixin[1], schema.Room{})
 	room.Hooks[0] = func(next ent.Mutator) ent.Mutator {

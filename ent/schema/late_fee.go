@@ -70,3 +70,25 @@ func (LateFee) Indexes() []ent.Index {
 		index.Fields("organization_id", "status"),
 	}
 }
+
+// RenewalReminderPolicy is a venue's reminder before each renewal charge:
+// on each of days_before (days before the charge, venue-local) the member
+// of a renewing membership is e-mailed through the notification outbox.
+// One per venue; applied only through a preview whose hash matches.
+type RenewalReminderPolicy struct{ ent.Schema }
+
+// Mixin of the RenewalReminderPolicy.
+func (RenewalReminderPolicy) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, VenueMixin{}} }
+
+// Fields of the RenewalReminderPolicy.
+func (RenewalReminderPolicy) Fields() []ent.Field {
+	return []ent.Field{
+		field.JSON("days_before", []int{}),
+		field.String("preview_hash").MaxLen(128),
+	}
+}
+
+// Indexes of the RenewalReminderPolicy: one per venue.
+func (RenewalReminderPolicy) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id").Unique().StorageKey("renewalreminderpolicy_one_per_venue")}
+}

@@ -216,7 +216,8 @@ func (s *Service) applyLateFee(ctx context.Context, pol *ent.LateFeePolicy, invo
 	return applied, err
 }
 
-// LateFeesEvery applies late fees every period until ctx ends.
+// LateFeesEvery applies late fees and queues the renewal reminders due
+// every period until ctx ends.
 func (s *Service) LateFeesEvery(ctx context.Context, period time.Duration, logf func(string, ...any)) {
 	t := time.NewTicker(period)
 	defer t.Stop()
@@ -227,6 +228,9 @@ func (s *Service) LateFeesEvery(ctx context.Context, period time.Duration, logf 
 		case <-t.C:
 			if _, err := s.ApplyLateFees(ctx, s.now()); err != nil {
 				logf("late fee sweep", "error", err)
+			}
+			if _, err := s.SendRenewalReminders(ctx, s.now()); err != nil { // reminders.go
+				logf("renewal reminder sweep", "error", err)
 			}
 		}
 	}

@@ -16,7 +16,8 @@ func init() {
 	worldExtras = append(worldExtras, func(t *testing.T, ctx context.Context, c *ent.Client, w *world) map[string]uuid.UUID {
 		t.Helper()
 		return map[string]uuid.UUID{"LateFee": newLateFee(c, w.ids["Member"]).SaveX(ctx).ID,
-			"LateFeePolicy": newLateFeePolicy(c).SaveX(ctx).ID}
+			"LateFeePolicy":         newLateFeePolicy(c).SaveX(ctx).ID,
+			"RenewalReminderPolicy": c.RenewalReminderPolicy.Create().SetDaysBefore([]int{3}).SetPreviewHash("h").SaveX(ctx).ID}
 	})
 	cases["LateFee"] = venueCase{
 		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
@@ -32,7 +33,25 @@ func init() {
 			return saved(inVenue(newLateFee(c, refs.ids["Member"]), org).Save(ctx))
 		},
 	}
-	noReferences = append(noReferences, "LateFeePolicy")
+	noReferences = append(noReferences, "LateFeePolicy", "RenewalReminderPolicy")
+	cases["RenewalReminderPolicy"] = venueCase{
+		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return ignore(c.RenewalReminderPolicy.Get(ctx, id))
+		},
+		update: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.RenewalReminderPolicy.UpdateOneID(id).SetDaysBefore([]int{1}).Exec(ctx)
+		},
+		delete: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
+			return c.RenewalReminderPolicy.DeleteOneID(id).Exec(ctx)
+		},
+		create: func(ctx context.Context, c *ent.Client, org, refs *world) (uuid.UUID, error) {
+			// One row per venue: make room for the new one first.
+			if _, err := c.RenewalReminderPolicy.Delete().Exec(ctx); err != nil {
+				return uuid.Nil, err
+			}
+			return saved(inVenue(c.RenewalReminderPolicy.Create().SetDaysBefore([]int{2}).SetPreviewHash("h"), org).Save(ctx))
+		},
+	}
 	cases["LateFeePolicy"] = venueCase{
 		get: func(ctx context.Context, c *ent.Client, id uuid.UUID) error {
 			return ignore(c.LateFeePolicy.Get(ctx, id))

@@ -29,3 +29,8 @@ func runLateFeeSweep(ctx context.Context, d Deps, c config.Config) {
 func init() {
 	idempotencyPolicies["removeAdminMembershipSetup"] = idempotency.Required(idempotency.Max200)
 }
+
+// The reminder policy's apply requires a key (spec/parts/admin_reminders.yaml).
+func init() {
+	idempotencyPolicies["applyAdminReminderPolicy"] = idempotency.Required(idempotency.Max200)
+}

@@ -258,6 +258,8 @@ var registry = map[string]SiteInfo{
 		"Checkout"),
 	"billing.late_fee_sweep": bypass("the sweep of every venue's late fee policies; it reads the policies and their venues, then applies each venue's late fees in that venue as its operator",
 		"LateFeePolicy"),
+	"billing.reminder_sweep": bypass("the sweep of every venue's renewal reminder policies; it reads the policies and their venues, then queues each venue's reminders in that venue as its operator",
+		"RenewalReminderPolicy"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

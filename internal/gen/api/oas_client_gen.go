@@ -92,6 +92,16 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// ApplyAdminReminderPolicy invokes applyAdminReminderPolicy operation.
+	//
+	// Makes `days_before` the venue's policy when `preview_hash` is still
+	// what the preview of these days gives now; otherwise 409
+	// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+	// renewal moved, started or ended since) and nothing changes. Audit
+	// `billing.reminder_policy_applied`.
+	//
+	// POST /admin/billing/reminder-policy/apply
+	ApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error)
 	// AssignServiceProvider invokes assignServiceProvider operation.
 	//
 	// Fields left out take their defaults: custom duration and price null
@@ -1426,6 +1436,12 @@ type Invoker interface {
 	//
 	// GET /admin/refunds/{refundId}/receipt
 	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
+	// GetAdminReminderPolicy invokes getAdminReminderPolicy operation.
+	//
+	// The policy's days (null when the venue has none).
+	//
+	// GET /admin/billing/reminder-policy
+	GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error)
 	// GetAdminRenewalRecovery invokes getAdminRenewalRecovery operation.
 	//
 	// The oldest unpaid renewal invoice of the pass (`invoice`, null when
@@ -2479,6 +2495,16 @@ type Invoker interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, request *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminReminderPolicy invokes previewAdminReminderPolicy operation.
+	//
+	// The renewing memberships whose charge falls in the next 31 days and
+	// the venue-local dates the policy would remind them (the reminders
+	// still to come), and `preview_hash`, a SHA-256 over exactly that
+	// (the days and every renewal's charge date, amount and reminder
+	// dates). Nothing is written.
+	//
+	// POST /admin/billing/reminder-policy/preview
+	PreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (*ReminderPreviewResponse, error)
 	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -3904,6 +3930,96 @@ func (c *Client) sendAdmitBookingWatch(ctx context.Context, params AdmitBookingW
 	defer body.Close()
 
 	result, err := decodeAdmitBookingWatchResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ApplyAdminReminderPolicy invokes applyAdminReminderPolicy operation.
+//
+// Makes `days_before` the venue's policy when `preview_hash` is still
+// what the preview of these days gives now; otherwise 409
+// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+// renewal moved, started or ended since) and nothing changes. Audit
+// `billing.reminder_policy_applied`.
+//
+// POST /admin/billing/reminder-policy/apply
+func (c *Client) ApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error) {
+	res, err := c.sendApplyAdminReminderPolicy(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (res *ReminderPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy/apply"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeApplyAdminReminderPolicyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ApplyAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeApplyAdminReminderPolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -14376,6 +14492,76 @@ func (c *Client) sendGetAdminRefundReceipt(ctx context.Context, params GetAdminR
 	defer body.Close()
 
 	result, err := decodeGetAdminRefundReceiptResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminReminderPolicy invokes getAdminReminderPolicy operation.
+//
+// The policy's days (null when the venue has none).
+//
+// GET /admin/billing/reminder-policy
+func (c *Client) GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error) {
+	res, err := c.sendGetAdminReminderPolicy(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAdminReminderPolicy(ctx context.Context) (res *ReminderPolicyResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminReminderPolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -25561,6 +25747,83 @@ func (c *Client) sendPostCheckoutPreview(ctx context.Context, request *CheckoutP
 	defer body.Close()
 
 	result, err := decodePostCheckoutPreviewResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// PreviewAdminReminderPolicy invokes previewAdminReminderPolicy operation.
+//
+// The renewing memberships whose charge falls in the next 31 days and
+// the venue-local dates the policy would remind them (the reminders
+// still to come), and `preview_hash`, a SHA-256 over exactly that
+// (the days and every renewal's charge date, amount and reminder
+// dates). Nothing is written.
+//
+// POST /admin/billing/reminder-policy/preview
+func (c *Client) PreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (*ReminderPreviewResponse, error) {
+	res, err := c.sendPreviewAdminReminderPolicy(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (res *ReminderPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewAdminReminderPolicyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAdminReminderPolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -52,6 +52,20 @@ func encodeAdminScheduleNotificationAvailabilityRequest(
 	return nil
 }
 
+func encodeApplyAdminReminderPolicyRequest(
+	req *ReminderApplyRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAssignServiceProviderRequest(
 	req *ServiceProviderRequest,
 	r *http.Request,
@@ -1100,6 +1114,20 @@ func encodePlanAppointmentVisitRequest(
 
 func encodePostCheckoutPreviewRequest(
 	req *CheckoutPreviewRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodePreviewAdminReminderPolicyRequest(
+	req *ReminderPolicyRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -91,6 +91,19 @@ func encodeAdmitBookingWatchResponse(response *BookingWatchResponse, w http.Resp
 	return nil
 }
 
+func encodeApplyAdminReminderPolicyResponse(response *ReminderPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeAssignServiceProviderResponse(response *ServiceProviderResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1497,6 +1510,19 @@ func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w htt
 		defer closer.Close()
 	}
 	if _, err := io.Copy(writer, response); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminReminderPolicyResponse(response *ReminderPolicyResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
 		return errors.Wrap(err, "write")
 	}
 
@@ -2941,6 +2967,19 @@ func encodePlanAppointmentVisitResponse(response *VisitPlanResponse, w http.Resp
 }
 
 func encodePostCheckoutPreviewResponse(response *CheckoutPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodePreviewAdminReminderPolicyResponse(response *ReminderPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -28513,6 +28513,51 @@ func (o NilRefundReviewOriginalPaymentMethodReason) Or(d RefundReviewOriginalPay
 	return d
 }
 
+// NewNilReminderPolicyResponseData returns new NilReminderPolicyResponseData with value set to v.
+func NewNilReminderPolicyResponseData(v ReminderPolicyResponseData) NilReminderPolicyResponseData {
+	return NilReminderPolicyResponseData{
+		Value: v,
+	}
+}
+
+// NilReminderPolicyResponseData is nullable ReminderPolicyResponseData.
+type NilReminderPolicyResponseData struct {
+	Value ReminderPolicyResponseData
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilReminderPolicyResponseData) SetTo(v ReminderPolicyResponseData) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilReminderPolicyResponseData) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilReminderPolicyResponseData) SetToNull() {
+	o.Null = true
+	var v ReminderPolicyResponseData
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilReminderPolicyResponseData) Get() (v ReminderPolicyResponseData, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilReminderPolicyResponseData) Or(d ReminderPolicyResponseData) ReminderPolicyResponseData {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilRenewalRecoveryInvoice returns new NilRenewalRecoveryInvoice with value set to v.
 func NewNilRenewalRecoveryInvoice(v RenewalRecoveryInvoice) NilRenewalRecoveryInvoice {
 	return NilRenewalRecoveryInvoice{
@@ -41859,6 +41904,151 @@ func (s *RefundViewStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/ReminderApplyRequest
+type ReminderApplyRequest struct {
+	DaysBefore  ReminderDays `json:"days_before"`
+	PreviewHash string       `json:"preview_hash"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderApplyRequest) GetDaysBefore() ReminderDays {
+	return s.DaysBefore
+}
+
+// GetPreviewHash returns the value of PreviewHash.
+func (s *ReminderApplyRequest) GetPreviewHash() string {
+	return s.PreviewHash
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderApplyRequest) SetDaysBefore(val ReminderDays) {
+	s.DaysBefore = val
+}
+
+// SetPreviewHash sets the value of PreviewHash.
+func (s *ReminderApplyRequest) SetPreviewHash(val string) {
+	s.PreviewHash = val
+}
+
+type ReminderDays []int
+
+// Ref: #/components/schemas/ReminderPolicyRequest
+type ReminderPolicyRequest struct {
+	DaysBefore ReminderDays `json:"days_before"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPolicyRequest) GetDaysBefore() ReminderDays {
+	return s.DaysBefore
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPolicyRequest) SetDaysBefore(val ReminderDays) {
+	s.DaysBefore = val
+}
+
+// Ref: #/components/schemas/ReminderPolicyResponse
+type ReminderPolicyResponse struct {
+	Data NilReminderPolicyResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *ReminderPolicyResponse) GetData() NilReminderPolicyResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *ReminderPolicyResponse) SetData(val NilReminderPolicyResponseData) {
+	s.Data = val
+}
+
+type ReminderPolicyResponseData struct {
+	DaysBefore []int     `json:"days_before"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPolicyResponseData) GetDaysBefore() []int {
+	return s.DaysBefore
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *ReminderPolicyResponseData) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPolicyResponseData) SetDaysBefore(val []int) {
+	s.DaysBefore = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *ReminderPolicyResponseData) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/ReminderPreviewResponse
+type ReminderPreviewResponse struct {
+	Data ReminderPreviewResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *ReminderPreviewResponse) GetData() ReminderPreviewResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *ReminderPreviewResponse) SetData(val ReminderPreviewResponseData) {
+	s.Data = val
+}
+
+type ReminderPreviewResponseData struct {
+	AffectedCount int                       `json:"affected_count"`
+	DaysBefore    []int                     `json:"days_before"`
+	PreviewHash   string                    `json:"preview_hash"`
+	Upcoming      []UpcomingRenewalReminder `json:"upcoming"`
+}
+
+// GetAffectedCount returns the value of AffectedCount.
+func (s *ReminderPreviewResponseData) GetAffectedCount() int {
+	return s.AffectedCount
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPreviewResponseData) GetDaysBefore() []int {
+	return s.DaysBefore
+}
+
+// GetPreviewHash returns the value of PreviewHash.
+func (s *ReminderPreviewResponseData) GetPreviewHash() string {
+	return s.PreviewHash
+}
+
+// GetUpcoming returns the value of Upcoming.
+func (s *ReminderPreviewResponseData) GetUpcoming() []UpcomingRenewalReminder {
+	return s.Upcoming
+}
+
+// SetAffectedCount sets the value of AffectedCount.
+func (s *ReminderPreviewResponseData) SetAffectedCount(val int) {
+	s.AffectedCount = val
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPreviewResponseData) SetDaysBefore(val []int) {
+	s.DaysBefore = val
+}
+
+// SetPreviewHash sets the value of PreviewHash.
+func (s *ReminderPreviewResponseData) SetPreviewHash(val string) {
+	s.PreviewHash = val
+}
+
+// SetUpcoming sets the value of Upcoming.
+func (s *ReminderPreviewResponseData) SetUpcoming(val []UpcomingRenewalReminder) {
+	s.Upcoming = val
+}
+
 // Ref: #/components/schemas/RemoveMembershipSetupRequest
 type RemoveMembershipSetupRequest struct {
 	// The `updated_at` token of the setup read (RFC 3339, microseconds).
@@ -47537,6 +47727,87 @@ func (s *TotpEnrollmentResponse) SetData(val TotpEnrollment) {
 // SetError sets the value of Error.
 func (s *TotpEnrollmentResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/UpcomingRenewalReminder
+type UpcomingRenewalReminder struct {
+	AmountMinor    int64       `json:"amount_minor"`
+	ChargeDate     time.Time   `json:"charge_date"`
+	Currency       string      `json:"currency"`
+	MemberID       uuid.UUID   `json:"member_id"`
+	PassID         uuid.UUID   `json:"pass_id"`
+	RemindOn       []time.Time `json:"remind_on"`
+	SubscriptionID uuid.UUID   `json:"subscription_id"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *UpcomingRenewalReminder) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetChargeDate returns the value of ChargeDate.
+func (s *UpcomingRenewalReminder) GetChargeDate() time.Time {
+	return s.ChargeDate
+}
+
+// GetCurrency returns the value of Currency.
+func (s *UpcomingRenewalReminder) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *UpcomingRenewalReminder) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *UpcomingRenewalReminder) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRemindOn returns the value of RemindOn.
+func (s *UpcomingRenewalReminder) GetRemindOn() []time.Time {
+	return s.RemindOn
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *UpcomingRenewalReminder) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *UpcomingRenewalReminder) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetChargeDate sets the value of ChargeDate.
+func (s *UpcomingRenewalReminder) SetChargeDate(val time.Time) {
+	s.ChargeDate = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *UpcomingRenewalReminder) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *UpcomingRenewalReminder) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *UpcomingRenewalReminder) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRemindOn sets the value of RemindOn.
+func (s *UpcomingRenewalReminder) SetRemindOn(val []time.Time) {
+	s.RemindOn = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *UpcomingRenewalReminder) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
 }
 
 // Ref: #/components/schemas/VenueAffinity

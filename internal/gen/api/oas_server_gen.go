@@ -79,6 +79,16 @@ type Handler interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// ApplyAdminReminderPolicy implements applyAdminReminderPolicy operation.
+	//
+	// Makes `days_before` the venue's policy when `preview_hash` is still
+	// what the preview of these days gives now; otherwise 409
+	// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+	// renewal moved, started or ended since) and nothing changes. Audit
+	// `billing.reminder_policy_applied`.
+	//
+	// POST /admin/billing/reminder-policy/apply
+	ApplyAdminReminderPolicy(ctx context.Context, req *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error)
 	// AssignServiceProvider implements assignServiceProvider operation.
 	//
 	// Fields left out take their defaults: custom duration and price null
@@ -1413,6 +1423,12 @@ type Handler interface {
 	//
 	// GET /admin/refunds/{refundId}/receipt
 	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
+	// GetAdminReminderPolicy implements getAdminReminderPolicy operation.
+	//
+	// The policy's days (null when the venue has none).
+	//
+	// GET /admin/billing/reminder-policy
+	GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error)
 	// GetAdminRenewalRecovery implements getAdminRenewalRecovery operation.
 	//
 	// The oldest unpaid renewal invoice of the pass (`invoice`, null when
@@ -2466,6 +2482,16 @@ type Handler interface {
 	//
 	// POST /me/checkout/preview
 	PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
+	// PreviewAdminReminderPolicy implements previewAdminReminderPolicy operation.
+	//
+	// The renewing memberships whose charge falls in the next 31 days and
+	// the venue-local dates the policy would remind them (the reminders
+	// still to come), and `preview_hash`, a SHA-256 over exactly that
+	// (the days and every renewal's charge date, amount and reminder
+	// dates). Nothing is written.
+	//
+	// POST /admin/billing/reminder-policy/preview
+	PreviewAdminReminderPolicy(ctx context.Context, req *ReminderPolicyRequest) (*ReminderPreviewResponse, error)
 	// PreviewAppointmentCancel implements previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,

@@ -102,6 +102,19 @@ func (UnimplementedHandler) AdmitBookingWatch(ctx context.Context, params AdmitB
 	return r, ht.ErrNotImplemented
 }
 
+// ApplyAdminReminderPolicy implements applyAdminReminderPolicy operation.
+//
+// Makes `days_before` the venue's policy when `preview_hash` is still
+// what the preview of these days gives now; otherwise 409
+// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+// renewal moved, started or ended since) and nothing changes. Audit
+// `billing.reminder_policy_applied`.
+//
+// POST /admin/billing/reminder-policy/apply
+func (UnimplementedHandler) ApplyAdminReminderPolicy(ctx context.Context, req *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (r *ReminderPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AssignServiceProvider implements assignServiceProvider operation.
 //
 // Fields left out take their defaults: custom duration and price null
@@ -1748,6 +1761,15 @@ func (UnimplementedHandler) GetAdminRefundReceipt(ctx context.Context, params Ge
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminReminderPolicy implements getAdminReminderPolicy operation.
+//
+// The policy's days (null when the venue has none).
+//
+// GET /admin/billing/reminder-policy
+func (UnimplementedHandler) GetAdminReminderPolicy(ctx context.Context) (r *ReminderPolicyResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminRenewalRecovery implements getAdminRenewalRecovery operation.
 //
 // The oldest unpaid renewal invoice of the pass (`invoice`, null when
@@ -3113,6 +3135,19 @@ func (UnimplementedHandler) PlanAppointmentVisit(ctx context.Context, req *Visit
 //
 // POST /me/checkout/preview
 func (UnimplementedHandler) PostCheckoutPreview(ctx context.Context, req *CheckoutPreviewRequest, params PostCheckoutPreviewParams) (r *CheckoutPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// PreviewAdminReminderPolicy implements previewAdminReminderPolicy operation.
+//
+// The renewing memberships whose charge falls in the next 31 days and
+// the venue-local dates the policy would remind them (the reminders
+// still to come), and `preview_hash`, a SHA-256 over exactly that
+// (the days and every renewal's charge date, amount and reminder
+// dates). Nothing is written.
+//
+// POST /admin/billing/reminder-policy/preview
+func (UnimplementedHandler) PreviewAdminReminderPolicy(ctx context.Context, req *ReminderPolicyRequest) (r *ReminderPreviewResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
