@@ -283,6 +283,11 @@ func (s *Service) SendRenewalPayLink(ctx context.Context, p PayLinkParams) (*Pay
 	out := &PayLinkResult{Invoice: inv}
 	body := fmt.Sprintf("Your membership renewal of %s (invoice %s) is unpaid. Pay it in the app: Invoices, Pay now (%s).",
 		money.Format(Balance(inv), inv.Currency), inv.Number, PayPath(inv.ID))
+	if fees, err := s.PendingLateFeesOf(ctx, []uuid.UUID{inv.ID}); err != nil {
+		return nil, err
+	} else if f := fees[inv.ID]; f != nil {
+		body += fmt.Sprintf(" A late fee of %s is charged with it.", money.Format(f.AmountMinor, f.Currency))
+	}
 	if p.Message != "" {
 		body = p.Message + "\n\n" + body
 	}
