@@ -53,6 +53,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -88,6 +90,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -190,6 +193,10 @@ type Client struct {
 	Invoice *InvoiceClient
 	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
 	InvoiceCounter *InvoiceCounterClient
+	// LateFee is the client for interacting with the LateFee builders.
+	LateFee *LateFeeClient
+	// LateFeePolicy is the client for interacting with the LateFeePolicy builders.
+	LateFeePolicy *LateFeePolicyClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -260,6 +267,8 @@ type Client struct {
 	Refund *RefundClient
 	// RefundReview is the client for interacting with the RefundReview builders.
 	RefundReview *RefundReviewClient
+	// RenewalReminderPolicy is the client for interacting with the RenewalReminderPolicy builders.
+	RenewalReminderPolicy *RenewalReminderPolicyClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// SalesDaily is the client for interacting with the SalesDaily builders.
@@ -346,6 +355,8 @@ func (c *Client) init() {
 	c.Instructor = NewInstructorClient(c.config)
 	c.Invoice = NewInvoiceClient(c.config)
 	c.InvoiceCounter = NewInvoiceCounterClient(c.config)
+	c.LateFee = NewLateFeeClient(c.config)
+	c.LateFeePolicy = NewLateFeePolicyClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
@@ -381,6 +392,7 @@ func (c *Client) init() {
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RefundReview = NewRefundReviewClient(c.config)
+	c.RenewalReminderPolicy = NewRenewalReminderPolicyClient(c.config)
 	c.Room = NewRoomClient(c.config)
 	c.SalesDaily = NewSalesDailyClient(c.config)
 	c.Service = NewServiceClient(c.config)
@@ -529,6 +541,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Instructor:             NewInstructorClient(cfg),
 		Invoice:                NewInvoiceClient(cfg),
 		InvoiceCounter:         NewInvoiceCounterClient(cfg),
+		LateFee:                NewLateFeeClient(cfg),
+		LateFeePolicy:          NewLateFeePolicyClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -564,6 +578,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
+		RenewalReminderPolicy:  NewRenewalReminderPolicyClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
@@ -639,6 +654,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Instructor:             NewInstructorClient(cfg),
 		Invoice:                NewInvoiceClient(cfg),
 		InvoiceCounter:         NewInvoiceCounterClient(cfg),
+		LateFee:                NewLateFeeClient(cfg),
+		LateFeePolicy:          NewLateFeePolicyClient(cfg),
 		Location:               NewLocationClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
@@ -674,6 +691,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
+		RenewalReminderPolicy:  NewRenewalReminderPolicyClient(cfg),
 		Room:                   NewRoomClient(cfg),
 		SalesDaily:             NewSalesDailyClient(cfg),
 		Service:                NewServiceClient(cfg),
@@ -729,15 +747,16 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
-		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
-		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
-		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride,
-		c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
+		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
+		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
+		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
+		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
+		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
 		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
 		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
 		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
@@ -758,15 +777,16 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
 		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.Location,
-		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
-		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
-		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
-		c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride,
-		c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites,
-		c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
+		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
+		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
+		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
+		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
+		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
+		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
+		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
 		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
 		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
 		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
@@ -853,6 +873,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Invoice.mutate(ctx, m)
 	case *InvoiceCounterMutation:
 		return c.InvoiceCounter.mutate(ctx, m)
+	case *LateFeeMutation:
+		return c.LateFee.mutate(ctx, m)
+	case *LateFeePolicyMutation:
+		return c.LateFeePolicy.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *MFABackupCodeMutation:
@@ -923,6 +947,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Refund.mutate(ctx, m)
 	case *RefundReviewMutation:
 		return c.RefundReview.mutate(ctx, m)
+	case *RenewalReminderPolicyMutation:
+		return c.RenewalReminderPolicy.mutate(ctx, m)
 	case *RoomMutation:
 		return c.Room.mutate(ctx, m)
 	case *SalesDailyMutation:
@@ -7268,6 +7294,322 @@ func (c *InvoiceCounterClient) mutate(ctx context.Context, m *InvoiceCounterMuta
 	}
 }
 
+// LateFeeClient is a client for the LateFee schema.
+type LateFeeClient struct {
+	config
+}
+
+// NewLateFeeClient returns a client for the LateFee from the given config.
+func NewLateFeeClient(c config) *LateFeeClient {
+	return &LateFeeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `latefee.Hooks(f(g(h())))`.
+func (c *LateFeeClient) Use(hooks ...Hook) {
+	c.hooks.LateFee = append(c.hooks.LateFee, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `latefee.Intercept(f(g(h())))`.
+func (c *LateFeeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LateFee = append(c.inters.LateFee, interceptors...)
+}
+
+// Create returns a builder for creating a LateFee entity.
+func (c *LateFeeClient) Create() *LateFeeCreate {
+	mutation := newLateFeeMutation(c.config, OpCreate)
+	return &LateFeeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LateFee entities.
+func (c *LateFeeClient) CreateBulk(builders ...*LateFeeCreate) *LateFeeCreateBulk {
+	return &LateFeeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LateFeeClient) MapCreateBulk(slice any, setFunc func(*LateFeeCreate, int)) *LateFeeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LateFeeCreateBulk{err: fmt.Errorf("calling to LateFeeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LateFeeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LateFeeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LateFee.
+func (c *LateFeeClient) Update() *LateFeeUpdate {
+	mutation := newLateFeeMutation(c.config, OpUpdate)
+	return &LateFeeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LateFeeClient) UpdateOne(_m *LateFee) *LateFeeUpdateOne {
+	mutation := newLateFeeMutation(c.config, OpUpdateOne, withLateFee(_m))
+	return &LateFeeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LateFeeClient) UpdateOneID(id uuid.UUID) *LateFeeUpdateOne {
+	mutation := newLateFeeMutation(c.config, OpUpdateOne, withLateFeeID(id))
+	return &LateFeeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LateFee.
+func (c *LateFeeClient) Delete() *LateFeeDelete {
+	mutation := newLateFeeMutation(c.config, OpDelete)
+	return &LateFeeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LateFeeClient) DeleteOne(_m *LateFee) *LateFeeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LateFeeClient) DeleteOneID(id uuid.UUID) *LateFeeDeleteOne {
+	builder := c.Delete().Where(latefee.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LateFeeDeleteOne{builder}
+}
+
+// Query returns a query builder for LateFee.
+func (c *LateFeeClient) Query() *LateFeeQuery {
+	return &LateFeeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLateFee},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LateFee entity by its id.
+func (c *LateFeeClient) Get(ctx context.Context, id uuid.UUID) (*LateFee, error) {
+	return c.Query().Where(latefee.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LateFeeClient) GetX(ctx context.Context, id uuid.UUID) *LateFee {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a LateFee.
+func (c *LateFeeClient) QueryOrganization(_m *LateFee) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(latefee.Table, latefee.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, latefee.OrganizationTable, latefee.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a LateFee.
+func (c *LateFeeClient) QueryMember(_m *LateFee) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(latefee.Table, latefee.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, latefee.MemberTable, latefee.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LateFeeClient) Hooks() []Hook {
+	hooks := c.hooks.LateFee
+	return append(hooks[:len(hooks):len(hooks)], latefee.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *LateFeeClient) Interceptors() []Interceptor {
+	return c.inters.LateFee
+}
+
+func (c *LateFeeClient) mutate(ctx context.Context, m *LateFeeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LateFeeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LateFeeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LateFeeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LateFeeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LateFee mutation op: %q", m.Op())
+	}
+}
+
+// LateFeePolicyClient is a client for the LateFeePolicy schema.
+type LateFeePolicyClient struct {
+	config
+}
+
+// NewLateFeePolicyClient returns a client for the LateFeePolicy from the given config.
+func NewLateFeePolicyClient(c config) *LateFeePolicyClient {
+	return &LateFeePolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `latefeepolicy.Hooks(f(g(h())))`.
+func (c *LateFeePolicyClient) Use(hooks ...Hook) {
+	c.hooks.LateFeePolicy = append(c.hooks.LateFeePolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `latefeepolicy.Intercept(f(g(h())))`.
+func (c *LateFeePolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LateFeePolicy = append(c.inters.LateFeePolicy, interceptors...)
+}
+
+// Create returns a builder for creating a LateFeePolicy entity.
+func (c *LateFeePolicyClient) Create() *LateFeePolicyCreate {
+	mutation := newLateFeePolicyMutation(c.config, OpCreate)
+	return &LateFeePolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LateFeePolicy entities.
+func (c *LateFeePolicyClient) CreateBulk(builders ...*LateFeePolicyCreate) *LateFeePolicyCreateBulk {
+	return &LateFeePolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LateFeePolicyClient) MapCreateBulk(slice any, setFunc func(*LateFeePolicyCreate, int)) *LateFeePolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LateFeePolicyCreateBulk{err: fmt.Errorf("calling to LateFeePolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LateFeePolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LateFeePolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LateFeePolicy.
+func (c *LateFeePolicyClient) Update() *LateFeePolicyUpdate {
+	mutation := newLateFeePolicyMutation(c.config, OpUpdate)
+	return &LateFeePolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LateFeePolicyClient) UpdateOne(_m *LateFeePolicy) *LateFeePolicyUpdateOne {
+	mutation := newLateFeePolicyMutation(c.config, OpUpdateOne, withLateFeePolicy(_m))
+	return &LateFeePolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LateFeePolicyClient) UpdateOneID(id uuid.UUID) *LateFeePolicyUpdateOne {
+	mutation := newLateFeePolicyMutation(c.config, OpUpdateOne, withLateFeePolicyID(id))
+	return &LateFeePolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LateFeePolicy.
+func (c *LateFeePolicyClient) Delete() *LateFeePolicyDelete {
+	mutation := newLateFeePolicyMutation(c.config, OpDelete)
+	return &LateFeePolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LateFeePolicyClient) DeleteOne(_m *LateFeePolicy) *LateFeePolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LateFeePolicyClient) DeleteOneID(id uuid.UUID) *LateFeePolicyDeleteOne {
+	builder := c.Delete().Where(latefeepolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LateFeePolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for LateFeePolicy.
+func (c *LateFeePolicyClient) Query() *LateFeePolicyQuery {
+	return &LateFeePolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLateFeePolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LateFeePolicy entity by its id.
+func (c *LateFeePolicyClient) Get(ctx context.Context, id uuid.UUID) (*LateFeePolicy, error) {
+	return c.Query().Where(latefeepolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LateFeePolicyClient) GetX(ctx context.Context, id uuid.UUID) *LateFeePolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a LateFeePolicy.
+func (c *LateFeePolicyClient) QueryOrganization(_m *LateFeePolicy) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(latefeepolicy.Table, latefeepolicy.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, latefeepolicy.OrganizationTable, latefeepolicy.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LateFeePolicyClient) Hooks() []Hook {
+	hooks := c.hooks.LateFeePolicy
+	return append(hooks[:len(hooks):len(hooks)], latefeepolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *LateFeePolicyClient) Interceptors() []Interceptor {
+	return c.inters.LateFeePolicy
+}
+
+func (c *LateFeePolicyClient) mutate(ctx context.Context, m *LateFeePolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LateFeePolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LateFeePolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LateFeePolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LateFeePolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LateFeePolicy mutation op: %q", m.Op())
+	}
+}
+
 // LocationClient is a client for the Location schema.
 type LocationClient struct {
 	config
@@ -12998,6 +13340,156 @@ func (c *RefundReviewClient) mutate(ctx context.Context, m *RefundReviewMutation
 	}
 }
 
+// RenewalReminderPolicyClient is a client for the RenewalReminderPolicy schema.
+type RenewalReminderPolicyClient struct {
+	config
+}
+
+// NewRenewalReminderPolicyClient returns a client for the RenewalReminderPolicy from the given config.
+func NewRenewalReminderPolicyClient(c config) *RenewalReminderPolicyClient {
+	return &RenewalReminderPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `renewalreminderpolicy.Hooks(f(g(h())))`.
+func (c *RenewalReminderPolicyClient) Use(hooks ...Hook) {
+	c.hooks.RenewalReminderPolicy = append(c.hooks.RenewalReminderPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `renewalreminderpolicy.Intercept(f(g(h())))`.
+func (c *RenewalReminderPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RenewalReminderPolicy = append(c.inters.RenewalReminderPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a RenewalReminderPolicy entity.
+func (c *RenewalReminderPolicyClient) Create() *RenewalReminderPolicyCreate {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpCreate)
+	return &RenewalReminderPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RenewalReminderPolicy entities.
+func (c *RenewalReminderPolicyClient) CreateBulk(builders ...*RenewalReminderPolicyCreate) *RenewalReminderPolicyCreateBulk {
+	return &RenewalReminderPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RenewalReminderPolicyClient) MapCreateBulk(slice any, setFunc func(*RenewalReminderPolicyCreate, int)) *RenewalReminderPolicyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RenewalReminderPolicyCreateBulk{err: fmt.Errorf("calling to RenewalReminderPolicyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RenewalReminderPolicyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RenewalReminderPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Update() *RenewalReminderPolicyUpdate {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdate)
+	return &RenewalReminderPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RenewalReminderPolicyClient) UpdateOne(_m *RenewalReminderPolicy) *RenewalReminderPolicyUpdateOne {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdateOne, withRenewalReminderPolicy(_m))
+	return &RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RenewalReminderPolicyClient) UpdateOneID(id uuid.UUID) *RenewalReminderPolicyUpdateOne {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpUpdateOne, withRenewalReminderPolicyID(id))
+	return &RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Delete() *RenewalReminderPolicyDelete {
+	mutation := newRenewalReminderPolicyMutation(c.config, OpDelete)
+	return &RenewalReminderPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RenewalReminderPolicyClient) DeleteOne(_m *RenewalReminderPolicy) *RenewalReminderPolicyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RenewalReminderPolicyClient) DeleteOneID(id uuid.UUID) *RenewalReminderPolicyDeleteOne {
+	builder := c.Delete().Where(renewalreminderpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RenewalReminderPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) Query() *RenewalReminderPolicyQuery {
+	return &RenewalReminderPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRenewalReminderPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RenewalReminderPolicy entity by its id.
+func (c *RenewalReminderPolicyClient) Get(ctx context.Context, id uuid.UUID) (*RenewalReminderPolicy, error) {
+	return c.Query().Where(renewalreminderpolicy.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RenewalReminderPolicyClient) GetX(ctx context.Context, id uuid.UUID) *RenewalReminderPolicy {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a RenewalReminderPolicy.
+func (c *RenewalReminderPolicyClient) QueryOrganization(_m *RenewalReminderPolicy) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(renewalreminderpolicy.Table, renewalreminderpolicy.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, renewalreminderpolicy.OrganizationTable, renewalreminderpolicy.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RenewalReminderPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.RenewalReminderPolicy
+	return append(hooks[:len(hooks):len(hooks)], renewalreminderpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RenewalReminderPolicyClient) Interceptors() []Interceptor {
+	return c.inters.RenewalReminderPolicy
+}
+
+func (c *RenewalReminderPolicyClient) mutate(ctx context.Context, m *RenewalReminderPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RenewalReminderPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RenewalReminderPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RenewalReminderPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RenewalReminderPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RenewalReminderPolicy mutation op: %q", m.Op())
+	}
+}
+
 // RoomClient is a client for the Room schema.
 type RoomClient struct {
 	config
@@ -16273,17 +16765,18 @@ type (
 		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
 		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
-		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationAttachment, NotificationDelivery, NotificationOptOut,
+		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
+		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
 		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
+		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -16292,17 +16785,18 @@ type (
 		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
 		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
-		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, Location,
-		MFABackupCode, MFAChallenge, MFAFactor, Member, MemberCredit,
-		NotificationAttachment, NotificationDelivery, NotificationOptOut,
+		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
+		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
+		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
 		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
+		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
+		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
+		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

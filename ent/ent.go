@@ -49,6 +49,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -84,6 +86,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -200,6 +203,8 @@ func checkColumn(t, c string) error {
 			instructor.Table:             instructor.ValidColumn,
 			invoice.Table:                invoice.ValidColumn,
 			invoicecounter.Table:         invoicecounter.ValidColumn,
+			latefee.Table:                latefee.ValidColumn,
+			latefeepolicy.Table:          latefeepolicy.ValidColumn,
 			location.Table:               location.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,
 			mfachallenge.Table:           mfachallenge.ValidColumn,
@@ -235,6 +240,7 @@ func checkColumn(t, c string) error {
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			refund.Table:                 refund.ValidColumn,
 			refundreview.Table:           refundreview.ValidColumn,
+			renewalreminderpolicy.Table:  renewalreminderpolicy.ValidColumn,
 			room.Table:                   room.ValidColumn,
 			salesdaily.Table:             salesdaily.ValidColumn,
 			service.Table:                service.ValidColumn,

@@ -49,6 +49,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -85,6 +87,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -153,6 +156,8 @@ const (
 	TypeInstructor             = "Instructor"
 	TypeInvoice                = "Invoice"
 	TypeInvoiceCounter         = "InvoiceCounter"
+	TypeLateFee                = "LateFee"
+	TypeLateFeePolicy          = "LateFeePolicy"
 	TypeLocation               = "Location"
 	TypeMFABackupCode          = "MFABackupCode"
 	TypeMFAChallenge           = "MFAChallenge"
@@ -188,6 +193,7 @@ const (
 	TypeRefreshToken           = "RefreshToken"
 	TypeRefund                 = "Refund"
 	TypeRefundReview           = "RefundReview"
+	TypeRenewalReminderPolicy  = "RenewalReminderPolicy"
 	TypeRoom                   = "Room"
 	TypeSalesDaily             = "SalesDaily"
 	TypeService                = "Service"
@@ -46682,6 +46688,1999 @@ func (m *InvoiceCounterMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown InvoiceCounter edge %s", name)
 }
 
+// LateFeeMutation represents an operation that mutates the LateFee nodes in the graph.
+type LateFeeMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	invoice_id          *uuid.UUID
+	pass_id             *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	status              *latefee.Status
+	applied_at          *time.Time
+	paid_at             *time.Time
+	payment_id          *uuid.UUID
+	waived_at           *time.Time
+	waive_reason        *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*LateFee, error)
+	predicates          []predicate.LateFee
+}
+
+var _ ent.Mutation = (*LateFeeMutation)(nil)
+
+// latefeeOption allows management of the mutation configuration using functional options.
+type latefeeOption func(*LateFeeMutation)
+
+// newLateFeeMutation creates new mutation for the LateFee entity.
+func newLateFeeMutation(c config, op Op, opts ...latefeeOption) *LateFeeMutation {
+	m := &LateFeeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLateFee,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLateFeeID sets the ID field of the mutation.
+func withLateFeeID(id uuid.UUID) latefeeOption {
+	return func(m *LateFeeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LateFee
+		)
+		m.oldValue = func(ctx context.Context) (*LateFee, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LateFee.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLateFee sets the old LateFee of the mutation.
+func withLateFee(node *LateFee) latefeeOption {
+	return func(m *LateFeeMutation) {
+		m.oldValue = func(context.Context) (*LateFee, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LateFeeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LateFeeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of LateFee entities.
+func (m *LateFeeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LateFeeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LateFeeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LateFee.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LateFeeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LateFeeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LateFeeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LateFeeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LateFeeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LateFeeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *LateFeeMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *LateFeeMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *LateFeeMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetInvoiceID sets the "invoice_id" field.
+func (m *LateFeeMutation) SetInvoiceID(u uuid.UUID) {
+	m.invoice_id = &u
+}
+
+// InvoiceID returns the value of the "invoice_id" field in the mutation.
+func (m *LateFeeMutation) InvoiceID() (r uuid.UUID, exists bool) {
+	v := m.invoice_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInvoiceID returns the old "invoice_id" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldInvoiceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInvoiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInvoiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInvoiceID: %w", err)
+	}
+	return oldValue.InvoiceID, nil
+}
+
+// ResetInvoiceID resets all changes to the "invoice_id" field.
+func (m *LateFeeMutation) ResetInvoiceID() {
+	m.invoice_id = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *LateFeeMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *LateFeeMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *LateFeeMutation) ResetMemberID() {
+	m.member = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *LateFeeMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *LateFeeMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *LateFeeMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[latefee.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *LateFeeMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[latefee.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *LateFeeMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, latefee.FieldPassID)
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *LateFeeMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *LateFeeMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *LateFeeMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *LateFeeMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *LateFeeMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *LateFeeMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *LateFeeMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *LateFeeMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *LateFeeMutation) SetStatus(l latefee.Status) {
+	m.status = &l
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *LateFeeMutation) Status() (r latefee.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldStatus(ctx context.Context) (v latefee.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *LateFeeMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAppliedAt sets the "applied_at" field.
+func (m *LateFeeMutation) SetAppliedAt(t time.Time) {
+	m.applied_at = &t
+}
+
+// AppliedAt returns the value of the "applied_at" field in the mutation.
+func (m *LateFeeMutation) AppliedAt() (r time.Time, exists bool) {
+	v := m.applied_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppliedAt returns the old "applied_at" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldAppliedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppliedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppliedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppliedAt: %w", err)
+	}
+	return oldValue.AppliedAt, nil
+}
+
+// ResetAppliedAt resets all changes to the "applied_at" field.
+func (m *LateFeeMutation) ResetAppliedAt() {
+	m.applied_at = nil
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *LateFeeMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *LateFeeMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *LateFeeMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[latefee.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *LateFeeMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[latefee.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *LateFeeMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, latefee.FieldPaidAt)
+}
+
+// SetPaymentID sets the "payment_id" field.
+func (m *LateFeeMutation) SetPaymentID(u uuid.UUID) {
+	m.payment_id = &u
+}
+
+// PaymentID returns the value of the "payment_id" field in the mutation.
+func (m *LateFeeMutation) PaymentID() (r uuid.UUID, exists bool) {
+	v := m.payment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentID returns the old "payment_id" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldPaymentID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentID: %w", err)
+	}
+	return oldValue.PaymentID, nil
+}
+
+// ClearPaymentID clears the value of the "payment_id" field.
+func (m *LateFeeMutation) ClearPaymentID() {
+	m.payment_id = nil
+	m.clearedFields[latefee.FieldPaymentID] = struct{}{}
+}
+
+// PaymentIDCleared returns if the "payment_id" field was cleared in this mutation.
+func (m *LateFeeMutation) PaymentIDCleared() bool {
+	_, ok := m.clearedFields[latefee.FieldPaymentID]
+	return ok
+}
+
+// ResetPaymentID resets all changes to the "payment_id" field.
+func (m *LateFeeMutation) ResetPaymentID() {
+	m.payment_id = nil
+	delete(m.clearedFields, latefee.FieldPaymentID)
+}
+
+// SetWaivedAt sets the "waived_at" field.
+func (m *LateFeeMutation) SetWaivedAt(t time.Time) {
+	m.waived_at = &t
+}
+
+// WaivedAt returns the value of the "waived_at" field in the mutation.
+func (m *LateFeeMutation) WaivedAt() (r time.Time, exists bool) {
+	v := m.waived_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWaivedAt returns the old "waived_at" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldWaivedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWaivedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWaivedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWaivedAt: %w", err)
+	}
+	return oldValue.WaivedAt, nil
+}
+
+// ClearWaivedAt clears the value of the "waived_at" field.
+func (m *LateFeeMutation) ClearWaivedAt() {
+	m.waived_at = nil
+	m.clearedFields[latefee.FieldWaivedAt] = struct{}{}
+}
+
+// WaivedAtCleared returns if the "waived_at" field was cleared in this mutation.
+func (m *LateFeeMutation) WaivedAtCleared() bool {
+	_, ok := m.clearedFields[latefee.FieldWaivedAt]
+	return ok
+}
+
+// ResetWaivedAt resets all changes to the "waived_at" field.
+func (m *LateFeeMutation) ResetWaivedAt() {
+	m.waived_at = nil
+	delete(m.clearedFields, latefee.FieldWaivedAt)
+}
+
+// SetWaiveReason sets the "waive_reason" field.
+func (m *LateFeeMutation) SetWaiveReason(s string) {
+	m.waive_reason = &s
+}
+
+// WaiveReason returns the value of the "waive_reason" field in the mutation.
+func (m *LateFeeMutation) WaiveReason() (r string, exists bool) {
+	v := m.waive_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWaiveReason returns the old "waive_reason" field's value of the LateFee entity.
+// If the LateFee object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeeMutation) OldWaiveReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWaiveReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWaiveReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWaiveReason: %w", err)
+	}
+	return oldValue.WaiveReason, nil
+}
+
+// ClearWaiveReason clears the value of the "waive_reason" field.
+func (m *LateFeeMutation) ClearWaiveReason() {
+	m.waive_reason = nil
+	m.clearedFields[latefee.FieldWaiveReason] = struct{}{}
+}
+
+// WaiveReasonCleared returns if the "waive_reason" field was cleared in this mutation.
+func (m *LateFeeMutation) WaiveReasonCleared() bool {
+	_, ok := m.clearedFields[latefee.FieldWaiveReason]
+	return ok
+}
+
+// ResetWaiveReason resets all changes to the "waive_reason" field.
+func (m *LateFeeMutation) ResetWaiveReason() {
+	m.waive_reason = nil
+	delete(m.clearedFields, latefee.FieldWaiveReason)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *LateFeeMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[latefee.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *LateFeeMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *LateFeeMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *LateFeeMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *LateFeeMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[latefee.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *LateFeeMutation) MemberCleared() bool {
+	return m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *LateFeeMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *LateFeeMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the LateFeeMutation builder.
+func (m *LateFeeMutation) Where(ps ...predicate.LateFee) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LateFeeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LateFeeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LateFee, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LateFeeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LateFeeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LateFee).
+func (m *LateFeeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LateFeeMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, latefee.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, latefee.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, latefee.FieldOrganizationID)
+	}
+	if m.invoice_id != nil {
+		fields = append(fields, latefee.FieldInvoiceID)
+	}
+	if m.member != nil {
+		fields = append(fields, latefee.FieldMemberID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, latefee.FieldPassID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, latefee.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, latefee.FieldCurrency)
+	}
+	if m.status != nil {
+		fields = append(fields, latefee.FieldStatus)
+	}
+	if m.applied_at != nil {
+		fields = append(fields, latefee.FieldAppliedAt)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, latefee.FieldPaidAt)
+	}
+	if m.payment_id != nil {
+		fields = append(fields, latefee.FieldPaymentID)
+	}
+	if m.waived_at != nil {
+		fields = append(fields, latefee.FieldWaivedAt)
+	}
+	if m.waive_reason != nil {
+		fields = append(fields, latefee.FieldWaiveReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LateFeeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case latefee.FieldCreatedAt:
+		return m.CreatedAt()
+	case latefee.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case latefee.FieldOrganizationID:
+		return m.OrganizationID()
+	case latefee.FieldInvoiceID:
+		return m.InvoiceID()
+	case latefee.FieldMemberID:
+		return m.MemberID()
+	case latefee.FieldPassID:
+		return m.PassID()
+	case latefee.FieldAmountMinor:
+		return m.AmountMinor()
+	case latefee.FieldCurrency:
+		return m.Currency()
+	case latefee.FieldStatus:
+		return m.Status()
+	case latefee.FieldAppliedAt:
+		return m.AppliedAt()
+	case latefee.FieldPaidAt:
+		return m.PaidAt()
+	case latefee.FieldPaymentID:
+		return m.PaymentID()
+	case latefee.FieldWaivedAt:
+		return m.WaivedAt()
+	case latefee.FieldWaiveReason:
+		return m.WaiveReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LateFeeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case latefee.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case latefee.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case latefee.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case latefee.FieldInvoiceID:
+		return m.OldInvoiceID(ctx)
+	case latefee.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case latefee.FieldPassID:
+		return m.OldPassID(ctx)
+	case latefee.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case latefee.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case latefee.FieldStatus:
+		return m.OldStatus(ctx)
+	case latefee.FieldAppliedAt:
+		return m.OldAppliedAt(ctx)
+	case latefee.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	case latefee.FieldPaymentID:
+		return m.OldPaymentID(ctx)
+	case latefee.FieldWaivedAt:
+		return m.OldWaivedAt(ctx)
+	case latefee.FieldWaiveReason:
+		return m.OldWaiveReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown LateFee field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LateFeeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case latefee.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case latefee.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case latefee.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case latefee.FieldInvoiceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInvoiceID(v)
+		return nil
+	case latefee.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case latefee.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case latefee.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case latefee.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case latefee.FieldStatus:
+		v, ok := value.(latefee.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case latefee.FieldAppliedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppliedAt(v)
+		return nil
+	case latefee.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	case latefee.FieldPaymentID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentID(v)
+		return nil
+	case latefee.FieldWaivedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWaivedAt(v)
+		return nil
+	case latefee.FieldWaiveReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWaiveReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LateFeeMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, latefee.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LateFeeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case latefee.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LateFeeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case latefee.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LateFeeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(latefee.FieldPassID) {
+		fields = append(fields, latefee.FieldPassID)
+	}
+	if m.FieldCleared(latefee.FieldPaidAt) {
+		fields = append(fields, latefee.FieldPaidAt)
+	}
+	if m.FieldCleared(latefee.FieldPaymentID) {
+		fields = append(fields, latefee.FieldPaymentID)
+	}
+	if m.FieldCleared(latefee.FieldWaivedAt) {
+		fields = append(fields, latefee.FieldWaivedAt)
+	}
+	if m.FieldCleared(latefee.FieldWaiveReason) {
+		fields = append(fields, latefee.FieldWaiveReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LateFeeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LateFeeMutation) ClearField(name string) error {
+	switch name {
+	case latefee.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case latefee.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	case latefee.FieldPaymentID:
+		m.ClearPaymentID()
+		return nil
+	case latefee.FieldWaivedAt:
+		m.ClearWaivedAt()
+		return nil
+	case latefee.FieldWaiveReason:
+		m.ClearWaiveReason()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LateFeeMutation) ResetField(name string) error {
+	switch name {
+	case latefee.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case latefee.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case latefee.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case latefee.FieldInvoiceID:
+		m.ResetInvoiceID()
+		return nil
+	case latefee.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case latefee.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case latefee.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case latefee.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case latefee.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case latefee.FieldAppliedAt:
+		m.ResetAppliedAt()
+		return nil
+	case latefee.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	case latefee.FieldPaymentID:
+		m.ResetPaymentID()
+		return nil
+	case latefee.FieldWaivedAt:
+		m.ResetWaivedAt()
+		return nil
+	case latefee.FieldWaiveReason:
+		m.ResetWaiveReason()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LateFeeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, latefee.EdgeOrganization)
+	}
+	if m.member != nil {
+		edges = append(edges, latefee.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LateFeeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case latefee.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case latefee.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LateFeeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LateFeeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LateFeeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, latefee.EdgeOrganization)
+	}
+	if m.clearedmember {
+		edges = append(edges, latefee.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LateFeeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case latefee.EdgeOrganization:
+		return m.clearedorganization
+	case latefee.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LateFeeMutation) ClearEdge(name string) error {
+	switch name {
+	case latefee.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case latefee.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LateFeeMutation) ResetEdge(name string) error {
+	switch name {
+	case latefee.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case latefee.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFee edge %s", name)
+}
+
+// LateFeePolicyMutation represents an operation that mutates the LateFeePolicy nodes in the graph.
+type LateFeePolicyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	currency            *string
+	amount_minor        *int64
+	addamount_minor     *int64
+	grace_days          *int
+	addgrace_days       *int
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*LateFeePolicy, error)
+	predicates          []predicate.LateFeePolicy
+}
+
+var _ ent.Mutation = (*LateFeePolicyMutation)(nil)
+
+// latefeepolicyOption allows management of the mutation configuration using functional options.
+type latefeepolicyOption func(*LateFeePolicyMutation)
+
+// newLateFeePolicyMutation creates new mutation for the LateFeePolicy entity.
+func newLateFeePolicyMutation(c config, op Op, opts ...latefeepolicyOption) *LateFeePolicyMutation {
+	m := &LateFeePolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLateFeePolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLateFeePolicyID sets the ID field of the mutation.
+func withLateFeePolicyID(id uuid.UUID) latefeepolicyOption {
+	return func(m *LateFeePolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LateFeePolicy
+		)
+		m.oldValue = func(ctx context.Context) (*LateFeePolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LateFeePolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLateFeePolicy sets the old LateFeePolicy of the mutation.
+func withLateFeePolicy(node *LateFeePolicy) latefeepolicyOption {
+	return func(m *LateFeePolicyMutation) {
+		m.oldValue = func(context.Context) (*LateFeePolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LateFeePolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LateFeePolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of LateFeePolicy entities.
+func (m *LateFeePolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LateFeePolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LateFeePolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LateFeePolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LateFeePolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LateFeePolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LateFeePolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LateFeePolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LateFeePolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LateFeePolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *LateFeePolicyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *LateFeePolicyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *LateFeePolicyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *LateFeePolicyMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *LateFeePolicyMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *LateFeePolicyMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *LateFeePolicyMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *LateFeePolicyMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *LateFeePolicyMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *LateFeePolicyMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *LateFeePolicyMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetGraceDays sets the "grace_days" field.
+func (m *LateFeePolicyMutation) SetGraceDays(i int) {
+	m.grace_days = &i
+	m.addgrace_days = nil
+}
+
+// GraceDays returns the value of the "grace_days" field in the mutation.
+func (m *LateFeePolicyMutation) GraceDays() (r int, exists bool) {
+	v := m.grace_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGraceDays returns the old "grace_days" field's value of the LateFeePolicy entity.
+// If the LateFeePolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LateFeePolicyMutation) OldGraceDays(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGraceDays is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGraceDays requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGraceDays: %w", err)
+	}
+	return oldValue.GraceDays, nil
+}
+
+// AddGraceDays adds i to the "grace_days" field.
+func (m *LateFeePolicyMutation) AddGraceDays(i int) {
+	if m.addgrace_days != nil {
+		*m.addgrace_days += i
+	} else {
+		m.addgrace_days = &i
+	}
+}
+
+// AddedGraceDays returns the value that was added to the "grace_days" field in this mutation.
+func (m *LateFeePolicyMutation) AddedGraceDays() (r int, exists bool) {
+	v := m.addgrace_days
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGraceDays resets all changes to the "grace_days" field.
+func (m *LateFeePolicyMutation) ResetGraceDays() {
+	m.grace_days = nil
+	m.addgrace_days = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *LateFeePolicyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[latefeepolicy.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *LateFeePolicyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *LateFeePolicyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *LateFeePolicyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the LateFeePolicyMutation builder.
+func (m *LateFeePolicyMutation) Where(ps ...predicate.LateFeePolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LateFeePolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LateFeePolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LateFeePolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LateFeePolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LateFeePolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LateFeePolicy).
+func (m *LateFeePolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LateFeePolicyMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, latefeepolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, latefeepolicy.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, latefeepolicy.FieldOrganizationID)
+	}
+	if m.currency != nil {
+		fields = append(fields, latefeepolicy.FieldCurrency)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, latefeepolicy.FieldAmountMinor)
+	}
+	if m.grace_days != nil {
+		fields = append(fields, latefeepolicy.FieldGraceDays)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LateFeePolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case latefeepolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case latefeepolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case latefeepolicy.FieldOrganizationID:
+		return m.OrganizationID()
+	case latefeepolicy.FieldCurrency:
+		return m.Currency()
+	case latefeepolicy.FieldAmountMinor:
+		return m.AmountMinor()
+	case latefeepolicy.FieldGraceDays:
+		return m.GraceDays()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LateFeePolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case latefeepolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case latefeepolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case latefeepolicy.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case latefeepolicy.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case latefeepolicy.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case latefeepolicy.FieldGraceDays:
+		return m.OldGraceDays(ctx)
+	}
+	return nil, fmt.Errorf("unknown LateFeePolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LateFeePolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case latefeepolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case latefeepolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case latefeepolicy.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case latefeepolicy.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case latefeepolicy.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case latefeepolicy.FieldGraceDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGraceDays(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LateFeePolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LateFeePolicyMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, latefeepolicy.FieldAmountMinor)
+	}
+	if m.addgrace_days != nil {
+		fields = append(fields, latefeepolicy.FieldGraceDays)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LateFeePolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case latefeepolicy.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case latefeepolicy.FieldGraceDays:
+		return m.AddedGraceDays()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LateFeePolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case latefeepolicy.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case latefeepolicy.FieldGraceDays:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGraceDays(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LateFeePolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LateFeePolicyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LateFeePolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LateFeePolicyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown LateFeePolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LateFeePolicyMutation) ResetField(name string) error {
+	switch name {
+	case latefeepolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case latefeepolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case latefeepolicy.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case latefeepolicy.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case latefeepolicy.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case latefeepolicy.FieldGraceDays:
+		m.ResetGraceDays()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFeePolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LateFeePolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, latefeepolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LateFeePolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case latefeepolicy.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LateFeePolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LateFeePolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LateFeePolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, latefeepolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LateFeePolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case latefeepolicy.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LateFeePolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case latefeepolicy.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFeePolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LateFeePolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case latefeepolicy.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown LateFeePolicy edge %s", name)
+}
+
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
 type LocationMutation struct {
 	config
@@ -85642,6 +87641,624 @@ func (m *RefundReviewMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RefundReview edge %s", name)
+}
+
+// RenewalReminderPolicyMutation represents an operation that mutates the RenewalReminderPolicy nodes in the graph.
+type RenewalReminderPolicyMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	days_before         *[]int
+	appenddays_before   []int
+	preview_hash        *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*RenewalReminderPolicy, error)
+	predicates          []predicate.RenewalReminderPolicy
+}
+
+var _ ent.Mutation = (*RenewalReminderPolicyMutation)(nil)
+
+// renewalreminderpolicyOption allows management of the mutation configuration using functional options.
+type renewalreminderpolicyOption func(*RenewalReminderPolicyMutation)
+
+// newRenewalReminderPolicyMutation creates new mutation for the RenewalReminderPolicy entity.
+func newRenewalReminderPolicyMutation(c config, op Op, opts ...renewalreminderpolicyOption) *RenewalReminderPolicyMutation {
+	m := &RenewalReminderPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRenewalReminderPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRenewalReminderPolicyID sets the ID field of the mutation.
+func withRenewalReminderPolicyID(id uuid.UUID) renewalreminderpolicyOption {
+	return func(m *RenewalReminderPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RenewalReminderPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*RenewalReminderPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RenewalReminderPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRenewalReminderPolicy sets the old RenewalReminderPolicy of the mutation.
+func withRenewalReminderPolicy(node *RenewalReminderPolicy) renewalreminderpolicyOption {
+	return func(m *RenewalReminderPolicyMutation) {
+		m.oldValue = func(context.Context) (*RenewalReminderPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RenewalReminderPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RenewalReminderPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RenewalReminderPolicy entities.
+func (m *RenewalReminderPolicyMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RenewalReminderPolicyMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RenewalReminderPolicyMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RenewalReminderPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RenewalReminderPolicyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RenewalReminderPolicyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RenewalReminderPolicyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RenewalReminderPolicyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RenewalReminderPolicyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RenewalReminderPolicyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RenewalReminderPolicyMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RenewalReminderPolicyMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RenewalReminderPolicyMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetDaysBefore sets the "days_before" field.
+func (m *RenewalReminderPolicyMutation) SetDaysBefore(i []int) {
+	m.days_before = &i
+	m.appenddays_before = nil
+}
+
+// DaysBefore returns the value of the "days_before" field in the mutation.
+func (m *RenewalReminderPolicyMutation) DaysBefore() (r []int, exists bool) {
+	v := m.days_before
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDaysBefore returns the old "days_before" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldDaysBefore(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDaysBefore is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDaysBefore requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDaysBefore: %w", err)
+	}
+	return oldValue.DaysBefore, nil
+}
+
+// AppendDaysBefore adds i to the "days_before" field.
+func (m *RenewalReminderPolicyMutation) AppendDaysBefore(i []int) {
+	m.appenddays_before = append(m.appenddays_before, i...)
+}
+
+// AppendedDaysBefore returns the list of values that were appended to the "days_before" field in this mutation.
+func (m *RenewalReminderPolicyMutation) AppendedDaysBefore() ([]int, bool) {
+	if len(m.appenddays_before) == 0 {
+		return nil, false
+	}
+	return m.appenddays_before, true
+}
+
+// ResetDaysBefore resets all changes to the "days_before" field.
+func (m *RenewalReminderPolicyMutation) ResetDaysBefore() {
+	m.days_before = nil
+	m.appenddays_before = nil
+}
+
+// SetPreviewHash sets the "preview_hash" field.
+func (m *RenewalReminderPolicyMutation) SetPreviewHash(s string) {
+	m.preview_hash = &s
+}
+
+// PreviewHash returns the value of the "preview_hash" field in the mutation.
+func (m *RenewalReminderPolicyMutation) PreviewHash() (r string, exists bool) {
+	v := m.preview_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreviewHash returns the old "preview_hash" field's value of the RenewalReminderPolicy entity.
+// If the RenewalReminderPolicy object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RenewalReminderPolicyMutation) OldPreviewHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreviewHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreviewHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreviewHash: %w", err)
+	}
+	return oldValue.PreviewHash, nil
+}
+
+// ResetPreviewHash resets all changes to the "preview_hash" field.
+func (m *RenewalReminderPolicyMutation) ResetPreviewHash() {
+	m.preview_hash = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RenewalReminderPolicyMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[renewalreminderpolicy.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RenewalReminderPolicyMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RenewalReminderPolicyMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RenewalReminderPolicyMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the RenewalReminderPolicyMutation builder.
+func (m *RenewalReminderPolicyMutation) Where(ps ...predicate.RenewalReminderPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RenewalReminderPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RenewalReminderPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RenewalReminderPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RenewalReminderPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RenewalReminderPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RenewalReminderPolicy).
+func (m *RenewalReminderPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RenewalReminderPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, renewalreminderpolicy.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, renewalreminderpolicy.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, renewalreminderpolicy.FieldOrganizationID)
+	}
+	if m.days_before != nil {
+		fields = append(fields, renewalreminderpolicy.FieldDaysBefore)
+	}
+	if m.preview_hash != nil {
+		fields = append(fields, renewalreminderpolicy.FieldPreviewHash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RenewalReminderPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		return m.CreatedAt()
+	case renewalreminderpolicy.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case renewalreminderpolicy.FieldOrganizationID:
+		return m.OrganizationID()
+	case renewalreminderpolicy.FieldDaysBefore:
+		return m.DaysBefore()
+	case renewalreminderpolicy.FieldPreviewHash:
+		return m.PreviewHash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RenewalReminderPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case renewalreminderpolicy.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case renewalreminderpolicy.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case renewalreminderpolicy.FieldDaysBefore:
+		return m.OldDaysBefore(ctx)
+	case renewalreminderpolicy.FieldPreviewHash:
+		return m.OldPreviewHash(ctx)
+	}
+	return nil, fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RenewalReminderPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case renewalreminderpolicy.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case renewalreminderpolicy.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case renewalreminderpolicy.FieldDaysBefore:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDaysBefore(v)
+		return nil
+	case renewalreminderpolicy.FieldPreviewHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreviewHash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RenewalReminderPolicyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RenewalReminderPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RenewalReminderPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RenewalReminderPolicyMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RenewalReminderPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ResetField(name string) error {
+	switch name {
+	case renewalreminderpolicy.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case renewalreminderpolicy.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case renewalreminderpolicy.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case renewalreminderpolicy.FieldDaysBefore:
+		m.ResetDaysBefore()
+		return nil
+	case renewalreminderpolicy.FieldPreviewHash:
+		m.ResetPreviewHash()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RenewalReminderPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, renewalreminderpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RenewalReminderPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RenewalReminderPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RenewalReminderPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, renewalreminderpolicy.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RenewalReminderPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RenewalReminderPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case renewalreminderpolicy.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RenewalReminderPolicy edge %s", name)
 }
 
 // RoomMutation represents an operation that mutates the Room nodes in the graph.

@@ -88,6 +88,10 @@ type Tx struct {
 	Invoice *InvoiceClient
 	// InvoiceCounter is the client for interacting with the InvoiceCounter builders.
 	InvoiceCounter *InvoiceCounterClient
+	// LateFee is the client for interacting with the LateFee builders.
+	LateFee *LateFeeClient
+	// LateFeePolicy is the client for interacting with the LateFeePolicy builders.
+	LateFeePolicy *LateFeePolicyClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
@@ -158,6 +162,8 @@ type Tx struct {
 	Refund *RefundClient
 	// RefundReview is the client for interacting with the RefundReview builders.
 	RefundReview *RefundReviewClient
+	// RenewalReminderPolicy is the client for interacting with the RenewalReminderPolicy builders.
+	RenewalReminderPolicy *RenewalReminderPolicyClient
 	// Room is the client for interacting with the Room builders.
 	Room *RoomClient
 	// SalesDaily is the client for interacting with the SalesDaily builders.
@@ -364,6 +370,8 @@ func (tx *Tx) init() {
 	tx.Instructor = NewInstructorClient(tx.config)
 	tx.Invoice = NewInvoiceClient(tx.config)
 	tx.InvoiceCounter = NewInvoiceCounterClient(tx.config)
+	tx.LateFee = NewLateFeeClient(tx.config)
+	tx.LateFeePolicy = NewLateFeePolicyClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
@@ -399,6 +407,7 @@ func (tx *Tx) init() {
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RefundReview = NewRefundReviewClient(tx.config)
+	tx.RenewalReminderPolicy = NewRenewalReminderPolicyClient(tx.config)
 	tx.Room = NewRoomClient(tx.config)
 	tx.SalesDaily = NewSalesDailyClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)

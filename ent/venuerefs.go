@@ -44,6 +44,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -79,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -139,6 +142,8 @@ var edgeTargets = map[string]map[string]string{
 	"Instructor":             {"organization": "Organization", "class_instances": "ClassInstance", "service_assignments": "ServiceProvider", "working_hours": "ProviderHours", "time_off": "ProviderTimeOff", "appointments": "Appointment"},
 	"Invoice":                {"organization": "Organization", "member": "Member"},
 	"InvoiceCounter":         {"organization": "Organization"},
+	"LateFee":                {"organization": "Organization", "member": "Member"},
+	"LateFeePolicy":          {"organization": "Organization"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
@@ -174,6 +179,7 @@ var edgeTargets = map[string]map[string]string{
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
 	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
+	"RenewalReminderPolicy":  {"organization": "Organization"},
 	"Room":                   {"organization": "Organization", "location": "Location", "class_instances": "ClassInstance"},
 	"SalesDaily":             {"organization": "Organization"},
 	"Service":                {"organization": "Organization", "inquiries": "Inquiry", "variants": "ServiceVariant", "providers": "ServiceProvider", "appointments": "Appointment"},
@@ -229,6 +235,8 @@ var VenueOwnedTypes = []string{
 	"Instructor",
 	"Invoice",
 	"InvoiceCounter",
+	"LateFee",
+	"LateFeePolicy",
 	"Location",
 	"Member",
 	"MemberCredit",
@@ -255,6 +263,7 @@ var VenueOwnedTypes = []string{
 	"PushDevice",
 	"Refund",
 	"RefundReview",
+	"RenewalReminderPolicy",
 	"Room",
 	"SalesDaily",
 	"Service",
@@ -313,6 +322,8 @@ var AllTypes = []string{
 	"Instructor",
 	"Invoice",
 	"InvoiceCounter",
+	"LateFee",
+	"LateFeePolicy",
 	"Location",
 	"MFABackupCode",
 	"MFAChallenge",
@@ -348,6 +359,7 @@ var AllTypes = []string{
 	"RefreshToken",
 	"Refund",
 	"RefundReview",
+	"RenewalReminderPolicy",
 	"Room",
 	"SalesDaily",
 	"Service",
@@ -453,6 +465,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Invoice.Query().Where(invoice.IDIn(ids...)).Count(ctx)
 	case "InvoiceCounter":
 		return c.InvoiceCounter.Query().Where(invoicecounter.IDIn(ids...)).Count(ctx)
+	case "LateFee":
+		return c.LateFee.Query().Where(latefee.IDIn(ids...)).Count(ctx)
+	case "LateFeePolicy":
+		return c.LateFeePolicy.Query().Where(latefeepolicy.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
 	case "MFABackupCode":
@@ -523,6 +539,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Refund.Query().Where(refund.IDIn(ids...)).Count(ctx)
 	case "RefundReview":
 		return c.RefundReview.Query().Where(refundreview.IDIn(ids...)).Count(ctx)
+	case "RenewalReminderPolicy":
+		return c.RenewalReminderPolicy.Query().Where(renewalreminderpolicy.IDIn(ids...)).Count(ctx)
 	case "Room":
 		return c.Room.Query().Where(room.IDIn(ids...)).Count(ctx)
 	case "SalesDaily":

@@ -453,6 +453,30 @@ func (f InvoiceCounterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InvoiceCounterMutation", m)
 }
 
+// The LateFeeFunc type is an adapter to allow the use of ordinary
+// function as LateFee mutator.
+type LateFeeFunc func(context.Context, *ent.LateFeeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LateFeeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LateFeeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LateFeeMutation", m)
+}
+
+// The LateFeePolicyFunc type is an adapter to allow the use of ordinary
+// function as LateFeePolicy mutator.
+type LateFeePolicyFunc func(context.Context, *ent.LateFeePolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LateFeePolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LateFeePolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LateFeePolicyMutation", m)
+}
+
 // The LocationFunc type is an adapter to allow the use of ordinary
 // function as Location mutator.
 type LocationFunc func(context.Context, *ent.LocationMutation) (ent.Value, error)
@@ -871,6 +895,18 @@ func (f RefundReviewFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RefundReviewMutation", m)
+}
+
+// The RenewalReminderPolicyFunc type is an adapter to allow the use of ordinary
+// function as RenewalReminderPolicy mutator.
+type RenewalReminderPolicyFunc func(context.Context, *ent.RenewalReminderPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RenewalReminderPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RenewalReminderPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RenewalReminderPolicyMutation", m)
 }
 
 // The RoomFunc type is an adapter to allow the use of ordinary

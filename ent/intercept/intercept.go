@@ -45,6 +45,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -81,6 +83,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/service"
@@ -1157,6 +1160,60 @@ func (f TraverseInvoiceCounter) Traverse(ctx context.Context, q ent.Query) error
 	return fmt.Errorf("unexpected query type %T. expect *ent.InvoiceCounterQuery", q)
 }
 
+// The LateFeeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LateFeeFunc func(context.Context, *ent.LateFeeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LateFeeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LateFeeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LateFeeQuery", q)
+}
+
+// The TraverseLateFee type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLateFee func(context.Context, *ent.LateFeeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLateFee) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLateFee) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LateFeeQuery", q)
+}
+
+// The LateFeePolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LateFeePolicyFunc func(context.Context, *ent.LateFeePolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LateFeePolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LateFeePolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LateFeePolicyQuery", q)
+}
+
+// The TraverseLateFeePolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLateFeePolicy func(context.Context, *ent.LateFeePolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLateFeePolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLateFeePolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeePolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LateFeePolicyQuery", q)
+}
+
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type LocationFunc func(context.Context, *ent.LocationQuery) (ent.Value, error)
 
@@ -2102,6 +2159,33 @@ func (f TraverseRefundReview) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RefundReviewQuery", q)
 }
 
+// The RenewalReminderPolicyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RenewalReminderPolicyFunc func(context.Context, *ent.RenewalReminderPolicyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RenewalReminderPolicyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RenewalReminderPolicyQuery", q)
+}
+
+// The TraverseRenewalReminderPolicy type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRenewalReminderPolicy func(context.Context, *ent.RenewalReminderPolicyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRenewalReminderPolicy) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRenewalReminderPolicy) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RenewalReminderPolicyQuery", q)
+}
+
 // The RoomFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RoomFunc func(context.Context, *ent.RoomQuery) (ent.Value, error)
 
@@ -2692,6 +2776,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.InvoiceQuery, predicate.Invoice, invoice.OrderOption]{typ: ent.TypeInvoice, tq: q}, nil
 	case *ent.InvoiceCounterQuery:
 		return &query[*ent.InvoiceCounterQuery, predicate.InvoiceCounter, invoicecounter.OrderOption]{typ: ent.TypeInvoiceCounter, tq: q}, nil
+	case *ent.LateFeeQuery:
+		return &query[*ent.LateFeeQuery, predicate.LateFee, latefee.OrderOption]{typ: ent.TypeLateFee, tq: q}, nil
+	case *ent.LateFeePolicyQuery:
+		return &query[*ent.LateFeePolicyQuery, predicate.LateFeePolicy, latefeepolicy.OrderOption]{typ: ent.TypeLateFeePolicy, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
 	case *ent.MFABackupCodeQuery:
@@ -2762,6 +2850,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
 	case *ent.RefundReviewQuery:
 		return &query[*ent.RefundReviewQuery, predicate.RefundReview, refundreview.OrderOption]{typ: ent.TypeRefundReview, tq: q}, nil
+	case *ent.RenewalReminderPolicyQuery:
+		return &query[*ent.RenewalReminderPolicyQuery, predicate.RenewalReminderPolicy, renewalreminderpolicy.OrderOption]{typ: ent.TypeRenewalReminderPolicy, tq: q}, nil
 	case *ent.RoomQuery:
 		return &query[*ent.RoomQuery, predicate.Room, room.OrderOption]{typ: ent.TypeRoom, tq: q}, nil
 	case *ent.SalesDailyQuery:

@@ -1910,6 +1910,97 @@ var (
 			},
 		},
 	}
+	// LateFeesColumns holds the columns for the "late_fees" table.
+	LateFeesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "invoice_id", Type: field.TypeUUID},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "paid", "waived"}, Default: "pending"},
+		{Name: "applied_at", Type: field.TypeTime},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true},
+		{Name: "payment_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "waived_at", Type: field.TypeTime, Nullable: true},
+		{Name: "waive_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+	}
+	// LateFeesTable holds the schema information for the "late_fees" table.
+	LateFeesTable = &schema.Table{
+		Name:       "late_fees",
+		Columns:    LateFeesColumns,
+		PrimaryKey: []*schema.Column{LateFeesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "late_fees_organizations_organization",
+				Columns:    []*schema.Column{LateFeesColumns[13]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "late_fees_members_member",
+				Columns:    []*schema.Column{LateFeesColumns[14]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "latefee_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{LateFeesColumns[13]},
+			},
+			{
+				Name:    "latefee_organization_id_invoice_id",
+				Unique:  true,
+				Columns: []*schema.Column{LateFeesColumns[13], LateFeesColumns[3]},
+			},
+			{
+				Name:    "latefee_organization_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{LateFeesColumns[13], LateFeesColumns[7]},
+			},
+		},
+	}
+	// LateFeePoliciesColumns holds the columns for the "late_fee_policies" table.
+	LateFeePoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "grace_days", Type: field.TypeInt},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// LateFeePoliciesTable holds the schema information for the "late_fee_policies" table.
+	LateFeePoliciesTable = &schema.Table{
+		Name:       "late_fee_policies",
+		Columns:    LateFeePoliciesColumns,
+		PrimaryKey: []*schema.Column{LateFeePoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "late_fee_policies_organizations_organization",
+				Columns:    []*schema.Column{LateFeePoliciesColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "latefeepolicy_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{LateFeePoliciesColumns[6]},
+			},
+			{
+				Name:    "latefeepolicy_organization_id_currency",
+				Unique:  true,
+				Columns: []*schema.Column{LateFeePoliciesColumns[6], LateFeePoliciesColumns[3]},
+			},
+		},
+	}
 	// LocationsColumns holds the columns for the "locations" table.
 	LocationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2719,7 +2810,7 @@ var (
 		{Name: "id", Type: field.TypeUUID},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge", "desk_charge", "fee_charge"}},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge", "desk_charge", "fee_charge", "late_fee_charge"}},
 		{Name: "subject_id", Type: field.TypeUUID},
 		{Name: "number", Type: field.TypeInt},
 		{Name: "state", Type: field.TypeEnum, Enums: []string{"created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled"}, Default: "created"},
@@ -3559,6 +3650,41 @@ var (
 				Name:    "refundreview_organization_id_payment_id_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{RefundReviewsColumns[10], RefundReviewsColumns[11], RefundReviewsColumns[1]},
+			},
+		},
+	}
+	// RenewalReminderPoliciesColumns holds the columns for the "renewal_reminder_policies" table.
+	RenewalReminderPoliciesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "days_before", Type: field.TypeJSON},
+		{Name: "preview_hash", Type: field.TypeString, Size: 128},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// RenewalReminderPoliciesTable holds the schema information for the "renewal_reminder_policies" table.
+	RenewalReminderPoliciesTable = &schema.Table{
+		Name:       "renewal_reminder_policies",
+		Columns:    RenewalReminderPoliciesColumns,
+		PrimaryKey: []*schema.Column{RenewalReminderPoliciesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "renewal_reminder_policies_organizations_organization",
+				Columns:    []*schema.Column{RenewalReminderPoliciesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "renewalreminderpolicy_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RenewalReminderPoliciesColumns[5]},
+			},
+			{
+				Name:    "renewalreminderpolicy_one_per_venue",
+				Unique:  true,
+				Columns: []*schema.Column{RenewalReminderPoliciesColumns[5]},
 			},
 		},
 	}
@@ -4609,6 +4735,8 @@ var (
 		InstructorsTable,
 		InvoicesTable,
 		InvoiceCountersTable,
+		LateFeesTable,
+		LateFeePoliciesTable,
 		LocationsTable,
 		MfaBackupCodesTable,
 		MfaChallengesTable,
@@ -4644,6 +4772,7 @@ var (
 		RefreshTokensTable,
 		RefundsTable,
 		RefundReviewsTable,
+		RenewalReminderPoliciesTable,
 		RoomsTable,
 		SalesDailiesTable,
 		ServicesTable,
@@ -4742,6 +4871,9 @@ func init() {
 	InvoicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	InvoicesTable.ForeignKeys[1].RefTable = MembersTable
 	InvoiceCountersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	LateFeesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	LateFeesTable.ForeignKeys[1].RefTable = MembersTable
+	LateFeePoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
@@ -4792,6 +4924,7 @@ func init() {
 	RefundsTable.ForeignKeys[2].RefTable = MembersTable
 	RefundReviewsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefundReviewsTable.ForeignKeys[1].RefTable = PaymentsTable
+	RenewalReminderPoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RoomsTable.ForeignKeys[0].RefTable = LocationsTable
 	RoomsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	SalesDailiesTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -124,6 +124,7 @@ const (
 	PurposePosSaleCharge      Purpose = "pos_sale_charge"
 	PurposeDeskCharge         Purpose = "desk_charge"
 	PurposeFeeCharge          Purpose = "fee_charge"
+	PurposeLateFeeCharge      Purpose = "late_fee_charge"
 )
 
 func (pu Purpose) String() string {
@@ -133,7 +134,7 @@ func (pu Purpose) String() string {
 // PurposeValidator is a validator for the "purpose" field enum values. It is called by the builders before save.
 func PurposeValidator(pu Purpose) error {
 	switch pu {
-	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate, PurposeInvoiceItem, PurposePosSaleCharge, PurposeDeskCharge, PurposeFeeCharge:
+	case PurposeCheckoutCharge, PurposeCheckoutSetup, PurposeTipCharge, PurposeGiftCardCharge, PurposeRefund, PurposeSubscriptionCreate, PurposeInvoicePay, PurposeAppointmentCharge, PurposeVisitCharge, PurposeGuestInviteCharge, PurposeSubscriptionUpdate, PurposeInvoiceItem, PurposePosSaleCharge, PurposeDeskCharge, PurposeFeeCharge, PurposeLateFeeCharge:
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for purpose field: %q", pu)

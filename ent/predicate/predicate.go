@@ -117,6 +117,12 @@ type Invoice func(*sql.Selector)
 // InvoiceCounter is the predicate function for invoicecounter builders.
 type InvoiceCounter func(*sql.Selector)
 
+// LateFee is the predicate function for latefee builders.
+type LateFee func(*sql.Selector)
+
+// LateFeePolicy is the predicate function for latefeepolicy builders.
+type LateFeePolicy func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
@@ -221,6 +227,9 @@ type Refund func(*sql.Selector)
 
 // RefundReview is the predicate function for refundreview builders.
 type RefundReview func(*sql.Selector)
+
+// RenewalReminderPolicy is the predicate function for renewalreminderpolicy builders.
+type RenewalReminderPolicy func(*sql.Selector)
 
 // Room is the predicate function for room builders.
 type Room func(*sql.Selector)

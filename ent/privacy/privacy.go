@@ -999,6 +999,54 @@ func (f InvoiceCounterMutationRuleFunc) EvalMutation(ctx context.Context, m ent.
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.InvoiceCounterMutation", m)
 }
 
+// The LateFeeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type LateFeeQueryRuleFunc func(context.Context, *ent.LateFeeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f LateFeeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.LateFeeQuery", q)
+}
+
+// The LateFeeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type LateFeeMutationRuleFunc func(context.Context, *ent.LateFeeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f LateFeeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.LateFeeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LateFeeMutation", m)
+}
+
+// The LateFeePolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type LateFeePolicyQueryRuleFunc func(context.Context, *ent.LateFeePolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f LateFeePolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LateFeePolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.LateFeePolicyQuery", q)
+}
+
+// The LateFeePolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type LateFeePolicyMutationRuleFunc func(context.Context, *ent.LateFeePolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f LateFeePolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.LateFeePolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LateFeePolicyMutation", m)
+}
+
 // The LocationQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type LocationQueryRuleFunc func(context.Context, *ent.LocationQuery) error
@@ -1839,6 +1887,30 @@ func (f RefundReviewMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RefundReviewMutation", m)
 }
 
+// The RenewalReminderPolicyQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RenewalReminderPolicyQueryRuleFunc func(context.Context, *ent.RenewalReminderPolicyQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RenewalReminderPolicyQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RenewalReminderPolicyQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RenewalReminderPolicyQuery", q)
+}
+
+// The RenewalReminderPolicyMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RenewalReminderPolicyMutationRuleFunc func(context.Context, *ent.RenewalReminderPolicyMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RenewalReminderPolicyMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RenewalReminderPolicyMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RenewalReminderPolicyMutation", m)
+}
+
 // The RoomQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RoomQueryRuleFunc func(context.Context, *ent.RoomQuery) error
@@ -2404,6 +2476,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.InvoiceCounterQuery:
 		return q.Filter(), nil
+	case *ent.LateFeeQuery:
+		return q.Filter(), nil
+	case *ent.LateFeePolicyQuery:
+		return q.Filter(), nil
 	case *ent.LocationQuery:
 		return q.Filter(), nil
 	case *ent.MFABackupCodeQuery:
@@ -2473,6 +2549,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.RefundQuery:
 		return q.Filter(), nil
 	case *ent.RefundReviewQuery:
+		return q.Filter(), nil
+	case *ent.RenewalReminderPolicyQuery:
 		return q.Filter(), nil
 	case *ent.RoomQuery:
 		return q.Filter(), nil
@@ -2593,6 +2671,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.InvoiceCounterMutation:
 		return m.Filter(), nil
+	case *ent.LateFeeMutation:
+		return m.Filter(), nil
+	case *ent.LateFeePolicyMutation:
+		return m.Filter(), nil
 	case *ent.LocationMutation:
 		return m.Filter(), nil
 	case *ent.MFABackupCodeMutation:
@@ -2662,6 +2744,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.RefundMutation:
 		return m.Filter(), nil
 	case *ent.RefundReviewMutation:
+		return m.Filter(), nil
+	case *ent.RenewalReminderPolicyMutation:
 		return m.Filter(), nil
 	case *ent.RoomMutation:
 		return m.Filter(), nil

@@ -44,6 +44,8 @@ import (
 	"github.com/venueplatform/venue/ent/instructor"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/invoicecounter"
+	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
@@ -79,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
+	"github.com/venueplatform/venue/ent/renewalreminderpolicy"
 	"github.com/venueplatform/venue/ent/room"
 	"github.com/venueplatform/venue/ent/salesdaily"
 	"github.com/venueplatform/venue/ent/schema"
@@ -2549,6 +2552,134 @@ func init() {
 	invoicecounterDescID := invoicecounterMixinFields0[0].Descriptor()
 	// invoicecounter.DefaultID holds the default value on creation for the id field.
 	invoicecounter.DefaultID = invoicecounterDescID.Default.(func() uuid.UUID)
+	latefeeMixin := schema.LateFee{}.Mixin()
+	latefee.Policy = privacy.NewPolicies(latefeeMixin[1], schema.LateFee{})
+	latefee.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := latefee.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	latefeeMixinHooks1 := latefeeMixin[1].Hooks()
+
+	latefee.Hooks[1] = latefeeMixinHooks1[0]
+	latefeeMixinFields0 := latefeeMixin[0].Fields()
+	_ = latefeeMixinFields0
+	latefeeFields := schema.LateFee{}.Fields()
+	_ = latefeeFields
+	// latefeeDescCreatedAt is the schema descriptor for created_at field.
+	latefeeDescCreatedAt := latefeeMixinFields0[1].Descriptor()
+	// latefee.DefaultCreatedAt holds the default value on creation for the created_at field.
+	latefee.DefaultCreatedAt = latefeeDescCreatedAt.Default.(func() time.Time)
+	// latefeeDescUpdatedAt is the schema descriptor for updated_at field.
+	latefeeDescUpdatedAt := latefeeMixinFields0[2].Descriptor()
+	// latefee.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	latefee.DefaultUpdatedAt = latefeeDescUpdatedAt.Default.(func() time.Time)
+	// latefee.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	latefee.UpdateDefaultUpdatedAt = latefeeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// latefeeDescAmountMinor is the schema descriptor for amount_minor field.
+	latefeeDescAmountMinor := latefeeFields[3].Descriptor()
+	// latefee.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	latefee.AmountMinorValidator = latefeeDescAmountMinor.Validators[0].(func(int64) error)
+	// latefeeDescCurrency is the schema descriptor for currency field.
+	latefeeDescCurrency := latefeeFields[4].Descriptor()
+	// latefee.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	latefee.CurrencyValidator = func() func(string) error {
+		validators := latefeeDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// latefeeDescWaiveReason is the schema descriptor for waive_reason field.
+	latefeeDescWaiveReason := latefeeFields[10].Descriptor()
+	// latefee.WaiveReasonValidator is a validator for the "waive_reason" field. It is called by the builders before save.
+	latefee.WaiveReasonValidator = latefeeDescWaiveReason.Validators[0].(func(string) error)
+	// latefeeDescID is the schema descriptor for id field.
+	latefeeDescID := latefeeMixinFields0[0].Descriptor()
+	// latefee.DefaultID holds the default value on creation for the id field.
+	latefee.DefaultID = latefeeDescID.Default.(func() uuid.UUID)
+	latefeepolicyMixin := schema.LateFeePolicy{}.Mixin()
+	latefeepolicy.Policy = privacy.NewPolicies(latefeepolicyMixin[1], schema.LateFeePolicy{})
+	latefeepolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := latefeepolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	latefeepolicyMixinHooks1 := latefeepolicyMixin[1].Hooks()
+
+	latefeepolicy.Hooks[1] = latefeepolicyMixinHooks1[0]
+	latefeepolicyMixinFields0 := latefeepolicyMixin[0].Fields()
+	_ = latefeepolicyMixinFields0
+	latefeepolicyFields := schema.LateFeePolicy{}.Fields()
+	_ = latefeepolicyFields
+	// latefeepolicyDescCreatedAt is the schema descriptor for created_at field.
+	latefeepolicyDescCreatedAt := latefeepolicyMixinFields0[1].Descriptor()
+	// latefeepolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	latefeepolicy.DefaultCreatedAt = latefeepolicyDescCreatedAt.Default.(func() time.Time)
+	// latefeepolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	latefeepolicyDescUpdatedAt := latefeepolicyMixinFields0[2].Descriptor()
+	// latefeepolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	latefeepolicy.DefaultUpdatedAt = latefeepolicyDescUpdatedAt.Default.(func() time.Time)
+	// latefeepolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	latefeepolicy.UpdateDefaultUpdatedAt = latefeepolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// latefeepolicyDescCurrency is the schema descriptor for currency field.
+	latefeepolicyDescCurrency := latefeepolicyFields[0].Descriptor()
+	// latefeepolicy.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	latefeepolicy.CurrencyValidator = func() func(string) error {
+		validators := latefeepolicyDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// latefeepolicyDescAmountMinor is the schema descriptor for amount_minor field.
+	latefeepolicyDescAmountMinor := latefeepolicyFields[1].Descriptor()
+	// latefeepolicy.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	latefeepolicy.AmountMinorValidator = latefeepolicyDescAmountMinor.Validators[0].(func(int64) error)
+	// latefeepolicyDescGraceDays is the schema descriptor for grace_days field.
+	latefeepolicyDescGraceDays := latefeepolicyFields[2].Descriptor()
+	// latefeepolicy.GraceDaysValidator is a validator for the "grace_days" field. It is called by the builders before save.
+	latefeepolicy.GraceDaysValidator = func() func(int) error {
+		validators := latefeepolicyDescGraceDays.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(grace_days int) error {
+			for _, fn := range fns {
+				if err := fn(grace_days); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// latefeepolicyDescID is the schema descriptor for id field.
+	latefeepolicyDescID := latefeepolicyMixinFields0[0].Descriptor()
+	// latefeepolicy.DefaultID holds the default value on creation for the id field.
+	latefeepolicy.DefaultID = latefeepolicyDescID.Default.(func() uuid.UUID)
 	locationMixin := schema.Location{}.Mixin()
 	location.Policy = privacy.NewPolicies(locationMixin[1], schema.Location{})
 	location.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -4739,6 +4870,41 @@ func init() {
 	refundreviewDescID := refundreviewMixinFields0[0].Descriptor()
 	// refundreview.DefaultID holds the default value on creation for the id field.
 	refundreview.DefaultID = refundreviewDescID.Default.(func() uuid.UUID)
+	renewalreminderpolicyMixin := schema.RenewalReminderPolicy{}.Mixin()
+	renewalreminderpolicy.Policy = privacy.NewPolicies(renewalreminderpolicyMixin[1], schema.RenewalReminderPolicy{})
+	renewalreminderpolicy.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := renewalreminderpolicy.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	renewalreminderpolicyMixinHooks1 := renewalreminderpolicyMixin[1].Hooks()
+
+	renewalreminderpolicy.Hooks[1] = renewalreminderpolicyMixinHooks1[0]
+	renewalreminderpolicyMixinFields0 := renewalreminderpolicyMixin[0].Fields()
+	_ = renewalreminderpolicyMixinFields0
+	renewalreminderpolicyFields := schema.RenewalReminderPolicy{}.Fields()
+	_ = renewalreminderpolicyFields
+	// renewalreminderpolicyDescCreatedAt is the schema descriptor for created_at field.
+	renewalreminderpolicyDescCreatedAt := renewalreminderpolicyMixinFields0[1].Descriptor()
+	// renewalreminderpolicy.DefaultCreatedAt holds the default value on creation for the created_at field.
+	renewalreminderpolicy.DefaultCreatedAt = renewalreminderpolicyDescCreatedAt.Default.(func() time.Time)
+	// renewalreminderpolicyDescUpdatedAt is the schema descriptor for updated_at field.
+	renewalreminderpolicyDescUpdatedAt := renewalreminderpolicyMixinFields0[2].Descriptor()
+	// renewalreminderpolicy.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	renewalreminderpolicy.DefaultUpdatedAt = renewalreminderpolicyDescUpdatedAt.Default.(func() time.Time)
+	// renewalreminderpolicy.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	renewalreminderpolicy.UpdateDefaultUpdatedAt = renewalreminderpolicyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// renewalreminderpolicyDescPreviewHash is the schema descriptor for preview_hash field.
+	renewalreminderpolicyDescPreviewHash := renewalreminderpolicyFields[1].Descriptor()
+	// renewalreminderpolicy.PreviewHashValidator is a validator for the "preview_hash" field. It is called by the builders before save.
+	renewalreminderpolicy.PreviewHashValidator = renewalreminderpolicyDescPreviewHash.Validators[0].(func(string) error)
+	// renewalreminderpolicyDescID is the schema descriptor for id field.
+	renewalreminderpolicyDescID := renewalreminderpolicyMixinFields0[0].Descriptor()
+	// renewalreminderpolicy.DefaultID holds the default value on creation for the id field.
+	renewalreminderpolicy.DefaultID = renewalreminderpolicyDescID.Default.(func() uuid.UUID)
 	roomMixin := schema.Room{}.Mixin()
 	room.Policy = privacy.NewPolicies(roomMixin[1], schema.Room{})
 	room.Hooks[0] = func(next ent.Mutator) ent.Mutator {

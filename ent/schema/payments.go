@@ -124,7 +124,7 @@ func (PaymentAttempt) Mixin() []ent.Mixin { return []ent.Mixin{BaseMixin{}, Venu
 // Fields of the PaymentAttempt.
 func (PaymentAttempt) Fields() []ent.Field {
 	return []ent.Field{
-		field.Enum("purpose").Values("checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge", "desk_charge", "fee_charge").Immutable(),
+		field.Enum("purpose").Values("checkout_charge", "checkout_setup", "tip_charge", "gift_card_charge", "refund", "subscription_create", "invoice_pay", "appointment_charge", "visit_charge", "guest_invite_charge", "subscription_update", "invoice_item", "pos_sale_charge", "desk_charge", "fee_charge", "late_fee_charge").Immutable(),
 		field.UUID("subject_id", uuidType).Immutable(),
 		field.Int("number").Positive().Immutable(),
 		field.Enum("state").Values("created", "in_flight", "succeeded", "failed", "requires_action", "processing", "unknown", "canceled").Default("created"),

@@ -61,17 +61,16 @@ func (s *Service) staffInvoice(ctx context.Context, id uuid.UUID) (*ent.Invoice,
 // SettleExternally records that the member paid an unpaid invoice outside
 // the service: Stripe is told the invoice was paid out of band (so it stops
 // retrying), then, in one transaction, the payment row, the invoice paid,
-// the pass rolled on and the audit entry payment.settled_externally. The
-// amount must be the whole balance: Stripe cannot take part of an invoice
-// out of band, and a partial record would let its next retry charge the
-// whole total again.
+// the pass rolled on and the audit entry payment.settled_externally. Less
+// than the balance is a partial settlement (partial.go): the invoice
+// becomes partially_paid and Stripe's next charge takes only the rest.
 func (s *Service) SettleExternally(ctx context.Context, p SettleParams) (*ent.Invoice, error) {
 	row, err := s.staffInvoice(ctx, p.InvoiceID)
 	if err != nil {
 		return nil, err
 	}
-	if p.AmountMinor <= 0 || p.AmountMinor != Balance(row) {
-		return nil, apperr.Validation("amount_minor", "amount_minor must equal the outstanding balance").
+	if p.AmountMinor <= 0 || p.AmountMinor > Balance(row) {
+		return nil, apperr.Validation("amount_minor", "amount_minor must be above zero and at most the outstanding balance").
 			With("outstanding_balance_minor", Balance(row))
 	}
 	if !p.PaidAt.IsZero() && p.PaidAt.After(s.now().Add(time.Minute)) {
@@ -80,6 +79,9 @@ func (s *Service) SettleExternally(ctx context.Context, p SettleParams) (*ent.In
 	at := p.PaidAt
 	if at.IsZero() {
 		at = s.now()
+	}
+	if p.AmountMinor < Balance(row) {
+		return s.settlePartially(ctx, row, p, at) // partial.go
 	}
 	return s.settleOutOfBand(ctx, row, settlement{kind: invoice.SettlementExternal, at: at, silent: !p.NotifyClient},
 		audit.Entry{Action: AuditSettledExternally, Target: "invoice:" + row.ID.String(), Details: map[string]any{

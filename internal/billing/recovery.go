@@ -51,12 +51,34 @@ type Recovery struct {
 	// SavedCard: the member has a card to charge (the subscription's or
 	// their default at the venue's account).
 	SavedCard bool
+	// LateFee is the pass's oldest pending late fee (nil: none), charged
+	// with the renewal (latefee.go).
+	LateFee *ent.LateFee
+}
+
+// AmountDue is what a recovery charge takes: the invoice's balance and the
+// pending late fee.
+func (r *Recovery) AmountDue() int64 {
+	var due int64
+	if r.Invoice != nil {
+		due = Balance(r.Invoice)
+	}
+	if r.LateFee != nil {
+		due += r.LateFee.AmountMinor
+	}
+	return due
 }
 
 // CanCharge reports whether a charge of the saved card can start now.
 func (r *Recovery) CanCharge() bool {
+	if r.Invoice == nil && r.LateFee != nil {
+		return r.CardPayments && r.SavedCard && !r.ChargeInProgress
+	}
 	return r.Invoice != nil && r.Invoice.ProcessorInvoiceID != nil && r.CardPayments && r.SavedCard && !r.ChargeInProgress
 }
+
+// CanWaiveLateFee reports whether a late fee is pending.
+func (r *Recovery) CanWaiveLateFee() bool { return r.LateFee != nil }
 
 // CanSendLink reports whether a pay link can be sent.
 func (r *Recovery) CanSendLink() bool { return r.Invoice != nil }
@@ -94,10 +116,21 @@ func (s *Service) RenewalRecovery(ctx context.Context, passID uuid.UUID) (*Recov
 		return nil, err
 	}
 	r := &Recovery{Pass: p, Subscription: sub, Invoice: inv}
-	if inv == nil {
+	if r.LateFee, err = s.PendingLateFee(ctx, passID); err != nil {
+		return nil, err
+	}
+	if inv == nil && (r.LateFee == nil || sub == nil) {
 		return r, nil
 	}
-	n, err := s.client.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectID(inv.ID)).Count(ctx)
+	live := []uuid.UUID{}
+	memberID := p.MemberID
+	if inv != nil {
+		live, memberID = append(live, inv.ID), inv.MemberID
+	}
+	if r.LateFee != nil {
+		live = append(live, r.LateFee.ID)
+	}
+	n, err := s.client.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectIDIn(live...)).Count(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +145,7 @@ func (s *Service) RenewalRecovery(ctx context.Context, passID uuid.UUID) (*Recov
 		return r, nil
 	}
 	pc, err := s.client.PaymentCustomer.Query().
-		Where(paymentcustomer.MemberID(inv.MemberID), paymentcustomer.AccountID(*vp.AccountID)).Only(ctx)
+		Where(paymentcustomer.MemberID(memberID), paymentcustomer.AccountID(*vp.AccountID)).Only(ctx)
 	if err != nil && !ent.IsNotFound(err) {
 		return nil, err
 	}
@@ -141,10 +174,42 @@ func (s *Service) RecoveryCharge(ctx context.Context, p RecoveryChargeParams) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	if inv == nil {
+	fee, err := s.PendingLateFee(ctx, p.PassID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if inv == nil && fee == nil {
 		return nil, nil, noOpenInvoice()
 	}
-	res, err := s.Retry(ctx, RetryParams{InvoiceID: inv.ID, Expected: p.Expected, PaymentMethod: p.PaymentMethod})
+	if inv == nil {
+		// The renewal is paid; only its late fee is left (its charge was
+		// declined after the renewal went through).
+		if p.Expected != nil && *p.Expected != fee.AmountMinor {
+			return nil, nil, balanceChanged(fee.AmountMinor)
+		}
+		if _, _, err := s.ChargePendingLateFee(ctx, p.PassID, p.PaymentMethod); err != nil {
+			return nil, nil, err
+		}
+		row, err := s.client.Invoice.Get(ctx, fee.InvoiceID)
+		if err != nil {
+			return nil, nil, err
+		}
+		return row, &RetryResult{Status: RetrySucceeded, InvoiceID: row.ID, AlreadySettled: true, LateFee: LateFeePaid}, nil
+	}
+	expected := p.Expected
+	if expected != nil {
+		// expected_amount_minor is the amount due: the balance and the
+		// invoice's pending late fee.
+		bal, due := Balance(inv), Balance(inv)
+		if fee != nil && fee.InvoiceID == inv.ID {
+			due += fee.AmountMinor
+		}
+		if *expected != due {
+			return nil, nil, balanceChanged(due)
+		}
+		expected = &bal
+	}
+	res, err := s.Retry(ctx, RetryParams{InvoiceID: inv.ID, Expected: expected, PaymentMethod: p.PaymentMethod})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,6 +283,11 @@ func (s *Service) SendRenewalPayLink(ctx context.Context, p PayLinkParams) (*Pay
 	out := &PayLinkResult{Invoice: inv}
 	body := fmt.Sprintf("Your membership renewal of %s (invoice %s) is unpaid. Pay it in the app: Invoices, Pay now (%s).",
 		money.Format(Balance(inv), inv.Currency), inv.Number, PayPath(inv.ID))
+	if fees, err := s.PendingLateFeesOf(ctx, []uuid.UUID{inv.ID}); err != nil {
+		return nil, err
+	} else if f := fees[inv.ID]; f != nil {
+		body += fmt.Sprintf(" A late fee of %s is charged with it.", money.Format(f.AmountMinor, f.Currency))
+	}
 	if p.Message != "" {
 		body = p.Message + "\n\n" + body
 	}

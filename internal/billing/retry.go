@@ -50,6 +50,9 @@ type RetryResult struct {
 	FailureCode    string
 	DeclineCode    string
 	NextStep       string
+	// LateFee is the outcome of the invoice's pending late fee, charged
+	// after the renewal is paid (latefee.go): none, paid or pending.
+	LateFee string
 }
 
 func unknownOutcome() *apperr.Error {
@@ -147,7 +150,7 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 	if err != nil {
 		return nil, err
 	}
-	res := &RetryResult{InvoiceID: row.ID, AccountID: *vp.AccountID}
+	res := &RetryResult{InvoiceID: row.ID, AccountID: *vp.AccountID, LateFee: LateFeeNone}
 	inv, err := s.port.PayInvoice(ctx, *vp.AccountID,
 		payments.IdempotencyKey(string(attempt.Purpose), attempt.ID.String(), "pay"), *row.ProcessorInvoiceID, card)
 	var cardErr *stripeport.CardError
@@ -175,6 +178,7 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 			return nil, err
 		}
 		res.Status, res.AlreadySettled = RetryPaid, true
+		res.LateFee = s.chargeLateFee(ctx, row.ID, sub.CustomerID, card)
 		return res, nil
 	case errors.Is(err, stripeport.ErrUnknownOutcome):
 		// Left in flight: the payments sweep marks it unknown and reconcile
@@ -193,6 +197,7 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 			return nil, err
 		}
 		res.Status = RetrySucceeded
+		res.LateFee = s.chargeLateFee(ctx, row.ID, sub.CustomerID, card) // latefee.go
 	default:
 		// Open with its intent waiting on 3-D Secure or the bank.
 		if err := s.client.PaymentAttempt.UpdateOne(attempt).SetState(paymentattempt.StateRequiresAction).

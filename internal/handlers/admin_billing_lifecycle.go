@@ -22,7 +22,12 @@ func (h *Handler) GetAdminRenewalRecovery(ctx context.Context, p api.GetAdminRen
 	}
 	out := api.RenewalRecoveryResponseData{PassID: r.Pass.ID, PassStatus: api.RenewalRecoveryResponseDataPassStatus(r.Pass.Status),
 		MemberID: r.Pass.MemberID, ChargeInProgress: r.ChargeInProgress, CardPaymentsAvailable: r.CardPayments,
-		SavedCard: r.SavedCard, Actions: api.RenewalRecoveryActions{ChargeSavedCard: r.CanCharge(), SendPaymentLink: r.CanSendLink()}}
+		SavedCard: r.SavedCard, Actions: api.RenewalRecoveryActions{ChargeSavedCard: r.CanCharge(), SendPaymentLink: r.CanSendLink(),
+			WaiveLateFee: api.NewOptBool(r.CanWaiveLateFee())}, AmountDueMinor: r.AmountDue()}
+	out.LateFee.SetToNull()
+	if r.LateFee != nil {
+		out.LateFee.SetTo(pendingLateFeeOf(r.LateFee)) // admin_late_fees.go
+	}
 	out.SubscriptionID.SetToNull()
 	if r.Subscription != nil {
 		out.SubscriptionID.SetTo(r.Subscription.ID)
@@ -61,6 +66,9 @@ func (h *Handler) ChargeAdminRenewalRecovery(ctx context.Context, req api.OptRen
 	out := api.RenewalRecoveryChargeResponseData{Status: api.RenewalRecoveryChargeResponseDataStatus(res.Status),
 		AlreadySettled: res.AlreadySettled, InvoiceID: inv.ID, InvoiceStatus: string(inv.Status), PassID: p.ID,
 		PassStatus: api.RenewalRecoveryChargeResponseDataPassStatus(ps.Pass.Status)}
+	if res.LateFee != "" {
+		out.LateFeeStatus.SetTo(api.RenewalRecoveryChargeResponseDataLateFeeStatus(res.LateFee))
+	}
 	out.ValidTo.SetToNull()
 	if ps.Pass.ValidTo != nil {
 		out.ValidTo.SetTo(*ps.Pass.ValidTo)

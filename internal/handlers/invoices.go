@@ -5,6 +5,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/billing"
@@ -280,6 +282,14 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 			}
 		}
 	}
+	ids := make([]uuid.UUID, 0, len(rows))
+	for _, o := range rows {
+		ids = append(ids, o.Invoice.ID)
+	}
+	lateFees, err := h.billing().PendingLateFeesOf(mctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	today := h.now().UTC()
 	data := api.OutstandingPaymentsResponseData{Items: make([]api.OutstandingItem, 0, len(rows))}
 	totals := map[string]*api.OutstandingTotal{}
@@ -305,6 +315,9 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 		item.PaymentID = nilUUIDOf(in.PaymentID)
 		item.FailureMessage.SetToNull()
 		item.LateFeeAmount.SetToNull()
+		if f := lateFees[in.ID]; f != nil {
+			item.LateFeeAmount.SetTo(money.ToMajor(f.AmountMinor, f.Currency))
+		}
 		item.NextStep.SetToNull()
 		if in.FailedAt != nil {
 			item.FailedAt = api.NewNilDateTime(in.FailedAt.UTC())

@@ -150,6 +150,7 @@ func Run(ctx context.Context, cfg Config, out io.Writer, log *slog.Logger) (err 
 	go every(ctx, log, time.Minute, "stale payment attempts", paymentsService(deps, settings).SweepStale)
 	// Holds that lapsed unpaid give back what they held (holds.go).
 	runLapsedHoldSweep(ctx, deps, settings)
+	runLateFeeSweep(ctx, deps, settings) // renewals unpaid past the grace days get their late fee (billing_late_fees.go)
 	// Expired idempotency keys are swept hourly by every instance (cheap and idempotent).
 	keys := idempotency.NewStore(pool, 0, 0)
 	go every(ctx, log, time.Hour, "expired idempotency keys", func(ctx context.Context) (int, error) {

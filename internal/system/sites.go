@@ -258,6 +258,10 @@ var registry = map[string]SiteInfo{
 		"Checkout"),
 	"appointments.image_sweep": bypass("the sweep of published service images no service names any more: it reads only the image_url of the services (of every venue) whose ids the old files' keys carry, read only, to keep the files still named",
 		"Service"),
+	"billing.late_fee_sweep": bypass("the sweep of every venue's late fee policies; it reads the policies and their venues, then applies each venue's late fees in that venue as its operator",
+		"LateFeePolicy"),
+	"billing.reminder_sweep": bypass("the sweep of every venue's renewal reminder policies; it reads the policies and their venues, then queues each venue's reminders in that venue as its operator",
+		"RenewalReminderPolicy"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -20,6 +20,7 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^(pass_purchase|renewal|drop_in|product|gift_card|fee|other)(,(pass_purchase|renewal|drop_in|product|gift_card|fee|other))*$": ogenregex.MustCompile("^(pass_purchase|renewal|drop_in|product|gift_card|fee|other)(,(pass_purchase|renewal|drop_in|product|gift_card|fee|other))*$"),
 	"^[!-~]{8,160}$":                   ogenregex.MustCompile("^[!-~]{8,160}$"),
 	"^[0-9]{4,8}$":                     ogenregex.MustCompile("^[0-9]{4,8}$"),
+	"^[0-9a-f]{64}$":                   ogenregex.MustCompile("^[0-9a-f]{64}$"),
 	"^[A-Z]{3}$":                       ogenregex.MustCompile("^[A-Z]{3}$"),
 	"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$": ogenregex.MustCompile("^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"),
 	"^[A-Za-z0-9_]+$":                  ogenregex.MustCompile("^[A-Za-z0-9_]+$"),

@@ -52,6 +52,20 @@ func encodeAdminScheduleNotificationAvailabilityRequest(
 	return nil
 }
 
+func encodeApplyAdminReminderPolicyRequest(
+	req *ReminderApplyRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAssignServiceProviderRequest(
 	req *ServiceProviderRequest,
 	r *http.Request,
@@ -1140,6 +1154,20 @@ func encodePostCheckoutPreviewRequest(
 	return nil
 }
 
+func encodePreviewAdminReminderPolicyRequest(
+	req *ReminderPolicyRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodePreviewPosCatalogRequest(
 	req *PosCatalogPreviewRequest,
 	r *http.Request,
@@ -1268,6 +1296,20 @@ func encodeRefundPaymentRequest(
 
 func encodeRegisterMyPushTokenRequest(
 	req *MePushTokenRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRemoveAdminMembershipSetupRequest(
+	req *RemoveMembershipSetupRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1454,6 +1496,20 @@ func encodeSendAdminRenewalPaymentLinkRequest(
 
 func encodeSetActiveOrganizationRequest(
 	req *ActiveOrganizationRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminLateFeePolicyRequest(
+	req *LateFeePolicyRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1836,6 +1892,26 @@ func encodeWaiveAdminFeeRequest(
 	e := new(jx.Encoder)
 	{
 		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeWaiveAdminLateFeeRequest(
+	req OptWaiveLateFeeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

@@ -25319,6 +25319,165 @@ func (s *JoinStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/LateFeeDeletedResponse
+type LateFeeDeletedResponse struct {
+	Data LateFeeDeletedResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeeDeletedResponse) GetData() LateFeeDeletedResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeeDeletedResponse) SetData(val LateFeeDeletedResponseData) {
+	s.Data = val
+}
+
+type LateFeeDeletedResponseData struct {
+	Currency string `json:"currency"`
+	Deleted  bool   `json:"deleted"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *LateFeeDeletedResponseData) GetCurrency() string {
+	return s.Currency
+}
+
+// GetDeleted returns the value of Deleted.
+func (s *LateFeeDeletedResponseData) GetDeleted() bool {
+	return s.Deleted
+}
+
+// SetCurrency sets the value of Currency.
+func (s *LateFeeDeletedResponseData) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetDeleted sets the value of Deleted.
+func (s *LateFeeDeletedResponseData) SetDeleted(val bool) {
+	s.Deleted = val
+}
+
+// Ref: #/components/schemas/LateFeePolicy
+type LateFeePolicy struct {
+	AmountMinor int64     `json:"amount_minor"`
+	Currency    string    `json:"currency"`
+	GraceDays   int       `json:"grace_days"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *LateFeePolicy) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *LateFeePolicy) GetCurrency() string {
+	return s.Currency
+}
+
+// GetGraceDays returns the value of GraceDays.
+func (s *LateFeePolicy) GetGraceDays() int {
+	return s.GraceDays
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *LateFeePolicy) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *LateFeePolicy) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *LateFeePolicy) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetGraceDays sets the value of GraceDays.
+func (s *LateFeePolicy) SetGraceDays(val int) {
+	s.GraceDays = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *LateFeePolicy) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/LateFeePolicyListResponse
+type LateFeePolicyListResponse struct {
+	Data []LateFeePolicy `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeePolicyListResponse) GetData() []LateFeePolicy {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeePolicyListResponse) SetData(val []LateFeePolicy) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/LateFeePolicyRequest
+type LateFeePolicyRequest struct {
+	AmountMinor int64 `json:"amount_minor"`
+	GraceDays   int   `json:"grace_days"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *LateFeePolicyRequest) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetGraceDays returns the value of GraceDays.
+func (s *LateFeePolicyRequest) GetGraceDays() int {
+	return s.GraceDays
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *LateFeePolicyRequest) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetGraceDays sets the value of GraceDays.
+func (s *LateFeePolicyRequest) SetGraceDays(val int) {
+	s.GraceDays = val
+}
+
+// Ref: #/components/schemas/LateFeePolicyResponse
+type LateFeePolicyResponse struct {
+	Data LateFeePolicy `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeePolicyResponse) GetData() LateFeePolicy {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeePolicyResponse) SetData(val LateFeePolicy) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/LateFeeResponse
+type LateFeeResponse struct {
+	Data PendingLateFee `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeeResponse) GetData() PendingLateFee {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeeResponse) SetData(val PendingLateFee) {
+	s.Data = val
+}
+
 type ListAdminAppointmentsDirection string
 
 const (
@@ -27057,6 +27216,204 @@ func (s *MembershipRole) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/MembershipSetupResponse
+type MembershipSetupResponse struct {
+	Data MembershipSetupResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *MembershipSetupResponse) GetData() MembershipSetupResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *MembershipSetupResponse) SetData(val MembershipSetupResponseData) {
+	s.Data = val
+}
+
+type MembershipSetupResponseData struct {
+	IsRecurring  bool                                       `json:"is_recurring"`
+	MemberID     uuid.UUID                                  `json:"member_id"`
+	PassID       uuid.UUID                                  `json:"pass_id"`
+	PassStatus   MembershipSetupResponseDataPassStatus      `json:"pass_status"`
+	Subscription NilMembershipSetupResponseDataSubscription `json:"subscription"`
+	// The concurrency token (RFC 3339, UTC, microseconds) to send back as `expected_updated_at`.
+	UpdatedAt string `json:"updated_at"`
+}
+
+// GetIsRecurring returns the value of IsRecurring.
+func (s *MembershipSetupResponseData) GetIsRecurring() bool {
+	return s.IsRecurring
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *MembershipSetupResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *MembershipSetupResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetPassStatus returns the value of PassStatus.
+func (s *MembershipSetupResponseData) GetPassStatus() MembershipSetupResponseDataPassStatus {
+	return s.PassStatus
+}
+
+// GetSubscription returns the value of Subscription.
+func (s *MembershipSetupResponseData) GetSubscription() NilMembershipSetupResponseDataSubscription {
+	return s.Subscription
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *MembershipSetupResponseData) GetUpdatedAt() string {
+	return s.UpdatedAt
+}
+
+// SetIsRecurring sets the value of IsRecurring.
+func (s *MembershipSetupResponseData) SetIsRecurring(val bool) {
+	s.IsRecurring = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *MembershipSetupResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *MembershipSetupResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetPassStatus sets the value of PassStatus.
+func (s *MembershipSetupResponseData) SetPassStatus(val MembershipSetupResponseDataPassStatus) {
+	s.PassStatus = val
+}
+
+// SetSubscription sets the value of Subscription.
+func (s *MembershipSetupResponseData) SetSubscription(val NilMembershipSetupResponseDataSubscription) {
+	s.Subscription = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *MembershipSetupResponseData) SetUpdatedAt(val string) {
+	s.UpdatedAt = val
+}
+
+type MembershipSetupResponseDataPassStatus string
+
+const (
+	MembershipSetupResponseDataPassStatusPending           MembershipSetupResponseDataPassStatus = "pending"
+	MembershipSetupResponseDataPassStatusActive            MembershipSetupResponseDataPassStatus = "active"
+	MembershipSetupResponseDataPassStatusPastDue           MembershipSetupResponseDataPassStatus = "past_due"
+	MembershipSetupResponseDataPassStatusSuspended         MembershipSetupResponseDataPassStatus = "suspended"
+	MembershipSetupResponseDataPassStatusExpired           MembershipSetupResponseDataPassStatus = "expired"
+	MembershipSetupResponseDataPassStatusCancelled         MembershipSetupResponseDataPassStatus = "cancelled"
+	MembershipSetupResponseDataPassStatusPendingActivation MembershipSetupResponseDataPassStatus = "pending_activation"
+)
+
+// AllValues returns all MembershipSetupResponseDataPassStatus values.
+func (MembershipSetupResponseDataPassStatus) AllValues() []MembershipSetupResponseDataPassStatus {
+	return []MembershipSetupResponseDataPassStatus{
+		MembershipSetupResponseDataPassStatusPending,
+		MembershipSetupResponseDataPassStatusActive,
+		MembershipSetupResponseDataPassStatusPastDue,
+		MembershipSetupResponseDataPassStatusSuspended,
+		MembershipSetupResponseDataPassStatusExpired,
+		MembershipSetupResponseDataPassStatusCancelled,
+		MembershipSetupResponseDataPassStatusPendingActivation,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s MembershipSetupResponseDataPassStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case MembershipSetupResponseDataPassStatusPending:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusActive:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusPastDue:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusSuspended:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusExpired:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusCancelled:
+		return []byte(s), nil
+	case MembershipSetupResponseDataPassStatusPendingActivation:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *MembershipSetupResponseDataPassStatus) UnmarshalText(data []byte) error {
+	switch MembershipSetupResponseDataPassStatus(data) {
+	case MembershipSetupResponseDataPassStatusPending:
+		*s = MembershipSetupResponseDataPassStatusPending
+		return nil
+	case MembershipSetupResponseDataPassStatusActive:
+		*s = MembershipSetupResponseDataPassStatusActive
+		return nil
+	case MembershipSetupResponseDataPassStatusPastDue:
+		*s = MembershipSetupResponseDataPassStatusPastDue
+		return nil
+	case MembershipSetupResponseDataPassStatusSuspended:
+		*s = MembershipSetupResponseDataPassStatusSuspended
+		return nil
+	case MembershipSetupResponseDataPassStatusExpired:
+		*s = MembershipSetupResponseDataPassStatusExpired
+		return nil
+	case MembershipSetupResponseDataPassStatusCancelled:
+		*s = MembershipSetupResponseDataPassStatusCancelled
+		return nil
+	case MembershipSetupResponseDataPassStatusPendingActivation:
+		*s = MembershipSetupResponseDataPassStatusPendingActivation
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type MembershipSetupResponseDataSubscription struct {
+	ID uuid.UUID `json:"id"`
+	// The last status the payment processor reported (our row; not read now).
+	ProcessorStatus         string    `json:"processor_status"`
+	ProcessorSubscriptionID NilString `json:"processor_subscription_id"`
+}
+
+// GetID returns the value of ID.
+func (s *MembershipSetupResponseDataSubscription) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetProcessorStatus returns the value of ProcessorStatus.
+func (s *MembershipSetupResponseDataSubscription) GetProcessorStatus() string {
+	return s.ProcessorStatus
+}
+
+// GetProcessorSubscriptionID returns the value of ProcessorSubscriptionID.
+func (s *MembershipSetupResponseDataSubscription) GetProcessorSubscriptionID() NilString {
+	return s.ProcessorSubscriptionID
+}
+
+// SetID sets the value of ID.
+func (s *MembershipSetupResponseDataSubscription) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetProcessorStatus sets the value of ProcessorStatus.
+func (s *MembershipSetupResponseDataSubscription) SetProcessorStatus(val string) {
+	s.ProcessorStatus = val
+}
+
+// SetProcessorSubscriptionID sets the value of ProcessorSubscriptionID.
+func (s *MembershipSetupResponseDataSubscription) SetProcessorSubscriptionID(val NilString) {
+	s.ProcessorSubscriptionID = val
+}
+
 type MembershipStatus string
 
 const (
@@ -28746,6 +29103,51 @@ func (o NilInvoiceRowPayNowUnavailableReason) Or(d InvoiceRowPayNowUnavailableRe
 	return d
 }
 
+// NewNilMembershipSetupResponseDataSubscription returns new NilMembershipSetupResponseDataSubscription with value set to v.
+func NewNilMembershipSetupResponseDataSubscription(v MembershipSetupResponseDataSubscription) NilMembershipSetupResponseDataSubscription {
+	return NilMembershipSetupResponseDataSubscription{
+		Value: v,
+	}
+}
+
+// NilMembershipSetupResponseDataSubscription is nullable MembershipSetupResponseDataSubscription.
+type NilMembershipSetupResponseDataSubscription struct {
+	Value MembershipSetupResponseDataSubscription
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilMembershipSetupResponseDataSubscription) SetTo(v MembershipSetupResponseDataSubscription) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilMembershipSetupResponseDataSubscription) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilMembershipSetupResponseDataSubscription) SetToNull() {
+	o.Null = true
+	var v MembershipSetupResponseDataSubscription
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilMembershipSetupResponseDataSubscription) Get() (v MembershipSetupResponseDataSubscription, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilMembershipSetupResponseDataSubscription) Or(d MembershipSetupResponseDataSubscription) MembershipSetupResponseDataSubscription {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilNamedRef returns new NilNamedRef with value set to v.
 func NewNilNamedRef(v NamedRef) NilNamedRef {
 	return NilNamedRef{
@@ -28875,6 +29277,51 @@ func (o NilOutstandingItemNextStep) Get() (v OutstandingItemNextStep, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilOutstandingItemNextStep) Or(d OutstandingItemNextStep) OutstandingItemNextStep {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilPendingLateFee returns new NilPendingLateFee with value set to v.
+func NewNilPendingLateFee(v PendingLateFee) NilPendingLateFee {
+	return NilPendingLateFee{
+		Value: v,
+	}
+}
+
+// NilPendingLateFee is nullable PendingLateFee.
+type NilPendingLateFee struct {
+	Value PendingLateFee
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilPendingLateFee) SetTo(v PendingLateFee) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilPendingLateFee) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilPendingLateFee) SetToNull() {
+	o.Null = true
+	var v PendingLateFee
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilPendingLateFee) Get() (v PendingLateFee, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilPendingLateFee) Or(d PendingLateFee) PendingLateFee {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -29145,6 +29592,51 @@ func (o NilRefundReviewOriginalPaymentMethodReason) Get() (v RefundReviewOrigina
 
 // Or returns value if set, or given parameter if does not.
 func (o NilRefundReviewOriginalPaymentMethodReason) Or(d RefundReviewOriginalPaymentMethodReason) RefundReviewOriginalPaymentMethodReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilReminderPolicyResponseData returns new NilReminderPolicyResponseData with value set to v.
+func NewNilReminderPolicyResponseData(v ReminderPolicyResponseData) NilReminderPolicyResponseData {
+	return NilReminderPolicyResponseData{
+		Value: v,
+	}
+}
+
+// NilReminderPolicyResponseData is nullable ReminderPolicyResponseData.
+type NilReminderPolicyResponseData struct {
+	Value ReminderPolicyResponseData
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilReminderPolicyResponseData) SetTo(v ReminderPolicyResponseData) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilReminderPolicyResponseData) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilReminderPolicyResponseData) SetToNull() {
+	o.Null = true
+	var v ReminderPolicyResponseData
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilReminderPolicyResponseData) Get() (v ReminderPolicyResponseData, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilReminderPolicyResponseData) Or(d ReminderPolicyResponseData) ReminderPolicyResponseData {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -34033,6 +34525,52 @@ func (o OptRenewalRecoveryChargeRequest) Or(d RenewalRecoveryChargeRequest) Rene
 	return d
 }
 
+// NewOptRenewalRecoveryChargeResponseDataLateFeeStatus returns new OptRenewalRecoveryChargeResponseDataLateFeeStatus with value set to v.
+func NewOptRenewalRecoveryChargeResponseDataLateFeeStatus(v RenewalRecoveryChargeResponseDataLateFeeStatus) OptRenewalRecoveryChargeResponseDataLateFeeStatus {
+	return OptRenewalRecoveryChargeResponseDataLateFeeStatus{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptRenewalRecoveryChargeResponseDataLateFeeStatus is optional RenewalRecoveryChargeResponseDataLateFeeStatus.
+type OptRenewalRecoveryChargeResponseDataLateFeeStatus struct {
+	Value RenewalRecoveryChargeResponseDataLateFeeStatus
+	Set   bool
+}
+
+// IsSet returns true if OptRenewalRecoveryChargeResponseDataLateFeeStatus was set.
+func (o OptRenewalRecoveryChargeResponseDataLateFeeStatus) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptRenewalRecoveryChargeResponseDataLateFeeStatus) Reset() {
+	var v RenewalRecoveryChargeResponseDataLateFeeStatus
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptRenewalRecoveryChargeResponseDataLateFeeStatus) SetTo(v RenewalRecoveryChargeResponseDataLateFeeStatus) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptRenewalRecoveryChargeResponseDataLateFeeStatus) Get() (v RenewalRecoveryChargeResponseDataLateFeeStatus, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptRenewalRecoveryChargeResponseDataLateFeeStatus) Or(d RenewalRecoveryChargeResponseDataLateFeeStatus) RenewalRecoveryChargeResponseDataLateFeeStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptReportFormat returns new OptReportFormat with value set to v.
 func NewOptReportFormat(v ReportFormat) OptReportFormat {
 	return OptReportFormat{
@@ -34257,6 +34795,52 @@ func (o OptUUID) Get() (v uuid.UUID, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptUUID) Or(d uuid.UUID) uuid.UUID {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptWaiveLateFeeRequest returns new OptWaiveLateFeeRequest with value set to v.
+func NewOptWaiveLateFeeRequest(v WaiveLateFeeRequest) OptWaiveLateFeeRequest {
+	return OptWaiveLateFeeRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptWaiveLateFeeRequest is optional WaiveLateFeeRequest.
+type OptWaiveLateFeeRequest struct {
+	Value WaiveLateFeeRequest
+	Set   bool
+}
+
+// IsSet returns true if OptWaiveLateFeeRequest was set.
+func (o OptWaiveLateFeeRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptWaiveLateFeeRequest) Reset() {
+	var v WaiveLateFeeRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptWaiveLateFeeRequest) SetTo(v WaiveLateFeeRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptWaiveLateFeeRequest) Get() (v WaiveLateFeeRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptWaiveLateFeeRequest) Or(d WaiveLateFeeRequest) WaiveLateFeeRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -36137,6 +36721,124 @@ func (s *PaymentsConnectResponse) SetData(val PaymentsConnect) {
 // SetError sets the value of Error.
 func (s *PaymentsConnectResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/PendingLateFee
+type PendingLateFee struct {
+	AmountMinor int64                `json:"amount_minor"`
+	AppliedAt   time.Time            `json:"applied_at"`
+	Currency    string               `json:"currency"`
+	ID          uuid.UUID            `json:"id"`
+	InvoiceID   uuid.UUID            `json:"invoice_id"`
+	Status      PendingLateFeeStatus `json:"status"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *PendingLateFee) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetAppliedAt returns the value of AppliedAt.
+func (s *PendingLateFee) GetAppliedAt() time.Time {
+	return s.AppliedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PendingLateFee) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *PendingLateFee) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetInvoiceID returns the value of InvoiceID.
+func (s *PendingLateFee) GetInvoiceID() uuid.UUID {
+	return s.InvoiceID
+}
+
+// GetStatus returns the value of Status.
+func (s *PendingLateFee) GetStatus() PendingLateFeeStatus {
+	return s.Status
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *PendingLateFee) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetAppliedAt sets the value of AppliedAt.
+func (s *PendingLateFee) SetAppliedAt(val time.Time) {
+	s.AppliedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PendingLateFee) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *PendingLateFee) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetInvoiceID sets the value of InvoiceID.
+func (s *PendingLateFee) SetInvoiceID(val uuid.UUID) {
+	s.InvoiceID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *PendingLateFee) SetStatus(val PendingLateFeeStatus) {
+	s.Status = val
+}
+
+type PendingLateFeeStatus string
+
+const (
+	PendingLateFeeStatusPending PendingLateFeeStatus = "pending"
+	PendingLateFeeStatusPaid    PendingLateFeeStatus = "paid"
+	PendingLateFeeStatusWaived  PendingLateFeeStatus = "waived"
+)
+
+// AllValues returns all PendingLateFeeStatus values.
+func (PendingLateFeeStatus) AllValues() []PendingLateFeeStatus {
+	return []PendingLateFeeStatus{
+		PendingLateFeeStatusPending,
+		PendingLateFeeStatusPaid,
+		PendingLateFeeStatusWaived,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PendingLateFeeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case PendingLateFeeStatusPending:
+		return []byte(s), nil
+	case PendingLateFeeStatusPaid:
+		return []byte(s), nil
+	case PendingLateFeeStatusWaived:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PendingLateFeeStatus) UnmarshalText(data []byte) error {
+	switch PendingLateFeeStatus(data) {
+	case PendingLateFeeStatusPending:
+		*s = PendingLateFeeStatusPending
+		return nil
+	case PendingLateFeeStatusPaid:
+		*s = PendingLateFeeStatusPaid
+		return nil
+	case PendingLateFeeStatusWaived:
+		*s = PendingLateFeeStatusWaived
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/Photo
@@ -42369,6 +43071,252 @@ func (s *RefundViewStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/ReminderApplyRequest
+type ReminderApplyRequest struct {
+	DaysBefore  ReminderDays `json:"days_before"`
+	PreviewHash string       `json:"preview_hash"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderApplyRequest) GetDaysBefore() ReminderDays {
+	return s.DaysBefore
+}
+
+// GetPreviewHash returns the value of PreviewHash.
+func (s *ReminderApplyRequest) GetPreviewHash() string {
+	return s.PreviewHash
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderApplyRequest) SetDaysBefore(val ReminderDays) {
+	s.DaysBefore = val
+}
+
+// SetPreviewHash sets the value of PreviewHash.
+func (s *ReminderApplyRequest) SetPreviewHash(val string) {
+	s.PreviewHash = val
+}
+
+type ReminderDays []int
+
+// Ref: #/components/schemas/ReminderPolicyRequest
+type ReminderPolicyRequest struct {
+	DaysBefore ReminderDays `json:"days_before"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPolicyRequest) GetDaysBefore() ReminderDays {
+	return s.DaysBefore
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPolicyRequest) SetDaysBefore(val ReminderDays) {
+	s.DaysBefore = val
+}
+
+// Ref: #/components/schemas/ReminderPolicyResponse
+type ReminderPolicyResponse struct {
+	Data NilReminderPolicyResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *ReminderPolicyResponse) GetData() NilReminderPolicyResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *ReminderPolicyResponse) SetData(val NilReminderPolicyResponseData) {
+	s.Data = val
+}
+
+type ReminderPolicyResponseData struct {
+	DaysBefore []int     `json:"days_before"`
+	UpdatedAt  time.Time `json:"updated_at"`
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPolicyResponseData) GetDaysBefore() []int {
+	return s.DaysBefore
+}
+
+// GetUpdatedAt returns the value of UpdatedAt.
+func (s *ReminderPolicyResponseData) GetUpdatedAt() time.Time {
+	return s.UpdatedAt
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPolicyResponseData) SetDaysBefore(val []int) {
+	s.DaysBefore = val
+}
+
+// SetUpdatedAt sets the value of UpdatedAt.
+func (s *ReminderPolicyResponseData) SetUpdatedAt(val time.Time) {
+	s.UpdatedAt = val
+}
+
+// Ref: #/components/schemas/ReminderPreviewResponse
+type ReminderPreviewResponse struct {
+	Data ReminderPreviewResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *ReminderPreviewResponse) GetData() ReminderPreviewResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *ReminderPreviewResponse) SetData(val ReminderPreviewResponseData) {
+	s.Data = val
+}
+
+type ReminderPreviewResponseData struct {
+	AffectedCount int                       `json:"affected_count"`
+	DaysBefore    []int                     `json:"days_before"`
+	PreviewHash   string                    `json:"preview_hash"`
+	Upcoming      []UpcomingRenewalReminder `json:"upcoming"`
+}
+
+// GetAffectedCount returns the value of AffectedCount.
+func (s *ReminderPreviewResponseData) GetAffectedCount() int {
+	return s.AffectedCount
+}
+
+// GetDaysBefore returns the value of DaysBefore.
+func (s *ReminderPreviewResponseData) GetDaysBefore() []int {
+	return s.DaysBefore
+}
+
+// GetPreviewHash returns the value of PreviewHash.
+func (s *ReminderPreviewResponseData) GetPreviewHash() string {
+	return s.PreviewHash
+}
+
+// GetUpcoming returns the value of Upcoming.
+func (s *ReminderPreviewResponseData) GetUpcoming() []UpcomingRenewalReminder {
+	return s.Upcoming
+}
+
+// SetAffectedCount sets the value of AffectedCount.
+func (s *ReminderPreviewResponseData) SetAffectedCount(val int) {
+	s.AffectedCount = val
+}
+
+// SetDaysBefore sets the value of DaysBefore.
+func (s *ReminderPreviewResponseData) SetDaysBefore(val []int) {
+	s.DaysBefore = val
+}
+
+// SetPreviewHash sets the value of PreviewHash.
+func (s *ReminderPreviewResponseData) SetPreviewHash(val string) {
+	s.PreviewHash = val
+}
+
+// SetUpcoming sets the value of Upcoming.
+func (s *ReminderPreviewResponseData) SetUpcoming(val []UpcomingRenewalReminder) {
+	s.Upcoming = val
+}
+
+// Ref: #/components/schemas/RemoveMembershipSetupRequest
+type RemoveMembershipSetupRequest struct {
+	// The `updated_at` token of the setup read (RFC 3339, microseconds).
+	ExpectedUpdatedAt string `json:"expected_updated_at"`
+}
+
+// GetExpectedUpdatedAt returns the value of ExpectedUpdatedAt.
+func (s *RemoveMembershipSetupRequest) GetExpectedUpdatedAt() string {
+	return s.ExpectedUpdatedAt
+}
+
+// SetExpectedUpdatedAt sets the value of ExpectedUpdatedAt.
+func (s *RemoveMembershipSetupRequest) SetExpectedUpdatedAt(val string) {
+	s.ExpectedUpdatedAt = val
+}
+
+// Ref: #/components/schemas/RemoveMembershipSetupResponse
+type RemoveMembershipSetupResponse struct {
+	Data RemoveMembershipSetupResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *RemoveMembershipSetupResponse) GetData() RemoveMembershipSetupResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *RemoveMembershipSetupResponse) SetData(val RemoveMembershipSetupResponseData) {
+	s.Data = val
+}
+
+type RemoveMembershipSetupResponseData struct {
+	CheckoutsDetached int       `json:"checkouts_detached"`
+	MemberID          uuid.UUID `json:"member_id"`
+	PassID            uuid.UUID `json:"pass_id"`
+	// Absent, incomplete_expired or canceled.
+	ProcessorStatus string  `json:"processor_status"`
+	Removed         bool    `json:"removed"`
+	SubscriptionID  NilUUID `json:"subscription_id"`
+}
+
+// GetCheckoutsDetached returns the value of CheckoutsDetached.
+func (s *RemoveMembershipSetupResponseData) GetCheckoutsDetached() int {
+	return s.CheckoutsDetached
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *RemoveMembershipSetupResponseData) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *RemoveMembershipSetupResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetProcessorStatus returns the value of ProcessorStatus.
+func (s *RemoveMembershipSetupResponseData) GetProcessorStatus() string {
+	return s.ProcessorStatus
+}
+
+// GetRemoved returns the value of Removed.
+func (s *RemoveMembershipSetupResponseData) GetRemoved() bool {
+	return s.Removed
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *RemoveMembershipSetupResponseData) GetSubscriptionID() NilUUID {
+	return s.SubscriptionID
+}
+
+// SetCheckoutsDetached sets the value of CheckoutsDetached.
+func (s *RemoveMembershipSetupResponseData) SetCheckoutsDetached(val int) {
+	s.CheckoutsDetached = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *RemoveMembershipSetupResponseData) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *RemoveMembershipSetupResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetProcessorStatus sets the value of ProcessorStatus.
+func (s *RemoveMembershipSetupResponseData) SetProcessorStatus(val string) {
+	s.ProcessorStatus = val
+}
+
+// SetRemoved sets the value of Removed.
+func (s *RemoveMembershipSetupResponseData) SetRemoved(val bool) {
+	s.Removed = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *RemoveMembershipSetupResponseData) SetSubscriptionID(val NilUUID) {
+	s.SubscriptionID = val
+}
+
 // Ref: #/components/schemas/RenewalPaymentLinkRequest
 type RenewalPaymentLinkRequest struct {
 	// A line from the venue put before the amount and the link.
@@ -42584,6 +43532,8 @@ func (s *RenewalPaymentLinkResponseDataChannelsItem) UnmarshalText(data []byte) 
 type RenewalRecoveryActions struct {
 	ChargeSavedCard bool `json:"charge_saved_card"`
 	SendPaymentLink bool `json:"send_payment_link"`
+	// A late fee is pending.
+	WaiveLateFee OptBool `json:"waive_late_fee"`
 }
 
 // GetChargeSavedCard returns the value of ChargeSavedCard.
@@ -42596,6 +43546,11 @@ func (s *RenewalRecoveryActions) GetSendPaymentLink() bool {
 	return s.SendPaymentLink
 }
 
+// GetWaiveLateFee returns the value of WaiveLateFee.
+func (s *RenewalRecoveryActions) GetWaiveLateFee() OptBool {
+	return s.WaiveLateFee
+}
+
 // SetChargeSavedCard sets the value of ChargeSavedCard.
 func (s *RenewalRecoveryActions) SetChargeSavedCard(val bool) {
 	s.ChargeSavedCard = val
@@ -42604,6 +43559,11 @@ func (s *RenewalRecoveryActions) SetChargeSavedCard(val bool) {
 // SetSendPaymentLink sets the value of SendPaymentLink.
 func (s *RenewalRecoveryActions) SetSendPaymentLink(val bool) {
 	s.SendPaymentLink = val
+}
+
+// SetWaiveLateFee sets the value of WaiveLateFee.
+func (s *RenewalRecoveryActions) SetWaiveLateFee(val OptBool) {
+	s.WaiveLateFee = val
 }
 
 // Ref: #/components/schemas/RenewalRecoveryChargeRequest
@@ -42648,13 +43608,18 @@ func (s *RenewalRecoveryChargeResponse) SetData(val RenewalRecoveryChargeRespons
 }
 
 type RenewalRecoveryChargeResponseData struct {
-	AlreadySettled bool                                        `json:"already_settled"`
-	InvoiceID      uuid.UUID                                   `json:"invoice_id"`
-	InvoiceStatus  string                                      `json:"invoice_status"`
-	PassID         uuid.UUID                                   `json:"pass_id"`
-	PassStatus     RenewalRecoveryChargeResponseDataPassStatus `json:"pass_status"`
-	Status         RenewalRecoveryChargeResponseDataStatus     `json:"status"`
-	ValidTo        NilDate                                     `json:"valid_to"`
+	AlreadySettled bool      `json:"already_settled"`
+	InvoiceID      uuid.UUID `json:"invoice_id"`
+	InvoiceStatus  string    `json:"invoice_status"`
+	// The invoice's late fee after the charge: none, paid (charged
+	// with the renewal), or pending (its charge was declined or
+	// needs the member's bank; the renewal stays paid and the next
+	// recovery charge takes the fee).
+	LateFeeStatus OptRenewalRecoveryChargeResponseDataLateFeeStatus `json:"late_fee_status"`
+	PassID        uuid.UUID                                         `json:"pass_id"`
+	PassStatus    RenewalRecoveryChargeResponseDataPassStatus       `json:"pass_status"`
+	Status        RenewalRecoveryChargeResponseDataStatus           `json:"status"`
+	ValidTo       NilDate                                           `json:"valid_to"`
 }
 
 // GetAlreadySettled returns the value of AlreadySettled.
@@ -42670,6 +43635,11 @@ func (s *RenewalRecoveryChargeResponseData) GetInvoiceID() uuid.UUID {
 // GetInvoiceStatus returns the value of InvoiceStatus.
 func (s *RenewalRecoveryChargeResponseData) GetInvoiceStatus() string {
 	return s.InvoiceStatus
+}
+
+// GetLateFeeStatus returns the value of LateFeeStatus.
+func (s *RenewalRecoveryChargeResponseData) GetLateFeeStatus() OptRenewalRecoveryChargeResponseDataLateFeeStatus {
+	return s.LateFeeStatus
 }
 
 // GetPassID returns the value of PassID.
@@ -42707,6 +43677,11 @@ func (s *RenewalRecoveryChargeResponseData) SetInvoiceStatus(val string) {
 	s.InvoiceStatus = val
 }
 
+// SetLateFeeStatus sets the value of LateFeeStatus.
+func (s *RenewalRecoveryChargeResponseData) SetLateFeeStatus(val OptRenewalRecoveryChargeResponseDataLateFeeStatus) {
+	s.LateFeeStatus = val
+}
+
 // SetPassID sets the value of PassID.
 func (s *RenewalRecoveryChargeResponseData) SetPassID(val uuid.UUID) {
 	s.PassID = val
@@ -42725,6 +43700,58 @@ func (s *RenewalRecoveryChargeResponseData) SetStatus(val RenewalRecoveryChargeR
 // SetValidTo sets the value of ValidTo.
 func (s *RenewalRecoveryChargeResponseData) SetValidTo(val NilDate) {
 	s.ValidTo = val
+}
+
+// The invoice's late fee after the charge: none, paid (charged
+// with the renewal), or pending (its charge was declined or
+// needs the member's bank; the renewal stays paid and the next
+// recovery charge takes the fee).
+type RenewalRecoveryChargeResponseDataLateFeeStatus string
+
+const (
+	RenewalRecoveryChargeResponseDataLateFeeStatusNone    RenewalRecoveryChargeResponseDataLateFeeStatus = "none"
+	RenewalRecoveryChargeResponseDataLateFeeStatusPaid    RenewalRecoveryChargeResponseDataLateFeeStatus = "paid"
+	RenewalRecoveryChargeResponseDataLateFeeStatusPending RenewalRecoveryChargeResponseDataLateFeeStatus = "pending"
+)
+
+// AllValues returns all RenewalRecoveryChargeResponseDataLateFeeStatus values.
+func (RenewalRecoveryChargeResponseDataLateFeeStatus) AllValues() []RenewalRecoveryChargeResponseDataLateFeeStatus {
+	return []RenewalRecoveryChargeResponseDataLateFeeStatus{
+		RenewalRecoveryChargeResponseDataLateFeeStatusNone,
+		RenewalRecoveryChargeResponseDataLateFeeStatusPaid,
+		RenewalRecoveryChargeResponseDataLateFeeStatusPending,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryChargeResponseDataLateFeeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryChargeResponseDataLateFeeStatusNone:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataLateFeeStatusPaid:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataLateFeeStatusPending:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryChargeResponseDataLateFeeStatus) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryChargeResponseDataLateFeeStatus(data) {
+	case RenewalRecoveryChargeResponseDataLateFeeStatusNone:
+		*s = RenewalRecoveryChargeResponseDataLateFeeStatusNone
+		return nil
+	case RenewalRecoveryChargeResponseDataLateFeeStatusPaid:
+		*s = RenewalRecoveryChargeResponseDataLateFeeStatusPaid
+		return nil
+	case RenewalRecoveryChargeResponseDataLateFeeStatusPending:
+		*s = RenewalRecoveryChargeResponseDataLateFeeStatusPending
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type RenewalRecoveryChargeResponseDataPassStatus string
@@ -43051,20 +44078,33 @@ func (s *RenewalRecoveryResponse) SetData(val RenewalRecoveryResponseData) {
 }
 
 type RenewalRecoveryResponseData struct {
-	Actions               RenewalRecoveryActions                `json:"actions"`
-	CardPaymentsAvailable bool                                  `json:"card_payments_available"`
-	ChargeInProgress      bool                                  `json:"charge_in_progress"`
-	Invoice               NilRenewalRecoveryInvoice             `json:"invoice"`
-	MemberID              uuid.UUID                             `json:"member_id"`
-	PassID                uuid.UUID                             `json:"pass_id"`
-	PassStatus            RenewalRecoveryResponseDataPassStatus `json:"pass_status"`
-	SavedCard             bool                                  `json:"saved_card"`
-	SubscriptionID        NilUUID                               `json:"subscription_id"`
+	Actions RenewalRecoveryActions `json:"actions"`
+	// The invoice's balance plus the pending late fee (the recovery charge's `expected_amount_minor`).
+	AmountDueMinor        int64                     `json:"amount_due_minor"`
+	CardPaymentsAvailable bool                      `json:"card_payments_available"`
+	ChargeInProgress      bool                      `json:"charge_in_progress"`
+	Invoice               NilRenewalRecoveryInvoice `json:"invoice"`
+	// The pass's oldest pending late fee (null: none). It is charged
+	// to the same card right after the renewal is paid (the recovery
+	// charge, the member's pay link); once the renewal is paid it is
+	// what a recovery charge takes. Waive it with
+	// `POST .../renewal-recovery/waive-late-fee`.
+	LateFee        NilPendingLateFee                     `json:"late_fee"`
+	MemberID       uuid.UUID                             `json:"member_id"`
+	PassID         uuid.UUID                             `json:"pass_id"`
+	PassStatus     RenewalRecoveryResponseDataPassStatus `json:"pass_status"`
+	SavedCard      bool                                  `json:"saved_card"`
+	SubscriptionID NilUUID                               `json:"subscription_id"`
 }
 
 // GetActions returns the value of Actions.
 func (s *RenewalRecoveryResponseData) GetActions() RenewalRecoveryActions {
 	return s.Actions
+}
+
+// GetAmountDueMinor returns the value of AmountDueMinor.
+func (s *RenewalRecoveryResponseData) GetAmountDueMinor() int64 {
+	return s.AmountDueMinor
 }
 
 // GetCardPaymentsAvailable returns the value of CardPaymentsAvailable.
@@ -43080,6 +44120,11 @@ func (s *RenewalRecoveryResponseData) GetChargeInProgress() bool {
 // GetInvoice returns the value of Invoice.
 func (s *RenewalRecoveryResponseData) GetInvoice() NilRenewalRecoveryInvoice {
 	return s.Invoice
+}
+
+// GetLateFee returns the value of LateFee.
+func (s *RenewalRecoveryResponseData) GetLateFee() NilPendingLateFee {
+	return s.LateFee
 }
 
 // GetMemberID returns the value of MemberID.
@@ -43112,6 +44157,11 @@ func (s *RenewalRecoveryResponseData) SetActions(val RenewalRecoveryActions) {
 	s.Actions = val
 }
 
+// SetAmountDueMinor sets the value of AmountDueMinor.
+func (s *RenewalRecoveryResponseData) SetAmountDueMinor(val int64) {
+	s.AmountDueMinor = val
+}
+
 // SetCardPaymentsAvailable sets the value of CardPaymentsAvailable.
 func (s *RenewalRecoveryResponseData) SetCardPaymentsAvailable(val bool) {
 	s.CardPaymentsAvailable = val
@@ -43125,6 +44175,11 @@ func (s *RenewalRecoveryResponseData) SetChargeInProgress(val bool) {
 // SetInvoice sets the value of Invoice.
 func (s *RenewalRecoveryResponseData) SetInvoice(val NilRenewalRecoveryInvoice) {
 	s.Invoice = val
+}
+
+// SetLateFee sets the value of LateFee.
+func (s *RenewalRecoveryResponseData) SetLateFee(val NilPendingLateFee) {
+	s.LateFee = val
 }
 
 // SetMemberID sets the value of MemberID.
@@ -48105,6 +49160,87 @@ func (s *TotpEnrollmentResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/UpcomingRenewalReminder
+type UpcomingRenewalReminder struct {
+	AmountMinor    int64       `json:"amount_minor"`
+	ChargeDate     time.Time   `json:"charge_date"`
+	Currency       string      `json:"currency"`
+	MemberID       uuid.UUID   `json:"member_id"`
+	PassID         uuid.UUID   `json:"pass_id"`
+	RemindOn       []time.Time `json:"remind_on"`
+	SubscriptionID uuid.UUID   `json:"subscription_id"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *UpcomingRenewalReminder) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetChargeDate returns the value of ChargeDate.
+func (s *UpcomingRenewalReminder) GetChargeDate() time.Time {
+	return s.ChargeDate
+}
+
+// GetCurrency returns the value of Currency.
+func (s *UpcomingRenewalReminder) GetCurrency() string {
+	return s.Currency
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *UpcomingRenewalReminder) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *UpcomingRenewalReminder) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRemindOn returns the value of RemindOn.
+func (s *UpcomingRenewalReminder) GetRemindOn() []time.Time {
+	return s.RemindOn
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *UpcomingRenewalReminder) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *UpcomingRenewalReminder) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetChargeDate sets the value of ChargeDate.
+func (s *UpcomingRenewalReminder) SetChargeDate(val time.Time) {
+	s.ChargeDate = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *UpcomingRenewalReminder) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *UpcomingRenewalReminder) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *UpcomingRenewalReminder) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRemindOn sets the value of RemindOn.
+func (s *UpcomingRenewalReminder) SetRemindOn(val []time.Time) {
+	s.RemindOn = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *UpcomingRenewalReminder) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
+}
+
 // Ref: #/components/schemas/VenueAffinity
 type VenueAffinity struct {
 	ActivePasses int    `json:"active_passes"`
@@ -49808,6 +50944,21 @@ func (s *VisitStatus) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/WaiveLateFeeRequest
+type WaiveLateFeeRequest struct {
+	Reason OptString `json:"reason"`
+}
+
+// GetReason returns the value of Reason.
+func (s *WaiveLateFeeRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetReason sets the value of Reason.
+func (s *WaiveLateFeeRequest) SetReason(val OptString) {
+	s.Reason = val
 }
 
 // Ref: #/components/schemas/WebhookAttempt

@@ -45,6 +45,8 @@ type Port interface {
 	InvoiceItems
 	// Detaches removes saved cards and clears a customer's default card.
 	Detaches
+	// CreditNotes records part of an open invoice paid outside Stripe.
+	CreditNotes
 }
 
 // IntentParams are a payment intent to create.

@@ -59,6 +59,8 @@ type billingState struct {
 	// subscription (1, 2, ...) and the attempt (1, 2, ...).
 	decide func(sub string, invoice, attempt int) string
 	perSub map[string]int
+	// unreadable are subscriptions whose reads fail (setups.go).
+	unreadable map[string]bool
 }
 
 func (f *Fake) billing() *billingState {
@@ -278,7 +280,7 @@ func addInterval(t time.Time, interval string, n int) time.Time {
 // another endpoint's.
 func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) bool {
 	account := r.Header.Get("Stripe-Account")
-	if f.serveInvoiceItems(w, r, key) {
+	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) {
 		return true
 	}
 	switch {
@@ -465,6 +467,11 @@ func (f *Fake) Invoices() int {
 // getSubscription answers GET /v1/subscriptions/{id}.
 func (f *Fake) getSubscription(w http.ResponseWriter, id string) {
 	f.mu.Lock()
+	if f.billing().unreadable[id] {
+		f.mu.Unlock()
+		writeRaw(w, 400, []byte(`{"error":{"type":"api_error","code":"processing_error","message":"An error occurred while processing the request"}}`))
+		return
+	}
 	s := f.billing().subs[id]
 	var raw []byte
 	if s != nil {
