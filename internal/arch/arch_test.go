@@ -101,6 +101,7 @@ var table = map[string]layer{
 	"internal/pos":             domain, // the front desk's sales: products and stock, desk sales, returns, end of day
 	"internal/reports":         domain, // the owner's numbers: sales snapshot, attendance, brand analytics
 	"internal/billing":         domain, // renewals: Stripe Billing subscriptions, invoices, failed payments, the billing desk
+	"internal/promos":          domain, // promo codes: discounts at checkout and the desk, partner codes
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/promos"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -100,6 +101,9 @@ func (s *Service) ReleaseCheckout(ctx context.Context, id uuid.UUID) (bool, erro
 				AddClaimedCount(-1).Save(ctx); err != nil {
 				return err
 			}
+		}
+		if err := promos.Release(ctx, tx, co.ID); err != nil { // the promo code's use it held
+			return err
 		}
 		if co.CreditAppliedMinor > 0 {
 			if err := tx.MemberCredit.Create().SetMemberID(co.MemberID).SetAmountMinor(co.CreditAppliedMinor).

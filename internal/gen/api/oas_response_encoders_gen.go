@@ -1146,6 +1146,19 @@ func encodeCreatePosSaleResponse(response CreatePosSaleRes, w http.ResponseWrite
 	}
 }
 
+func encodeCreatePromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateRefundReviewResponse(response *RefundReviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -2047,6 +2060,19 @@ func encodeGetPosKioskResponse(response *PosKioskResponse, w http.ResponseWriter
 	return nil
 }
 
+func encodeGetPromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetProviderWorkingHoursResponse(response *WorkingHoursResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2641,6 +2667,19 @@ func encodeListPosServicesResponse(response *PosServiceListResponse, w http.Resp
 	return nil
 }
 
+func encodeListPromoCodesResponse(response *PromoCodeListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListProviderTimeOffResponse(response *TimeOffListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3019,6 +3058,19 @@ func encodeRecoverCheckoutResponse(response *CheckoutRecoveryResponse, w http.Re
 }
 
 func encodeRedeemGiftCardResponse(response *GiftCardRedeemResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRedeemPosPartnerCodeResponse(response *PosPartnerCodeRedemptionResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3583,6 +3635,19 @@ func encodeUpdateMeResponse(response *MeResponse, w http.ResponseWriter) error {
 }
 
 func encodeUpdateMyNotificationPreferencesResponse(response *MeNotificationPreferencesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdatePromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
