@@ -33,14 +33,15 @@ type Quote struct {
 	PassTypeID           uuid.UUID
 	FlashSaleID          *uuid.UUID
 	BindingMonths        int
-	// PromoCodeID is the promo code priced (promo.go), or nil.
-	PromoCodeID *uuid.UUID
 	AuthorityFingerprint string
 	CreditAppliedMinor   int64
 	PayableMinor         int64
 	Currency             string
 	IssuedAt, ExpiresAt  time.Time
 	Fingerprint          string
+
+	// PromoCodeID is the promo code priced (promo.go), or nil.
+	PromoCodeID *uuid.UUID
 }
 
 // Preview is a checkout preview: the pass type, the quote and its breakdown.

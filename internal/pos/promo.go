@@ -41,7 +41,9 @@ const (
 
 // Check validates an exception for the offer flashSaleID and the code
 // promoCode of the sale (zero: none named).
-func (x *Exception) Check(flashSaleID uuid.UUID, promoCode string) error { return x.check(flashSaleID, promoCode) }
+func (x *Exception) Check(flashSaleID uuid.UUID, promoCode string) error {
+	return x.check(flashSaleID, promoCode)
+}
 
 // check validates an exception: its kind, a reason of MinReason to
 // MaxReason characters (spaces around it not counted), and the offer or
