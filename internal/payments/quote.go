@@ -74,6 +74,9 @@ type PreviewParams struct {
 // unavailable offer 422 FLASH_SALE_UNAVAILABLE (never the normal price); a
 // binding tier the pass type does not sell 422 VALIDATION_FAILED.
 func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewParams) (*Preview, error) {
+	if p.PromoCode != "" && p.FlashSaleID != nil {
+		return nil, apperr.Validation("promo_code", "an offer and a promo code do not combine: name one")
+	}
 	pt, err := s.client.PassType.Query().
 		Where(passtype.Slug(p.PassTypeSlug), passtype.Active(true), passtype.Listed(true)).
 		WithAllowedBrands().Only(ctx)
