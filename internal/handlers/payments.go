@@ -238,6 +238,8 @@ func quoteOut(q payments.Quote) api.DirectPurchaseQuote {
 	}
 	if q.PromoCodeID != nil {
 		out.PromoCodeID = api.NewOptNilUUID(*q.PromoCodeID)
+	} else {
+		out.PromoCodeID.SetToNull()
 	}
 	return out
 }
