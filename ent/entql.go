@@ -2031,6 +2031,8 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldLocationID:     {Type: field.TypeUUID, Column: salesdaily.FieldLocationID},
 			salesdaily.FieldAmountMinor:    {Type: field.TypeInt64, Column: salesdaily.FieldAmountMinor},
 			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
+			salesdaily.FieldRefundedMinor:  {Type: field.TypeInt64, Column: salesdaily.FieldRefundedMinor},
+			salesdaily.FieldRefunds:        {Type: field.TypeInt64, Column: salesdaily.FieldRefunds},
 		},
 	}
 	graph.Nodes[76] = &sqlgraph.Node{
@@ -14751,6 +14753,16 @@ func (f *SalesDailyFilter) WhereAmountMinor(p entql.Int64P) {
 // WherePayments applies the entql int64 predicate on the payments field.
 func (f *SalesDailyFilter) WherePayments(p entql.Int64P) {
 	f.Where(p.Field(salesdaily.FieldPayments))
+}
+
+// WhereRefundedMinor applies the entql int64 predicate on the refunded_minor field.
+func (f *SalesDailyFilter) WhereRefundedMinor(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldRefundedMinor))
+}
+
+// WhereRefunds applies the entql int64 predicate on the refunds field.
+func (f *SalesDailyFilter) WhereRefunds(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldRefunds))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

@@ -89870,6 +89870,10 @@ type SalesDailyMutation struct {
 	addamount_minor     *int64
 	payments            *int64
 	addpayments         *int64
+	refunded_minor      *int64
+	addrefunded_minor   *int64
+	refunds             *int64
+	addrefunds          *int64
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -90454,6 +90458,118 @@ func (m *SalesDailyMutation) ResetPayments() {
 	m.addpayments = nil
 }
 
+// SetRefundedMinor sets the "refunded_minor" field.
+func (m *SalesDailyMutation) SetRefundedMinor(i int64) {
+	m.refunded_minor = &i
+	m.addrefunded_minor = nil
+}
+
+// RefundedMinor returns the value of the "refunded_minor" field in the mutation.
+func (m *SalesDailyMutation) RefundedMinor() (r int64, exists bool) {
+	v := m.refunded_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundedMinor returns the old "refunded_minor" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldRefundedMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundedMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundedMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundedMinor: %w", err)
+	}
+	return oldValue.RefundedMinor, nil
+}
+
+// AddRefundedMinor adds i to the "refunded_minor" field.
+func (m *SalesDailyMutation) AddRefundedMinor(i int64) {
+	if m.addrefunded_minor != nil {
+		*m.addrefunded_minor += i
+	} else {
+		m.addrefunded_minor = &i
+	}
+}
+
+// AddedRefundedMinor returns the value that was added to the "refunded_minor" field in this mutation.
+func (m *SalesDailyMutation) AddedRefundedMinor() (r int64, exists bool) {
+	v := m.addrefunded_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundedMinor resets all changes to the "refunded_minor" field.
+func (m *SalesDailyMutation) ResetRefundedMinor() {
+	m.refunded_minor = nil
+	m.addrefunded_minor = nil
+}
+
+// SetRefunds sets the "refunds" field.
+func (m *SalesDailyMutation) SetRefunds(i int64) {
+	m.refunds = &i
+	m.addrefunds = nil
+}
+
+// Refunds returns the value of the "refunds" field in the mutation.
+func (m *SalesDailyMutation) Refunds() (r int64, exists bool) {
+	v := m.refunds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefunds returns the old "refunds" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldRefunds(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefunds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefunds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefunds: %w", err)
+	}
+	return oldValue.Refunds, nil
+}
+
+// AddRefunds adds i to the "refunds" field.
+func (m *SalesDailyMutation) AddRefunds(i int64) {
+	if m.addrefunds != nil {
+		*m.addrefunds += i
+	} else {
+		m.addrefunds = &i
+	}
+}
+
+// AddedRefunds returns the value that was added to the "refunds" field in this mutation.
+func (m *SalesDailyMutation) AddedRefunds() (r int64, exists bool) {
+	v := m.addrefunds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefunds resets all changes to the "refunds" field.
+func (m *SalesDailyMutation) ResetRefunds() {
+	m.refunds = nil
+	m.addrefunds = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SalesDailyMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -90515,7 +90631,7 @@ func (m *SalesDailyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SalesDailyMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, salesdaily.FieldCreatedAt)
 	}
@@ -90552,6 +90668,12 @@ func (m *SalesDailyMutation) Fields() []string {
 	if m.payments != nil {
 		fields = append(fields, salesdaily.FieldPayments)
 	}
+	if m.refunded_minor != nil {
+		fields = append(fields, salesdaily.FieldRefundedMinor)
+	}
+	if m.refunds != nil {
+		fields = append(fields, salesdaily.FieldRefunds)
+	}
 	return fields
 }
 
@@ -90584,6 +90706,10 @@ func (m *SalesDailyMutation) Field(name string) (ent.Value, bool) {
 		return m.AmountMinor()
 	case salesdaily.FieldPayments:
 		return m.Payments()
+	case salesdaily.FieldRefundedMinor:
+		return m.RefundedMinor()
+	case salesdaily.FieldRefunds:
+		return m.Refunds()
 	}
 	return nil, false
 }
@@ -90617,6 +90743,10 @@ func (m *SalesDailyMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldAmountMinor(ctx)
 	case salesdaily.FieldPayments:
 		return m.OldPayments(ctx)
+	case salesdaily.FieldRefundedMinor:
+		return m.OldRefundedMinor(ctx)
+	case salesdaily.FieldRefunds:
+		return m.OldRefunds(ctx)
 	}
 	return nil, fmt.Errorf("unknown SalesDaily field %s", name)
 }
@@ -90710,6 +90840,20 @@ func (m *SalesDailyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPayments(v)
 		return nil
+	case salesdaily.FieldRefundedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundedMinor(v)
+		return nil
+	case salesdaily.FieldRefunds:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefunds(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily field %s", name)
 }
@@ -90724,6 +90868,12 @@ func (m *SalesDailyMutation) AddedFields() []string {
 	if m.addpayments != nil {
 		fields = append(fields, salesdaily.FieldPayments)
 	}
+	if m.addrefunded_minor != nil {
+		fields = append(fields, salesdaily.FieldRefundedMinor)
+	}
+	if m.addrefunds != nil {
+		fields = append(fields, salesdaily.FieldRefunds)
+	}
 	return fields
 }
 
@@ -90736,6 +90886,10 @@ func (m *SalesDailyMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedAmountMinor()
 	case salesdaily.FieldPayments:
 		return m.AddedPayments()
+	case salesdaily.FieldRefundedMinor:
+		return m.AddedRefundedMinor()
+	case salesdaily.FieldRefunds:
+		return m.AddedRefunds()
 	}
 	return nil, false
 }
@@ -90758,6 +90912,20 @@ func (m *SalesDailyMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddPayments(v)
+		return nil
+	case salesdaily.FieldRefundedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundedMinor(v)
+		return nil
+	case salesdaily.FieldRefunds:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefunds(v)
 		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily numeric field %s", name)
@@ -90821,6 +90989,12 @@ func (m *SalesDailyMutation) ResetField(name string) error {
 		return nil
 	case salesdaily.FieldPayments:
 		m.ResetPayments()
+		return nil
+	case salesdaily.FieldRefundedMinor:
+		m.ResetRefundedMinor()
+		return nil
+	case salesdaily.FieldRefunds:
+		m.ResetRefunds()
 		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily field %s", name)

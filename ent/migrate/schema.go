@@ -3732,6 +3732,8 @@ var (
 		{Name: "location_id", Type: field.TypeUUID},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "payments", Type: field.TypeInt64},
+		{Name: "refunded_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "refunds", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// SalesDailiesTable holds the schema information for the "sales_dailies" table.
@@ -3742,7 +3744,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sales_dailies_organizations_organization",
-				Columns:    []*schema.Column{SalesDailiesColumns[12]},
+				Columns:    []*schema.Column{SalesDailiesColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3751,12 +3753,12 @@ var (
 			{
 				Name:    "salesdaily_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SalesDailiesColumns[12]},
+				Columns: []*schema.Column{SalesDailiesColumns[14]},
 			},
 			{
 				Name:    "salesdaily_organization_id_basis_day_currency_method_category_brand_id_location_id",
 				Unique:  true,
-				Columns: []*schema.Column{SalesDailiesColumns[12], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
+				Columns: []*schema.Column{SalesDailiesColumns[14], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
 			},
 		},
 	}

@@ -5041,6 +5041,14 @@ func init() {
 	salesdailyDescCategory := salesdailyFields[4].Descriptor()
 	// salesdaily.CategoryValidator is a validator for the "category" field. It is called by the builders before save.
 	salesdaily.CategoryValidator = salesdailyDescCategory.Validators[0].(func(string) error)
+	// salesdailyDescRefundedMinor is the schema descriptor for refunded_minor field.
+	salesdailyDescRefundedMinor := salesdailyFields[9].Descriptor()
+	// salesdaily.DefaultRefundedMinor holds the default value on creation for the refunded_minor field.
+	salesdaily.DefaultRefundedMinor = salesdailyDescRefundedMinor.Default.(int64)
+	// salesdailyDescRefunds is the schema descriptor for refunds field.
+	salesdailyDescRefunds := salesdailyFields[10].Descriptor()
+	// salesdaily.DefaultRefunds holds the default value on creation for the refunds field.
+	salesdaily.DefaultRefunds = salesdailyDescRefunds.Default.(int64)
 	// salesdailyDescID is the schema descriptor for id field.
 	salesdailyDescID := salesdailyMixinFields0[0].Descriptor()
 	// salesdaily.DefaultID holds the default value on creation for the id field.

@@ -1887,8 +1887,12 @@ type Invoker interface {
 	// currency's `exponent`), and per payment method and category (the
 	// payment's kind). `basis` `cash` (default) counts succeeded payments on
 	// the date they were paid; `accrual` counts pending and succeeded
-	// payments on the date the sale was made. Refunded, failed and cancelled
-	// payments count on neither. Filters: `methods` and `categories`
+	// payments on the date the sale was made. A refunded payment still
+	// counts as the sale it was, on its own date, and its refunds are
+	// netted on the date each succeeded (both bases): `amount_minor` is
+	// the payments less the refunds, `gross_minor` and `refunded_minor`
+	// the two parts, `refunds` their count. Failed and cancelled payments
+	// count on neither. Filters: `methods` and `categories`
 	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 	// the database keeps with every payment write; `refresh=1` recomputes the
@@ -18713,8 +18717,12 @@ func (c *Client) sendGetReceiptPdf(ctx context.Context, params GetReceiptPdfPara
 // currency's `exponent`), and per payment method and category (the
 // payment's kind). `basis` `cash` (default) counts succeeded payments on
 // the date they were paid; `accrual` counts pending and succeeded
-// payments on the date the sale was made. Refunded, failed and cancelled
-// payments count on neither. Filters: `methods` and `categories`
+// payments on the date the sale was made. A refunded payment still
+// counts as the sale it was, on its own date, and its refunds are
+// netted on the date each succeeded (both bases): `amount_minor` is
+// the payments less the refunds, `gross_minor` and `refunded_minor`
+// the two parts, `refunds` their count. Failed and cancelled payments
+// count on neither. Filters: `methods` and `categories`
 // (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 // and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 // the database keeps with every payment write; `refresh=1` recomputes the

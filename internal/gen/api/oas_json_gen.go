@@ -93135,17 +93135,38 @@ func (s *SalesAmount) encodeFields(e *jx.Encoder) {
 		e.Int(s.Exponent)
 	}
 	{
+		if s.GrossMinor.Set {
+			e.FieldStart("gross_minor")
+			s.GrossMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("payments")
 		e.Int64(s.Payments)
 	}
+	{
+		if s.RefundedMinor.Set {
+			e.FieldStart("refunded_minor")
+			s.RefundedMinor.Encode(e)
+		}
+	}
+	{
+		if s.Refunds.Set {
+			e.FieldStart("refunds")
+			s.Refunds.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfSalesAmount = [5]string{
+var jsonFieldsNameOfSalesAmount = [8]string{
 	0: "amount",
 	1: "amount_minor",
 	2: "currency",
 	3: "exponent",
-	4: "payments",
+	4: "gross_minor",
+	5: "payments",
+	6: "refunded_minor",
+	7: "refunds",
 }
 
 // Decode decodes SalesAmount from json.
@@ -93205,8 +93226,18 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"exponent\"")
 			}
+		case "gross_minor":
+			if err := func() error {
+				s.GrossMinor.Reset()
+				if err := s.GrossMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gross_minor\"")
+			}
 		case "payments":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.Payments = int64(v)
@@ -93216,6 +93247,26 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payments\"")
+			}
+		case "refunded_minor":
+			if err := func() error {
+				s.RefundedMinor.Reset()
+				if err := s.RefundedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunded_minor\"")
+			}
+		case "refunds":
+			if err := func() error {
+				s.Refunds.Reset()
+				if err := s.Refunds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunds\"")
 			}
 		default:
 			return d.Skip()
@@ -93227,7 +93278,7 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00011111,
+		0b00101111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -93303,6 +93354,12 @@ func (s *SalesLine) encodeFields(e *jx.Encoder) {
 		e.Int(s.Exponent)
 	}
 	{
+		if s.GrossMinor.Set {
+			e.FieldStart("gross_minor")
+			s.GrossMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("method")
 		s.Method.Encode(e)
 	}
@@ -93310,16 +93367,31 @@ func (s *SalesLine) encodeFields(e *jx.Encoder) {
 		e.FieldStart("payments")
 		e.Int64(s.Payments)
 	}
+	{
+		if s.RefundedMinor.Set {
+			e.FieldStart("refunded_minor")
+			s.RefundedMinor.Encode(e)
+		}
+	}
+	{
+		if s.Refunds.Set {
+			e.FieldStart("refunds")
+			s.Refunds.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfSalesLine = [7]string{
+var jsonFieldsNameOfSalesLine = [10]string{
 	0: "amount",
 	1: "amount_minor",
 	2: "category",
 	3: "currency",
 	4: "exponent",
-	5: "method",
-	6: "payments",
+	5: "gross_minor",
+	6: "method",
+	7: "payments",
+	8: "refunded_minor",
+	9: "refunds",
 }
 
 // Decode decodes SalesLine from json.
@@ -93327,7 +93399,7 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode SalesLine to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -93391,8 +93463,18 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"exponent\"")
 			}
+		case "gross_minor":
+			if err := func() error {
+				s.GrossMinor.Reset()
+				if err := s.GrossMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gross_minor\"")
+			}
 		case "method":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Method.Decode(d); err != nil {
 					return err
@@ -93402,7 +93484,7 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
 		case "payments":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int64()
 				s.Payments = int64(v)
@@ -93413,6 +93495,26 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payments\"")
 			}
+		case "refunded_minor":
+			if err := func() error {
+				s.RefundedMinor.Reset()
+				if err := s.RefundedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunded_minor\"")
+			}
+		case "refunds":
+			if err := func() error {
+				s.Refunds.Reset()
+				if err := s.Refunds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunds\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -93422,8 +93524,9 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b01111111,
+	for i, mask := range [2]uint8{
+		0b11011111,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -43562,8 +43562,13 @@ type SalesAmount struct {
 	AmountMinor int64   `json:"amount_minor"`
 	Currency    string  `json:"currency"`
 	// Minor-unit digits of the currency (DKK 2, JPY 0, KWD 3).
-	Exponent int   `json:"exponent"`
-	Payments int64 `json:"payments"`
+	Exponent int `json:"exponent"`
+	// The payments before refunds.
+	GrossMinor OptInt64 `json:"gross_minor"`
+	Payments   int64    `json:"payments"`
+	// Refunds that succeeded in the period.
+	RefundedMinor OptInt64 `json:"refunded_minor"`
+	Refunds       OptInt64 `json:"refunds"`
 }
 
 // GetAmount returns the value of Amount.
@@ -43586,9 +43591,24 @@ func (s *SalesAmount) GetExponent() int {
 	return s.Exponent
 }
 
+// GetGrossMinor returns the value of GrossMinor.
+func (s *SalesAmount) GetGrossMinor() OptInt64 {
+	return s.GrossMinor
+}
+
 // GetPayments returns the value of Payments.
 func (s *SalesAmount) GetPayments() int64 {
 	return s.Payments
+}
+
+// GetRefundedMinor returns the value of RefundedMinor.
+func (s *SalesAmount) GetRefundedMinor() OptInt64 {
+	return s.RefundedMinor
+}
+
+// GetRefunds returns the value of Refunds.
+func (s *SalesAmount) GetRefunds() OptInt64 {
+	return s.Refunds
 }
 
 // SetAmount sets the value of Amount.
@@ -43611,20 +43631,38 @@ func (s *SalesAmount) SetExponent(val int) {
 	s.Exponent = val
 }
 
+// SetGrossMinor sets the value of GrossMinor.
+func (s *SalesAmount) SetGrossMinor(val OptInt64) {
+	s.GrossMinor = val
+}
+
 // SetPayments sets the value of Payments.
 func (s *SalesAmount) SetPayments(val int64) {
 	s.Payments = val
 }
 
+// SetRefundedMinor sets the value of RefundedMinor.
+func (s *SalesAmount) SetRefundedMinor(val OptInt64) {
+	s.RefundedMinor = val
+}
+
+// SetRefunds sets the value of Refunds.
+func (s *SalesAmount) SetRefunds(val OptInt64) {
+	s.Refunds = val
+}
+
 // Ref: #/components/schemas/SalesLine
 type SalesLine struct {
-	Amount      float64         `json:"amount"`
-	AmountMinor int64           `json:"amount_minor"`
-	Category    string          `json:"category"`
-	Currency    string          `json:"currency"`
-	Exponent    int             `json:"exponent"`
-	Method      SalesLineMethod `json:"method"`
-	Payments    int64           `json:"payments"`
+	Amount        float64         `json:"amount"`
+	AmountMinor   int64           `json:"amount_minor"`
+	Category      string          `json:"category"`
+	Currency      string          `json:"currency"`
+	Exponent      int             `json:"exponent"`
+	GrossMinor    OptInt64        `json:"gross_minor"`
+	Method        SalesLineMethod `json:"method"`
+	Payments      int64           `json:"payments"`
+	RefundedMinor OptInt64        `json:"refunded_minor"`
+	Refunds       OptInt64        `json:"refunds"`
 }
 
 // GetAmount returns the value of Amount.
@@ -43652,6 +43690,11 @@ func (s *SalesLine) GetExponent() int {
 	return s.Exponent
 }
 
+// GetGrossMinor returns the value of GrossMinor.
+func (s *SalesLine) GetGrossMinor() OptInt64 {
+	return s.GrossMinor
+}
+
 // GetMethod returns the value of Method.
 func (s *SalesLine) GetMethod() SalesLineMethod {
 	return s.Method
@@ -43660,6 +43703,16 @@ func (s *SalesLine) GetMethod() SalesLineMethod {
 // GetPayments returns the value of Payments.
 func (s *SalesLine) GetPayments() int64 {
 	return s.Payments
+}
+
+// GetRefundedMinor returns the value of RefundedMinor.
+func (s *SalesLine) GetRefundedMinor() OptInt64 {
+	return s.RefundedMinor
+}
+
+// GetRefunds returns the value of Refunds.
+func (s *SalesLine) GetRefunds() OptInt64 {
+	return s.Refunds
 }
 
 // SetAmount sets the value of Amount.
@@ -43687,6 +43740,11 @@ func (s *SalesLine) SetExponent(val int) {
 	s.Exponent = val
 }
 
+// SetGrossMinor sets the value of GrossMinor.
+func (s *SalesLine) SetGrossMinor(val OptInt64) {
+	s.GrossMinor = val
+}
+
 // SetMethod sets the value of Method.
 func (s *SalesLine) SetMethod(val SalesLineMethod) {
 	s.Method = val
@@ -43695,6 +43753,16 @@ func (s *SalesLine) SetMethod(val SalesLineMethod) {
 // SetPayments sets the value of Payments.
 func (s *SalesLine) SetPayments(val int64) {
 	s.Payments = val
+}
+
+// SetRefundedMinor sets the value of RefundedMinor.
+func (s *SalesLine) SetRefundedMinor(val OptInt64) {
+	s.RefundedMinor = val
+}
+
+// SetRefunds sets the value of Refunds.
+func (s *SalesLine) SetRefunds(val OptInt64) {
+	s.Refunds = val
 }
 
 type SalesLineMethod string
