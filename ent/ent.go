@@ -80,6 +80,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -234,6 +236,8 @@ func checkColumn(t, c string) error {
 			processorevent.Table:         processorevent.ValidColumn,
 			product.Table:                product.ValidColumn,
 			productprice.Table:           productprice.ValidColumn,
+			promocode.Table:              promocode.ValidColumn,
+			promoredemption.Table:        promoredemption.ValidColumn,
 			providerhours.Table:          providerhours.ValidColumn,
 			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,

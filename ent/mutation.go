@@ -81,6 +81,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -187,6 +189,8 @@ const (
 	TypeProcessorEvent         = "ProcessorEvent"
 	TypeProduct                = "Product"
 	TypeProductPrice           = "ProductPrice"
+	TypePromoCode              = "PromoCode"
+	TypePromoRedemption        = "PromoRedemption"
 	TypeProviderHours          = "ProviderHours"
 	TypeProviderTimeOff        = "ProviderTimeOff"
 	TypePushDevice             = "PushDevice"
@@ -81273,6 +81277,3129 @@ func (m *ProductPriceMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ProductPrice edge %s", name)
 }
 
+// PromoCodeMutation represents an operation that mutates the PromoCode nodes in the graph.
+type PromoCodeMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *uuid.UUID
+	created_at             *time.Time
+	updated_at             *time.Time
+	code                   *string
+	name                   *string
+	discount_kind          *promocode.DiscountKind
+	percent_off            *int
+	addpercent_off         *int
+	amount_off_minor       *int64
+	addamount_off_minor    *int64
+	currency               *string
+	starts_at              *time.Time
+	ends_at                *time.Time
+	max_uses               *int
+	addmax_uses            *int
+	max_uses_per_member    *int
+	addmax_uses_per_member *int
+	claimed_count          *int
+	addclaimed_count       *int
+	redeemed_count         *int
+	addredeemed_count      *int
+	pass_type_ids          *[]uuid.UUID
+	appendpass_type_ids    []uuid.UUID
+	product_ids            *[]uuid.UUID
+	appendproduct_ids      []uuid.UUID
+	campaign               *string
+	partner_label          *string
+	grants_pass_type_id    *uuid.UUID
+	active                 *bool
+	created_by_user_id     *uuid.UUID
+	clearedFields          map[string]struct{}
+	organization           *uuid.UUID
+	clearedorganization    bool
+	done                   bool
+	oldValue               func(context.Context) (*PromoCode, error)
+	predicates             []predicate.PromoCode
+}
+
+var _ ent.Mutation = (*PromoCodeMutation)(nil)
+
+// promocodeOption allows management of the mutation configuration using functional options.
+type promocodeOption func(*PromoCodeMutation)
+
+// newPromoCodeMutation creates new mutation for the PromoCode entity.
+func newPromoCodeMutation(c config, op Op, opts ...promocodeOption) *PromoCodeMutation {
+	m := &PromoCodeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePromoCode,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPromoCodeID sets the ID field of the mutation.
+func withPromoCodeID(id uuid.UUID) promocodeOption {
+	return func(m *PromoCodeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PromoCode
+		)
+		m.oldValue = func(ctx context.Context) (*PromoCode, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PromoCode.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPromoCode sets the old PromoCode of the mutation.
+func withPromoCode(node *PromoCode) promocodeOption {
+	return func(m *PromoCodeMutation) {
+		m.oldValue = func(context.Context) (*PromoCode, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PromoCodeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PromoCodeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PromoCode entities.
+func (m *PromoCodeMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PromoCodeMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PromoCodeMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PromoCode.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PromoCodeMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PromoCodeMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PromoCodeMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PromoCodeMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PromoCodeMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PromoCodeMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PromoCodeMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PromoCodeMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PromoCodeMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetCode sets the "code" field.
+func (m *PromoCodeMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *PromoCodeMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *PromoCodeMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetName sets the "name" field.
+func (m *PromoCodeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PromoCodeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PromoCodeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDiscountKind sets the "discount_kind" field.
+func (m *PromoCodeMutation) SetDiscountKind(pk promocode.DiscountKind) {
+	m.discount_kind = &pk
+}
+
+// DiscountKind returns the value of the "discount_kind" field in the mutation.
+func (m *PromoCodeMutation) DiscountKind() (r promocode.DiscountKind, exists bool) {
+	v := m.discount_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountKind returns the old "discount_kind" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldDiscountKind(ctx context.Context) (v promocode.DiscountKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountKind: %w", err)
+	}
+	return oldValue.DiscountKind, nil
+}
+
+// ResetDiscountKind resets all changes to the "discount_kind" field.
+func (m *PromoCodeMutation) ResetDiscountKind() {
+	m.discount_kind = nil
+}
+
+// SetPercentOff sets the "percent_off" field.
+func (m *PromoCodeMutation) SetPercentOff(i int) {
+	m.percent_off = &i
+	m.addpercent_off = nil
+}
+
+// PercentOff returns the value of the "percent_off" field in the mutation.
+func (m *PromoCodeMutation) PercentOff() (r int, exists bool) {
+	v := m.percent_off
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPercentOff returns the old "percent_off" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldPercentOff(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPercentOff is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPercentOff requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPercentOff: %w", err)
+	}
+	return oldValue.PercentOff, nil
+}
+
+// AddPercentOff adds i to the "percent_off" field.
+func (m *PromoCodeMutation) AddPercentOff(i int) {
+	if m.addpercent_off != nil {
+		*m.addpercent_off += i
+	} else {
+		m.addpercent_off = &i
+	}
+}
+
+// AddedPercentOff returns the value that was added to the "percent_off" field in this mutation.
+func (m *PromoCodeMutation) AddedPercentOff() (r int, exists bool) {
+	v := m.addpercent_off
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPercentOff clears the value of the "percent_off" field.
+func (m *PromoCodeMutation) ClearPercentOff() {
+	m.percent_off = nil
+	m.addpercent_off = nil
+	m.clearedFields[promocode.FieldPercentOff] = struct{}{}
+}
+
+// PercentOffCleared returns if the "percent_off" field was cleared in this mutation.
+func (m *PromoCodeMutation) PercentOffCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldPercentOff]
+	return ok
+}
+
+// ResetPercentOff resets all changes to the "percent_off" field.
+func (m *PromoCodeMutation) ResetPercentOff() {
+	m.percent_off = nil
+	m.addpercent_off = nil
+	delete(m.clearedFields, promocode.FieldPercentOff)
+}
+
+// SetAmountOffMinor sets the "amount_off_minor" field.
+func (m *PromoCodeMutation) SetAmountOffMinor(i int64) {
+	m.amount_off_minor = &i
+	m.addamount_off_minor = nil
+}
+
+// AmountOffMinor returns the value of the "amount_off_minor" field in the mutation.
+func (m *PromoCodeMutation) AmountOffMinor() (r int64, exists bool) {
+	v := m.amount_off_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountOffMinor returns the old "amount_off_minor" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldAmountOffMinor(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountOffMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountOffMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountOffMinor: %w", err)
+	}
+	return oldValue.AmountOffMinor, nil
+}
+
+// AddAmountOffMinor adds i to the "amount_off_minor" field.
+func (m *PromoCodeMutation) AddAmountOffMinor(i int64) {
+	if m.addamount_off_minor != nil {
+		*m.addamount_off_minor += i
+	} else {
+		m.addamount_off_minor = &i
+	}
+}
+
+// AddedAmountOffMinor returns the value that was added to the "amount_off_minor" field in this mutation.
+func (m *PromoCodeMutation) AddedAmountOffMinor() (r int64, exists bool) {
+	v := m.addamount_off_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAmountOffMinor clears the value of the "amount_off_minor" field.
+func (m *PromoCodeMutation) ClearAmountOffMinor() {
+	m.amount_off_minor = nil
+	m.addamount_off_minor = nil
+	m.clearedFields[promocode.FieldAmountOffMinor] = struct{}{}
+}
+
+// AmountOffMinorCleared returns if the "amount_off_minor" field was cleared in this mutation.
+func (m *PromoCodeMutation) AmountOffMinorCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldAmountOffMinor]
+	return ok
+}
+
+// ResetAmountOffMinor resets all changes to the "amount_off_minor" field.
+func (m *PromoCodeMutation) ResetAmountOffMinor() {
+	m.amount_off_minor = nil
+	m.addamount_off_minor = nil
+	delete(m.clearedFields, promocode.FieldAmountOffMinor)
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PromoCodeMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PromoCodeMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldCurrency(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ClearCurrency clears the value of the "currency" field.
+func (m *PromoCodeMutation) ClearCurrency() {
+	m.currency = nil
+	m.clearedFields[promocode.FieldCurrency] = struct{}{}
+}
+
+// CurrencyCleared returns if the "currency" field was cleared in this mutation.
+func (m *PromoCodeMutation) CurrencyCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldCurrency]
+	return ok
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PromoCodeMutation) ResetCurrency() {
+	m.currency = nil
+	delete(m.clearedFields, promocode.FieldCurrency)
+}
+
+// SetStartsAt sets the "starts_at" field.
+func (m *PromoCodeMutation) SetStartsAt(t time.Time) {
+	m.starts_at = &t
+}
+
+// StartsAt returns the value of the "starts_at" field in the mutation.
+func (m *PromoCodeMutation) StartsAt() (r time.Time, exists bool) {
+	v := m.starts_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsAt returns the old "starts_at" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldStartsAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsAt: %w", err)
+	}
+	return oldValue.StartsAt, nil
+}
+
+// ClearStartsAt clears the value of the "starts_at" field.
+func (m *PromoCodeMutation) ClearStartsAt() {
+	m.starts_at = nil
+	m.clearedFields[promocode.FieldStartsAt] = struct{}{}
+}
+
+// StartsAtCleared returns if the "starts_at" field was cleared in this mutation.
+func (m *PromoCodeMutation) StartsAtCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldStartsAt]
+	return ok
+}
+
+// ResetStartsAt resets all changes to the "starts_at" field.
+func (m *PromoCodeMutation) ResetStartsAt() {
+	m.starts_at = nil
+	delete(m.clearedFields, promocode.FieldStartsAt)
+}
+
+// SetEndsAt sets the "ends_at" field.
+func (m *PromoCodeMutation) SetEndsAt(t time.Time) {
+	m.ends_at = &t
+}
+
+// EndsAt returns the value of the "ends_at" field in the mutation.
+func (m *PromoCodeMutation) EndsAt() (r time.Time, exists bool) {
+	v := m.ends_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndsAt returns the old "ends_at" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldEndsAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndsAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndsAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndsAt: %w", err)
+	}
+	return oldValue.EndsAt, nil
+}
+
+// ClearEndsAt clears the value of the "ends_at" field.
+func (m *PromoCodeMutation) ClearEndsAt() {
+	m.ends_at = nil
+	m.clearedFields[promocode.FieldEndsAt] = struct{}{}
+}
+
+// EndsAtCleared returns if the "ends_at" field was cleared in this mutation.
+func (m *PromoCodeMutation) EndsAtCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldEndsAt]
+	return ok
+}
+
+// ResetEndsAt resets all changes to the "ends_at" field.
+func (m *PromoCodeMutation) ResetEndsAt() {
+	m.ends_at = nil
+	delete(m.clearedFields, promocode.FieldEndsAt)
+}
+
+// SetMaxUses sets the "max_uses" field.
+func (m *PromoCodeMutation) SetMaxUses(i int) {
+	m.max_uses = &i
+	m.addmax_uses = nil
+}
+
+// MaxUses returns the value of the "max_uses" field in the mutation.
+func (m *PromoCodeMutation) MaxUses() (r int, exists bool) {
+	v := m.max_uses
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxUses returns the old "max_uses" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldMaxUses(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxUses is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxUses requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxUses: %w", err)
+	}
+	return oldValue.MaxUses, nil
+}
+
+// AddMaxUses adds i to the "max_uses" field.
+func (m *PromoCodeMutation) AddMaxUses(i int) {
+	if m.addmax_uses != nil {
+		*m.addmax_uses += i
+	} else {
+		m.addmax_uses = &i
+	}
+}
+
+// AddedMaxUses returns the value that was added to the "max_uses" field in this mutation.
+func (m *PromoCodeMutation) AddedMaxUses() (r int, exists bool) {
+	v := m.addmax_uses
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxUses clears the value of the "max_uses" field.
+func (m *PromoCodeMutation) ClearMaxUses() {
+	m.max_uses = nil
+	m.addmax_uses = nil
+	m.clearedFields[promocode.FieldMaxUses] = struct{}{}
+}
+
+// MaxUsesCleared returns if the "max_uses" field was cleared in this mutation.
+func (m *PromoCodeMutation) MaxUsesCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldMaxUses]
+	return ok
+}
+
+// ResetMaxUses resets all changes to the "max_uses" field.
+func (m *PromoCodeMutation) ResetMaxUses() {
+	m.max_uses = nil
+	m.addmax_uses = nil
+	delete(m.clearedFields, promocode.FieldMaxUses)
+}
+
+// SetMaxUsesPerMember sets the "max_uses_per_member" field.
+func (m *PromoCodeMutation) SetMaxUsesPerMember(i int) {
+	m.max_uses_per_member = &i
+	m.addmax_uses_per_member = nil
+}
+
+// MaxUsesPerMember returns the value of the "max_uses_per_member" field in the mutation.
+func (m *PromoCodeMutation) MaxUsesPerMember() (r int, exists bool) {
+	v := m.max_uses_per_member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxUsesPerMember returns the old "max_uses_per_member" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldMaxUsesPerMember(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxUsesPerMember is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxUsesPerMember requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxUsesPerMember: %w", err)
+	}
+	return oldValue.MaxUsesPerMember, nil
+}
+
+// AddMaxUsesPerMember adds i to the "max_uses_per_member" field.
+func (m *PromoCodeMutation) AddMaxUsesPerMember(i int) {
+	if m.addmax_uses_per_member != nil {
+		*m.addmax_uses_per_member += i
+	} else {
+		m.addmax_uses_per_member = &i
+	}
+}
+
+// AddedMaxUsesPerMember returns the value that was added to the "max_uses_per_member" field in this mutation.
+func (m *PromoCodeMutation) AddedMaxUsesPerMember() (r int, exists bool) {
+	v := m.addmax_uses_per_member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxUsesPerMember clears the value of the "max_uses_per_member" field.
+func (m *PromoCodeMutation) ClearMaxUsesPerMember() {
+	m.max_uses_per_member = nil
+	m.addmax_uses_per_member = nil
+	m.clearedFields[promocode.FieldMaxUsesPerMember] = struct{}{}
+}
+
+// MaxUsesPerMemberCleared returns if the "max_uses_per_member" field was cleared in this mutation.
+func (m *PromoCodeMutation) MaxUsesPerMemberCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldMaxUsesPerMember]
+	return ok
+}
+
+// ResetMaxUsesPerMember resets all changes to the "max_uses_per_member" field.
+func (m *PromoCodeMutation) ResetMaxUsesPerMember() {
+	m.max_uses_per_member = nil
+	m.addmax_uses_per_member = nil
+	delete(m.clearedFields, promocode.FieldMaxUsesPerMember)
+}
+
+// SetClaimedCount sets the "claimed_count" field.
+func (m *PromoCodeMutation) SetClaimedCount(i int) {
+	m.claimed_count = &i
+	m.addclaimed_count = nil
+}
+
+// ClaimedCount returns the value of the "claimed_count" field in the mutation.
+func (m *PromoCodeMutation) ClaimedCount() (r int, exists bool) {
+	v := m.claimed_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedCount returns the old "claimed_count" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldClaimedCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedCount: %w", err)
+	}
+	return oldValue.ClaimedCount, nil
+}
+
+// AddClaimedCount adds i to the "claimed_count" field.
+func (m *PromoCodeMutation) AddClaimedCount(i int) {
+	if m.addclaimed_count != nil {
+		*m.addclaimed_count += i
+	} else {
+		m.addclaimed_count = &i
+	}
+}
+
+// AddedClaimedCount returns the value that was added to the "claimed_count" field in this mutation.
+func (m *PromoCodeMutation) AddedClaimedCount() (r int, exists bool) {
+	v := m.addclaimed_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetClaimedCount resets all changes to the "claimed_count" field.
+func (m *PromoCodeMutation) ResetClaimedCount() {
+	m.claimed_count = nil
+	m.addclaimed_count = nil
+}
+
+// SetRedeemedCount sets the "redeemed_count" field.
+func (m *PromoCodeMutation) SetRedeemedCount(i int) {
+	m.redeemed_count = &i
+	m.addredeemed_count = nil
+}
+
+// RedeemedCount returns the value of the "redeemed_count" field in the mutation.
+func (m *PromoCodeMutation) RedeemedCount() (r int, exists bool) {
+	v := m.redeemed_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedeemedCount returns the old "redeemed_count" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldRedeemedCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedeemedCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedeemedCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedeemedCount: %w", err)
+	}
+	return oldValue.RedeemedCount, nil
+}
+
+// AddRedeemedCount adds i to the "redeemed_count" field.
+func (m *PromoCodeMutation) AddRedeemedCount(i int) {
+	if m.addredeemed_count != nil {
+		*m.addredeemed_count += i
+	} else {
+		m.addredeemed_count = &i
+	}
+}
+
+// AddedRedeemedCount returns the value that was added to the "redeemed_count" field in this mutation.
+func (m *PromoCodeMutation) AddedRedeemedCount() (r int, exists bool) {
+	v := m.addredeemed_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRedeemedCount resets all changes to the "redeemed_count" field.
+func (m *PromoCodeMutation) ResetRedeemedCount() {
+	m.redeemed_count = nil
+	m.addredeemed_count = nil
+}
+
+// SetPassTypeIds sets the "pass_type_ids" field.
+func (m *PromoCodeMutation) SetPassTypeIds(u []uuid.UUID) {
+	m.pass_type_ids = &u
+	m.appendpass_type_ids = nil
+}
+
+// PassTypeIds returns the value of the "pass_type_ids" field in the mutation.
+func (m *PromoCodeMutation) PassTypeIds() (r []uuid.UUID, exists bool) {
+	v := m.pass_type_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeIds returns the old "pass_type_ids" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldPassTypeIds(ctx context.Context) (v []uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeIds: %w", err)
+	}
+	return oldValue.PassTypeIds, nil
+}
+
+// AppendPassTypeIds adds u to the "pass_type_ids" field.
+func (m *PromoCodeMutation) AppendPassTypeIds(u []uuid.UUID) {
+	m.appendpass_type_ids = append(m.appendpass_type_ids, u...)
+}
+
+// AppendedPassTypeIds returns the list of values that were appended to the "pass_type_ids" field in this mutation.
+func (m *PromoCodeMutation) AppendedPassTypeIds() ([]uuid.UUID, bool) {
+	if len(m.appendpass_type_ids) == 0 {
+		return nil, false
+	}
+	return m.appendpass_type_ids, true
+}
+
+// ClearPassTypeIds clears the value of the "pass_type_ids" field.
+func (m *PromoCodeMutation) ClearPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	m.clearedFields[promocode.FieldPassTypeIds] = struct{}{}
+}
+
+// PassTypeIdsCleared returns if the "pass_type_ids" field was cleared in this mutation.
+func (m *PromoCodeMutation) PassTypeIdsCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldPassTypeIds]
+	return ok
+}
+
+// ResetPassTypeIds resets all changes to the "pass_type_ids" field.
+func (m *PromoCodeMutation) ResetPassTypeIds() {
+	m.pass_type_ids = nil
+	m.appendpass_type_ids = nil
+	delete(m.clearedFields, promocode.FieldPassTypeIds)
+}
+
+// SetProductIds sets the "product_ids" field.
+func (m *PromoCodeMutation) SetProductIds(u []uuid.UUID) {
+	m.product_ids = &u
+	m.appendproduct_ids = nil
+}
+
+// ProductIds returns the value of the "product_ids" field in the mutation.
+func (m *PromoCodeMutation) ProductIds() (r []uuid.UUID, exists bool) {
+	v := m.product_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductIds returns the old "product_ids" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldProductIds(ctx context.Context) (v []uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductIds: %w", err)
+	}
+	return oldValue.ProductIds, nil
+}
+
+// AppendProductIds adds u to the "product_ids" field.
+func (m *PromoCodeMutation) AppendProductIds(u []uuid.UUID) {
+	m.appendproduct_ids = append(m.appendproduct_ids, u...)
+}
+
+// AppendedProductIds returns the list of values that were appended to the "product_ids" field in this mutation.
+func (m *PromoCodeMutation) AppendedProductIds() ([]uuid.UUID, bool) {
+	if len(m.appendproduct_ids) == 0 {
+		return nil, false
+	}
+	return m.appendproduct_ids, true
+}
+
+// ClearProductIds clears the value of the "product_ids" field.
+func (m *PromoCodeMutation) ClearProductIds() {
+	m.product_ids = nil
+	m.appendproduct_ids = nil
+	m.clearedFields[promocode.FieldProductIds] = struct{}{}
+}
+
+// ProductIdsCleared returns if the "product_ids" field was cleared in this mutation.
+func (m *PromoCodeMutation) ProductIdsCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldProductIds]
+	return ok
+}
+
+// ResetProductIds resets all changes to the "product_ids" field.
+func (m *PromoCodeMutation) ResetProductIds() {
+	m.product_ids = nil
+	m.appendproduct_ids = nil
+	delete(m.clearedFields, promocode.FieldProductIds)
+}
+
+// SetCampaign sets the "campaign" field.
+func (m *PromoCodeMutation) SetCampaign(s string) {
+	m.campaign = &s
+}
+
+// Campaign returns the value of the "campaign" field in the mutation.
+func (m *PromoCodeMutation) Campaign() (r string, exists bool) {
+	v := m.campaign
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCampaign returns the old "campaign" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldCampaign(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCampaign is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCampaign requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCampaign: %w", err)
+	}
+	return oldValue.Campaign, nil
+}
+
+// ClearCampaign clears the value of the "campaign" field.
+func (m *PromoCodeMutation) ClearCampaign() {
+	m.campaign = nil
+	m.clearedFields[promocode.FieldCampaign] = struct{}{}
+}
+
+// CampaignCleared returns if the "campaign" field was cleared in this mutation.
+func (m *PromoCodeMutation) CampaignCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldCampaign]
+	return ok
+}
+
+// ResetCampaign resets all changes to the "campaign" field.
+func (m *PromoCodeMutation) ResetCampaign() {
+	m.campaign = nil
+	delete(m.clearedFields, promocode.FieldCampaign)
+}
+
+// SetPartnerLabel sets the "partner_label" field.
+func (m *PromoCodeMutation) SetPartnerLabel(s string) {
+	m.partner_label = &s
+}
+
+// PartnerLabel returns the value of the "partner_label" field in the mutation.
+func (m *PromoCodeMutation) PartnerLabel() (r string, exists bool) {
+	v := m.partner_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPartnerLabel returns the old "partner_label" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldPartnerLabel(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPartnerLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPartnerLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPartnerLabel: %w", err)
+	}
+	return oldValue.PartnerLabel, nil
+}
+
+// ClearPartnerLabel clears the value of the "partner_label" field.
+func (m *PromoCodeMutation) ClearPartnerLabel() {
+	m.partner_label = nil
+	m.clearedFields[promocode.FieldPartnerLabel] = struct{}{}
+}
+
+// PartnerLabelCleared returns if the "partner_label" field was cleared in this mutation.
+func (m *PromoCodeMutation) PartnerLabelCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldPartnerLabel]
+	return ok
+}
+
+// ResetPartnerLabel resets all changes to the "partner_label" field.
+func (m *PromoCodeMutation) ResetPartnerLabel() {
+	m.partner_label = nil
+	delete(m.clearedFields, promocode.FieldPartnerLabel)
+}
+
+// SetGrantsPassTypeID sets the "grants_pass_type_id" field.
+func (m *PromoCodeMutation) SetGrantsPassTypeID(u uuid.UUID) {
+	m.grants_pass_type_id = &u
+}
+
+// GrantsPassTypeID returns the value of the "grants_pass_type_id" field in the mutation.
+func (m *PromoCodeMutation) GrantsPassTypeID() (r uuid.UUID, exists bool) {
+	v := m.grants_pass_type_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGrantsPassTypeID returns the old "grants_pass_type_id" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldGrantsPassTypeID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGrantsPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGrantsPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGrantsPassTypeID: %w", err)
+	}
+	return oldValue.GrantsPassTypeID, nil
+}
+
+// ClearGrantsPassTypeID clears the value of the "grants_pass_type_id" field.
+func (m *PromoCodeMutation) ClearGrantsPassTypeID() {
+	m.grants_pass_type_id = nil
+	m.clearedFields[promocode.FieldGrantsPassTypeID] = struct{}{}
+}
+
+// GrantsPassTypeIDCleared returns if the "grants_pass_type_id" field was cleared in this mutation.
+func (m *PromoCodeMutation) GrantsPassTypeIDCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldGrantsPassTypeID]
+	return ok
+}
+
+// ResetGrantsPassTypeID resets all changes to the "grants_pass_type_id" field.
+func (m *PromoCodeMutation) ResetGrantsPassTypeID() {
+	m.grants_pass_type_id = nil
+	delete(m.clearedFields, promocode.FieldGrantsPassTypeID)
+}
+
+// SetActive sets the "active" field.
+func (m *PromoCodeMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *PromoCodeMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *PromoCodeMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetCreatedByUserID sets the "created_by_user_id" field.
+func (m *PromoCodeMutation) SetCreatedByUserID(u uuid.UUID) {
+	m.created_by_user_id = &u
+}
+
+// CreatedByUserID returns the value of the "created_by_user_id" field in the mutation.
+func (m *PromoCodeMutation) CreatedByUserID() (r uuid.UUID, exists bool) {
+	v := m.created_by_user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedByUserID returns the old "created_by_user_id" field's value of the PromoCode entity.
+// If the PromoCode object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoCodeMutation) OldCreatedByUserID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedByUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedByUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedByUserID: %w", err)
+	}
+	return oldValue.CreatedByUserID, nil
+}
+
+// ClearCreatedByUserID clears the value of the "created_by_user_id" field.
+func (m *PromoCodeMutation) ClearCreatedByUserID() {
+	m.created_by_user_id = nil
+	m.clearedFields[promocode.FieldCreatedByUserID] = struct{}{}
+}
+
+// CreatedByUserIDCleared returns if the "created_by_user_id" field was cleared in this mutation.
+func (m *PromoCodeMutation) CreatedByUserIDCleared() bool {
+	_, ok := m.clearedFields[promocode.FieldCreatedByUserID]
+	return ok
+}
+
+// ResetCreatedByUserID resets all changes to the "created_by_user_id" field.
+func (m *PromoCodeMutation) ResetCreatedByUserID() {
+	m.created_by_user_id = nil
+	delete(m.clearedFields, promocode.FieldCreatedByUserID)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PromoCodeMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[promocode.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PromoCodeMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PromoCodeMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PromoCodeMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PromoCodeMutation builder.
+func (m *PromoCodeMutation) Where(ps ...predicate.PromoCode) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PromoCodeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PromoCodeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PromoCode, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PromoCodeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PromoCodeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PromoCode).
+func (m *PromoCodeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PromoCodeMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created_at != nil {
+		fields = append(fields, promocode.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, promocode.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, promocode.FieldOrganizationID)
+	}
+	if m.code != nil {
+		fields = append(fields, promocode.FieldCode)
+	}
+	if m.name != nil {
+		fields = append(fields, promocode.FieldName)
+	}
+	if m.discount_kind != nil {
+		fields = append(fields, promocode.FieldDiscountKind)
+	}
+	if m.percent_off != nil {
+		fields = append(fields, promocode.FieldPercentOff)
+	}
+	if m.amount_off_minor != nil {
+		fields = append(fields, promocode.FieldAmountOffMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, promocode.FieldCurrency)
+	}
+	if m.starts_at != nil {
+		fields = append(fields, promocode.FieldStartsAt)
+	}
+	if m.ends_at != nil {
+		fields = append(fields, promocode.FieldEndsAt)
+	}
+	if m.max_uses != nil {
+		fields = append(fields, promocode.FieldMaxUses)
+	}
+	if m.max_uses_per_member != nil {
+		fields = append(fields, promocode.FieldMaxUsesPerMember)
+	}
+	if m.claimed_count != nil {
+		fields = append(fields, promocode.FieldClaimedCount)
+	}
+	if m.redeemed_count != nil {
+		fields = append(fields, promocode.FieldRedeemedCount)
+	}
+	if m.pass_type_ids != nil {
+		fields = append(fields, promocode.FieldPassTypeIds)
+	}
+	if m.product_ids != nil {
+		fields = append(fields, promocode.FieldProductIds)
+	}
+	if m.campaign != nil {
+		fields = append(fields, promocode.FieldCampaign)
+	}
+	if m.partner_label != nil {
+		fields = append(fields, promocode.FieldPartnerLabel)
+	}
+	if m.grants_pass_type_id != nil {
+		fields = append(fields, promocode.FieldGrantsPassTypeID)
+	}
+	if m.active != nil {
+		fields = append(fields, promocode.FieldActive)
+	}
+	if m.created_by_user_id != nil {
+		fields = append(fields, promocode.FieldCreatedByUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PromoCodeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case promocode.FieldCreatedAt:
+		return m.CreatedAt()
+	case promocode.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case promocode.FieldOrganizationID:
+		return m.OrganizationID()
+	case promocode.FieldCode:
+		return m.Code()
+	case promocode.FieldName:
+		return m.Name()
+	case promocode.FieldDiscountKind:
+		return m.DiscountKind()
+	case promocode.FieldPercentOff:
+		return m.PercentOff()
+	case promocode.FieldAmountOffMinor:
+		return m.AmountOffMinor()
+	case promocode.FieldCurrency:
+		return m.Currency()
+	case promocode.FieldStartsAt:
+		return m.StartsAt()
+	case promocode.FieldEndsAt:
+		return m.EndsAt()
+	case promocode.FieldMaxUses:
+		return m.MaxUses()
+	case promocode.FieldMaxUsesPerMember:
+		return m.MaxUsesPerMember()
+	case promocode.FieldClaimedCount:
+		return m.ClaimedCount()
+	case promocode.FieldRedeemedCount:
+		return m.RedeemedCount()
+	case promocode.FieldPassTypeIds:
+		return m.PassTypeIds()
+	case promocode.FieldProductIds:
+		return m.ProductIds()
+	case promocode.FieldCampaign:
+		return m.Campaign()
+	case promocode.FieldPartnerLabel:
+		return m.PartnerLabel()
+	case promocode.FieldGrantsPassTypeID:
+		return m.GrantsPassTypeID()
+	case promocode.FieldActive:
+		return m.Active()
+	case promocode.FieldCreatedByUserID:
+		return m.CreatedByUserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PromoCodeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case promocode.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case promocode.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case promocode.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case promocode.FieldCode:
+		return m.OldCode(ctx)
+	case promocode.FieldName:
+		return m.OldName(ctx)
+	case promocode.FieldDiscountKind:
+		return m.OldDiscountKind(ctx)
+	case promocode.FieldPercentOff:
+		return m.OldPercentOff(ctx)
+	case promocode.FieldAmountOffMinor:
+		return m.OldAmountOffMinor(ctx)
+	case promocode.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case promocode.FieldStartsAt:
+		return m.OldStartsAt(ctx)
+	case promocode.FieldEndsAt:
+		return m.OldEndsAt(ctx)
+	case promocode.FieldMaxUses:
+		return m.OldMaxUses(ctx)
+	case promocode.FieldMaxUsesPerMember:
+		return m.OldMaxUsesPerMember(ctx)
+	case promocode.FieldClaimedCount:
+		return m.OldClaimedCount(ctx)
+	case promocode.FieldRedeemedCount:
+		return m.OldRedeemedCount(ctx)
+	case promocode.FieldPassTypeIds:
+		return m.OldPassTypeIds(ctx)
+	case promocode.FieldProductIds:
+		return m.OldProductIds(ctx)
+	case promocode.FieldCampaign:
+		return m.OldCampaign(ctx)
+	case promocode.FieldPartnerLabel:
+		return m.OldPartnerLabel(ctx)
+	case promocode.FieldGrantsPassTypeID:
+		return m.OldGrantsPassTypeID(ctx)
+	case promocode.FieldActive:
+		return m.OldActive(ctx)
+	case promocode.FieldCreatedByUserID:
+		return m.OldCreatedByUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown PromoCode field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PromoCodeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case promocode.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case promocode.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case promocode.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case promocode.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case promocode.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case promocode.FieldDiscountKind:
+		v, ok := value.(promocode.DiscountKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountKind(v)
+		return nil
+	case promocode.FieldPercentOff:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPercentOff(v)
+		return nil
+	case promocode.FieldAmountOffMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountOffMinor(v)
+		return nil
+	case promocode.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case promocode.FieldStartsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsAt(v)
+		return nil
+	case promocode.FieldEndsAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndsAt(v)
+		return nil
+	case promocode.FieldMaxUses:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxUses(v)
+		return nil
+	case promocode.FieldMaxUsesPerMember:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxUsesPerMember(v)
+		return nil
+	case promocode.FieldClaimedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedCount(v)
+		return nil
+	case promocode.FieldRedeemedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedeemedCount(v)
+		return nil
+	case promocode.FieldPassTypeIds:
+		v, ok := value.([]uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeIds(v)
+		return nil
+	case promocode.FieldProductIds:
+		v, ok := value.([]uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductIds(v)
+		return nil
+	case promocode.FieldCampaign:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCampaign(v)
+		return nil
+	case promocode.FieldPartnerLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPartnerLabel(v)
+		return nil
+	case promocode.FieldGrantsPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGrantsPassTypeID(v)
+		return nil
+	case promocode.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case promocode.FieldCreatedByUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedByUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PromoCodeMutation) AddedFields() []string {
+	var fields []string
+	if m.addpercent_off != nil {
+		fields = append(fields, promocode.FieldPercentOff)
+	}
+	if m.addamount_off_minor != nil {
+		fields = append(fields, promocode.FieldAmountOffMinor)
+	}
+	if m.addmax_uses != nil {
+		fields = append(fields, promocode.FieldMaxUses)
+	}
+	if m.addmax_uses_per_member != nil {
+		fields = append(fields, promocode.FieldMaxUsesPerMember)
+	}
+	if m.addclaimed_count != nil {
+		fields = append(fields, promocode.FieldClaimedCount)
+	}
+	if m.addredeemed_count != nil {
+		fields = append(fields, promocode.FieldRedeemedCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PromoCodeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case promocode.FieldPercentOff:
+		return m.AddedPercentOff()
+	case promocode.FieldAmountOffMinor:
+		return m.AddedAmountOffMinor()
+	case promocode.FieldMaxUses:
+		return m.AddedMaxUses()
+	case promocode.FieldMaxUsesPerMember:
+		return m.AddedMaxUsesPerMember()
+	case promocode.FieldClaimedCount:
+		return m.AddedClaimedCount()
+	case promocode.FieldRedeemedCount:
+		return m.AddedRedeemedCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PromoCodeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case promocode.FieldPercentOff:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPercentOff(v)
+		return nil
+	case promocode.FieldAmountOffMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountOffMinor(v)
+		return nil
+	case promocode.FieldMaxUses:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxUses(v)
+		return nil
+	case promocode.FieldMaxUsesPerMember:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxUsesPerMember(v)
+		return nil
+	case promocode.FieldClaimedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddClaimedCount(v)
+		return nil
+	case promocode.FieldRedeemedCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRedeemedCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PromoCodeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(promocode.FieldPercentOff) {
+		fields = append(fields, promocode.FieldPercentOff)
+	}
+	if m.FieldCleared(promocode.FieldAmountOffMinor) {
+		fields = append(fields, promocode.FieldAmountOffMinor)
+	}
+	if m.FieldCleared(promocode.FieldCurrency) {
+		fields = append(fields, promocode.FieldCurrency)
+	}
+	if m.FieldCleared(promocode.FieldStartsAt) {
+		fields = append(fields, promocode.FieldStartsAt)
+	}
+	if m.FieldCleared(promocode.FieldEndsAt) {
+		fields = append(fields, promocode.FieldEndsAt)
+	}
+	if m.FieldCleared(promocode.FieldMaxUses) {
+		fields = append(fields, promocode.FieldMaxUses)
+	}
+	if m.FieldCleared(promocode.FieldMaxUsesPerMember) {
+		fields = append(fields, promocode.FieldMaxUsesPerMember)
+	}
+	if m.FieldCleared(promocode.FieldPassTypeIds) {
+		fields = append(fields, promocode.FieldPassTypeIds)
+	}
+	if m.FieldCleared(promocode.FieldProductIds) {
+		fields = append(fields, promocode.FieldProductIds)
+	}
+	if m.FieldCleared(promocode.FieldCampaign) {
+		fields = append(fields, promocode.FieldCampaign)
+	}
+	if m.FieldCleared(promocode.FieldPartnerLabel) {
+		fields = append(fields, promocode.FieldPartnerLabel)
+	}
+	if m.FieldCleared(promocode.FieldGrantsPassTypeID) {
+		fields = append(fields, promocode.FieldGrantsPassTypeID)
+	}
+	if m.FieldCleared(promocode.FieldCreatedByUserID) {
+		fields = append(fields, promocode.FieldCreatedByUserID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PromoCodeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PromoCodeMutation) ClearField(name string) error {
+	switch name {
+	case promocode.FieldPercentOff:
+		m.ClearPercentOff()
+		return nil
+	case promocode.FieldAmountOffMinor:
+		m.ClearAmountOffMinor()
+		return nil
+	case promocode.FieldCurrency:
+		m.ClearCurrency()
+		return nil
+	case promocode.FieldStartsAt:
+		m.ClearStartsAt()
+		return nil
+	case promocode.FieldEndsAt:
+		m.ClearEndsAt()
+		return nil
+	case promocode.FieldMaxUses:
+		m.ClearMaxUses()
+		return nil
+	case promocode.FieldMaxUsesPerMember:
+		m.ClearMaxUsesPerMember()
+		return nil
+	case promocode.FieldPassTypeIds:
+		m.ClearPassTypeIds()
+		return nil
+	case promocode.FieldProductIds:
+		m.ClearProductIds()
+		return nil
+	case promocode.FieldCampaign:
+		m.ClearCampaign()
+		return nil
+	case promocode.FieldPartnerLabel:
+		m.ClearPartnerLabel()
+		return nil
+	case promocode.FieldGrantsPassTypeID:
+		m.ClearGrantsPassTypeID()
+		return nil
+	case promocode.FieldCreatedByUserID:
+		m.ClearCreatedByUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PromoCodeMutation) ResetField(name string) error {
+	switch name {
+	case promocode.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case promocode.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case promocode.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case promocode.FieldCode:
+		m.ResetCode()
+		return nil
+	case promocode.FieldName:
+		m.ResetName()
+		return nil
+	case promocode.FieldDiscountKind:
+		m.ResetDiscountKind()
+		return nil
+	case promocode.FieldPercentOff:
+		m.ResetPercentOff()
+		return nil
+	case promocode.FieldAmountOffMinor:
+		m.ResetAmountOffMinor()
+		return nil
+	case promocode.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case promocode.FieldStartsAt:
+		m.ResetStartsAt()
+		return nil
+	case promocode.FieldEndsAt:
+		m.ResetEndsAt()
+		return nil
+	case promocode.FieldMaxUses:
+		m.ResetMaxUses()
+		return nil
+	case promocode.FieldMaxUsesPerMember:
+		m.ResetMaxUsesPerMember()
+		return nil
+	case promocode.FieldClaimedCount:
+		m.ResetClaimedCount()
+		return nil
+	case promocode.FieldRedeemedCount:
+		m.ResetRedeemedCount()
+		return nil
+	case promocode.FieldPassTypeIds:
+		m.ResetPassTypeIds()
+		return nil
+	case promocode.FieldProductIds:
+		m.ResetProductIds()
+		return nil
+	case promocode.FieldCampaign:
+		m.ResetCampaign()
+		return nil
+	case promocode.FieldPartnerLabel:
+		m.ResetPartnerLabel()
+		return nil
+	case promocode.FieldGrantsPassTypeID:
+		m.ResetGrantsPassTypeID()
+		return nil
+	case promocode.FieldActive:
+		m.ResetActive()
+		return nil
+	case promocode.FieldCreatedByUserID:
+		m.ResetCreatedByUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PromoCodeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, promocode.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PromoCodeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case promocode.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PromoCodeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PromoCodeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PromoCodeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, promocode.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PromoCodeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case promocode.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PromoCodeMutation) ClearEdge(name string) error {
+	switch name {
+	case promocode.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PromoCodeMutation) ResetEdge(name string) error {
+	switch name {
+	case promocode.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoCode edge %s", name)
+}
+
+// PromoRedemptionMutation represents an operation that mutates the PromoRedemption nodes in the graph.
+type PromoRedemptionMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	subject_id          *uuid.UUID
+	status              *promoredemption.Status
+	discount_minor      *int64
+	adddiscount_minor   *int64
+	currency            *string
+	redeemed_at         *time.Time
+	late_reason         *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	promo_code          *uuid.UUID
+	clearedpromo_code   bool
+	member              *uuid.UUID
+	clearedmember       bool
+	done                bool
+	oldValue            func(context.Context) (*PromoRedemption, error)
+	predicates          []predicate.PromoRedemption
+}
+
+var _ ent.Mutation = (*PromoRedemptionMutation)(nil)
+
+// promoredemptionOption allows management of the mutation configuration using functional options.
+type promoredemptionOption func(*PromoRedemptionMutation)
+
+// newPromoRedemptionMutation creates new mutation for the PromoRedemption entity.
+func newPromoRedemptionMutation(c config, op Op, opts ...promoredemptionOption) *PromoRedemptionMutation {
+	m := &PromoRedemptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePromoRedemption,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPromoRedemptionID sets the ID field of the mutation.
+func withPromoRedemptionID(id uuid.UUID) promoredemptionOption {
+	return func(m *PromoRedemptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PromoRedemption
+		)
+		m.oldValue = func(ctx context.Context) (*PromoRedemption, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PromoRedemption.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPromoRedemption sets the old PromoRedemption of the mutation.
+func withPromoRedemption(node *PromoRedemption) promoredemptionOption {
+	return func(m *PromoRedemptionMutation) {
+		m.oldValue = func(context.Context) (*PromoRedemption, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PromoRedemptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PromoRedemptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PromoRedemption entities.
+func (m *PromoRedemptionMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PromoRedemptionMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PromoRedemptionMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PromoRedemption.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PromoRedemptionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PromoRedemptionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PromoRedemptionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PromoRedemptionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PromoRedemptionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PromoRedemptionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PromoRedemptionMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PromoRedemptionMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PromoRedemptionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPromoCodeID sets the "promo_code_id" field.
+func (m *PromoRedemptionMutation) SetPromoCodeID(u uuid.UUID) {
+	m.promo_code = &u
+}
+
+// PromoCodeID returns the value of the "promo_code_id" field in the mutation.
+func (m *PromoRedemptionMutation) PromoCodeID() (r uuid.UUID, exists bool) {
+	v := m.promo_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPromoCodeID returns the old "promo_code_id" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldPromoCodeID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPromoCodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPromoCodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPromoCodeID: %w", err)
+	}
+	return oldValue.PromoCodeID, nil
+}
+
+// ResetPromoCodeID resets all changes to the "promo_code_id" field.
+func (m *PromoRedemptionMutation) ResetPromoCodeID() {
+	m.promo_code = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PromoRedemptionMutation) SetMemberID(u uuid.UUID) {
+	m.member = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PromoRedemptionMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *PromoRedemptionMutation) ClearMemberID() {
+	m.member = nil
+	m.clearedFields[promoredemption.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *PromoRedemptionMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[promoredemption.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PromoRedemptionMutation) ResetMemberID() {
+	m.member = nil
+	delete(m.clearedFields, promoredemption.FieldMemberID)
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *PromoRedemptionMutation) SetSubjectID(u uuid.UUID) {
+	m.subject_id = &u
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *PromoRedemptionMutation) SubjectID() (r uuid.UUID, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldSubjectID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *PromoRedemptionMutation) ResetSubjectID() {
+	m.subject_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PromoRedemptionMutation) SetStatus(pr promoredemption.Status) {
+	m.status = &pr
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PromoRedemptionMutation) Status() (r promoredemption.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldStatus(ctx context.Context) (v promoredemption.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PromoRedemptionMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetDiscountMinor sets the "discount_minor" field.
+func (m *PromoRedemptionMutation) SetDiscountMinor(i int64) {
+	m.discount_minor = &i
+	m.adddiscount_minor = nil
+}
+
+// DiscountMinor returns the value of the "discount_minor" field in the mutation.
+func (m *PromoRedemptionMutation) DiscountMinor() (r int64, exists bool) {
+	v := m.discount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountMinor returns the old "discount_minor" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldDiscountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountMinor: %w", err)
+	}
+	return oldValue.DiscountMinor, nil
+}
+
+// AddDiscountMinor adds i to the "discount_minor" field.
+func (m *PromoRedemptionMutation) AddDiscountMinor(i int64) {
+	if m.adddiscount_minor != nil {
+		*m.adddiscount_minor += i
+	} else {
+		m.adddiscount_minor = &i
+	}
+}
+
+// AddedDiscountMinor returns the value that was added to the "discount_minor" field in this mutation.
+func (m *PromoRedemptionMutation) AddedDiscountMinor() (r int64, exists bool) {
+	v := m.adddiscount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscountMinor resets all changes to the "discount_minor" field.
+func (m *PromoRedemptionMutation) ResetDiscountMinor() {
+	m.discount_minor = nil
+	m.adddiscount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *PromoRedemptionMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *PromoRedemptionMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *PromoRedemptionMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetRedeemedAt sets the "redeemed_at" field.
+func (m *PromoRedemptionMutation) SetRedeemedAt(t time.Time) {
+	m.redeemed_at = &t
+}
+
+// RedeemedAt returns the value of the "redeemed_at" field in the mutation.
+func (m *PromoRedemptionMutation) RedeemedAt() (r time.Time, exists bool) {
+	v := m.redeemed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRedeemedAt returns the old "redeemed_at" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldRedeemedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRedeemedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRedeemedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRedeemedAt: %w", err)
+	}
+	return oldValue.RedeemedAt, nil
+}
+
+// ClearRedeemedAt clears the value of the "redeemed_at" field.
+func (m *PromoRedemptionMutation) ClearRedeemedAt() {
+	m.redeemed_at = nil
+	m.clearedFields[promoredemption.FieldRedeemedAt] = struct{}{}
+}
+
+// RedeemedAtCleared returns if the "redeemed_at" field was cleared in this mutation.
+func (m *PromoRedemptionMutation) RedeemedAtCleared() bool {
+	_, ok := m.clearedFields[promoredemption.FieldRedeemedAt]
+	return ok
+}
+
+// ResetRedeemedAt resets all changes to the "redeemed_at" field.
+func (m *PromoRedemptionMutation) ResetRedeemedAt() {
+	m.redeemed_at = nil
+	delete(m.clearedFields, promoredemption.FieldRedeemedAt)
+}
+
+// SetLateReason sets the "late_reason" field.
+func (m *PromoRedemptionMutation) SetLateReason(s string) {
+	m.late_reason = &s
+}
+
+// LateReason returns the value of the "late_reason" field in the mutation.
+func (m *PromoRedemptionMutation) LateReason() (r string, exists bool) {
+	v := m.late_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLateReason returns the old "late_reason" field's value of the PromoRedemption entity.
+// If the PromoRedemption object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PromoRedemptionMutation) OldLateReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLateReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLateReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLateReason: %w", err)
+	}
+	return oldValue.LateReason, nil
+}
+
+// ClearLateReason clears the value of the "late_reason" field.
+func (m *PromoRedemptionMutation) ClearLateReason() {
+	m.late_reason = nil
+	m.clearedFields[promoredemption.FieldLateReason] = struct{}{}
+}
+
+// LateReasonCleared returns if the "late_reason" field was cleared in this mutation.
+func (m *PromoRedemptionMutation) LateReasonCleared() bool {
+	_, ok := m.clearedFields[promoredemption.FieldLateReason]
+	return ok
+}
+
+// ResetLateReason resets all changes to the "late_reason" field.
+func (m *PromoRedemptionMutation) ResetLateReason() {
+	m.late_reason = nil
+	delete(m.clearedFields, promoredemption.FieldLateReason)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PromoRedemptionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[promoredemption.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PromoRedemptionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PromoRedemptionMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PromoRedemptionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearPromoCode clears the "promo_code" edge to the PromoCode entity.
+func (m *PromoRedemptionMutation) ClearPromoCode() {
+	m.clearedpromo_code = true
+	m.clearedFields[promoredemption.FieldPromoCodeID] = struct{}{}
+}
+
+// PromoCodeCleared reports if the "promo_code" edge to the PromoCode entity was cleared.
+func (m *PromoRedemptionMutation) PromoCodeCleared() bool {
+	return m.clearedpromo_code
+}
+
+// PromoCodeIDs returns the "promo_code" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PromoCodeID instead. It exists only for internal usage by the builders.
+func (m *PromoRedemptionMutation) PromoCodeIDs() (ids []uuid.UUID) {
+	if id := m.promo_code; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPromoCode resets all changes to the "promo_code" edge.
+func (m *PromoRedemptionMutation) ResetPromoCode() {
+	m.promo_code = nil
+	m.clearedpromo_code = false
+}
+
+// ClearMember clears the "member" edge to the Member entity.
+func (m *PromoRedemptionMutation) ClearMember() {
+	m.clearedmember = true
+	m.clearedFields[promoredemption.FieldMemberID] = struct{}{}
+}
+
+// MemberCleared reports if the "member" edge to the Member entity was cleared.
+func (m *PromoRedemptionMutation) MemberCleared() bool {
+	return m.MemberIDCleared() || m.clearedmember
+}
+
+// MemberIDs returns the "member" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MemberID instead. It exists only for internal usage by the builders.
+func (m *PromoRedemptionMutation) MemberIDs() (ids []uuid.UUID) {
+	if id := m.member; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMember resets all changes to the "member" edge.
+func (m *PromoRedemptionMutation) ResetMember() {
+	m.member = nil
+	m.clearedmember = false
+}
+
+// Where appends a list predicates to the PromoRedemptionMutation builder.
+func (m *PromoRedemptionMutation) Where(ps ...predicate.PromoRedemption) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PromoRedemptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PromoRedemptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PromoRedemption, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PromoRedemptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PromoRedemptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PromoRedemption).
+func (m *PromoRedemptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PromoRedemptionMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, promoredemption.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, promoredemption.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, promoredemption.FieldOrganizationID)
+	}
+	if m.promo_code != nil {
+		fields = append(fields, promoredemption.FieldPromoCodeID)
+	}
+	if m.member != nil {
+		fields = append(fields, promoredemption.FieldMemberID)
+	}
+	if m.subject_id != nil {
+		fields = append(fields, promoredemption.FieldSubjectID)
+	}
+	if m.status != nil {
+		fields = append(fields, promoredemption.FieldStatus)
+	}
+	if m.discount_minor != nil {
+		fields = append(fields, promoredemption.FieldDiscountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, promoredemption.FieldCurrency)
+	}
+	if m.redeemed_at != nil {
+		fields = append(fields, promoredemption.FieldRedeemedAt)
+	}
+	if m.late_reason != nil {
+		fields = append(fields, promoredemption.FieldLateReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PromoRedemptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case promoredemption.FieldCreatedAt:
+		return m.CreatedAt()
+	case promoredemption.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case promoredemption.FieldOrganizationID:
+		return m.OrganizationID()
+	case promoredemption.FieldPromoCodeID:
+		return m.PromoCodeID()
+	case promoredemption.FieldMemberID:
+		return m.MemberID()
+	case promoredemption.FieldSubjectID:
+		return m.SubjectID()
+	case promoredemption.FieldStatus:
+		return m.Status()
+	case promoredemption.FieldDiscountMinor:
+		return m.DiscountMinor()
+	case promoredemption.FieldCurrency:
+		return m.Currency()
+	case promoredemption.FieldRedeemedAt:
+		return m.RedeemedAt()
+	case promoredemption.FieldLateReason:
+		return m.LateReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PromoRedemptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case promoredemption.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case promoredemption.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case promoredemption.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case promoredemption.FieldPromoCodeID:
+		return m.OldPromoCodeID(ctx)
+	case promoredemption.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case promoredemption.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	case promoredemption.FieldStatus:
+		return m.OldStatus(ctx)
+	case promoredemption.FieldDiscountMinor:
+		return m.OldDiscountMinor(ctx)
+	case promoredemption.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case promoredemption.FieldRedeemedAt:
+		return m.OldRedeemedAt(ctx)
+	case promoredemption.FieldLateReason:
+		return m.OldLateReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown PromoRedemption field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PromoRedemptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case promoredemption.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case promoredemption.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case promoredemption.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case promoredemption.FieldPromoCodeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPromoCodeID(v)
+		return nil
+	case promoredemption.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case promoredemption.FieldSubjectID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	case promoredemption.FieldStatus:
+		v, ok := value.(promoredemption.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case promoredemption.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountMinor(v)
+		return nil
+	case promoredemption.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case promoredemption.FieldRedeemedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRedeemedAt(v)
+		return nil
+	case promoredemption.FieldLateReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLateReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PromoRedemptionMutation) AddedFields() []string {
+	var fields []string
+	if m.adddiscount_minor != nil {
+		fields = append(fields, promoredemption.FieldDiscountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PromoRedemptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case promoredemption.FieldDiscountMinor:
+		return m.AddedDiscountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PromoRedemptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case promoredemption.FieldDiscountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDiscountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PromoRedemptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(promoredemption.FieldMemberID) {
+		fields = append(fields, promoredemption.FieldMemberID)
+	}
+	if m.FieldCleared(promoredemption.FieldRedeemedAt) {
+		fields = append(fields, promoredemption.FieldRedeemedAt)
+	}
+	if m.FieldCleared(promoredemption.FieldLateReason) {
+		fields = append(fields, promoredemption.FieldLateReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PromoRedemptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PromoRedemptionMutation) ClearField(name string) error {
+	switch name {
+	case promoredemption.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case promoredemption.FieldRedeemedAt:
+		m.ClearRedeemedAt()
+		return nil
+	case promoredemption.FieldLateReason:
+		m.ClearLateReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PromoRedemptionMutation) ResetField(name string) error {
+	switch name {
+	case promoredemption.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case promoredemption.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case promoredemption.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case promoredemption.FieldPromoCodeID:
+		m.ResetPromoCodeID()
+		return nil
+	case promoredemption.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case promoredemption.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	case promoredemption.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case promoredemption.FieldDiscountMinor:
+		m.ResetDiscountMinor()
+		return nil
+	case promoredemption.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case promoredemption.FieldRedeemedAt:
+		m.ResetRedeemedAt()
+		return nil
+	case promoredemption.FieldLateReason:
+		m.ResetLateReason()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PromoRedemptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, promoredemption.EdgeOrganization)
+	}
+	if m.promo_code != nil {
+		edges = append(edges, promoredemption.EdgePromoCode)
+	}
+	if m.member != nil {
+		edges = append(edges, promoredemption.EdgeMember)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PromoRedemptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case promoredemption.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case promoredemption.EdgePromoCode:
+		if id := m.promo_code; id != nil {
+			return []ent.Value{*id}
+		}
+	case promoredemption.EdgeMember:
+		if id := m.member; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PromoRedemptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PromoRedemptionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PromoRedemptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, promoredemption.EdgeOrganization)
+	}
+	if m.clearedpromo_code {
+		edges = append(edges, promoredemption.EdgePromoCode)
+	}
+	if m.clearedmember {
+		edges = append(edges, promoredemption.EdgeMember)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PromoRedemptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case promoredemption.EdgeOrganization:
+		return m.clearedorganization
+	case promoredemption.EdgePromoCode:
+		return m.clearedpromo_code
+	case promoredemption.EdgeMember:
+		return m.clearedmember
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PromoRedemptionMutation) ClearEdge(name string) error {
+	switch name {
+	case promoredemption.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case promoredemption.EdgePromoCode:
+		m.ClearPromoCode()
+		return nil
+	case promoredemption.EdgeMember:
+		m.ClearMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PromoRedemptionMutation) ResetEdge(name string) error {
+	switch name {
+	case promoredemption.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case promoredemption.EdgePromoCode:
+		m.ResetPromoCode()
+		return nil
+	case promoredemption.EdgeMember:
+		m.ResetMember()
+		return nil
+	}
+	return fmt.Errorf("unknown PromoRedemption edge %s", name)
+}
+
 // ProviderHoursMutation represents an operation that mutates the ProviderHours nodes in the graph.
 type ProviderHoursMutation struct {
 	config
@@ -89360,6 +92487,10 @@ type SalesDailyMutation struct {
 	addamount_minor     *int64
 	payments            *int64
 	addpayments         *int64
+	refunded_minor      *int64
+	addrefunded_minor   *int64
+	refunds             *int64
+	addrefunds          *int64
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -89944,6 +93075,118 @@ func (m *SalesDailyMutation) ResetPayments() {
 	m.addpayments = nil
 }
 
+// SetRefundedMinor sets the "refunded_minor" field.
+func (m *SalesDailyMutation) SetRefundedMinor(i int64) {
+	m.refunded_minor = &i
+	m.addrefunded_minor = nil
+}
+
+// RefundedMinor returns the value of the "refunded_minor" field in the mutation.
+func (m *SalesDailyMutation) RefundedMinor() (r int64, exists bool) {
+	v := m.refunded_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefundedMinor returns the old "refunded_minor" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldRefundedMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefundedMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefundedMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefundedMinor: %w", err)
+	}
+	return oldValue.RefundedMinor, nil
+}
+
+// AddRefundedMinor adds i to the "refunded_minor" field.
+func (m *SalesDailyMutation) AddRefundedMinor(i int64) {
+	if m.addrefunded_minor != nil {
+		*m.addrefunded_minor += i
+	} else {
+		m.addrefunded_minor = &i
+	}
+}
+
+// AddedRefundedMinor returns the value that was added to the "refunded_minor" field in this mutation.
+func (m *SalesDailyMutation) AddedRefundedMinor() (r int64, exists bool) {
+	v := m.addrefunded_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefundedMinor resets all changes to the "refunded_minor" field.
+func (m *SalesDailyMutation) ResetRefundedMinor() {
+	m.refunded_minor = nil
+	m.addrefunded_minor = nil
+}
+
+// SetRefunds sets the "refunds" field.
+func (m *SalesDailyMutation) SetRefunds(i int64) {
+	m.refunds = &i
+	m.addrefunds = nil
+}
+
+// Refunds returns the value of the "refunds" field in the mutation.
+func (m *SalesDailyMutation) Refunds() (r int64, exists bool) {
+	v := m.refunds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefunds returns the old "refunds" field's value of the SalesDaily entity.
+// If the SalesDaily object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SalesDailyMutation) OldRefunds(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefunds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefunds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefunds: %w", err)
+	}
+	return oldValue.Refunds, nil
+}
+
+// AddRefunds adds i to the "refunds" field.
+func (m *SalesDailyMutation) AddRefunds(i int64) {
+	if m.addrefunds != nil {
+		*m.addrefunds += i
+	} else {
+		m.addrefunds = &i
+	}
+}
+
+// AddedRefunds returns the value that was added to the "refunds" field in this mutation.
+func (m *SalesDailyMutation) AddedRefunds() (r int64, exists bool) {
+	v := m.addrefunds
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRefunds resets all changes to the "refunds" field.
+func (m *SalesDailyMutation) ResetRefunds() {
+	m.refunds = nil
+	m.addrefunds = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SalesDailyMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -90005,7 +93248,7 @@ func (m *SalesDailyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SalesDailyMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, salesdaily.FieldCreatedAt)
 	}
@@ -90042,6 +93285,12 @@ func (m *SalesDailyMutation) Fields() []string {
 	if m.payments != nil {
 		fields = append(fields, salesdaily.FieldPayments)
 	}
+	if m.refunded_minor != nil {
+		fields = append(fields, salesdaily.FieldRefundedMinor)
+	}
+	if m.refunds != nil {
+		fields = append(fields, salesdaily.FieldRefunds)
+	}
 	return fields
 }
 
@@ -90074,6 +93323,10 @@ func (m *SalesDailyMutation) Field(name string) (ent.Value, bool) {
 		return m.AmountMinor()
 	case salesdaily.FieldPayments:
 		return m.Payments()
+	case salesdaily.FieldRefundedMinor:
+		return m.RefundedMinor()
+	case salesdaily.FieldRefunds:
+		return m.Refunds()
 	}
 	return nil, false
 }
@@ -90107,6 +93360,10 @@ func (m *SalesDailyMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldAmountMinor(ctx)
 	case salesdaily.FieldPayments:
 		return m.OldPayments(ctx)
+	case salesdaily.FieldRefundedMinor:
+		return m.OldRefundedMinor(ctx)
+	case salesdaily.FieldRefunds:
+		return m.OldRefunds(ctx)
 	}
 	return nil, fmt.Errorf("unknown SalesDaily field %s", name)
 }
@@ -90200,6 +93457,20 @@ func (m *SalesDailyMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPayments(v)
 		return nil
+	case salesdaily.FieldRefundedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefundedMinor(v)
+		return nil
+	case salesdaily.FieldRefunds:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefunds(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily field %s", name)
 }
@@ -90214,6 +93485,12 @@ func (m *SalesDailyMutation) AddedFields() []string {
 	if m.addpayments != nil {
 		fields = append(fields, salesdaily.FieldPayments)
 	}
+	if m.addrefunded_minor != nil {
+		fields = append(fields, salesdaily.FieldRefundedMinor)
+	}
+	if m.addrefunds != nil {
+		fields = append(fields, salesdaily.FieldRefunds)
+	}
 	return fields
 }
 
@@ -90226,6 +93503,10 @@ func (m *SalesDailyMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedAmountMinor()
 	case salesdaily.FieldPayments:
 		return m.AddedPayments()
+	case salesdaily.FieldRefundedMinor:
+		return m.AddedRefundedMinor()
+	case salesdaily.FieldRefunds:
+		return m.AddedRefunds()
 	}
 	return nil, false
 }
@@ -90248,6 +93529,20 @@ func (m *SalesDailyMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddPayments(v)
+		return nil
+	case salesdaily.FieldRefundedMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefundedMinor(v)
+		return nil
+	case salesdaily.FieldRefunds:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRefunds(v)
 		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily numeric field %s", name)
@@ -90311,6 +93606,12 @@ func (m *SalesDailyMutation) ResetField(name string) error {
 		return nil
 	case salesdaily.FieldPayments:
 		m.ResetPayments()
+		return nil
+	case salesdaily.FieldRefundedMinor:
+		m.ResetRefundedMinor()
+		return nil
+	case salesdaily.FieldRefunds:
+		m.ResetRefunds()
 		return nil
 	}
 	return fmt.Errorf("unknown SalesDaily field %s", name)

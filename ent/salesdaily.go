@@ -43,6 +43,10 @@ type SalesDaily struct {
 	AmountMinor int64 `json:"amount_minor,omitempty"`
 	// Payments holds the value of the "payments" field.
 	Payments int64 `json:"payments,omitempty"`
+	// Refunds that succeeded on this day, of payments of these dimensions (a trigger on refunds).
+	RefundedMinor int64 `json:"refunded_minor,omitempty"`
+	// Refunds holds the value of the "refunds" field.
+	Refunds int64 `json:"refunds,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SalesDailyQuery when eager-loading is set.
 	Edges        SalesDailyEdges `json:"edges"`
@@ -74,7 +78,7 @@ func (*SalesDaily) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case salesdaily.FieldAmountMinor, salesdaily.FieldPayments:
+		case salesdaily.FieldAmountMinor, salesdaily.FieldPayments, salesdaily.FieldRefundedMinor, salesdaily.FieldRefunds:
 			values[i] = new(sql.NullInt64)
 		case salesdaily.FieldBasis, salesdaily.FieldCurrency, salesdaily.FieldMethod, salesdaily.FieldCategory:
 			values[i] = new(sql.NullString)
@@ -175,6 +179,18 @@ func (_m *SalesDaily) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Payments = value.Int64
 			}
+		case salesdaily.FieldRefundedMinor:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field refunded_minor", values[i])
+			} else if value.Valid {
+				_m.RefundedMinor = value.Int64
+			}
+		case salesdaily.FieldRefunds:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field refunds", values[i])
+			} else if value.Valid {
+				_m.Refunds = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -251,6 +267,12 @@ func (_m *SalesDaily) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("payments=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Payments))
+	builder.WriteString(", ")
+	builder.WriteString("refunded_minor=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RefundedMinor))
+	builder.WriteString(", ")
+	builder.WriteString("refunds=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Refunds))
 	builder.WriteByte(')')
 	return builder.String()
 }

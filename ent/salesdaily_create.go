@@ -113,6 +113,34 @@ func (_c *SalesDailyCreate) SetPayments(v int64) *SalesDailyCreate {
 	return _c
 }
 
+// SetRefundedMinor sets the "refunded_minor" field.
+func (_c *SalesDailyCreate) SetRefundedMinor(v int64) *SalesDailyCreate {
+	_c.mutation.SetRefundedMinor(v)
+	return _c
+}
+
+// SetNillableRefundedMinor sets the "refunded_minor" field if the given value is not nil.
+func (_c *SalesDailyCreate) SetNillableRefundedMinor(v *int64) *SalesDailyCreate {
+	if v != nil {
+		_c.SetRefundedMinor(*v)
+	}
+	return _c
+}
+
+// SetRefunds sets the "refunds" field.
+func (_c *SalesDailyCreate) SetRefunds(v int64) *SalesDailyCreate {
+	_c.mutation.SetRefunds(v)
+	return _c
+}
+
+// SetNillableRefunds sets the "refunds" field if the given value is not nil.
+func (_c *SalesDailyCreate) SetNillableRefunds(v *int64) *SalesDailyCreate {
+	if v != nil {
+		_c.SetRefunds(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SalesDailyCreate) SetID(v uuid.UUID) *SalesDailyCreate {
 	_c.mutation.SetID(v)
@@ -183,6 +211,14 @@ func (_c *SalesDailyCreate) defaults() error {
 		v := salesdaily.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.RefundedMinor(); !ok {
+		v := salesdaily.DefaultRefundedMinor
+		_c.mutation.SetRefundedMinor(v)
+	}
+	if _, ok := _c.mutation.Refunds(); !ok {
+		v := salesdaily.DefaultRefunds
+		_c.mutation.SetRefunds(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if salesdaily.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized salesdaily.DefaultID (forgotten import ent/runtime?)")
@@ -250,6 +286,12 @@ func (_c *SalesDailyCreate) check() error {
 	}
 	if _, ok := _c.mutation.Payments(); !ok {
 		return &ValidationError{Name: "payments", err: errors.New(`ent: missing required field "SalesDaily.payments"`)}
+	}
+	if _, ok := _c.mutation.RefundedMinor(); !ok {
+		return &ValidationError{Name: "refunded_minor", err: errors.New(`ent: missing required field "SalesDaily.refunded_minor"`)}
+	}
+	if _, ok := _c.mutation.Refunds(); !ok {
+		return &ValidationError{Name: "refunds", err: errors.New(`ent: missing required field "SalesDaily.refunds"`)}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "SalesDaily.organization"`)}
@@ -333,6 +375,14 @@ func (_c *SalesDailyCreate) createSpec() (*SalesDaily, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Payments(); ok {
 		_spec.SetField(salesdaily.FieldPayments, field.TypeInt64, value)
 		_node.Payments = value
+	}
+	if value, ok := _c.mutation.RefundedMinor(); ok {
+		_spec.SetField(salesdaily.FieldRefundedMinor, field.TypeInt64, value)
+		_node.RefundedMinor = value
+	}
+	if value, ok := _c.mutation.Refunds(); ok {
+		_spec.SetField(salesdaily.FieldRefunds, field.TypeInt64, value)
+		_node.Refunds = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -532,6 +582,42 @@ func (u *SalesDailyUpsert) UpdatePayments() *SalesDailyUpsert {
 // AddPayments adds v to the "payments" field.
 func (u *SalesDailyUpsert) AddPayments(v int64) *SalesDailyUpsert {
 	u.Add(salesdaily.FieldPayments, v)
+	return u
+}
+
+// SetRefundedMinor sets the "refunded_minor" field.
+func (u *SalesDailyUpsert) SetRefundedMinor(v int64) *SalesDailyUpsert {
+	u.Set(salesdaily.FieldRefundedMinor, v)
+	return u
+}
+
+// UpdateRefundedMinor sets the "refunded_minor" field to the value that was provided on create.
+func (u *SalesDailyUpsert) UpdateRefundedMinor() *SalesDailyUpsert {
+	u.SetExcluded(salesdaily.FieldRefundedMinor)
+	return u
+}
+
+// AddRefundedMinor adds v to the "refunded_minor" field.
+func (u *SalesDailyUpsert) AddRefundedMinor(v int64) *SalesDailyUpsert {
+	u.Add(salesdaily.FieldRefundedMinor, v)
+	return u
+}
+
+// SetRefunds sets the "refunds" field.
+func (u *SalesDailyUpsert) SetRefunds(v int64) *SalesDailyUpsert {
+	u.Set(salesdaily.FieldRefunds, v)
+	return u
+}
+
+// UpdateRefunds sets the "refunds" field to the value that was provided on create.
+func (u *SalesDailyUpsert) UpdateRefunds() *SalesDailyUpsert {
+	u.SetExcluded(salesdaily.FieldRefunds)
+	return u
+}
+
+// AddRefunds adds v to the "refunds" field.
+func (u *SalesDailyUpsert) AddRefunds(v int64) *SalesDailyUpsert {
+	u.Add(salesdaily.FieldRefunds, v)
 	return u
 }
 
@@ -740,6 +826,48 @@ func (u *SalesDailyUpsertOne) AddPayments(v int64) *SalesDailyUpsertOne {
 func (u *SalesDailyUpsertOne) UpdatePayments() *SalesDailyUpsertOne {
 	return u.Update(func(s *SalesDailyUpsert) {
 		s.UpdatePayments()
+	})
+}
+
+// SetRefundedMinor sets the "refunded_minor" field.
+func (u *SalesDailyUpsertOne) SetRefundedMinor(v int64) *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.SetRefundedMinor(v)
+	})
+}
+
+// AddRefundedMinor adds v to the "refunded_minor" field.
+func (u *SalesDailyUpsertOne) AddRefundedMinor(v int64) *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.AddRefundedMinor(v)
+	})
+}
+
+// UpdateRefundedMinor sets the "refunded_minor" field to the value that was provided on create.
+func (u *SalesDailyUpsertOne) UpdateRefundedMinor() *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.UpdateRefundedMinor()
+	})
+}
+
+// SetRefunds sets the "refunds" field.
+func (u *SalesDailyUpsertOne) SetRefunds(v int64) *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.SetRefunds(v)
+	})
+}
+
+// AddRefunds adds v to the "refunds" field.
+func (u *SalesDailyUpsertOne) AddRefunds(v int64) *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.AddRefunds(v)
+	})
+}
+
+// UpdateRefunds sets the "refunds" field to the value that was provided on create.
+func (u *SalesDailyUpsertOne) UpdateRefunds() *SalesDailyUpsertOne {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.UpdateRefunds()
 	})
 }
 
@@ -1115,6 +1243,48 @@ func (u *SalesDailyUpsertBulk) AddPayments(v int64) *SalesDailyUpsertBulk {
 func (u *SalesDailyUpsertBulk) UpdatePayments() *SalesDailyUpsertBulk {
 	return u.Update(func(s *SalesDailyUpsert) {
 		s.UpdatePayments()
+	})
+}
+
+// SetRefundedMinor sets the "refunded_minor" field.
+func (u *SalesDailyUpsertBulk) SetRefundedMinor(v int64) *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.SetRefundedMinor(v)
+	})
+}
+
+// AddRefundedMinor adds v to the "refunded_minor" field.
+func (u *SalesDailyUpsertBulk) AddRefundedMinor(v int64) *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.AddRefundedMinor(v)
+	})
+}
+
+// UpdateRefundedMinor sets the "refunded_minor" field to the value that was provided on create.
+func (u *SalesDailyUpsertBulk) UpdateRefundedMinor() *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.UpdateRefundedMinor()
+	})
+}
+
+// SetRefunds sets the "refunds" field.
+func (u *SalesDailyUpsertBulk) SetRefunds(v int64) *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.SetRefunds(v)
+	})
+}
+
+// AddRefunds adds v to the "refunds" field.
+func (u *SalesDailyUpsertBulk) AddRefunds(v int64) *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.AddRefunds(v)
+	})
+}
+
+// UpdateRefunds sets the "refunds" field to the value that was provided on create.
+func (u *SalesDailyUpsertBulk) UpdateRefunds() *SalesDailyUpsertBulk {
+	return u.Update(func(s *SalesDailyUpsert) {
+		s.UpdateRefunds()
 	})
 }
 

@@ -175,6 +175,48 @@ func (_u *SalesDailyUpdate) AddPayments(v int64) *SalesDailyUpdate {
 	return _u
 }
 
+// SetRefundedMinor sets the "refunded_minor" field.
+func (_u *SalesDailyUpdate) SetRefundedMinor(v int64) *SalesDailyUpdate {
+	_u.mutation.ResetRefundedMinor()
+	_u.mutation.SetRefundedMinor(v)
+	return _u
+}
+
+// SetNillableRefundedMinor sets the "refunded_minor" field if the given value is not nil.
+func (_u *SalesDailyUpdate) SetNillableRefundedMinor(v *int64) *SalesDailyUpdate {
+	if v != nil {
+		_u.SetRefundedMinor(*v)
+	}
+	return _u
+}
+
+// AddRefundedMinor adds value to the "refunded_minor" field.
+func (_u *SalesDailyUpdate) AddRefundedMinor(v int64) *SalesDailyUpdate {
+	_u.mutation.AddRefundedMinor(v)
+	return _u
+}
+
+// SetRefunds sets the "refunds" field.
+func (_u *SalesDailyUpdate) SetRefunds(v int64) *SalesDailyUpdate {
+	_u.mutation.ResetRefunds()
+	_u.mutation.SetRefunds(v)
+	return _u
+}
+
+// SetNillableRefunds sets the "refunds" field if the given value is not nil.
+func (_u *SalesDailyUpdate) SetNillableRefunds(v *int64) *SalesDailyUpdate {
+	if v != nil {
+		_u.SetRefunds(*v)
+	}
+	return _u
+}
+
+// AddRefunds adds value to the "refunds" field.
+func (_u *SalesDailyUpdate) AddRefunds(v int64) *SalesDailyUpdate {
+	_u.mutation.AddRefunds(v)
+	return _u
+}
+
 // Mutation returns the SalesDailyMutation object of the builder.
 func (_u *SalesDailyUpdate) Mutation() *SalesDailyMutation {
 	return _u.mutation
@@ -297,6 +339,18 @@ func (_u *SalesDailyUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.AddedPayments(); ok {
 		_spec.AddField(salesdaily.FieldPayments, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.RefundedMinor(); ok {
+		_spec.SetField(salesdaily.FieldRefundedMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefundedMinor(); ok {
+		_spec.AddField(salesdaily.FieldRefundedMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Refunds(); ok {
+		_spec.SetField(salesdaily.FieldRefunds, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefunds(); ok {
+		_spec.AddField(salesdaily.FieldRefunds, field.TypeInt64, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -464,6 +518,48 @@ func (_u *SalesDailyUpdateOne) AddPayments(v int64) *SalesDailyUpdateOne {
 	return _u
 }
 
+// SetRefundedMinor sets the "refunded_minor" field.
+func (_u *SalesDailyUpdateOne) SetRefundedMinor(v int64) *SalesDailyUpdateOne {
+	_u.mutation.ResetRefundedMinor()
+	_u.mutation.SetRefundedMinor(v)
+	return _u
+}
+
+// SetNillableRefundedMinor sets the "refunded_minor" field if the given value is not nil.
+func (_u *SalesDailyUpdateOne) SetNillableRefundedMinor(v *int64) *SalesDailyUpdateOne {
+	if v != nil {
+		_u.SetRefundedMinor(*v)
+	}
+	return _u
+}
+
+// AddRefundedMinor adds value to the "refunded_minor" field.
+func (_u *SalesDailyUpdateOne) AddRefundedMinor(v int64) *SalesDailyUpdateOne {
+	_u.mutation.AddRefundedMinor(v)
+	return _u
+}
+
+// SetRefunds sets the "refunds" field.
+func (_u *SalesDailyUpdateOne) SetRefunds(v int64) *SalesDailyUpdateOne {
+	_u.mutation.ResetRefunds()
+	_u.mutation.SetRefunds(v)
+	return _u
+}
+
+// SetNillableRefunds sets the "refunds" field if the given value is not nil.
+func (_u *SalesDailyUpdateOne) SetNillableRefunds(v *int64) *SalesDailyUpdateOne {
+	if v != nil {
+		_u.SetRefunds(*v)
+	}
+	return _u
+}
+
+// AddRefunds adds value to the "refunds" field.
+func (_u *SalesDailyUpdateOne) AddRefunds(v int64) *SalesDailyUpdateOne {
+	_u.mutation.AddRefunds(v)
+	return _u
+}
+
 // Mutation returns the SalesDailyMutation object of the builder.
 func (_u *SalesDailyUpdateOne) Mutation() *SalesDailyMutation {
 	return _u.mutation
@@ -616,6 +712,18 @@ func (_u *SalesDailyUpdateOne) sqlSave(ctx context.Context) (_node *SalesDaily, 
 	}
 	if value, ok := _u.mutation.AddedPayments(); ok {
 		_spec.AddField(salesdaily.FieldPayments, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.RefundedMinor(); ok {
+		_spec.SetField(salesdaily.FieldRefundedMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefundedMinor(); ok {
+		_spec.AddField(salesdaily.FieldRefundedMinor, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Refunds(); ok {
+		_spec.SetField(salesdaily.FieldRefunds, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedRefunds(); ok {
+		_spec.AddField(salesdaily.FieldRefunds, field.TypeInt64, value)
 	}
 	_node = &SalesDaily{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -150,6 +150,10 @@ type Tx struct {
 	Product *ProductClient
 	// ProductPrice is the client for interacting with the ProductPrice builders.
 	ProductPrice *ProductPriceClient
+	// PromoCode is the client for interacting with the PromoCode builders.
+	PromoCode *PromoCodeClient
+	// PromoRedemption is the client for interacting with the PromoRedemption builders.
+	PromoRedemption *PromoRedemptionClient
 	// ProviderHours is the client for interacting with the ProviderHours builders.
 	ProviderHours *ProviderHoursClient
 	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
@@ -401,6 +405,8 @@ func (tx *Tx) init() {
 	tx.ProcessorEvent = NewProcessorEventClient(tx.config)
 	tx.Product = NewProductClient(tx.config)
 	tx.ProductPrice = NewProductPriceClient(tx.config)
+	tx.PromoCode = NewPromoCodeClient(tx.config)
+	tx.PromoRedemption = NewPromoRedemptionClient(tx.config)
 	tx.ProviderHours = NewProviderHoursClient(tx.config)
 	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)

@@ -75,6 +75,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -173,6 +175,8 @@ var edgeTargets = map[string]map[string]string{
 	"ProcessorEvent":         {},
 	"Product":                {"organization": "Organization"},
 	"ProductPrice":           {"organization": "Organization", "product": "Product"},
+	"PromoCode":              {"organization": "Organization"},
+	"PromoRedemption":        {"organization": "Organization", "promo_code": "PromoCode", "member": "Member"},
 	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
@@ -258,6 +262,8 @@ var VenueOwnedTypes = []string{
 	"PosSale",
 	"Product",
 	"ProductPrice",
+	"PromoCode",
+	"PromoRedemption",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -353,6 +359,8 @@ var AllTypes = []string{
 	"ProcessorEvent",
 	"Product",
 	"ProductPrice",
+	"PromoCode",
+	"PromoRedemption",
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
@@ -527,6 +535,10 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Product.Query().Where(product.IDIn(ids...)).Count(ctx)
 	case "ProductPrice":
 		return c.ProductPrice.Query().Where(productprice.IDIn(ids...)).Count(ctx)
+	case "PromoCode":
+		return c.PromoCode.Query().Where(promocode.IDIn(ids...)).Count(ctx)
+	case "PromoRedemption":
+		return c.PromoRedemption.Query().Where(promoredemption.IDIn(ids...)).Count(ctx)
 	case "ProviderHours":
 		return c.ProviderHours.Query().Where(providerhours.IDIn(ids...)).Count(ctx)
 	case "ProviderTimeOff":

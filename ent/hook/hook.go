@@ -825,6 +825,30 @@ func (f ProductPriceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProductPriceMutation", m)
 }
 
+// The PromoCodeFunc type is an adapter to allow the use of ordinary
+// function as PromoCode mutator.
+type PromoCodeFunc func(context.Context, *ent.PromoCodeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PromoCodeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PromoCodeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PromoCodeMutation", m)
+}
+
+// The PromoRedemptionFunc type is an adapter to allow the use of ordinary
+// function as PromoRedemption mutator.
+type PromoRedemptionFunc func(context.Context, *ent.PromoRedemptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PromoRedemptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PromoRedemptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PromoRedemptionMutation", m)
+}
+
 // The ProviderHoursFunc type is an adapter to allow the use of ordinary
 // function as ProviderHours mutator.
 type ProviderHoursFunc func(context.Context, *ent.ProviderHoursMutation) (ent.Value, error)

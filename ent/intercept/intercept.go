@@ -77,6 +77,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -1997,6 +1999,60 @@ func (f TraverseProductPrice) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProductPriceQuery", q)
 }
 
+// The PromoCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PromoCodeFunc func(context.Context, *ent.PromoCodeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PromoCodeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PromoCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PromoCodeQuery", q)
+}
+
+// The TraversePromoCode type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePromoCode func(context.Context, *ent.PromoCodeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePromoCode) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePromoCode) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PromoCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PromoCodeQuery", q)
+}
+
+// The PromoRedemptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PromoRedemptionFunc func(context.Context, *ent.PromoRedemptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PromoRedemptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PromoRedemptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PromoRedemptionQuery", q)
+}
+
+// The TraversePromoRedemption type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePromoRedemption func(context.Context, *ent.PromoRedemptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePromoRedemption) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePromoRedemption) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PromoRedemptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PromoRedemptionQuery", q)
+}
+
 // The ProviderHoursFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ProviderHoursFunc func(context.Context, *ent.ProviderHoursQuery) (ent.Value, error)
 
@@ -2838,6 +2894,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProductQuery, predicate.Product, product.OrderOption]{typ: ent.TypeProduct, tq: q}, nil
 	case *ent.ProductPriceQuery:
 		return &query[*ent.ProductPriceQuery, predicate.ProductPrice, productprice.OrderOption]{typ: ent.TypeProductPrice, tq: q}, nil
+	case *ent.PromoCodeQuery:
+		return &query[*ent.PromoCodeQuery, predicate.PromoCode, promocode.OrderOption]{typ: ent.TypePromoCode, tq: q}, nil
+	case *ent.PromoRedemptionQuery:
+		return &query[*ent.PromoRedemptionQuery, predicate.PromoRedemption, promoredemption.OrderOption]{typ: ent.TypePromoRedemption, tq: q}, nil
 	case *ent.ProviderHoursQuery:
 		return &query[*ent.ProviderHoursQuery, predicate.ProviderHours, providerhours.OrderOption]{typ: ent.TypeProviderHours, tq: q}, nil
 	case *ent.ProviderTimeOffQuery:

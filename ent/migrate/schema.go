@@ -3351,6 +3351,116 @@ var (
 			},
 		},
 	}
+	// PromoCodesColumns holds the columns for the "promo_codes" table.
+	PromoCodesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "code", Type: field.TypeString, Size: 40},
+		{Name: "name", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "discount_kind", Type: field.TypeEnum, Enums: []string{"percent", "fixed"}},
+		{Name: "percent_off", Type: field.TypeInt, Nullable: true},
+		{Name: "amount_off_minor", Type: field.TypeInt64, Nullable: true},
+		{Name: "currency", Type: field.TypeString, Nullable: true, Size: 3},
+		{Name: "starts_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ends_at", Type: field.TypeTime, Nullable: true},
+		{Name: "max_uses", Type: field.TypeInt, Nullable: true},
+		{Name: "max_uses_per_member", Type: field.TypeInt, Nullable: true},
+		{Name: "claimed_count", Type: field.TypeInt, Default: 0},
+		{Name: "redeemed_count", Type: field.TypeInt, Default: 0},
+		{Name: "pass_type_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "product_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "campaign", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "partner_label", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "grants_pass_type_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "created_by_user_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PromoCodesTable holds the schema information for the "promo_codes" table.
+	PromoCodesTable = &schema.Table{
+		Name:       "promo_codes",
+		Columns:    PromoCodesColumns,
+		PrimaryKey: []*schema.Column{PromoCodesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "promo_codes_organizations_organization",
+				Columns:    []*schema.Column{PromoCodesColumns[22]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "promocode_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PromoCodesColumns[22]},
+			},
+			{
+				Name:    "promocode_organization_id_code",
+				Unique:  true,
+				Columns: []*schema.Column{PromoCodesColumns[22], PromoCodesColumns[3]},
+			},
+		},
+	}
+	// PromoRedemptionsColumns holds the columns for the "promo_redemptions" table.
+	PromoRedemptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "subject_id", Type: field.TypeUUID},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"held", "redeemed", "released"}},
+		{Name: "discount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "redeemed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "late_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "promo_code_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+	}
+	// PromoRedemptionsTable holds the schema information for the "promo_redemptions" table.
+	PromoRedemptionsTable = &schema.Table{
+		Name:       "promo_redemptions",
+		Columns:    PromoRedemptionsColumns,
+		PrimaryKey: []*schema.Column{PromoRedemptionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "promo_redemptions_organizations_organization",
+				Columns:    []*schema.Column{PromoRedemptionsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "promo_redemptions_promo_codes_promo_code",
+				Columns:    []*schema.Column{PromoRedemptionsColumns[10]},
+				RefColumns: []*schema.Column{PromoCodesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "promo_redemptions_members_member",
+				Columns:    []*schema.Column{PromoRedemptionsColumns[11]},
+				RefColumns: []*schema.Column{MembersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "promoredemption_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PromoRedemptionsColumns[9]},
+			},
+			{
+				Name:    "promoredemption_organization_id_subject_id",
+				Unique:  true,
+				Columns: []*schema.Column{PromoRedemptionsColumns[9], PromoRedemptionsColumns[3]},
+			},
+			{
+				Name:    "promoredemption_organization_id_promo_code_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{PromoRedemptionsColumns[9], PromoRedemptionsColumns[10], PromoRedemptionsColumns[11]},
+			},
+		},
+	}
 	// ProviderHoursColumns holds the columns for the "provider_hours" table.
 	ProviderHoursColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -3748,6 +3858,8 @@ var (
 		{Name: "location_id", Type: field.TypeUUID},
 		{Name: "amount_minor", Type: field.TypeInt64},
 		{Name: "payments", Type: field.TypeInt64},
+		{Name: "refunded_minor", Type: field.TypeInt64, Default: 0},
+		{Name: "refunds", Type: field.TypeInt64, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// SalesDailiesTable holds the schema information for the "sales_dailies" table.
@@ -3758,7 +3870,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sales_dailies_organizations_organization",
-				Columns:    []*schema.Column{SalesDailiesColumns[12]},
+				Columns:    []*schema.Column{SalesDailiesColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -3767,12 +3879,12 @@ var (
 			{
 				Name:    "salesdaily_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SalesDailiesColumns[12]},
+				Columns: []*schema.Column{SalesDailiesColumns[14]},
 			},
 			{
 				Name:    "salesdaily_organization_id_basis_day_currency_method_category_brand_id_location_id",
 				Unique:  true,
-				Columns: []*schema.Column{SalesDailiesColumns[12], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
+				Columns: []*schema.Column{SalesDailiesColumns[14], SalesDailiesColumns[3], SalesDailiesColumns[4], SalesDailiesColumns[5], SalesDailiesColumns[6], SalesDailiesColumns[7], SalesDailiesColumns[8], SalesDailiesColumns[9]},
 			},
 		},
 	}
@@ -4766,6 +4878,8 @@ var (
 		ProcessorEventsTable,
 		ProductsTable,
 		ProductPricesTable,
+		PromoCodesTable,
+		PromoRedemptionsTable,
 		ProviderHoursTable,
 		ProviderTimeOffsTable,
 		PushDevicesTable,
@@ -4911,6 +5025,10 @@ func init() {
 	ProductsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ProductPricesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ProductPricesTable.ForeignKeys[1].RefTable = ProductsTable
+	PromoCodesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PromoRedemptionsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	PromoRedemptionsTable.ForeignKeys[1].RefTable = PromoCodesTable
+	PromoRedemptionsTable.ForeignKeys[2].RefTable = MembersTable
 	ProviderHoursTable.ForeignKeys[0].RefTable = InstructorsTable
 	ProviderHoursTable.ForeignKeys[1].RefTable = OrganizationsTable
 	ProviderHoursTable.ForeignKeys[2].RefTable = LocationsTable

@@ -210,6 +210,12 @@ type Product func(*sql.Selector)
 // ProductPrice is the predicate function for productprice builders.
 type ProductPrice func(*sql.Selector)
 
+// PromoCode is the predicate function for promocode builders.
+type PromoCode func(*sql.Selector)
+
+// PromoRedemption is the predicate function for promoredemption builders.
+type PromoRedemption func(*sql.Selector)
+
 // ProviderHours is the predicate function for providerhours builders.
 type ProviderHours func(*sql.Selector)
 

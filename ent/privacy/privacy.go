@@ -1743,6 +1743,54 @@ func (f ProductPriceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mu
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ProductPriceMutation", m)
 }
 
+// The PromoCodeQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PromoCodeQueryRuleFunc func(context.Context, *ent.PromoCodeQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PromoCodeQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PromoCodeQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PromoCodeQuery", q)
+}
+
+// The PromoCodeMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PromoCodeMutationRuleFunc func(context.Context, *ent.PromoCodeMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PromoCodeMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PromoCodeMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PromoCodeMutation", m)
+}
+
+// The PromoRedemptionQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PromoRedemptionQueryRuleFunc func(context.Context, *ent.PromoRedemptionQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PromoRedemptionQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PromoRedemptionQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PromoRedemptionQuery", q)
+}
+
+// The PromoRedemptionMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PromoRedemptionMutationRuleFunc func(context.Context, *ent.PromoRedemptionMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PromoRedemptionMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PromoRedemptionMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PromoRedemptionMutation", m)
+}
+
 // The ProviderHoursQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ProviderHoursQueryRuleFunc func(context.Context, *ent.ProviderHoursQuery) error
@@ -2538,6 +2586,10 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.ProductPriceQuery:
 		return q.Filter(), nil
+	case *ent.PromoCodeQuery:
+		return q.Filter(), nil
+	case *ent.PromoRedemptionQuery:
+		return q.Filter(), nil
 	case *ent.ProviderHoursQuery:
 		return q.Filter(), nil
 	case *ent.ProviderTimeOffQuery:
@@ -2732,6 +2784,10 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ProductMutation:
 		return m.Filter(), nil
 	case *ent.ProductPriceMutation:
+		return m.Filter(), nil
+	case *ent.PromoCodeMutation:
+		return m.Filter(), nil
+	case *ent.PromoRedemptionMutation:
 		return m.Filter(), nil
 	case *ent.ProviderHoursMutation:
 		return m.Filter(), nil

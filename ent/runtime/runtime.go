@@ -75,6 +75,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -4517,6 +4519,190 @@ func init() {
 	productpriceDescID := productpriceMixinFields0[0].Descriptor()
 	// productprice.DefaultID holds the default value on creation for the id field.
 	productprice.DefaultID = productpriceDescID.Default.(func() uuid.UUID)
+	promocodeMixin := schema.PromoCode{}.Mixin()
+	promocode.Policy = privacy.NewPolicies(promocodeMixin[1], schema.PromoCode{})
+	promocode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := promocode.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	promocodeMixinHooks1 := promocodeMixin[1].Hooks()
+
+	promocode.Hooks[1] = promocodeMixinHooks1[0]
+	promocodeMixinFields0 := promocodeMixin[0].Fields()
+	_ = promocodeMixinFields0
+	promocodeFields := schema.PromoCode{}.Fields()
+	_ = promocodeFields
+	// promocodeDescCreatedAt is the schema descriptor for created_at field.
+	promocodeDescCreatedAt := promocodeMixinFields0[1].Descriptor()
+	// promocode.DefaultCreatedAt holds the default value on creation for the created_at field.
+	promocode.DefaultCreatedAt = promocodeDescCreatedAt.Default.(func() time.Time)
+	// promocodeDescUpdatedAt is the schema descriptor for updated_at field.
+	promocodeDescUpdatedAt := promocodeMixinFields0[2].Descriptor()
+	// promocode.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	promocode.DefaultUpdatedAt = promocodeDescUpdatedAt.Default.(func() time.Time)
+	// promocode.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	promocode.UpdateDefaultUpdatedAt = promocodeDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// promocodeDescCode is the schema descriptor for code field.
+	promocodeDescCode := promocodeFields[0].Descriptor()
+	// promocode.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	promocode.CodeValidator = func() func(string) error {
+		validators := promocodeDescCode.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(code string) error {
+			for _, fn := range fns {
+				if err := fn(code); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// promocodeDescName is the schema descriptor for name field.
+	promocodeDescName := promocodeFields[1].Descriptor()
+	// promocode.DefaultName holds the default value on creation for the name field.
+	promocode.DefaultName = promocodeDescName.Default.(string)
+	// promocode.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	promocode.NameValidator = promocodeDescName.Validators[0].(func(string) error)
+	// promocodeDescPercentOff is the schema descriptor for percent_off field.
+	promocodeDescPercentOff := promocodeFields[3].Descriptor()
+	// promocode.PercentOffValidator is a validator for the "percent_off" field. It is called by the builders before save.
+	promocode.PercentOffValidator = func() func(int) error {
+		validators := promocodeDescPercentOff.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(percent_off int) error {
+			for _, fn := range fns {
+				if err := fn(percent_off); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// promocodeDescAmountOffMinor is the schema descriptor for amount_off_minor field.
+	promocodeDescAmountOffMinor := promocodeFields[4].Descriptor()
+	// promocode.AmountOffMinorValidator is a validator for the "amount_off_minor" field. It is called by the builders before save.
+	promocode.AmountOffMinorValidator = promocodeDescAmountOffMinor.Validators[0].(func(int64) error)
+	// promocodeDescCurrency is the schema descriptor for currency field.
+	promocodeDescCurrency := promocodeFields[5].Descriptor()
+	// promocode.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	promocode.CurrencyValidator = func() func(string) error {
+		validators := promocodeDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// promocodeDescMaxUses is the schema descriptor for max_uses field.
+	promocodeDescMaxUses := promocodeFields[8].Descriptor()
+	// promocode.MaxUsesValidator is a validator for the "max_uses" field. It is called by the builders before save.
+	promocode.MaxUsesValidator = promocodeDescMaxUses.Validators[0].(func(int) error)
+	// promocodeDescMaxUsesPerMember is the schema descriptor for max_uses_per_member field.
+	promocodeDescMaxUsesPerMember := promocodeFields[9].Descriptor()
+	// promocode.MaxUsesPerMemberValidator is a validator for the "max_uses_per_member" field. It is called by the builders before save.
+	promocode.MaxUsesPerMemberValidator = promocodeDescMaxUsesPerMember.Validators[0].(func(int) error)
+	// promocodeDescClaimedCount is the schema descriptor for claimed_count field.
+	promocodeDescClaimedCount := promocodeFields[10].Descriptor()
+	// promocode.DefaultClaimedCount holds the default value on creation for the claimed_count field.
+	promocode.DefaultClaimedCount = promocodeDescClaimedCount.Default.(int)
+	// promocode.ClaimedCountValidator is a validator for the "claimed_count" field. It is called by the builders before save.
+	promocode.ClaimedCountValidator = promocodeDescClaimedCount.Validators[0].(func(int) error)
+	// promocodeDescRedeemedCount is the schema descriptor for redeemed_count field.
+	promocodeDescRedeemedCount := promocodeFields[11].Descriptor()
+	// promocode.DefaultRedeemedCount holds the default value on creation for the redeemed_count field.
+	promocode.DefaultRedeemedCount = promocodeDescRedeemedCount.Default.(int)
+	// promocode.RedeemedCountValidator is a validator for the "redeemed_count" field. It is called by the builders before save.
+	promocode.RedeemedCountValidator = promocodeDescRedeemedCount.Validators[0].(func(int) error)
+	// promocodeDescCampaign is the schema descriptor for campaign field.
+	promocodeDescCampaign := promocodeFields[14].Descriptor()
+	// promocode.CampaignValidator is a validator for the "campaign" field. It is called by the builders before save.
+	promocode.CampaignValidator = promocodeDescCampaign.Validators[0].(func(string) error)
+	// promocodeDescPartnerLabel is the schema descriptor for partner_label field.
+	promocodeDescPartnerLabel := promocodeFields[15].Descriptor()
+	// promocode.PartnerLabelValidator is a validator for the "partner_label" field. It is called by the builders before save.
+	promocode.PartnerLabelValidator = promocodeDescPartnerLabel.Validators[0].(func(string) error)
+	// promocodeDescActive is the schema descriptor for active field.
+	promocodeDescActive := promocodeFields[17].Descriptor()
+	// promocode.DefaultActive holds the default value on creation for the active field.
+	promocode.DefaultActive = promocodeDescActive.Default.(bool)
+	// promocodeDescID is the schema descriptor for id field.
+	promocodeDescID := promocodeMixinFields0[0].Descriptor()
+	// promocode.DefaultID holds the default value on creation for the id field.
+	promocode.DefaultID = promocodeDescID.Default.(func() uuid.UUID)
+	promoredemptionMixin := schema.PromoRedemption{}.Mixin()
+	promoredemption.Policy = privacy.NewPolicies(promoredemptionMixin[1], schema.PromoRedemption{})
+	promoredemption.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := promoredemption.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	promoredemptionMixinHooks1 := promoredemptionMixin[1].Hooks()
+
+	promoredemption.Hooks[1] = promoredemptionMixinHooks1[0]
+	promoredemptionMixinFields0 := promoredemptionMixin[0].Fields()
+	_ = promoredemptionMixinFields0
+	promoredemptionFields := schema.PromoRedemption{}.Fields()
+	_ = promoredemptionFields
+	// promoredemptionDescCreatedAt is the schema descriptor for created_at field.
+	promoredemptionDescCreatedAt := promoredemptionMixinFields0[1].Descriptor()
+	// promoredemption.DefaultCreatedAt holds the default value on creation for the created_at field.
+	promoredemption.DefaultCreatedAt = promoredemptionDescCreatedAt.Default.(func() time.Time)
+	// promoredemptionDescUpdatedAt is the schema descriptor for updated_at field.
+	promoredemptionDescUpdatedAt := promoredemptionMixinFields0[2].Descriptor()
+	// promoredemption.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	promoredemption.DefaultUpdatedAt = promoredemptionDescUpdatedAt.Default.(func() time.Time)
+	// promoredemption.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	promoredemption.UpdateDefaultUpdatedAt = promoredemptionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// promoredemptionDescDiscountMinor is the schema descriptor for discount_minor field.
+	promoredemptionDescDiscountMinor := promoredemptionFields[4].Descriptor()
+	// promoredemption.DiscountMinorValidator is a validator for the "discount_minor" field. It is called by the builders before save.
+	promoredemption.DiscountMinorValidator = promoredemptionDescDiscountMinor.Validators[0].(func(int64) error)
+	// promoredemptionDescCurrency is the schema descriptor for currency field.
+	promoredemptionDescCurrency := promoredemptionFields[5].Descriptor()
+	// promoredemption.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	promoredemption.CurrencyValidator = func() func(string) error {
+		validators := promoredemptionDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// promoredemptionDescLateReason is the schema descriptor for late_reason field.
+	promoredemptionDescLateReason := promoredemptionFields[7].Descriptor()
+	// promoredemption.LateReasonValidator is a validator for the "late_reason" field. It is called by the builders before save.
+	promoredemption.LateReasonValidator = promoredemptionDescLateReason.Validators[0].(func(string) error)
+	// promoredemptionDescID is the schema descriptor for id field.
+	promoredemptionDescID := promoredemptionMixinFields0[0].Descriptor()
+	// promoredemption.DefaultID holds the default value on creation for the id field.
+	promoredemption.DefaultID = promoredemptionDescID.Default.(func() uuid.UUID)
 	providerhoursMixin := schema.ProviderHours{}.Mixin()
 	providerhours.Policy = privacy.NewPolicies(providerhoursMixin[1], schema.ProviderHours{})
 	providerhours.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -5021,6 +5207,14 @@ func init() {
 	salesdailyDescCategory := salesdailyFields[4].Descriptor()
 	// salesdaily.CategoryValidator is a validator for the "category" field. It is called by the builders before save.
 	salesdaily.CategoryValidator = salesdailyDescCategory.Validators[0].(func(string) error)
+	// salesdailyDescRefundedMinor is the schema descriptor for refunded_minor field.
+	salesdailyDescRefundedMinor := salesdailyFields[9].Descriptor()
+	// salesdaily.DefaultRefundedMinor holds the default value on creation for the refunded_minor field.
+	salesdaily.DefaultRefundedMinor = salesdailyDescRefundedMinor.Default.(int64)
+	// salesdailyDescRefunds is the schema descriptor for refunds field.
+	salesdailyDescRefunds := salesdailyFields[10].Descriptor()
+	// salesdaily.DefaultRefunds holds the default value on creation for the refunds field.
+	salesdaily.DefaultRefunds = salesdailyDescRefunds.Default.(int64)
 	// salesdailyDescID is the schema descriptor for id field.
 	salesdailyDescID := salesdailyMixinFields0[0].Descriptor()
 	// salesdaily.DefaultID holds the default value on creation for the id field.

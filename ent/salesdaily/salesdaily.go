@@ -41,6 +41,10 @@ const (
 	FieldAmountMinor = "amount_minor"
 	// FieldPayments holds the string denoting the payments field in the database.
 	FieldPayments = "payments"
+	// FieldRefundedMinor holds the string denoting the refunded_minor field in the database.
+	FieldRefundedMinor = "refunded_minor"
+	// FieldRefunds holds the string denoting the refunds field in the database.
+	FieldRefunds = "refunds"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// Table holds the table name of the salesdaily in the database.
@@ -69,6 +73,8 @@ var Columns = []string{
 	FieldLocationID,
 	FieldAmountMinor,
 	FieldPayments,
+	FieldRefundedMinor,
+	FieldRefunds,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -99,6 +105,10 @@ var (
 	CurrencyValidator func(string) error
 	// CategoryValidator is a validator for the "category" field. It is called by the builders before save.
 	CategoryValidator func(string) error
+	// DefaultRefundedMinor holds the default value on creation for the "refunded_minor" field.
+	DefaultRefundedMinor int64
+	// DefaultRefunds holds the default value on creation for the "refunds" field.
+	DefaultRefunds int64
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -218,6 +228,16 @@ func ByAmountMinor(opts ...sql.OrderTermOption) OrderOption {
 // ByPayments orders the results by the payments field.
 func ByPayments(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPayments, opts...).ToFunc()
+}
+
+// ByRefundedMinor orders the results by the refunded_minor field.
+func ByRefundedMinor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRefundedMinor, opts...).ToFunc()
+}
+
+// ByRefunds orders the results by the refunds field.
+func ByRefunds(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRefunds, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

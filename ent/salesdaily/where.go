@@ -106,6 +106,16 @@ func Payments(v int64) predicate.SalesDaily {
 	return predicate.SalesDaily(sql.FieldEQ(FieldPayments, v))
 }
 
+// RefundedMinor applies equality check predicate on the "refunded_minor" field. It's identical to RefundedMinorEQ.
+func RefundedMinor(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldEQ(FieldRefundedMinor, v))
+}
+
+// Refunds applies equality check predicate on the "refunds" field. It's identical to RefundsEQ.
+func Refunds(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldEQ(FieldRefunds, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.SalesDaily {
 	return predicate.SalesDaily(sql.FieldEQ(FieldCreatedAt, v))
@@ -574,6 +584,86 @@ func PaymentsLT(v int64) predicate.SalesDaily {
 // PaymentsLTE applies the LTE predicate on the "payments" field.
 func PaymentsLTE(v int64) predicate.SalesDaily {
 	return predicate.SalesDaily(sql.FieldLTE(FieldPayments, v))
+}
+
+// RefundedMinorEQ applies the EQ predicate on the "refunded_minor" field.
+func RefundedMinorEQ(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldEQ(FieldRefundedMinor, v))
+}
+
+// RefundedMinorNEQ applies the NEQ predicate on the "refunded_minor" field.
+func RefundedMinorNEQ(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldNEQ(FieldRefundedMinor, v))
+}
+
+// RefundedMinorIn applies the In predicate on the "refunded_minor" field.
+func RefundedMinorIn(vs ...int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldIn(FieldRefundedMinor, vs...))
+}
+
+// RefundedMinorNotIn applies the NotIn predicate on the "refunded_minor" field.
+func RefundedMinorNotIn(vs ...int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldNotIn(FieldRefundedMinor, vs...))
+}
+
+// RefundedMinorGT applies the GT predicate on the "refunded_minor" field.
+func RefundedMinorGT(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldGT(FieldRefundedMinor, v))
+}
+
+// RefundedMinorGTE applies the GTE predicate on the "refunded_minor" field.
+func RefundedMinorGTE(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldGTE(FieldRefundedMinor, v))
+}
+
+// RefundedMinorLT applies the LT predicate on the "refunded_minor" field.
+func RefundedMinorLT(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldLT(FieldRefundedMinor, v))
+}
+
+// RefundedMinorLTE applies the LTE predicate on the "refunded_minor" field.
+func RefundedMinorLTE(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldLTE(FieldRefundedMinor, v))
+}
+
+// RefundsEQ applies the EQ predicate on the "refunds" field.
+func RefundsEQ(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldEQ(FieldRefunds, v))
+}
+
+// RefundsNEQ applies the NEQ predicate on the "refunds" field.
+func RefundsNEQ(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldNEQ(FieldRefunds, v))
+}
+
+// RefundsIn applies the In predicate on the "refunds" field.
+func RefundsIn(vs ...int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldIn(FieldRefunds, vs...))
+}
+
+// RefundsNotIn applies the NotIn predicate on the "refunds" field.
+func RefundsNotIn(vs ...int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldNotIn(FieldRefunds, vs...))
+}
+
+// RefundsGT applies the GT predicate on the "refunds" field.
+func RefundsGT(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldGT(FieldRefunds, v))
+}
+
+// RefundsGTE applies the GTE predicate on the "refunds" field.
+func RefundsGTE(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldGTE(FieldRefunds, v))
+}
+
+// RefundsLT applies the LT predicate on the "refunds" field.
+func RefundsLT(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldLT(FieldRefunds, v))
+}
+
+// RefundsLTE applies the LTE predicate on the "refunds" field.
+func RefundsLTE(v int64) predicate.SalesDaily {
+	return predicate.SalesDaily(sql.FieldLTE(FieldRefunds, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

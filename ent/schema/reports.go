@@ -9,7 +9,8 @@ import (
 // SalesDaily is the daily rollup of a venue's payments that the sales
 // snapshot reads (package reports): one row per basis, venue-local day and
 // dimension set (currency, method, category, brand, location) with the sum
-// and count of the payments in it. A PostgreSQL trigger on payments keeps it
+// and count of the payments in it, and of the refunds of such payments that
+// succeeded that day (netted by the snapshot). A PostgreSQL trigger on payments keeps it
 // in the payment's own transaction for every writer (ent, the importer, COPY,
 // plain SQL); GET /admin/sales-snapshot?refresh=1 recomputes a range from the
 // payment rows. Brand and location are the nil UUID for "none", so the
@@ -34,6 +35,9 @@ func (SalesDaily) Fields() []ent.Field {
 		field.UUID("location_id", uuidType),
 		field.Int64("amount_minor"),
 		field.Int64("payments"),
+		field.Int64("refunded_minor").Default(0).
+			Comment("Refunds that succeeded on this day, of payments of these dimensions (a trigger on refunds)."),
+		field.Int64("refunds").Default(0),
 	}
 }
 

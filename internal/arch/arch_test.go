@@ -102,6 +102,7 @@ var table = map[string]layer{
 	"internal/reports":         domain, // the owner's numbers: sales snapshot, attendance, brand analytics
 	"internal/billing":         domain, // renewals: Stripe Billing subscriptions, invoices, failed payments, the billing desk
 	"internal/feedback":        domain, // members' reviews of attended classes, a tip paid through payments
+	"internal/promos":          domain, // promo codes: discounts at checkout and the desk, partner codes
 
 	// Shared domain machinery: nouns use it, it never reaches up to a noun.
 	"internal/audit":              services,

@@ -50,7 +50,7 @@
 //	             internal/webhooks internal/webhooks/manage
 //	             internal/webhooks/store internal/billing/fees
 //	             internal/pos internal/reports internal/billing
-//	             internal/feedback
+//	             internal/feedback internal/promos
 //	services     internal/audit internal/events internal/identity/...
 //	             internal/notify internal/webhooks/deliver
 //	             internal/webhooks/dispatch internal/webhooks/retry

@@ -98,7 +98,15 @@ func (h *Handler) PreviewPosCatalog(ctx context.Context, req *api.PosCatalogPrev
 	if _, err := pos.Staff(ctx, false, pos.PermAccess, pos.PermSell); err != nil {
 		return nil, err
 	}
-	cart := pos.Cart{Items: posItems(req.Items), Currency: req.ProductCurrency.Or("")}
+	cart := pos.Cart{Items: posItems(req.Items), Currency: req.ProductCurrency.Or(""), PromoCode: req.PromoCode.Or(""),
+		MemberID: req.MemberID.Or(uuid.Nil)}
+	if cart.MemberID != uuid.Nil {
+		if n, err := h.client.Member.Query().Where(member.ID(cart.MemberID)).Count(ctx); err != nil {
+			return nil, err
+		} else if n == 0 {
+			return nil, apperr.NotFound("member")
+		}
+	}
 	var products int
 	for _, it := range cart.Items {
 		if it.ProductID != uuid.Nil {
@@ -129,11 +137,13 @@ func (h *Handler) PreviewPosPass(ctx context.Context, req *api.PosPassPreviewReq
 		}
 	}
 	x := posException(req.PromoWindowException)
-	if err := x.Check(req.FlashSaleID.Or(uuid.Nil)); err != nil {
+	if err := x.Check(req.FlashSaleID.Or(uuid.Nil), req.PromoCode.Or("")); err != nil {
 		return nil, err
 	}
-	q, err := h.pos().Preview(ctx, pos.Cart{Items: []pos.Item{{PassTypeID: req.PassTypeID, Quantity: 1}},
-		FlashSaleID: req.FlashSaleID.Or(uuid.Nil), AllowEnded: x != nil})
+	cart := pos.Cart{Items: []pos.Item{{PassTypeID: req.PassTypeID, Quantity: 1}},
+		FlashSaleID: req.FlashSaleID.Or(uuid.Nil), PromoCode: req.PromoCode.Or(""), MemberID: req.MemberID.Or(uuid.Nil)}
+	x.Allow(&cart)
+	q, err := h.pos().Preview(ctx, cart)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +165,9 @@ func posQuoteOut(q *pos.Quote, books bool) api.PosQuote {
 			out.ProductPriceBookVersions[i] = api.PosPriceBookVersion{ProductID: v.ProductID, Currency: v.Currency, Version: v.Version}
 		}
 		out.ProductQuote.SetTo(api.PosQuoteProductQuote{Currency: c, TotalMinor: q.TotalMinor, Fingerprint: q.Fingerprint})
+	}
+	if a := q.Promo; a != nil {
+		out.PromoCode.SetTo(api.PosQuotePromoCode{ID: a.Code.ID, Code: a.Code.Code, DiscountMinor: a.DiscountMinor})
 	}
 	return out
 }
@@ -187,10 +200,17 @@ func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ 
 	}
 	sp.RequestKey, _ = idempotency.Derive(ctx, "createPosSale")
 	sp.Cart.FlashSaleID, sp.Exception = req.FlashSaleID.Or(uuid.Nil), posException(req.PromoWindowException)
-	sp.Cart.AllowEnded = sp.Exception != nil
+	sp.Cart.PromoCode = req.PromoCode.Or("")
+	sp.Exception.Allow(&sp.Cart)
+	notifyMember := req.NotifyMember.Or(false)
+	if notifyMember {
+		if err := h.pos().CheckLinkRecipient(ctx, sp.Method, sp.MemberID); err != nil {
+			return nil, err
+		}
+	}
 	if sp.Method == pos.MethodCard || sp.Method == pos.MethodPaymentLink {
 		sp.PaymentMethodID, sp.ReturnBaseURL = req.PaymentMethodID.Or(""), optURL(req.ReturnBaseURL)
-		return h.sellByCard(ctx, sp)
+		return h.sellByCard(ctx, sp, notifyMember)
 	}
 	s, err := h.pos().Sell(ctx, sp)
 	if err != nil {

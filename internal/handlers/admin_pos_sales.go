@@ -23,7 +23,14 @@ func (h *Handler) SellMembership(ctx context.Context, req *api.PosMembershipSale
 		mp.ExpectedTotalMinor = &v
 	}
 	mp.FlashSaleID, mp.Exception = req.FlashSaleID.Or(uuid.Nil), posException(req.PromoWindowException)
+	mp.PromoCode = req.PromoCode.Or("")
 	mp.RequestKey, _ = idempotency.Derive(ctx, "sellMembership")
+	notifyMember := req.NotifyMember.Or(false)
+	if notifyMember {
+		if err := h.pos().CheckLinkRecipient(ctx, mp.Method, mp.MemberID); err != nil {
+			return nil, err
+		}
+	}
 	m, err := h.pos().SellMembership(ctx, h.payments(), mp)
 	if err != nil {
 		return nil, err
@@ -31,11 +38,20 @@ func (h *Handler) SellMembership(ctx context.Context, req *api.PosMembershipSale
 	if m.Sale != nil {
 		return &api.PosSaleResponse{Data: posSaleOut(m.Sale)}, nil
 	}
-	return &api.PosCardSaleResponse{Data: posCardSaleOut(m.Card)}, nil
+	out := posCardSaleOut(m.Card)
+	if notifyMember {
+		sent, err := h.pos().SendPaymentLink(ctx, m.Card)
+		if err != nil {
+			return nil, err
+		}
+		out.LinkSent = api.NewOptBool(sent)
+	}
+	return &api.PosCardSaleResponse{Data: out}, nil
 }
 
 // sellByCard is createPosSale paid by card (method card or payment_link).
-func (h *Handler) sellByCard(ctx context.Context, sp pos.SaleParams) (api.CreatePosSaleRes, error) {
+// With notifyMember, a payment link is e-mailed to the member (once).
+func (h *Handler) sellByCard(ctx context.Context, sp pos.SaleParams, notifyMember bool) (api.CreatePosSaleRes, error) {
 	c, err := h.pos().SellByCard(ctx, h.payments(), sp)
 	if err != nil {
 		return nil, err
@@ -43,7 +59,15 @@ func (h *Handler) sellByCard(ctx context.Context, sp pos.SaleParams) (api.Create
 	if c.Completed() {
 		return &api.PosSaleResponse{Data: posSaleOut(c.Sale)}, nil
 	}
-	return &api.PosCardSaleResponse{Data: posCardSaleOut(c)}, nil
+	out := posCardSaleOut(c)
+	if notifyMember {
+		sent, err := h.pos().SendPaymentLink(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out.LinkSent = api.NewOptBool(sent)
+	}
+	return &api.PosCardSaleResponse{Data: out}, nil
 }
 
 // GetPosCardSale implements api.Handler.

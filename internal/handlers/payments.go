@@ -47,14 +47,14 @@ func (h *Handler) asMember(ctx context.Context, org uuid.UUID) (context.Context,
 func (h *Handler) GetCheckoutPreview(ctx context.Context, p api.GetCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID),
-		BindingMonths: p.BindingMonths.Or(0)})
+		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or("")})
 }
 
 // PostCheckoutPreview implements api.Handler.
 func (h *Handler) PostCheckoutPreview(ctx context.Context, req *api.CheckoutPreviewRequest, p api.PostCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID),
-		BindingMonths: req.BindingMonths.Or(0)})
+		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or("")})
 }
 
 func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams) (*api.CheckoutPreviewResponse, error) {
@@ -82,6 +82,10 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 	if o := pv.Pricing.Offer; o != nil {
 		out.DirectOffer = api.NewOptDirectOffer(api.DirectOffer{FlashSaleID: o.ID, Name: o.Name,
 			NormalAmount: pv.Pricing.NormalMinor, OfferAmount: pv.Pricing.ListMinor})
+	}
+	if a := pv.Pricing.Promo; a != nil {
+		out.Promo = api.NewOptCheckoutPromo(api.CheckoutPromo{PromoCodeID: a.Code.ID, Code: a.Code.Code,
+			NormalAmountMinor: pv.Pricing.ListMinor + a.DiscountMinor, DiscountMinor: a.DiscountMinor})
 	}
 	if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
@@ -232,6 +236,11 @@ func quoteOut(q payments.Quote) api.DirectPurchaseQuote {
 	} else {
 		out.BindingMonths.SetToNull()
 	}
+	if q.PromoCodeID != nil {
+		out.PromoCodeID = api.NewOptNilUUID(*q.PromoCodeID)
+	} else {
+		out.PromoCodeID.SetToNull()
+	}
 	return out
 }
 
@@ -240,7 +249,7 @@ func quoteIn(q api.DirectPurchaseQuote) payments.Quote {
 		PassTypeID: q.PassTypeID, AuthorityFingerprint: q.AuthorityFingerprint,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.PayableMinor, Currency: q.Currency,
 		IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt, Fingerprint: q.Fingerprint,
-		FlashSaleID: uuidOf(q.FlashSaleID), BindingMonths: q.BindingMonths.Or(0)}
+		FlashSaleID: uuidOf(q.FlashSaleID), BindingMonths: q.BindingMonths.Or(0), PromoCodeID: uuidOf(q.PromoCodeID)}
 }
 
 func nilInt(p *int) api.OptNilInt {

@@ -39,7 +39,8 @@ func reportPeriod(p reports.Period, tz string) api.ReportPeriod {
 }
 
 func salesAmount(a reports.Amount) api.SalesAmount {
-	return api.SalesAmount{Currency: a.Currency, Exponent: a.Exponent(), AmountMinor: a.AmountMinor, Amount: a.Major(), Payments: a.Payments}
+	return api.SalesAmount{Currency: a.Currency, Exponent: a.Exponent(), AmountMinor: a.AmountMinor, Amount: a.Major(), Payments: a.Payments,
+		GrossMinor: api.NewOptInt64(a.GrossMinor), RefundedMinor: api.NewOptInt64(a.RefundedMinor), Refunds: api.NewOptInt64(a.Refunds)}
 }
 
 // GetSalesSnapshot implements getSalesSnapshot.
@@ -71,7 +72,8 @@ func (h *Handler) GetSalesSnapshot(ctx context.Context, p api.GetSalesSnapshotPa
 	}
 	for i, l := range s.Lines {
 		out.Lines[i] = api.SalesLine{Method: api.SalesLineMethod(l.Method), Category: l.Category, Currency: l.Currency,
-			Exponent: l.Exponent(), AmountMinor: l.AmountMinor, Amount: l.Major(), Payments: l.Payments}
+			Exponent: l.Exponent(), AmountMinor: l.AmountMinor, Amount: l.Major(), Payments: l.Payments,
+			GrossMinor: api.NewOptInt64(l.GrossMinor), RefundedMinor: api.NewOptInt64(l.RefundedMinor), Refunds: api.NewOptInt64(l.Refunds)}
 	}
 	return &api.SalesSnapshotResponse{Data: out}, nil
 }

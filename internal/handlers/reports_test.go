@@ -15,6 +15,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/refund"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -60,19 +61,51 @@ func reportPayments(t *testing.T, e *schedEnv) {
 	e.db().Payment.Update().Where(payment.AmountMinorIn(2000, 3000), payment.KindEQ(payment.KindProduct)).
 		SetMethod(payment.MethodCard).ExecX(e.op)
 	add(e.otherOp, 123400, "DKK", payment.StatusSucceeded, payment.KindProduct, payment.MethodCash, at(0, 10), nil, nil)
+	// Refunds: netted on the date each succeeded, in the dimensions of their
+	// payment, which keeps counting as the sale it was. A partial refund today
+	// of yesterday's card renewal, a full one today of 10 days ago's, one in
+	// a batch of two yesterday (one still pending: it counts once it
+	// succeeds), and one that failed.
+	addRefund := func(p *ent.Payment, minor int64, st refund.Status, when time.Time, ps payment.Status) *ent.Refund {
+		c := e.db().Refund.Create().SetPaymentID(p.ID).SetAmountMinor(minor).SetCurrency(p.Currency).SetStatus(st).
+			SetDestination(refund.DestinationOriginalPaymentMethod).SetCreatedAt(when)
+		if st == refund.StatusSucceeded {
+			c.SetRefundedAt(when)
+		}
+		r := c.SaveX(e.op)
+		e.db().Payment.UpdateOne(p).SetStatus(ps).ExecX(e.op)
+		return r
+	}
+	renewal := e.db().Payment.Query().Where(payment.AmountMinor(7000)).OnlyX(e.op)
+	old := e.db().Payment.Query().Where(payment.AmountMinor(4000)).OnlyX(e.op)
+	kwd := e.db().Payment.Query().Where(payment.AmountMinor(1250)).OnlyX(e.op)
+	addRefund(renewal, 2500, refund.StatusSucceeded, at(0, 8), payment.StatusPartiallyRefunded)
+	addRefund(old, 4000, refund.StatusSucceeded, at(0, 9), payment.StatusRefunded)
+	addRefund(kwd, 250, refund.StatusFailed, at(-1, 20), payment.StatusSucceeded)
+	pending := addRefund(kwd, 500, refund.StatusPending, at(-1, 21), payment.StatusSucceeded)
+	e.db().Refund.UpdateOne(pending).SetStatus(refund.StatusSucceeded).SetRefundedAt(at(-1, 22)).ExecX(e.op)
+	e.db().Payment.UpdateOne(kwd).SetStatus(payment.StatusPartiallyRefunded).ExecX(e.op)
 }
 
-// sqlSales is the plain SQL sum of the studio's payment rows a snapshot must
-// equal: currency -> [amount_minor, payments].
+// sqlSales is the plain SQL sum of the studio's payment rows less their
+// refunds a snapshot must equal: currency -> [amount_minor, payments]. A
+// payment counts as the sale it was whatever its refunds (status succeeded,
+// refunded or partially refunded; accrual also pending), on its own date; a
+// refund that succeeded subtracts on its own date.
 func sqlSales(t *testing.T, e *schedEnv, basis string, from, to time.Time, where string, args ...any) map[string][2]int64 {
 	t.Helper()
-	at, states := "paid_at", "status = 'succeeded'"
+	at, states := "paid_at", "status IN ('succeeded', 'refunded', 'partially_refunded')"
 	if basis == "accrual" {
-		at, states = "created_at", "status IN ('pending', 'succeeded')"
+		at, states = "created_at", "status IN ('pending', 'succeeded', 'refunded', 'partially_refunded')"
 	}
-	q := `SELECT currency, sum(amount_minor)::bigint, count(*) FROM payments
-		WHERE organization_id = $1 AND ` + states + ` AND (` + at + ` AT TIME ZONE $2)::date BETWEEN $3::date AND $4::date` + where +
-		` GROUP BY currency`
+	q := `SELECT currency, sum(amount)::bigint, sum(n)::bigint FROM (
+		SELECT currency, amount_minor AS amount, 1 AS n FROM payments
+		WHERE organization_id = $1 AND ` + states + ` AND (` + at + ` AT TIME ZONE $2)::date BETWEEN $3::date AND $4::date` + where + `
+		UNION ALL
+		SELECT p.currency, -r.amount_minor, 0 FROM refunds r JOIN payments p ON p.id = r.payment_id
+		WHERE r.organization_id = $1 AND r.status = 'succeeded'
+		  AND (r.refunded_at AT TIME ZONE $2)::date BETWEEN $3::date AND $4::date` + where + `) f
+		GROUP BY currency`
 	rows, err := e.pool.Query(context.Background(), q, append([]any{e.venue.ID, e.venue.Timezone, from.Format(time.DateOnly), to.Format(time.DateOnly)}, args...)...)
 	require.NoError(t, err)
 	defer rows.Close()
@@ -126,16 +159,25 @@ func TestSalesSnapshotEqualsPaymentRows(t *testing.T) {
 			require.Equal(t, span[1], data.Period.To, "%s", rng)
 		}
 	}
-	// Today's cash: DKK 150.00 + 99.50 + 25.00 + 8.00 (the pending one that succeeded), JPY 1200, no KWD (yesterday).
+	// Today's cash: DKK 150.00 + 99.50 + 25.00 + 8.00 (the pending one that
+	// succeeded) less today's refunds 25.00 and 40.00 (of payments of other
+	// days), JPY 1200, no KWD (yesterday).
 	res, err := staff.GetSalesSnapshot(ctx, api.GetSalesSnapshotParams{})
 	require.NoError(t, err)
 	got, data := snapshotTotals(t, res)
-	require.Equal(t, map[string][2]int64{"DKK": {15000 + 9950 + 2500 + 800, 4}, "JPY": {1200, 1}}, got)
+	require.Equal(t, map[string][2]int64{"DKK": {15000 + 9950 + 2500 + 800 - 2500 - 4000, 4}, "JPY": {1200, 1}}, got)
+	for _, a := range data.Totals {
+		if a.Currency == "DKK" {
+			require.Equal(t, int64(15000+9950+2500+800), a.GrossMinor.Value)
+			require.Equal(t, int64(6500), a.RefundedMinor.Value)
+			require.Equal(t, int64(2), a.Refunds.Value)
+		}
+	}
 	for _, a := range data.Totals {
 		switch a.Currency {
 		case "DKK":
 			require.Equal(t, 2, a.Exponent)
-			require.InDelta(t, 282.50, a.Amount, 1e-9)
+			require.InDelta(t, 217.50, a.Amount, 1e-9)
 		case "JPY":
 			require.Equal(t, 0, a.Exponent)
 			require.InDelta(t, 1200, a.Amount, 1e-9)
@@ -145,7 +187,8 @@ func TestSalesSnapshotEqualsPaymentRows(t *testing.T) {
 	res, err = key.GetSalesSnapshot(ctx, api.GetSalesSnapshotParams{Range: api.NewOptReportRange(api.ReportRangeYesterday)})
 	require.NoError(t, err)
 	_, data = snapshotTotals(t, res)
-	require.Contains(t, data.Totals, api.SalesAmount{Currency: "KWD", Exponent: 3, AmountMinor: 1250, Amount: 1.25, Payments: 1})
+	require.Contains(t, data.Totals, api.SalesAmount{Currency: "KWD", Exponent: 3, AmountMinor: 750, Amount: 0.75, Payments: 1,
+		GrossMinor: api.NewOptInt64(1250), RefundedMinor: api.NewOptInt64(500), Refunds: api.NewOptInt64(1)})
 
 	// Filters, each against SQL over the same rows.
 	from, to := today.AddDate(0, 0, -29), today
@@ -204,7 +247,9 @@ func TestSalesSnapshotCSV(t *testing.T) {
 	require.Equal(t, []string{"from", "to", "basis", "method", "category", "currency", "exponent", "amount_minor", "amount", "payments"}, records[0])
 	day := e.today.Format(time.DateOnly)
 	require.Contains(t, records, []string{day, day, "cash", "cash", "product", "DKK", "2", "15000", "150.00", "1"})
-	require.Contains(t, records, []string{day, day, "cash", "all", "all", "DKK", "2", "28250", "282.50", "4"})
+	require.Contains(t, records, []string{day, day, "cash", "all", "all", "DKK", "2", "21750", "217.50", "4"})
+	// A line of refunds only (of payments of other days) is negative.
+	require.Contains(t, records, []string{day, day, "cash", "card", "renewal", "DKK", "2", "-6500", "-65.00", "0"})
 	require.Contains(t, records, []string{day, day, "cash", "all", "all", "JPY", "0", "1200", "1200", "1"})
 
 	// The header and content type on the wire.

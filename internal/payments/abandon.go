@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/internal/promos"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -95,6 +96,9 @@ func releaseCheckout(ctx context.Context, tx *ent.Tx, id uuid.UUID, now time.Tim
 			AddClaimedCount(-1).Save(ctx); err != nil {
 			return false, err
 		}
+	}
+	if err := promos.Release(ctx, tx, co.ID); err != nil { // the promo code's use it held
+		return false, err
 	}
 	if co.CreditAppliedMinor > 0 {
 		if err := tx.MemberCredit.Create().SetMemberID(co.MemberID).SetAmountMinor(co.CreditAppliedMinor).

@@ -16,6 +16,7 @@ import (
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments/stripeport"
+	"github.com/venueplatform/venue/internal/promos"
 )
 
 // attemptState maps a payment intent's status to its attempt's state.
@@ -153,6 +154,9 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 		validTo = co.IntroThrough
 	}
 	if err := reclaimReleased(ctx, tx, co); err != nil { // money that came after the hold lapsed (abandon.go)
+		return nil, err
+	}
+	if err := promos.Redeem(ctx, tx, co.ID, now); err != nil { // its promo code's use counts now
 		return nil, err
 	}
 	var p *ent.Pass

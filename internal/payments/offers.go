@@ -24,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/model"
 	"github.com/venueplatform/venue/internal/money"
+	"github.com/venueplatform/venue/internal/promos"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -47,6 +48,8 @@ type Pricing struct {
 	Currency     string
 	// Offer is the flash sale priced, or nil.
 	Offer *ent.FlashSale
+	// Promo is the promo code applied to ListMinor (package promos), or nil.
+	Promo *promos.Applied
 	// IntroThrough is the last day the offer's intro price pays for
 	// (recurring offers); nil otherwise.
 	IntroThrough *time.Time
@@ -72,6 +75,10 @@ type pricingInput struct {
 	flashSaleID   *uuid.UUID
 	bindingMonths int
 	rateBP        int
+	// promoCode (a member's typing) or promoCodeID (a quote's) names a
+	// promo code; not with an offer.
+	promoCode   string
+	promoCodeID *uuid.UUID
 }
 
 // price computes a checkout's pricing for the member in ctx's venue. An
@@ -103,15 +110,20 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 			return nil, err
 		}
 	}
+	memberID := uuid.Nil
 	if in.userID != uuid.Nil {
 		m, err := s.client.Member.Query().Where(member.UserID(in.userID)).Only(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("payments: member: %w", err)
 		}
+		memberID = m.ID
 		p.VATExempt = ageExempt(org, m, today)
 		if p.CreditBalanceMinor, err = creditBalance(ctx, s.client, m.ID, p.Currency); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.pricePromo(ctx, pt, in, memberID, p); err != nil { // promo.go
+		return nil, err
 	}
 	if p.VATExempt {
 		p.RateBP = 0
@@ -222,6 +234,9 @@ func pricingAuthority(pt *ent.PassType, p *Pricing) string {
 	}
 	if p.Offer != nil {
 		parts = append(parts, p.Offer.ID.String(), p.Offer.UpdatedAt.UTC().Format(time.RFC3339Nano))
+	}
+	if p.Promo != nil {
+		parts = append(parts, "promo", p.Promo.Code.ID.String(), strconv.FormatInt(p.Promo.DiscountMinor, 10))
 	}
 	sum := sha256.Sum256([]byte(strings.Join(parts, "|")))
 	return "pa2_" + base64.RawURLEncoding.EncodeToString(sum[:16])
@@ -339,6 +354,11 @@ func createCheckout(ctx context.Context, tx *ent.Tx, memberID uuid.UUID, pt *ent
 	}
 	if pr.CreditAppliedMinor > 0 {
 		if err := spendCredit(ctx, tx, memberID, co, pr); err != nil {
+			return nil, err
+		}
+	}
+	if pr.Promo != nil { // the code's use, held by the checkout until its payment (promo.go)
+		if err := promos.Claim(ctx, tx, pr.Promo, memberID, co.ID, co.Currency, false, "", co.CreatedAt); err != nil {
 			return nil, err
 		}
 	}

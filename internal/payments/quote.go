@@ -39,6 +39,9 @@ type Quote struct {
 	Currency             string
 	IssuedAt, ExpiresAt  time.Time
 	Fingerprint          string
+
+	// PromoCodeID is the promo code priced (promo.go), or nil.
+	PromoCodeID *uuid.UUID
 }
 
 // Preview is a checkout preview: the pass type, the quote and its breakdown.
@@ -61,6 +64,9 @@ type PreviewParams struct {
 	BrandID       *uuid.UUID
 	FlashSaleID   *uuid.UUID
 	BindingMonths int
+	// PromoCode is a promo code the member typed (any case); not with
+	// FlashSaleID.
+	PromoCode string
 }
 
 // Preview prices a pass type for the member of ctx (booking.AsMember): no
@@ -68,6 +74,9 @@ type PreviewParams struct {
 // unavailable offer 422 FLASH_SALE_UNAVAILABLE (never the normal price); a
 // binding tier the pass type does not sell 422 VALIDATION_FAILED.
 func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewParams) (*Preview, error) {
+	if p.PromoCode != "" && p.FlashSaleID != nil {
+		return nil, apperr.Validation("promo_code", "an offer and a promo code do not combine: name one")
+	}
 	pt, err := s.client.PassType.Query().
 		Where(passtype.Slug(p.PassTypeSlug), passtype.Active(true), passtype.Listed(true)).
 		WithAllowedBrands().Only(ctx)
@@ -94,7 +103,8 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
-	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: p.FlashSaleID, bindingMonths: p.BindingMonths, rateBP: rate})
+	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: p.FlashSaleID, bindingMonths: p.BindingMonths, rateBP: rate,
+		promoCode: p.PromoCode})
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +114,9 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 		BindingMonths: pr.BindingMonths, CreditAppliedMinor: pr.CreditAppliedMinor,
 		PayableMinor: pr.PayableMinor, Currency: pr.Currency,
 		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL),
+	}
+	if pr.Promo != nil {
+		q.PromoCodeID = &pr.Promo.Code.ID
 	}
 	q.AuthorityFingerprint = pricingAuthority(pt, pr)
 	q.Fingerprint = s.sign(q)
@@ -122,6 +135,9 @@ func (s *Service) sign(q Quote) string {
 	fmt.Fprintf(m, "v%d|%s|%s|%s|%s|%d|%d|%s|%d|%d|%s|%d", q.Version, q.OrganizationID, q.UserID, q.PassTypeID,
 		q.AuthorityFingerprint, q.CreditAppliedMinor, q.PayableMinor, q.Currency, q.IssuedAt.Unix(), q.ExpiresAt.Unix(),
 		fs, q.BindingMonths)
+	if q.PromoCodeID != nil {
+		fmt.Fprintf(m, "|promo:%s", q.PromoCodeID)
+	}
 	return "qf1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
@@ -153,7 +169,8 @@ func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quot
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
-	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate})
+	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate,
+		promoCodeID: q.PromoCodeID})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments"
+	"github.com/venueplatform/venue/internal/promos"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -98,9 +99,10 @@ func (s *Service) SellByCard(ctx context.Context, pay *payments.Service, p SaleP
 	if p.GiftCardCode != "" {
 		return nil, apperr.Validation("gift_card_code", "only a gift card payment names a code")
 	}
-	if err := p.Exception.check(p.Cart.FlashSaleID); err != nil {
+	if err := p.Exception.check(p.Cart.FlashSaleID, p.Cart.PromoCode); err != nil {
 		return nil, err
 	}
+	p.Cart.MemberID = p.MemberID
 	if prev, err := s.client.PosCardSale.Query().Where(poscardsale.SoldByUserID(u.UserID), poscardsale.RequestKey(p.RequestKey)).Only(ctx); err == nil {
 		return s.cardSaleOf(ctx, pay, prev)
 	} else if !ent.IsNotFound(err) {
@@ -169,12 +171,21 @@ func (s *Service) SellByCard(ctx context.Context, pay *payments.Service, p SaleP
 			if err := takeStock(ctx, tx, q, id, u.UserID); err != nil {
 				return err
 			}
+			if err := claimPromo(ctx, tx, q, p.MemberID, id, p.Exception, now); err != nil {
+				return err
+			}
 		case KindPass:
 			if p.MemberID == uuid.Nil {
 				return apperr.Validation("member_id", "a pass is sold to a member")
 			}
 			co, err := deskCheckout(ctx, tx, id, p.MemberID, q, vp.ApplicationFeeBp, now)
 			if err != nil {
+				return err
+			}
+			if err := claimPromo(ctx, tx, q, p.MemberID, co.ID, p.Exception, now); err != nil {
+				return err
+			}
+			if err := claimOfferPlace(ctx, tx, q); err != nil { // held while the payment is under way
 				return err
 			}
 			c.SetPassTypeID(q.PassType.ID).SetCheckoutID(co.ID)
@@ -392,6 +403,19 @@ func releaseTx(ctx context.Context, tx *ent.Tx, id uuid.UUID, to poscardsale.Sta
 			SetStatus(checkout.StatusCanceled).Exec(ctx); err != nil && !ent.IsNotFound(err) {
 			return false, err
 		}
+		co, err := tx.Checkout.Get(ctx, *row.CheckoutID)
+		if err != nil {
+			return false, err
+		}
+		if err := releaseOfferPlace(ctx, tx, co.FlashSaleID); err != nil {
+			return false, err
+		}
+		if err := promos.Release(ctx, tx, *row.CheckoutID); err != nil {
+			return false, err
+		}
+	}
+	if err := promos.Release(ctx, tx, row.ID); err != nil {
+		return false, err
 	}
 	for _, l := range row.Lines {
 		if l.Kind != "product" {
@@ -506,6 +530,9 @@ func (cardSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intentI
 		if err != nil {
 			return err
 		}
+		if err := promos.Redeem(ctx, tx, row.ID, now); err != nil { // the code's use counts now
+			return err
+		}
 		sc.SetKind(possale.KindProducts).SetPaymentID(pr.ID)
 	case poscardsale.KindPass:
 		co, err := tx.Checkout.Get(ctx, *row.CheckoutID)
@@ -515,6 +542,11 @@ func (cardSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intentI
 		if co.Status == checkout.StatusCanceled { // lapsed, then paid: the money wins
 			if co, err = tx.Checkout.UpdateOne(co).SetStatus(checkout.StatusOpen).Save(ctx); err != nil {
 				return err
+			}
+			if co.FlashSaleID != nil { // its offer's place again, even past capacity, for staff to see
+				if err := tx.FlashSale.UpdateOneID(*co.FlashSaleID).AddClaimedCount(1).Exec(ctx); err != nil {
+					return err
+				}
 			}
 		}
 		if co, err = payments.ActivateAtDesk(ctx, tx, co, intentID, payment.MethodCard, now); err != nil {

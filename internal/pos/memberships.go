@@ -32,6 +32,8 @@ type MembershipParams struct {
 	// its end.
 	FlashSaleID uuid.UUID
 	Exception   *Exception
+	// PromoCode prices the pass with a promo code (not with an offer).
+	PromoCode string
 }
 
 // Membership is a desk sale of a pass: completed (Sale, its pass active),
@@ -57,12 +59,11 @@ func (s *Service) SellMembership(ctx context.Context, pay *payments.Service, p M
 	sp := SaleParams{Cart: Cart{Items: []Item{{PassTypeID: p.PassTypeID, Quantity: 1}}}, MemberID: p.MemberID,
 		Method: p.Method, GiftCardCode: p.GiftCardCode, ExpectedTotalMinor: p.ExpectedTotalMinor, RequestKey: p.RequestKey,
 		PaymentMethodID: p.PaymentMethodID, ReturnBaseURL: p.ReturnBaseURL, Exception: p.Exception, membership: true}
-	if err := p.Exception.check(p.FlashSaleID); err != nil {
+	if err := p.Exception.check(p.FlashSaleID, p.PromoCode); err != nil {
 		return nil, err
 	}
-	if p.FlashSaleID != uuid.Nil {
-		sp.Cart.FlashSaleID, sp.Cart.AllowEnded = p.FlashSaleID, p.Exception != nil
-	}
+	sp.Cart.FlashSaleID, sp.Cart.PromoCode, sp.Cart.MemberID = p.FlashSaleID, p.PromoCode, p.MemberID
+	p.Exception.Allow(&sp.Cart)
 	switch p.Method {
 	case MethodCard, MethodPaymentLink:
 		c, err := s.SellByCard(ctx, pay, sp)
@@ -126,6 +127,12 @@ func (s *Service) SellMembership(ctx context.Context, pay *payments.Service, p M
 		}
 		co, err := deskCheckout(ctx, tx, id, mem.ID, q, 0, now)
 		if err != nil {
+			return err
+		}
+		if err := claimPromo(ctx, tx, q, mem.ID, co.ID, p.Exception, now); err != nil {
+			return err
+		}
+		if err := claimOfferPlace(ctx, tx, q); err != nil {
 			return err
 		}
 		if co, err = payments.ActivateAtDesk(ctx, tx, co, "", payment.Method(p.Method), now); err != nil {

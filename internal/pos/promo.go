@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
@@ -18,15 +19,19 @@ import (
 )
 
 // Exception is a promo-window exception: the desk honours, for one sale,
-// an offer that has ended (flash_sale_after_end), with the clerk's reason
-// (5 to 500 characters), audited with the sale.
+// an offer that has ended (flash_sale_after_end) or a promo code whose
+// window has closed (late_code_redemption), with the clerk's reason (5 to
+// 500 characters), audited with the sale.
 type Exception struct {
 	Kind   string
 	Reason string
 }
 
 // The kinds of promo-window exception the desk can honour.
-const ExceptionFlashSaleAfterEnd = "flash_sale_after_end"
+const (
+	ExceptionFlashSaleAfterEnd  = "flash_sale_after_end"
+	ExceptionLateCodeRedemption = "late_code_redemption"
+)
 
 // Limits of an exception's reason.
 const (
@@ -34,26 +39,52 @@ const (
 	MaxReason = 500
 )
 
-// Check validates an exception for flashSaleID (nil: none to check).
-func (x *Exception) Check(flashSaleID uuid.UUID) error { return x.check(flashSaleID) }
+// Check validates an exception for the offer flashSaleID and the code
+// promoCode of the sale (zero: none named).
+func (x *Exception) Check(flashSaleID uuid.UUID, promoCode string) error {
+	return x.check(flashSaleID, promoCode)
+}
 
 // check validates an exception: its kind, a reason of MinReason to
-// MaxReason characters (spaces around it not counted), and an offer to
-// honour.
-func (x *Exception) check(flashSaleID uuid.UUID) error {
+// MaxReason characters (spaces around it not counted), and the offer or
+// code it honours.
+func (x *Exception) check(flashSaleID uuid.UUID, promoCode string) error {
+	if flashSaleID != uuid.Nil && strings.TrimSpace(promoCode) != "" {
+		return apperr.Validation("promo_code", "an offer and a promo code do not combine: name one")
+	}
 	if x == nil {
 		return nil
 	}
 	x.Reason = strings.TrimSpace(x.Reason)
 	switch {
-	case x.Kind != ExceptionFlashSaleAfterEnd:
-		return apperr.Validation("promo_window_exception.kind", "flash_sale_after_end")
+	case x.Kind != ExceptionFlashSaleAfterEnd && x.Kind != ExceptionLateCodeRedemption:
+		return apperr.Validation("promo_window_exception.kind", "flash_sale_after_end or late_code_redemption")
 	case len([]rune(x.Reason)) < MinReason || len([]rune(x.Reason)) > MaxReason:
 		return apperr.Validation("promo_window_exception.reason", fmt.Sprintf("%d to %d characters", MinReason, MaxReason))
-	case flashSaleID == uuid.Nil:
+	case x.Kind == ExceptionFlashSaleAfterEnd && flashSaleID == uuid.Nil:
 		return apperr.Validation("flash_sale_id", "the exception honours an offer: name it")
+	case x.Kind == ExceptionLateCodeRedemption && strings.TrimSpace(promoCode) == "":
+		return apperr.Validation("promo_code", "the exception honours a promo code: name it")
 	}
 	return nil
+}
+
+// Allow sets what the exception honours on cart: an ended offer or an
+// expired code.
+func (x *Exception) Allow(cart *Cart) {
+	if x == nil {
+		return
+	}
+	cart.AllowEnded = x.Kind == ExceptionFlashSaleAfterEnd
+	cart.AllowExpiredCode = x.Kind == ExceptionLateCodeRedemption
+}
+
+// lateReason is the reason of a late code redemption, else "".
+func (x *Exception) lateReason() string {
+	if x == nil || x.Kind != ExceptionLateCodeRedemption {
+		return ""
+	}
+	return x.Reason
 }
 
 func offerRefused(reason string) *apperr.Error {
@@ -128,5 +159,38 @@ func auditException(ctx context.Context, tx *ent.Tx, sale *ent.PosSale) error {
 		Outcome: "success", Details: map[string]any{"kind": *sale.PromoExceptionKind, "reason": reason,
 			"sale_id": sale.ID.String(), "total_minor": sale.TotalMinor, "discount_minor": sale.DiscountMinor,
 			"currency": sale.Currency}})
+	return err
+}
+
+// claimOfferPlace takes one place of the offer a pass cart was priced at,
+// in the sale's transaction, like checkout does online: one conditional
+// update that adds to claimed_count only while the offer is not cancelled
+// and below its capacity, so desks and members together never take more
+// places than the offer has (its window is not checked again here: the
+// quote checked it, or the exception honoured its end). Nothing without an
+// offer.
+func claimOfferPlace(ctx context.Context, tx *ent.Tx, q *Quote) error {
+	if q.FlashSale == nil {
+		return nil
+	}
+	n, err := tx.FlashSale.Update().Where(flashsale.ID(q.FlashSale.ID), flashsale.CancelledAtIsNil(),
+		flashsale.Or(flashsale.CapacityMaxIsNil(), func(s *sql.Selector) {
+			s.Where(sql.ColumnsLT(s.C(flashsale.FieldClaimedCount), s.C(flashsale.FieldCapacityMax)))
+		})).AddClaimedCount(1).Save(ctx)
+	if err != nil {
+		return fmt.Errorf("pos: claim offer: %w", err)
+	}
+	if n == 0 {
+		return offerRefused("sold_out")
+	}
+	return nil
+}
+
+// releaseOfferPlace gives back the place a lapsed card sale's checkout held.
+func releaseOfferPlace(ctx context.Context, tx *ent.Tx, offerID *uuid.UUID) error {
+	if offerID == nil {
+		return nil
+	}
+	_, err := tx.FlashSale.Update().Where(flashsale.ID(*offerID), flashsale.ClaimedCountGT(0)).AddClaimedCount(-1).Save(ctx)
 	return err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/venueplatform/venue/internal/model"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/payments"
+	"github.com/venueplatform/venue/internal/promos"
 )
 
 // Item is one line of a cart: a product and its quantity, or a pass type
@@ -39,7 +40,14 @@ type Cart struct {
 	// that has ended (a promo-window exception).
 	FlashSaleID uuid.UUID
 	AllowEnded  bool
-	at          time.Time
+	// PromoCode is a promo code of the venue (any case) applied to the pass
+	// or the products it names (not with an offer); AllowExpiredCode honours
+	// a code whose window closed (late_code_redemption). MemberID is who
+	// buys, for codes limited per member.
+	PromoCode        string
+	AllowExpiredCode bool
+	MemberID         uuid.UUID
+	at               time.Time
 }
 
 // Version is the price book version a product was priced from.
@@ -72,6 +80,8 @@ type Quote struct {
 	// its intro price pays for (recurring offers).
 	FlashSale    *ent.FlashSale
 	IntroThrough *time.Time
+	// Promo is the promo code applied and its discount.
+	Promo *promos.Applied
 }
 
 // The kinds of a cart.
@@ -118,6 +128,9 @@ func quote(ctx context.Context, client *ent.Client, cart Cart) (*Quote, error) {
 			return nil, apperr.Validation("items", "a line names a product or a pass type")
 		}
 	}
+	if cart.PromoCode != "" && cart.FlashSaleID != uuid.Nil {
+		return nil, apperr.Validation("promo_code", "an offer and a promo code do not combine: name one")
+	}
 	switch {
 	case products > 0 && passes > 0, passes > 1:
 		return nil, unprocessable("MIXED_CART_NOT_SUPPORTED", "a sale holds products or one pass, not both")
@@ -155,6 +168,15 @@ func quote(ctx context.Context, client *ent.Client, cart Cart) (*Quote, error) {
 				return nil, err
 			}
 			extra += "|" + cart.FlashSaleID.String()
+		}
+		if cart.PromoCode != "" {
+			a, err := promos.Apply(ctx, client, cart.PromoCode, promos.Target{PassTypeID: pt.ID, PriceMinor: q.SubtotalMinor,
+				Currency: q.Currency, MemberID: cart.MemberID, Now: cart.now(), AllowExpired: cart.AllowExpiredCode})
+			if err != nil {
+				return nil, err
+			}
+			q.applyPromo(a)
+			extra += "|" + promoDigest(a)
 		}
 		return q.finish(extra), nil
 	}
@@ -213,12 +235,45 @@ func quote(ctx context.Context, client *ent.Client, cart Cart) (*Quote, error) {
 		q.Versions = append(q.Versions, Version{ProductID: id, Currency: cur, Version: pr.Version})
 		q.SubtotalMinor += pr.PriceMinor * int64(n)
 	}
-	return q.finish(""), nil
+	extra := ""
+	if cart.PromoCode != "" {
+		lines := make([]promos.Line, len(q.Lines))
+		for i, l := range q.Lines {
+			lines[i] = promos.Line{ProductID: uuid.MustParse(l.ID), TotalMinor: l.TotalMinor}
+		}
+		a, err := promos.Apply(ctx, client, cart.PromoCode, promos.Target{Lines: lines, Currency: q.Currency,
+			MemberID: cart.MemberID, Now: cart.now(), AllowExpired: cart.AllowExpiredCode})
+		if err != nil {
+			return nil, err
+		}
+		q.applyPromo(a)
+		extra = promoDigest(a)
+	}
+	return q.finish(extra), nil
 }
 
 func outOfStock(id uuid.UUID, available int) *apperr.Error {
 	return unprocessable("PRODUCT_QUANTITY_LIMIT", "not enough of the product in stock").
 		With("reason", "out_of_stock").With("product_id", id.String()).With("available", available)
+}
+
+func (c Cart) now() time.Time {
+	if c.at.IsZero() {
+		return time.Now()
+	}
+	return c.at
+}
+
+// applyPromo takes a's discount off the quote.
+func (q *Quote) applyPromo(a *promos.Applied) {
+	q.Promo = a
+	q.DiscountMinor = min(q.DiscountMinor+a.DiscountMinor, q.SubtotalMinor)
+}
+
+// promoDigest is what a quote's fingerprint takes from the code it applied
+// (not its last change: every use claimed changes the row).
+func promoDigest(a *promos.Applied) string {
+	return fmt.Sprintf("promo:%s:%d", a.Code.ID, a.DiscountMinor)
 }
 
 // finish computes the totals and the fingerprint.

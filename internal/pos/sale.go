@@ -22,6 +22,7 @@ import (
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/payments/giftcards"
 	"github.com/venueplatform/venue/internal/payments/receipts"
+	"github.com/venueplatform/venue/internal/promos"
 )
 
 // The payment methods of a desk sale.
@@ -85,9 +86,10 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 	default:
 		return nil, apperr.Validation("method", "cash or gift_card")
 	}
-	if err := p.Exception.check(p.Cart.FlashSaleID); err != nil {
+	if err := p.Exception.check(p.Cart.FlashSaleID, p.Cart.PromoCode); err != nil {
 		return nil, err
 	}
+	p.Cart.MemberID = p.MemberID
 	if prev, err := s.client.PosSale.Query().Where(possale.SoldByUserID(u.UserID), possale.RequestKey(p.RequestKey)).Only(ctx); err == nil {
 		return s.saleOf(ctx, prev)
 	} else if !ent.IsNotFound(err) {
@@ -148,6 +150,9 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 					return err
 				}
 			}
+			if err := claimOfferPlace(ctx, tx, q); err != nil {
+				return err
+			}
 			pay.SetKind(payment.KindPassPurchase).SetPassID(ps.ID)
 			sc.SetKind(possale.KindPass).SetPassID(ps.ID)
 		}
@@ -160,6 +165,11 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 		}
 		if p.Exception != nil {
 			sc.SetPromoExceptionKind(p.Exception.Kind).SetPromoExceptionReason(p.Exception.Reason)
+		}
+		if q.Promo != nil { // paid here: the use is counted now
+			if err := promos.Claim(ctx, tx, q.Promo, p.MemberID, saleID, q.Currency, true, p.Exception.lateReason(), now); err != nil {
+				return err
+			}
 		}
 		pr, err := pay.Save(ctx)
 		if err != nil {

@@ -45,11 +45,17 @@ type SalesFilter struct {
 	BrandID, LocationID *uuid.UUID
 }
 
-// Amount is a sum of payments in one currency.
+// Amount is a sum of payments in one currency, net of their refunds:
+// AmountMinor = GrossMinor - RefundedMinor.
 type Amount struct {
 	Currency    string
 	AmountMinor int64
 	Payments    int64
+	// GrossMinor is the payments' sum; RefundedMinor and Refunds the refunds
+	// that succeeded in the period, of payments of the same dimensions.
+	GrossMinor    int64
+	RefundedMinor int64
+	Refunds       int64
 }
 
 // Exponent is the currency's number of minor-unit digits.
@@ -199,21 +205,25 @@ func salesLines(ctx context.Context, client *ent.Client, p Period, f SalesFilter
 		Category string `json:"category"`
 		Sum      int64  `json:"sum"`
 		Count    int64  `json:"count"`
+		Refunded int64  `json:"refunded"`
+		Refunds  int64  `json:"refunds"`
 	}
 	err := client.SalesDaily.Query().Where(preds...).
 		GroupBy(salesdaily.FieldCurrency, salesdaily.FieldMethod, salesdaily.FieldCategory).
-		Aggregate(sumAs(salesdaily.FieldAmountMinor, "sum"), sumAs(salesdaily.FieldPayments, "count")).
+		Aggregate(sumAs(salesdaily.FieldAmountMinor, "sum"), sumAs(salesdaily.FieldPayments, "count"),
+			sumAs(salesdaily.FieldRefundedMinor, "refunded"), sumAs(salesdaily.FieldRefunds, "refunds")).
 		Scan(ctx, &rows)
 	if err != nil {
 		return nil, fmt.Errorf("reports: sales: %w", err)
 	}
 	out := make([]SalesLine, 0, len(rows))
 	for _, r := range rows {
-		if r.Count == 0 && r.Sum == 0 {
+		if r.Count == 0 && r.Sum == 0 && r.Refunds == 0 && r.Refunded == 0 {
 			continue // every payment of the line was taken back out
 		}
 		out = append(out, SalesLine{Method: r.Method, Category: r.Category,
-			Amount: Amount{Currency: r.Currency, AmountMinor: r.Sum, Payments: r.Count}})
+			Amount: Amount{Currency: r.Currency, AmountMinor: r.Sum - r.Refunded, Payments: r.Count,
+				GrossMinor: r.Sum, RefundedMinor: r.Refunded, Refunds: r.Refunds}})
 	}
 	slices.SortFunc(out, func(a, b SalesLine) int {
 		if c := strings.Compare(a.Method, b.Method); c != 0 {
@@ -247,6 +257,9 @@ func totals(lines []SalesLine) []Amount {
 		}
 		a.AmountMinor += l.AmountMinor
 		a.Payments += l.Payments
+		a.GrossMinor += l.GrossMinor
+		a.RefundedMinor += l.RefundedMinor
+		a.Refunds += l.Refunds
 	}
 	slices.Sort(codes)
 	out := make([]Amount, len(codes))

@@ -23,6 +23,7 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^[0-9a-f]{64}$":                   ogenregex.MustCompile("^[0-9a-f]{64}$"),
 	"^[A-Z]{3}$":                       ogenregex.MustCompile("^[A-Z]{3}$"),
 	"^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$": ogenregex.MustCompile("^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$"),
+	"^[A-Za-z0-9][A-Za-z0-9_-]{2,39}$": ogenregex.MustCompile("^[A-Za-z0-9][A-Za-z0-9_-]{2,39}$"),
 	"^[A-Za-z0-9_]+$":                  ogenregex.MustCompile("^[A-Za-z0-9_]+$"),
 	"^https?://":                       ogenregex.MustCompile("^https?://"),
 	"^pi_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),

@@ -1228,6 +1228,19 @@ type Invoker interface {
 	//
 	// POST /admin/pos/sale
 	CreatePosSale(ctx context.Context, request *PosSaleRequest, params CreatePosSaleParams) (CreatePosSaleRes, error)
+	// CreatePromoCode invokes createPromoCode operation.
+	//
+	// Needs `marketing.campaigns`. `discount_kind` `percent` names
+	// `percent_off` (1 to 100); `fixed` names `amount_off_minor` and
+	// `currency` (VAT-inclusive minor units). A code the venue has already,
+	// in any case, is 409 `PROMO_CODE_EXISTS`; an unknown or another
+	// venue's pass type or product is 404 `NOT_FOUND`; `ends_at` not after
+	// `starts_at` and `max_uses_per_member` above `max_uses` are 400
+	// `VALIDATION_ERROR`. A code that grants a pass names its `campaign`.
+	// Audited as `promo_code.created`.
+	//
+	// POST /admin/promo-codes
+	CreatePromoCode(ctx context.Context, request *PromoCodeCreateRequest, params CreatePromoCodeParams) (*PromoCodeResponse, error)
 	// CreateRefundReview invokes createRefundReview operation.
 	//
 	// Review a refund before making it (a review intent).
@@ -1913,6 +1926,12 @@ type Invoker interface {
 	//
 	// GET /admin/pos/kiosk
 	GetPosKiosk(ctx context.Context) (*PosKioskResponse, error)
+	// GetPromoCode invokes getPromoCode operation.
+	//
+	// Needs `marketing.campaigns`. Unknown or another venue's code is 404 `NOT_FOUND`.
+	//
+	// GET /admin/promo-codes/{promoCodeId}
+	GetPromoCode(ctx context.Context, params GetPromoCodeParams) (*PromoCodeResponse, error)
 	// GetProviderWorkingHours invokes getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1932,8 +1951,12 @@ type Invoker interface {
 	// currency's `exponent`), and per payment method and category (the
 	// payment's kind). `basis` `cash` (default) counts succeeded payments on
 	// the date they were paid; `accrual` counts pending and succeeded
-	// payments on the date the sale was made. Refunded, failed and cancelled
-	// payments count on neither. Filters: `methods` and `categories`
+	// payments on the date the sale was made. A refunded payment still
+	// counts as the sale it was, on its own date, and its refunds are
+	// netted on the date each succeeded (both bases): `amount_minor` is
+	// the payments less the refunds, `gross_minor` and `refunded_minor`
+	// the two parts, `refunds` their count. Failed and cancelled payments
+	// count on neither. Filters: `methods` and `categories`
 	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 	// the database keeps with every payment write; `refresh=1` recomputes the
@@ -2356,6 +2379,12 @@ type Invoker interface {
 	//
 	// GET /admin/pos/services
 	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
+	// ListPromoCodes invokes listPromoCodes operation.
+	//
+	// Newest first, at most 500. Needs `marketing.campaigns`.
+	//
+	// GET /admin/promo-codes
+	ListPromoCodes(ctx context.Context) (*PromoCodeListResponse, error)
 	// ListProviderTimeOff invokes listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -2738,6 +2767,31 @@ type Invoker interface {
 	//
 	// POST /gift-cards/redeem
 	RedeemGiftCard(ctx context.Context, request *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
+	// RedeemPosPartnerCode invokes redeemPosPartnerCode operation.
+	//
+	// Needs `pos.access` or `pos.sell`, and `marketing.campaigns` (else 403
+	// `ACCESS_DENIED`). `code` is a promo code of the venue (any case) of a
+	// partner campaign whose window has closed; `reason` is 5 to 500
+	// characters after trimming. Outcomes: `granted` when the code grants a
+	// pass outright: the pass (`pass_id`, active from the venue's today) is
+	// created and the code's use counted, in one transaction;
+	// `sale_required` when the code is a discount: `pass_type_ids` are the
+	// active pass types it may be sold on, through `POST /admin/pos/sale`
+	// or `POST /admin/memberships` with `promo_code` and
+	// `promo_window_exception` `late_code_redemption` (nothing is used
+	// until that sale). Both are audited as `pos.partner_code_redeemed`
+	// with the reason. Refusals, nothing changed: 422
+	// `LATE_CODE_NOT_CAMPAIGN` (the code belongs to no campaign), 422
+	// `LATE_DISCOUNT_CODE_UNSUPPORTED` (a discount on products only: sell
+	// them with the exception directly), 422 `PROMO_CODE_UNAVAILABLE`
+	// (`details.reason` `inactive`, `exhausted`, `not_applicable`,
+	// `pass_type_unavailable`), 409 `ALREADY_CLAIMED` (the member used the
+	// code already), 400 `VALIDATION_ERROR` (a code still running: use it
+	// as it is; a reason out of bounds), 404 `NOT_FOUND` (unknown member
+	// or code).
+	//
+	// POST /admin/pos/partner-codes/redeem
+	RedeemPosPartnerCode(ctx context.Context, request *PosPartnerCodeRedeemRequest, params RedeemPosPartnerCodeParams) (*PosPartnerCodeRedemptionResponse, error)
 	// RefundPayment invokes refundPayment operation.
 	//
 	// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
@@ -3274,6 +3328,18 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdatePromoCode invokes updatePromoCode operation.
+	//
+	// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
+	// `name`, `ends_at` (null: no end), `max_uses`, `max_uses_per_member`.
+	// The discount and what it applies to are fixed once the code exists
+	// (quotes and sales priced from it stay explainable): make a new code
+	// instead. `max_uses` below the uses already claimed is 400
+	// `VALIDATION_ERROR`; an empty body is 400. Audited as
+	// `promo_code.updated`.
+	//
+	// PATCH /admin/promo-codes/{promoCodeId}
+	UpdatePromoCode(ctx context.Context, request *PromoCodeUpdateRequest, params UpdatePromoCodeParams) (*PromoCodeResponse, error)
 	// UpdateServiceBundle invokes updateServiceBundle operation.
 	//
 	// Sets the fields sent; `items` replaces the whole list (2 to 8, the
@@ -11813,6 +11879,99 @@ func (c *Client) sendCreatePosSale(ctx context.Context, request *PosSaleRequest,
 	return result, nil
 }
 
+// CreatePromoCode invokes createPromoCode operation.
+//
+// Needs `marketing.campaigns`. `discount_kind` `percent` names
+// `percent_off` (1 to 100); `fixed` names `amount_off_minor` and
+// `currency` (VAT-inclusive minor units). A code the venue has already,
+// in any case, is 409 `PROMO_CODE_EXISTS`; an unknown or another
+// venue's pass type or product is 404 `NOT_FOUND`; `ends_at` not after
+// `starts_at` and `max_uses_per_member` above `max_uses` are 400
+// `VALIDATION_ERROR`. A code that grants a pass names its `campaign`.
+// Audited as `promo_code.created`.
+//
+// POST /admin/promo-codes
+func (c *Client) CreatePromoCode(ctx context.Context, request *PromoCodeCreateRequest, params CreatePromoCodeParams) (*PromoCodeResponse, error) {
+	res, err := c.sendCreatePromoCode(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendCreatePromoCode(ctx context.Context, request *PromoCodeCreateRequest, params CreatePromoCodeParams) (res *PromoCodeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/promo-codes"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeCreatePromoCodeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CreatePromoCodeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCreatePromoCodeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CreateRefundReview invokes createRefundReview operation.
 //
 // Review a refund before making it (a review intent).
@@ -16500,6 +16659,23 @@ func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutP
 		}
 	}
 	{
+		// Encode "promo_code" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "promo_code",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.PromoCode.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
 		// Encode "binding_months" parameter.
 		cfg := uri.QueryParameterEncodingConfig{
 			Name:    "binding_months",
@@ -18747,6 +18923,94 @@ func (c *Client) sendGetPosKiosk(ctx context.Context) (res *PosKioskResponse, er
 	return result, nil
 }
 
+// GetPromoCode invokes getPromoCode operation.
+//
+// Needs `marketing.campaigns`. Unknown or another venue's code is 404 `NOT_FOUND`.
+//
+// GET /admin/promo-codes/{promoCodeId}
+func (c *Client) GetPromoCode(ctx context.Context, params GetPromoCodeParams) (*PromoCodeResponse, error) {
+	res, err := c.sendGetPromoCode(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetPromoCode(ctx context.Context, params GetPromoCodeParams) (res *PromoCodeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/promo-codes/"
+	{
+		// Encode "promoCodeId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "promoCodeId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PromoCodeId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetPromoCodeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetPromoCodeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetProviderWorkingHours invokes getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -18945,8 +19209,12 @@ func (c *Client) sendGetReceiptPdf(ctx context.Context, params GetReceiptPdfPara
 // currency's `exponent`), and per payment method and category (the
 // payment's kind). `basis` `cash` (default) counts succeeded payments on
 // the date they were paid; `accrual` counts pending and succeeded
-// payments on the date the sale was made. Refunded, failed and cancelled
-// payments count on neither. Filters: `methods` and `categories`
+// payments on the date the sale was made. A refunded payment still
+// counts as the sale it was, on its own date, and its refunds are
+// netted on the date each succeeded (both bases): `amount_minor` is
+// the payments less the refunds, `gross_minor` and `refunded_minor`
+// the two parts, `refunds` their count. Failed and cancelled payments
+// count on neither. Filters: `methods` and `categories`
 // (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 // and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 // the database keeps with every payment write; `refresh=1` recomputes the
@@ -23741,6 +24009,76 @@ func (c *Client) sendListPosServices(ctx context.Context) (res *PosServiceListRe
 	return result, nil
 }
 
+// ListPromoCodes invokes listPromoCodes operation.
+//
+// Newest first, at most 500. Needs `marketing.campaigns`.
+//
+// GET /admin/promo-codes
+func (c *Client) ListPromoCodes(ctx context.Context) (*PromoCodeListResponse, error) {
+	res, err := c.sendListPromoCodes(ctx)
+	return res, err
+}
+
+func (c *Client) sendListPromoCodes(ctx context.Context) (res *PromoCodeListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/promo-codes"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPromoCodesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPromoCodesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListProviderTimeOff invokes listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -27255,6 +27593,111 @@ func (c *Client) sendRedeemGiftCard(ctx context.Context, request *GiftCardRedeem
 	defer body.Close()
 
 	result, err := decodeRedeemGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RedeemPosPartnerCode invokes redeemPosPartnerCode operation.
+//
+// Needs `pos.access` or `pos.sell`, and `marketing.campaigns` (else 403
+// `ACCESS_DENIED`). `code` is a promo code of the venue (any case) of a
+// partner campaign whose window has closed; `reason` is 5 to 500
+// characters after trimming. Outcomes: `granted` when the code grants a
+// pass outright: the pass (`pass_id`, active from the venue's today) is
+// created and the code's use counted, in one transaction;
+// `sale_required` when the code is a discount: `pass_type_ids` are the
+// active pass types it may be sold on, through `POST /admin/pos/sale`
+// or `POST /admin/memberships` with `promo_code` and
+// `promo_window_exception` `late_code_redemption` (nothing is used
+// until that sale). Both are audited as `pos.partner_code_redeemed`
+// with the reason. Refusals, nothing changed: 422
+// `LATE_CODE_NOT_CAMPAIGN` (the code belongs to no campaign), 422
+// `LATE_DISCOUNT_CODE_UNSUPPORTED` (a discount on products only: sell
+// them with the exception directly), 422 `PROMO_CODE_UNAVAILABLE`
+// (`details.reason` `inactive`, `exhausted`, `not_applicable`,
+// `pass_type_unavailable`), 409 `ALREADY_CLAIMED` (the member used the
+// code already), 400 `VALIDATION_ERROR` (a code still running: use it
+// as it is; a reason out of bounds), 404 `NOT_FOUND` (unknown member
+// or code).
+//
+// POST /admin/pos/partner-codes/redeem
+func (c *Client) RedeemPosPartnerCode(ctx context.Context, request *PosPartnerCodeRedeemRequest, params RedeemPosPartnerCodeParams) (*PosPartnerCodeRedemptionResponse, error) {
+	res, err := c.sendRedeemPosPartnerCode(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRedeemPosPartnerCode(ctx context.Context, request *PosPartnerCodeRedeemRequest, params RedeemPosPartnerCodeParams) (res *PosPartnerCodeRedemptionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/pos/partner-codes/redeem"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRedeemPosPartnerCodeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RedeemPosPartnerCodeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRedeemPosPartnerCodeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -32044,6 +32487,116 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	defer body.Close()
 
 	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdatePromoCode invokes updatePromoCode operation.
+//
+// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
+// `name`, `ends_at` (null: no end), `max_uses`, `max_uses_per_member`.
+// The discount and what it applies to are fixed once the code exists
+// (quotes and sales priced from it stay explainable): make a new code
+// instead. `max_uses` below the uses already claimed is 400
+// `VALIDATION_ERROR`; an empty body is 400. Audited as
+// `promo_code.updated`.
+//
+// PATCH /admin/promo-codes/{promoCodeId}
+func (c *Client) UpdatePromoCode(ctx context.Context, request *PromoCodeUpdateRequest, params UpdatePromoCodeParams) (*PromoCodeResponse, error) {
+	res, err := c.sendUpdatePromoCode(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdatePromoCode(ctx context.Context, request *PromoCodeUpdateRequest, params UpdatePromoCodeParams) (res *PromoCodeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/promo-codes/"
+	{
+		// Encode "promoCodeId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "promoCodeId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PromoCodeId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdatePromoCodeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdatePromoCodeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdatePromoCodeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

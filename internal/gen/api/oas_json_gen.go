@@ -35715,6 +35715,12 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 		s.PassType.Encode(e)
 	}
 	{
+		if s.Promo.Set {
+			e.FieldStart("promo")
+			s.Promo.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("purchase_obligation")
 		s.PurchaseObligation.Encode(e)
 	}
@@ -35734,7 +35740,7 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCheckoutPreview = [14]string{
+var jsonFieldsNameOfCheckoutPreview = [15]string{
 	0:  "card_payments",
 	1:  "charged_today",
 	2:  "charged_today_minor",
@@ -35745,10 +35751,11 @@ var jsonFieldsNameOfCheckoutPreview = [14]string{
 	7:  "direct_offer",
 	8:  "direct_purchase_quote",
 	9:  "pass_type",
-	10: "purchase_obligation",
-	11: "vat_exempt",
-	12: "vat_minor",
-	13: "vat_rate_bp",
+	10: "promo",
+	11: "purchase_obligation",
+	12: "vat_exempt",
+	13: "vat_minor",
+	14: "vat_rate_bp",
 }
 
 // Decode decodes CheckoutPreview from json.
@@ -35868,8 +35875,18 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pass_type\"")
 			}
+		case "promo":
+			if err := func() error {
+				s.Promo.Reset()
+				if err := s.Promo.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo\"")
+			}
 		case "purchase_obligation":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.PurchaseObligation.Decode(d); err != nil {
 					return err
@@ -35889,7 +35906,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_exempt\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -35901,7 +35918,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -35923,7 +35940,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b01100111,
-		0b00110110,
+		0b01101010,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -36006,14 +36023,21 @@ func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 		e.FieldStart("pass_type_slug")
 		e.Str(s.PassTypeSlug)
 	}
+	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfCheckoutPreviewRequest = [5]string{
+var jsonFieldsNameOfCheckoutPreviewRequest = [6]string{
 	0: "binding_months",
 	1: "brand_id",
 	2: "flash_sale_id",
 	3: "locale",
 	4: "pass_type_slug",
+	5: "promo_code",
 }
 
 // Decode decodes CheckoutPreviewRequest from json.
@@ -36076,6 +36100,16 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pass_type_slug\"")
+			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -36279,6 +36313,153 @@ func (s *CheckoutPreviewResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *CheckoutPreviewResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *CheckoutPromo) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *CheckoutPromo) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("code")
+		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("discount_minor")
+		e.Int64(s.DiscountMinor)
+	}
+	{
+		e.FieldStart("normal_amount_minor")
+		e.Int64(s.NormalAmountMinor)
+	}
+	{
+		e.FieldStart("promo_code_id")
+		json.EncodeUUID(e, s.PromoCodeID)
+	}
+}
+
+var jsonFieldsNameOfCheckoutPromo = [4]string{
+	0: "code",
+	1: "discount_minor",
+	2: "normal_amount_minor",
+	3: "promo_code_id",
+}
+
+// Decode decodes CheckoutPromo from json.
+func (s *CheckoutPromo) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CheckoutPromo to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "code":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "discount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.DiscountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"discount_minor\"")
+			}
+		case "normal_amount_minor":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int64()
+				s.NormalAmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"normal_amount_minor\"")
+			}
+		case "promo_code_id":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.PromoCodeID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code_id\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode CheckoutPromo")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfCheckoutPromo) {
+					name = jsonFieldsNameOfCheckoutPromo[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *CheckoutPromo) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CheckoutPromo) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -41100,6 +41281,12 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 		e.Int64(s.PayableMinor)
 	}
 	{
+		if s.PromoCodeID.Set {
+			e.FieldStart("promo_code_id")
+			s.PromoCodeID.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("user_id")
 		json.EncodeUUID(e, s.UserID)
 	}
@@ -41109,7 +41296,7 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfDirectPurchaseQuote = [13]string{
+var jsonFieldsNameOfDirectPurchaseQuote = [14]string{
 	0:  "authority_fingerprint",
 	1:  "binding_months",
 	2:  "credit_applied_minor",
@@ -41121,8 +41308,9 @@ var jsonFieldsNameOfDirectPurchaseQuote = [13]string{
 	8:  "organization_id",
 	9:  "pass_type_id",
 	10: "payable_minor",
-	11: "user_id",
-	12: "version",
+	11: "promo_code_id",
+	12: "user_id",
+	13: "version",
 }
 
 // Decode decodes DirectPurchaseQuote from json.
@@ -41262,8 +41450,18 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payable_minor\"")
 			}
+		case "promo_code_id":
+			if err := func() error {
+				s.PromoCodeID.Reset()
+				if err := s.PromoCodeID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code_id\"")
+			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -41275,7 +41473,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "version":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -41295,7 +41493,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b10111101,
-		0b00011111,
+		0b00110111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -71447,6 +71645,39 @@ func (s *OptCheckoutPreviewRequestLocale) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes CheckoutPromo as json.
+func (o OptCheckoutPromo) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes CheckoutPromo from json.
+func (o *OptCheckoutPromo) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptCheckoutPromo to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptCheckoutPromo) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptCheckoutPromo) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes time.Time as json.
 func (o OptDate) Encode(e *jx.Encoder, format func(*jx.Encoder, time.Time)) {
 	if !o.Set {
@@ -72086,6 +72317,57 @@ func (s *OptNilDate) UnmarshalJSON(data []byte) error {
 	return s.Decode(d, json.DecodeDate)
 }
 
+// Encode encodes time.Time as json.
+func (o OptNilDateTime) Encode(e *jx.Encoder, format func(*jx.Encoder, time.Time)) {
+	if !o.Set {
+		return
+	}
+	if o.Null {
+		e.Null()
+		return
+	}
+	format(e, o.Value)
+}
+
+// Decode decodes time.Time from json.
+func (o *OptNilDateTime) Decode(d *jx.Decoder, format func(*jx.Decoder) (time.Time, error)) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptNilDateTime to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v time.Time
+		o.Value = v
+		o.Set = true
+		o.Null = true
+		return nil
+	}
+	o.Set = true
+	o.Null = false
+	v, err := format(d)
+	if err != nil {
+		return err
+	}
+	o.Value = v
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptNilDateTime) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e, json.EncodeDateTime)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptNilDateTime) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d, json.DecodeDateTime)
+}
+
 // Encode encodes float64 as json.
 func (o OptNilFloat64) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -72600,6 +72882,39 @@ func (s OptPosQuoteProductQuote) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptPosQuoteProductQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PosQuotePromoCode as json.
+func (o OptPosQuotePromoCode) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes PosQuotePromoCode from json.
+func (o *OptPosQuotePromoCode) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptPosQuotePromoCode to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptPosQuotePromoCode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptPosQuotePromoCode) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -78421,6 +78736,12 @@ func (s *PosCardSale) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		if s.LinkSent.Set {
+			e.FieldStart("link_sent")
+			s.LinkSent.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("member_id")
 		s.MemberID.Encode(e)
 	}
@@ -78454,7 +78775,7 @@ func (s *PosCardSale) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosCardSale = [15]string{
+var jsonFieldsNameOfPosCardSale = [16]string{
 	0:  "created_at",
 	1:  "currency",
 	2:  "currency_exponent",
@@ -78462,14 +78783,15 @@ var jsonFieldsNameOfPosCardSale = [15]string{
 	4:  "id",
 	5:  "kind",
 	6:  "lines",
-	7:  "member_id",
-	8:  "method",
-	9:  "payment_link",
-	10: "sale",
-	11: "status",
-	12: "total",
-	13: "total_minor",
-	14: "vat_minor",
+	7:  "link_sent",
+	8:  "member_id",
+	9:  "method",
+	10: "payment_link",
+	11: "sale",
+	12: "status",
+	13: "total",
+	14: "total_minor",
+	15: "vat_minor",
 }
 
 // Decode decodes PosCardSale from json.
@@ -78569,8 +78891,18 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"lines\"")
 			}
+		case "link_sent":
+			if err := func() error {
+				s.LinkSent.Reset()
+				if err := s.LinkSent.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"link_sent\"")
+			}
 		case "member_id":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.MemberID.Decode(d); err != nil {
 					return err
@@ -78580,7 +78912,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"member_id\"")
 			}
 		case "method":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.Method.Decode(d); err != nil {
 					return err
@@ -78590,7 +78922,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
 		case "payment_link":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.PaymentLink.Decode(d); err != nil {
 					return err
@@ -78600,7 +78932,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"payment_link\"")
 			}
 		case "sale":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.Sale.Decode(d); err != nil {
 					return err
@@ -78610,7 +78942,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"sale\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -78620,7 +78952,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "total":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Float64()
 				s.Total = float64(v)
@@ -78632,7 +78964,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total\"")
 			}
 		case "total_minor":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int64()
 				s.TotalMinor = int64(v)
@@ -78644,7 +78976,7 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_minor\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -78665,8 +78997,8 @@ func (s *PosCardSale) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11111111,
 		0b01111111,
+		0b11111111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -79157,16 +79489,30 @@ func (s *PosCatalogPreviewRequest) encodeFields(e *jx.Encoder) {
 		e.ArrEnd()
 	}
 	{
+		if s.MemberID.Set {
+			e.FieldStart("member_id")
+			s.MemberID.Encode(e)
+		}
+	}
+	{
 		if s.ProductCurrency.Set {
 			e.FieldStart("product_currency")
 			s.ProductCurrency.Encode(e)
 		}
 	}
+	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfPosCatalogPreviewRequest = [2]string{
+var jsonFieldsNameOfPosCatalogPreviewRequest = [4]string{
 	0: "items",
-	1: "product_currency",
+	1: "member_id",
+	2: "product_currency",
+	3: "promo_code",
 }
 
 // Decode decodes PosCatalogPreviewRequest from json.
@@ -79196,6 +79542,16 @@ func (s *PosCatalogPreviewRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"items\"")
 			}
+		case "member_id":
+			if err := func() error {
+				s.MemberID.Reset()
+				if err := s.MemberID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member_id\"")
+			}
 		case "product_currency":
 			if err := func() error {
 				s.ProductCurrency.Reset()
@@ -79205,6 +79561,16 @@ func (s *PosCatalogPreviewRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"product_currency\"")
+			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
@@ -82558,6 +82924,12 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 		s.Method.Encode(e)
 	}
 	{
+		if s.NotifyMember.Set {
+			e.FieldStart("notify_member")
+			s.NotifyMember.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("pass_type_id")
 		json.EncodeUUID(e, s.PassTypeID)
 	}
@@ -82565,6 +82937,12 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 		if s.PaymentMethodID.Set {
 			e.FieldStart("payment_method_id")
 			s.PaymentMethodID.Encode(e)
+		}
+	}
+	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
 		}
 	}
 	{
@@ -82581,16 +82959,18 @@ func (s *PosMembershipSaleRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosMembershipSaleRequest = [9]string{
-	0: "expected_total_minor",
-	1: "flash_sale_id",
-	2: "gift_card_code",
-	3: "member_id",
-	4: "method",
-	5: "pass_type_id",
-	6: "payment_method_id",
-	7: "promo_window_exception",
-	8: "return_base_url",
+var jsonFieldsNameOfPosMembershipSaleRequest = [11]string{
+	0:  "expected_total_minor",
+	1:  "flash_sale_id",
+	2:  "gift_card_code",
+	3:  "member_id",
+	4:  "method",
+	5:  "notify_member",
+	6:  "pass_type_id",
+	7:  "payment_method_id",
+	8:  "promo_code",
+	9:  "promo_window_exception",
+	10: "return_base_url",
 }
 
 // Decode decodes PosMembershipSaleRequest from json.
@@ -82654,8 +83034,18 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
+		case "notify_member":
+			if err := func() error {
+				s.NotifyMember.Reset()
+				if err := s.NotifyMember.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"notify_member\"")
+			}
 		case "pass_type_id":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -82675,6 +83065,16 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payment_method_id\"")
+			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
 		case "promo_window_exception":
 			if err := func() error {
@@ -82706,7 +83106,7 @@ func (s *PosMembershipSaleRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b00111000,
+		0b01011000,
 		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
@@ -82987,6 +83387,441 @@ func (s *PosMethodTotalMethod) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *PosPartnerCodeRedeemRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PosPartnerCodeRedeemRequest) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("code")
+		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("member_id")
+		json.EncodeUUID(e, s.MemberID)
+	}
+	{
+		e.FieldStart("reason")
+		e.Str(s.Reason)
+	}
+}
+
+var jsonFieldsNameOfPosPartnerCodeRedeemRequest = [3]string{
+	0: "code",
+	1: "member_id",
+	2: "reason",
+}
+
+// Decode decodes PosPartnerCodeRedeemRequest from json.
+func (s *PosPartnerCodeRedeemRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPartnerCodeRedeemRequest to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "code":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "member_id":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.MemberID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"member_id\"")
+			}
+		case "reason":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Reason = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PosPartnerCodeRedeemRequest")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPosPartnerCodeRedeemRequest) {
+					name = jsonFieldsNameOfPosPartnerCodeRedeemRequest[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PosPartnerCodeRedeemRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPartnerCodeRedeemRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PosPartnerCodeRedemption) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PosPartnerCodeRedemption) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("code_label")
+		e.Str(s.CodeLabel)
+	}
+	{
+		e.FieldStart("outcome")
+		s.Outcome.Encode(e)
+	}
+	{
+		e.FieldStart("pass_id")
+		s.PassID.Encode(e)
+	}
+	{
+		e.FieldStart("pass_type_ids")
+		e.ArrStart()
+		for _, elem := range s.PassTypeIds {
+			json.EncodeUUID(e, elem)
+		}
+		e.ArrEnd()
+	}
+}
+
+var jsonFieldsNameOfPosPartnerCodeRedemption = [4]string{
+	0: "code_label",
+	1: "outcome",
+	2: "pass_id",
+	3: "pass_type_ids",
+}
+
+// Decode decodes PosPartnerCodeRedemption from json.
+func (s *PosPartnerCodeRedemption) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPartnerCodeRedemption to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "code_label":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.CodeLabel = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code_label\"")
+			}
+		case "outcome":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Outcome.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"outcome\"")
+			}
+		case "pass_id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.PassID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pass_id\"")
+			}
+		case "pass_type_ids":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				s.PassTypeIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.PassTypeIds = append(s.PassTypeIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pass_type_ids\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PosPartnerCodeRedemption")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPosPartnerCodeRedemption) {
+					name = jsonFieldsNameOfPosPartnerCodeRedemption[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PosPartnerCodeRedemption) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPartnerCodeRedemption) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PosPartnerCodeRedemptionOutcome as json.
+func (s PosPartnerCodeRedemptionOutcome) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes PosPartnerCodeRedemptionOutcome from json.
+func (s *PosPartnerCodeRedemptionOutcome) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPartnerCodeRedemptionOutcome to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch PosPartnerCodeRedemptionOutcome(v) {
+	case PosPartnerCodeRedemptionOutcomeGranted:
+		*s = PosPartnerCodeRedemptionOutcomeGranted
+	case PosPartnerCodeRedemptionOutcomeSaleRequired:
+		*s = PosPartnerCodeRedemptionOutcomeSaleRequired
+	default:
+		*s = PosPartnerCodeRedemptionOutcome(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s PosPartnerCodeRedemptionOutcome) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPartnerCodeRedemptionOutcome) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PosPartnerCodeRedemptionResponse) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PosPartnerCodeRedemptionResponse) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("data")
+		s.Data.Encode(e)
+	}
+	{
+		_ = s.Error
+		e.FieldStart("error")
+		e.Null()
+	}
+}
+
+var jsonFieldsNameOfPosPartnerCodeRedemptionResponse = [2]string{
+	0: "data",
+	1: "error",
+}
+
+// Decode decodes PosPartnerCodeRedemptionResponse from json.
+func (s *PosPartnerCodeRedemptionResponse) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosPartnerCodeRedemptionResponse to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "data":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Data.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"data\"")
+			}
+		case "error":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := d.Null(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"error\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PosPartnerCodeRedemptionResponse")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPosPartnerCodeRedemptionResponse) {
+					name = jsonFieldsNameOfPosPartnerCodeRedemptionResponse[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PosPartnerCodeRedemptionResponse) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosPartnerCodeRedemptionResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *PosPassPreviewRequest) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -83012,6 +83847,12 @@ func (s *PosPassPreviewRequest) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.PassTypeID)
 	}
 	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
+		}
+	}
+	{
 		if s.PromoWindowException.Set {
 			e.FieldStart("promo_window_exception")
 			s.PromoWindowException.Encode(e)
@@ -83019,11 +83860,12 @@ func (s *PosPassPreviewRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosPassPreviewRequest = [4]string{
+var jsonFieldsNameOfPosPassPreviewRequest = [5]string{
 	0: "flash_sale_id",
 	1: "member_id",
 	2: "pass_type_id",
-	3: "promo_window_exception",
+	3: "promo_code",
+	4: "promo_window_exception",
 }
 
 // Decode decodes PosPassPreviewRequest from json.
@@ -83066,6 +83908,16 @@ func (s *PosPassPreviewRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"pass_type_id\"")
+			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
 		case "promo_window_exception":
 			if err := func() error {
@@ -85337,6 +86189,8 @@ func (s *PosPromoWindowExceptionKind) Decode(d *jx.Decoder) error {
 	switch PosPromoWindowExceptionKind(v) {
 	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
 		*s = PosPromoWindowExceptionKindFlashSaleAfterEnd
+	case PosPromoWindowExceptionKindLateCodeRedemption:
+		*s = PosPromoWindowExceptionKindLateCodeRedemption
 	default:
 		*s = PosPromoWindowExceptionKind(v)
 	}
@@ -85411,6 +86265,12 @@ func (s *PosQuote) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("subtotal")
 		e.Float64(s.Subtotal)
 	}
@@ -85440,7 +86300,7 @@ func (s *PosQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosQuote = [15]string{
+var jsonFieldsNameOfPosQuote = [16]string{
 	0:  "currency",
 	1:  "currency_exponent",
 	2:  "discountAmount",
@@ -85449,13 +86309,14 @@ var jsonFieldsNameOfPosQuote = [15]string{
 	5:  "lines",
 	6:  "product_price_book_versions",
 	7:  "product_quote",
-	8:  "subtotal",
-	9:  "subtotal_minor",
-	10: "total",
-	11: "total_minor",
-	12: "vatAmount",
-	13: "vat_minor",
-	14: "vat_rate_bp",
+	8:  "promo_code",
+	9:  "subtotal",
+	10: "subtotal_minor",
+	11: "total",
+	12: "total_minor",
+	13: "vatAmount",
+	14: "vat_minor",
+	15: "vat_rate_bp",
 }
 
 // Decode decodes PosQuote from json.
@@ -85570,8 +86431,18 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"product_quote\"")
 			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
+			}
 		case "subtotal":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Float64()
 				s.Subtotal = float64(v)
@@ -85583,7 +86454,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"subtotal\"")
 			}
 		case "subtotal_minor":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.SubtotalMinor = int64(v)
@@ -85595,7 +86466,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"subtotal_minor\"")
 			}
 		case "total":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := d.Float64()
 				s.Total = float64(v)
@@ -85607,7 +86478,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total\"")
 			}
 		case "total_minor":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.TotalMinor = int64(v)
@@ -85619,7 +86490,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_minor\"")
 			}
 		case "vatAmount":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Float64()
 				s.VatAmount = float64(v)
@@ -85631,7 +86502,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vatAmount\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -85643,7 +86514,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -85665,7 +86536,7 @@ func (s *PosQuote) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b00111111,
-		0b01111111,
+		0b11111110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -85877,6 +86748,136 @@ func (s *PosQuoteProductQuote) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *PosQuoteProductQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PosQuotePromoCode) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PosQuotePromoCode) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("code")
+		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("discount_minor")
+		e.Int64(s.DiscountMinor)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+}
+
+var jsonFieldsNameOfPosQuotePromoCode = [3]string{
+	0: "code",
+	1: "discount_minor",
+	2: "id",
+}
+
+// Decode decodes PosQuotePromoCode from json.
+func (s *PosQuotePromoCode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PosQuotePromoCode to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "code":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "discount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.DiscountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"discount_minor\"")
+			}
+		case "id":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PosQuotePromoCode")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPosQuotePromoCode) {
+					name = jsonFieldsNameOfPosQuotePromoCode[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PosQuotePromoCode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PosQuotePromoCode) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -87064,6 +88065,12 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 		s.Method.Encode(e)
 	}
 	{
+		if s.NotifyMember.Set {
+			e.FieldStart("notify_member")
+			s.NotifyMember.Encode(e)
+		}
+	}
+	{
 		if s.PassTypeID.Set {
 			e.FieldStart("pass_type_id")
 			s.PassTypeID.Encode(e)
@@ -87082,6 +88089,12 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.PromoCode.Set {
+			e.FieldStart("promo_code")
+			s.PromoCode.Encode(e)
+		}
+	}
+	{
 		if s.PromoWindowException.Set {
 			e.FieldStart("promo_window_exception")
 			s.PromoWindowException.Encode(e)
@@ -87095,18 +88108,20 @@ func (s *PosSaleRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfPosSaleRequest = [11]string{
+var jsonFieldsNameOfPosSaleRequest = [13]string{
 	0:  "expected_total_minor",
 	1:  "flash_sale_id",
 	2:  "gift_card_code",
 	3:  "items",
 	4:  "member_id",
 	5:  "method",
-	6:  "pass_type_id",
-	7:  "payment_method_id",
-	8:  "product_currency",
-	9:  "promo_window_exception",
-	10: "return_base_url",
+	6:  "notify_member",
+	7:  "pass_type_id",
+	8:  "payment_method_id",
+	9:  "product_currency",
+	10: "promo_code",
+	11: "promo_window_exception",
+	12: "return_base_url",
 }
 
 // Decode decodes PosSaleRequest from json.
@@ -87185,6 +88200,16 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
+		case "notify_member":
+			if err := func() error {
+				s.NotifyMember.Reset()
+				if err := s.NotifyMember.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"notify_member\"")
+			}
 		case "pass_type_id":
 			if err := func() error {
 				s.PassTypeID.Reset()
@@ -87214,6 +88239,16 @@ func (s *PosSaleRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"product_currency\"")
+			}
+		case "promo_code":
+			if err := func() error {
+				s.PromoCode.Reset()
+				if err := s.PromoCode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
 		case "promo_window_exception":
 			if err := func() error {
@@ -89371,6 +90406,1353 @@ func (s *ProfileUpdateRequestResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *ProfileUpdateRequestResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCode) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCode) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("active")
+		e.Bool(s.Active)
+	}
+	{
+		e.FieldStart("amount_off_minor")
+		s.AmountOffMinor.Encode(e)
+	}
+	{
+		e.FieldStart("campaign")
+		s.Campaign.Encode(e)
+	}
+	{
+		e.FieldStart("claimed_count")
+		e.Int(s.ClaimedCount)
+	}
+	{
+		e.FieldStart("code")
+		e.Str(s.Code)
+	}
+	{
+		e.FieldStart("created_at")
+		json.EncodeDateTime(e, s.CreatedAt)
+	}
+	{
+		e.FieldStart("currency")
+		s.Currency.Encode(e)
+	}
+	{
+		e.FieldStart("discount_kind")
+		s.DiscountKind.Encode(e)
+	}
+	{
+		e.FieldStart("ends_at")
+		s.EndsAt.Encode(e, json.EncodeDateTime)
+	}
+	{
+		e.FieldStart("grants_pass_type_id")
+		s.GrantsPassTypeID.Encode(e)
+	}
+	{
+		e.FieldStart("id")
+		json.EncodeUUID(e, s.ID)
+	}
+	{
+		e.FieldStart("max_uses")
+		s.MaxUses.Encode(e)
+	}
+	{
+		e.FieldStart("max_uses_per_member")
+		s.MaxUsesPerMember.Encode(e)
+	}
+	{
+		e.FieldStart("name")
+		e.Str(s.Name)
+	}
+	{
+		e.FieldStart("partner_label")
+		s.PartnerLabel.Encode(e)
+	}
+	{
+		e.FieldStart("pass_type_ids")
+		e.ArrStart()
+		for _, elem := range s.PassTypeIds {
+			json.EncodeUUID(e, elem)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("percent_off")
+		s.PercentOff.Encode(e)
+	}
+	{
+		e.FieldStart("product_ids")
+		e.ArrStart()
+		for _, elem := range s.ProductIds {
+			json.EncodeUUID(e, elem)
+		}
+		e.ArrEnd()
+	}
+	{
+		e.FieldStart("redeemed_count")
+		e.Int(s.RedeemedCount)
+	}
+	{
+		e.FieldStart("starts_at")
+		s.StartsAt.Encode(e, json.EncodeDateTime)
+	}
+}
+
+var jsonFieldsNameOfPromoCode = [20]string{
+	0:  "active",
+	1:  "amount_off_minor",
+	2:  "campaign",
+	3:  "claimed_count",
+	4:  "code",
+	5:  "created_at",
+	6:  "currency",
+	7:  "discount_kind",
+	8:  "ends_at",
+	9:  "grants_pass_type_id",
+	10: "id",
+	11: "max_uses",
+	12: "max_uses_per_member",
+	13: "name",
+	14: "partner_label",
+	15: "pass_type_ids",
+	16: "percent_off",
+	17: "product_ids",
+	18: "redeemed_count",
+	19: "starts_at",
+}
+
+// Decode decodes PromoCode from json.
+func (s *PromoCode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCode to nil")
+	}
+	var requiredBitSet [3]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "active":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Active = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"active\"")
+			}
+		case "amount_off_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.AmountOffMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_off_minor\"")
+			}
+		case "campaign":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Campaign.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"campaign\"")
+			}
+		case "claimed_count":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int()
+				s.ClaimedCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"claimed_count\"")
+			}
+		case "code":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "created_at":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := json.DecodeDateTime(d)
+				s.CreatedAt = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"created_at\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Currency.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "discount_kind":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.DiscountKind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"discount_kind\"")
+			}
+		case "ends_at":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				if err := s.EndsAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ends_at\"")
+			}
+		case "grants_pass_type_id":
+			requiredBitSet[1] |= 1 << 1
+			if err := func() error {
+				if err := s.GrantsPassTypeID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"grants_pass_type_id\"")
+			}
+		case "id":
+			requiredBitSet[1] |= 1 << 2
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"id\"")
+			}
+		case "max_uses":
+			requiredBitSet[1] |= 1 << 3
+			if err := func() error {
+				if err := s.MaxUses.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses\"")
+			}
+		case "max_uses_per_member":
+			requiredBitSet[1] |= 1 << 4
+			if err := func() error {
+				if err := s.MaxUsesPerMember.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses_per_member\"")
+			}
+		case "name":
+			requiredBitSet[1] |= 1 << 5
+			if err := func() error {
+				v, err := d.Str()
+				s.Name = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "partner_label":
+			requiredBitSet[1] |= 1 << 6
+			if err := func() error {
+				if err := s.PartnerLabel.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"partner_label\"")
+			}
+		case "pass_type_ids":
+			requiredBitSet[1] |= 1 << 7
+			if err := func() error {
+				s.PassTypeIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.PassTypeIds = append(s.PassTypeIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pass_type_ids\"")
+			}
+		case "percent_off":
+			requiredBitSet[2] |= 1 << 0
+			if err := func() error {
+				if err := s.PercentOff.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"percent_off\"")
+			}
+		case "product_ids":
+			requiredBitSet[2] |= 1 << 1
+			if err := func() error {
+				s.ProductIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.ProductIds = append(s.ProductIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"product_ids\"")
+			}
+		case "redeemed_count":
+			requiredBitSet[2] |= 1 << 2
+			if err := func() error {
+				v, err := d.Int()
+				s.RedeemedCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"redeemed_count\"")
+			}
+		case "starts_at":
+			requiredBitSet[2] |= 1 << 3
+			if err := func() error {
+				if err := s.StartsAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"starts_at\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCode")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [3]uint8{
+		0b11111111,
+		0b11111111,
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPromoCode) {
+					name = jsonFieldsNameOfPromoCode[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCodeCreateRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCodeCreateRequest) encodeFields(e *jx.Encoder) {
+	{
+		if s.AmountOffMinor.Set {
+			e.FieldStart("amount_off_minor")
+			s.AmountOffMinor.Encode(e)
+		}
+	}
+	{
+		if s.Campaign.Set {
+			e.FieldStart("campaign")
+			s.Campaign.Encode(e)
+		}
+	}
+	{
+		e.FieldStart("code")
+		e.Str(s.Code)
+	}
+	{
+		if s.Currency.Set {
+			e.FieldStart("currency")
+			s.Currency.Encode(e)
+		}
+	}
+	{
+		e.FieldStart("discount_kind")
+		s.DiscountKind.Encode(e)
+	}
+	{
+		if s.EndsAt.Set {
+			e.FieldStart("ends_at")
+			s.EndsAt.Encode(e, json.EncodeDateTime)
+		}
+	}
+	{
+		if s.GrantsPassTypeID.Set {
+			e.FieldStart("grants_pass_type_id")
+			s.GrantsPassTypeID.Encode(e)
+		}
+	}
+	{
+		if s.MaxUses.Set {
+			e.FieldStart("max_uses")
+			s.MaxUses.Encode(e)
+		}
+	}
+	{
+		if s.MaxUsesPerMember.Set {
+			e.FieldStart("max_uses_per_member")
+			s.MaxUsesPerMember.Encode(e)
+		}
+	}
+	{
+		if s.Name.Set {
+			e.FieldStart("name")
+			s.Name.Encode(e)
+		}
+	}
+	{
+		if s.PartnerLabel.Set {
+			e.FieldStart("partner_label")
+			s.PartnerLabel.Encode(e)
+		}
+	}
+	{
+		if s.PassTypeIds != nil {
+			e.FieldStart("pass_type_ids")
+			e.ArrStart()
+			for _, elem := range s.PassTypeIds {
+				json.EncodeUUID(e, elem)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		if s.PercentOff.Set {
+			e.FieldStart("percent_off")
+			s.PercentOff.Encode(e)
+		}
+	}
+	{
+		if s.ProductIds != nil {
+			e.FieldStart("product_ids")
+			e.ArrStart()
+			for _, elem := range s.ProductIds {
+				json.EncodeUUID(e, elem)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		if s.StartsAt.Set {
+			e.FieldStart("starts_at")
+			s.StartsAt.Encode(e, json.EncodeDateTime)
+		}
+	}
+}
+
+var jsonFieldsNameOfPromoCodeCreateRequest = [15]string{
+	0:  "amount_off_minor",
+	1:  "campaign",
+	2:  "code",
+	3:  "currency",
+	4:  "discount_kind",
+	5:  "ends_at",
+	6:  "grants_pass_type_id",
+	7:  "max_uses",
+	8:  "max_uses_per_member",
+	9:  "name",
+	10: "partner_label",
+	11: "pass_type_ids",
+	12: "percent_off",
+	13: "product_ids",
+	14: "starts_at",
+}
+
+// Decode decodes PromoCodeCreateRequest from json.
+func (s *PromoCodeCreateRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeCreateRequest to nil")
+	}
+	var requiredBitSet [2]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount_off_minor":
+			if err := func() error {
+				s.AmountOffMinor.Reset()
+				if err := s.AmountOffMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_off_minor\"")
+			}
+		case "campaign":
+			if err := func() error {
+				s.Campaign.Reset()
+				if err := s.Campaign.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"campaign\"")
+			}
+		case "code":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Code = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"code\"")
+			}
+		case "currency":
+			if err := func() error {
+				s.Currency.Reset()
+				if err := s.Currency.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "discount_kind":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.DiscountKind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"discount_kind\"")
+			}
+		case "ends_at":
+			if err := func() error {
+				s.EndsAt.Reset()
+				if err := s.EndsAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ends_at\"")
+			}
+		case "grants_pass_type_id":
+			if err := func() error {
+				s.GrantsPassTypeID.Reset()
+				if err := s.GrantsPassTypeID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"grants_pass_type_id\"")
+			}
+		case "max_uses":
+			if err := func() error {
+				s.MaxUses.Reset()
+				if err := s.MaxUses.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses\"")
+			}
+		case "max_uses_per_member":
+			if err := func() error {
+				s.MaxUsesPerMember.Reset()
+				if err := s.MaxUsesPerMember.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses_per_member\"")
+			}
+		case "name":
+			if err := func() error {
+				s.Name.Reset()
+				if err := s.Name.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		case "partner_label":
+			if err := func() error {
+				s.PartnerLabel.Reset()
+				if err := s.PartnerLabel.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"partner_label\"")
+			}
+		case "pass_type_ids":
+			if err := func() error {
+				s.PassTypeIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.PassTypeIds = append(s.PassTypeIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pass_type_ids\"")
+			}
+		case "percent_off":
+			if err := func() error {
+				s.PercentOff.Reset()
+				if err := s.PercentOff.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"percent_off\"")
+			}
+		case "product_ids":
+			if err := func() error {
+				s.ProductIds = make([]uuid.UUID, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem uuid.UUID
+					v, err := json.DecodeUUID(d)
+					elem = v
+					if err != nil {
+						return err
+					}
+					s.ProductIds = append(s.ProductIds, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"product_ids\"")
+			}
+		case "starts_at":
+			if err := func() error {
+				s.StartsAt.Reset()
+				if err := s.StartsAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"starts_at\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCodeCreateRequest")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b00010100,
+		0b00000000,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPromoCodeCreateRequest) {
+					name = jsonFieldsNameOfPromoCodeCreateRequest[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCodeCreateRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeCreateRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PromoCodeCreateRequestDiscountKind as json.
+func (s PromoCodeCreateRequestDiscountKind) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes PromoCodeCreateRequestDiscountKind from json.
+func (s *PromoCodeCreateRequestDiscountKind) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeCreateRequestDiscountKind to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch PromoCodeCreateRequestDiscountKind(v) {
+	case PromoCodeCreateRequestDiscountKindPercent:
+		*s = PromoCodeCreateRequestDiscountKindPercent
+	case PromoCodeCreateRequestDiscountKindFixed:
+		*s = PromoCodeCreateRequestDiscountKindFixed
+	default:
+		*s = PromoCodeCreateRequestDiscountKind(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s PromoCodeCreateRequestDiscountKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeCreateRequestDiscountKind) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes PromoCodeDiscountKind as json.
+func (s PromoCodeDiscountKind) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes PromoCodeDiscountKind from json.
+func (s *PromoCodeDiscountKind) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeDiscountKind to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch PromoCodeDiscountKind(v) {
+	case PromoCodeDiscountKindPercent:
+		*s = PromoCodeDiscountKindPercent
+	case PromoCodeDiscountKindFixed:
+		*s = PromoCodeDiscountKindFixed
+	default:
+		*s = PromoCodeDiscountKind(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s PromoCodeDiscountKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeDiscountKind) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCodeListResponse) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCodeListResponse) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("data")
+		e.ArrStart()
+		for _, elem := range s.Data {
+			elem.Encode(e)
+		}
+		e.ArrEnd()
+	}
+	{
+		_ = s.Error
+		e.FieldStart("error")
+		e.Null()
+	}
+	{
+		e.FieldStart("meta")
+		s.Meta.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfPromoCodeListResponse = [3]string{
+	0: "data",
+	1: "error",
+	2: "meta",
+}
+
+// Decode decodes PromoCodeListResponse from json.
+func (s *PromoCodeListResponse) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeListResponse to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "data":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				s.Data = make([]PromoCode, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem PromoCode
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.Data = append(s.Data, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"data\"")
+			}
+		case "error":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := d.Null(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"error\"")
+			}
+		case "meta":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Meta.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"meta\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCodeListResponse")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPromoCodeListResponse) {
+					name = jsonFieldsNameOfPromoCodeListResponse[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCodeListResponse) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeListResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCodeListResponseMeta) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCodeListResponseMeta) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("total")
+		e.Int(s.Total)
+	}
+}
+
+var jsonFieldsNameOfPromoCodeListResponseMeta = [1]string{
+	0: "total",
+}
+
+// Decode decodes PromoCodeListResponseMeta from json.
+func (s *PromoCodeListResponseMeta) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeListResponseMeta to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "total":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int()
+				s.Total = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"total\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCodeListResponseMeta")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPromoCodeListResponseMeta) {
+					name = jsonFieldsNameOfPromoCodeListResponseMeta[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCodeListResponseMeta) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeListResponseMeta) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCodeResponse) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCodeResponse) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("data")
+		s.Data.Encode(e)
+	}
+	{
+		_ = s.Error
+		e.FieldStart("error")
+		e.Null()
+	}
+}
+
+var jsonFieldsNameOfPromoCodeResponse = [2]string{
+	0: "data",
+	1: "error",
+}
+
+// Decode decodes PromoCodeResponse from json.
+func (s *PromoCodeResponse) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeResponse to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "data":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Data.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"data\"")
+			}
+		case "error":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := d.Null(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"error\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCodeResponse")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfPromoCodeResponse) {
+					name = jsonFieldsNameOfPromoCodeResponse[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCodeResponse) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *PromoCodeUpdateRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *PromoCodeUpdateRequest) encodeFields(e *jx.Encoder) {
+	{
+		if s.Active.Set {
+			e.FieldStart("active")
+			s.Active.Encode(e)
+		}
+	}
+	{
+		if s.EndsAt.Set {
+			e.FieldStart("ends_at")
+			s.EndsAt.Encode(e, json.EncodeDateTime)
+		}
+	}
+	{
+		if s.MaxUses.Set {
+			e.FieldStart("max_uses")
+			s.MaxUses.Encode(e)
+		}
+	}
+	{
+		if s.MaxUsesPerMember.Set {
+			e.FieldStart("max_uses_per_member")
+			s.MaxUsesPerMember.Encode(e)
+		}
+	}
+	{
+		if s.Name.Set {
+			e.FieldStart("name")
+			s.Name.Encode(e)
+		}
+	}
+}
+
+var jsonFieldsNameOfPromoCodeUpdateRequest = [5]string{
+	0: "active",
+	1: "ends_at",
+	2: "max_uses",
+	3: "max_uses_per_member",
+	4: "name",
+}
+
+// Decode decodes PromoCodeUpdateRequest from json.
+func (s *PromoCodeUpdateRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode PromoCodeUpdateRequest to nil")
+	}
+	var propertiesCount int
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		propertiesCount++
+		switch string(k) {
+		case "active":
+			if err := func() error {
+				s.Active.Reset()
+				if err := s.Active.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"active\"")
+			}
+		case "ends_at":
+			if err := func() error {
+				s.EndsAt.Reset()
+				if err := s.EndsAt.Decode(d, json.DecodeDateTime); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"ends_at\"")
+			}
+		case "max_uses":
+			if err := func() error {
+				s.MaxUses.Reset()
+				if err := s.MaxUses.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses\"")
+			}
+		case "max_uses_per_member":
+			if err := func() error {
+				s.MaxUsesPerMember.Reset()
+				if err := s.MaxUsesPerMember.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"max_uses_per_member\"")
+			}
+		case "name":
+			if err := func() error {
+				s.Name.Reset()
+				if err := s.Name.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"name\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode PromoCodeUpdateRequest")
+	}
+	// Validate properties count.
+	if err := (validate.Object{
+		MinProperties:    1,
+		MinPropertiesSet: true,
+		MaxProperties:    0,
+		MaxPropertiesSet: false,
+	}).ValidateProperties(propertiesCount); err != nil {
+		return errors.Wrap(err, "object")
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *PromoCodeUpdateRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *PromoCodeUpdateRequest) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -96040,17 +98422,38 @@ func (s *SalesAmount) encodeFields(e *jx.Encoder) {
 		e.Int(s.Exponent)
 	}
 	{
+		if s.GrossMinor.Set {
+			e.FieldStart("gross_minor")
+			s.GrossMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("payments")
 		e.Int64(s.Payments)
 	}
+	{
+		if s.RefundedMinor.Set {
+			e.FieldStart("refunded_minor")
+			s.RefundedMinor.Encode(e)
+		}
+	}
+	{
+		if s.Refunds.Set {
+			e.FieldStart("refunds")
+			s.Refunds.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfSalesAmount = [5]string{
+var jsonFieldsNameOfSalesAmount = [8]string{
 	0: "amount",
 	1: "amount_minor",
 	2: "currency",
 	3: "exponent",
-	4: "payments",
+	4: "gross_minor",
+	5: "payments",
+	6: "refunded_minor",
+	7: "refunds",
 }
 
 // Decode decodes SalesAmount from json.
@@ -96110,8 +98513,18 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"exponent\"")
 			}
+		case "gross_minor":
+			if err := func() error {
+				s.GrossMinor.Reset()
+				if err := s.GrossMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gross_minor\"")
+			}
 		case "payments":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.Payments = int64(v)
@@ -96121,6 +98534,26 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payments\"")
+			}
+		case "refunded_minor":
+			if err := func() error {
+				s.RefundedMinor.Reset()
+				if err := s.RefundedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunded_minor\"")
+			}
+		case "refunds":
+			if err := func() error {
+				s.Refunds.Reset()
+				if err := s.Refunds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunds\"")
 			}
 		default:
 			return d.Skip()
@@ -96132,7 +98565,7 @@ func (s *SalesAmount) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00011111,
+		0b00101111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -96208,6 +98641,12 @@ func (s *SalesLine) encodeFields(e *jx.Encoder) {
 		e.Int(s.Exponent)
 	}
 	{
+		if s.GrossMinor.Set {
+			e.FieldStart("gross_minor")
+			s.GrossMinor.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("method")
 		s.Method.Encode(e)
 	}
@@ -96215,16 +98654,31 @@ func (s *SalesLine) encodeFields(e *jx.Encoder) {
 		e.FieldStart("payments")
 		e.Int64(s.Payments)
 	}
+	{
+		if s.RefundedMinor.Set {
+			e.FieldStart("refunded_minor")
+			s.RefundedMinor.Encode(e)
+		}
+	}
+	{
+		if s.Refunds.Set {
+			e.FieldStart("refunds")
+			s.Refunds.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfSalesLine = [7]string{
+var jsonFieldsNameOfSalesLine = [10]string{
 	0: "amount",
 	1: "amount_minor",
 	2: "category",
 	3: "currency",
 	4: "exponent",
-	5: "method",
-	6: "payments",
+	5: "gross_minor",
+	6: "method",
+	7: "payments",
+	8: "refunded_minor",
+	9: "refunds",
 }
 
 // Decode decodes SalesLine from json.
@@ -96232,7 +98686,7 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode SalesLine to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -96296,8 +98750,18 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"exponent\"")
 			}
+		case "gross_minor":
+			if err := func() error {
+				s.GrossMinor.Reset()
+				if err := s.GrossMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"gross_minor\"")
+			}
 		case "method":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Method.Decode(d); err != nil {
 					return err
@@ -96307,7 +98771,7 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"method\"")
 			}
 		case "payments":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int64()
 				s.Payments = int64(v)
@@ -96318,6 +98782,26 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"payments\"")
 			}
+		case "refunded_minor":
+			if err := func() error {
+				s.RefundedMinor.Reset()
+				if err := s.RefundedMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunded_minor\"")
+			}
+		case "refunds":
+			if err := func() error {
+				s.Refunds.Reset()
+				if err := s.Refunds.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refunds\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -96327,8 +98811,9 @@ func (s *SalesLine) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b01111111,
+	for i, mask := range [2]uint8{
+		0b11011111,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -7911,6 +7911,85 @@ func decodeCreatePosSaleParams(args [0]string, argsEscaped bool, r *http.Request
 	return params, nil
 }
 
+// CreatePromoCodeParams is parameters of createPromoCode operation.
+type CreatePromoCodeParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackCreatePromoCodeParams(packed middleware.Parameters) (params CreatePromoCodeParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeCreatePromoCodeParams(args [0]string, argsEscaped bool, r *http.Request) (params CreatePromoCodeParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // CreateRefundReviewParams is parameters of createRefundReview operation.
 type CreateRefundReviewParams struct {
 	PaymentId uuid.UUID
@@ -13495,10 +13574,15 @@ type GetCheckoutPreviewParams struct {
 	// The venue the member buys in (or send X-Organization-Slug instead).
 	XOrganizationID uuid.UUID
 	PassTypeSlug    string
-	BrandID         OptUUID                     `json:",omitempty,omitzero"`
-	FlashSaleID     OptUUID                     `json:",omitempty,omitzero"`
-	BindingMonths   OptInt                      `json:",omitempty,omitzero"`
-	Locale          OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
+	BrandID         OptUUID `json:",omitempty,omitzero"`
+	FlashSaleID     OptUUID `json:",omitempty,omitzero"`
+	// A promo code of the venue (any case); not with flash_sale_id. Prefer POST, which keeps the code
+	// out of URLs.
+	//
+	// Deprecated: schema marks this parameter as deprecated.
+	PromoCode     OptString                   `json:",omitempty,omitzero"`
+	BindingMonths OptInt                      `json:",omitempty,omitzero"`
+	Locale        OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
 }
 
 func unpackGetCheckoutPreviewParams(packed middleware.Parameters) (params GetCheckoutPreviewParams) {
@@ -13532,6 +13616,15 @@ func unpackGetCheckoutPreviewParams(packed middleware.Parameters) (params GetChe
 		}
 		if v, ok := packed[key]; ok {
 			params.FlashSaleID = v.(OptUUID)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "promo_code",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.PromoCode = v.(OptString)
 		}
 	}
 	{
@@ -13726,6 +13819,74 @@ func decodeGetCheckoutPreviewParams(args [0]string, argsEscaped bool, r *http.Re
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "flash_sale_id",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: promo_code.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "promo_code",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotPromoCodeVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotPromoCodeVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.PromoCode.SetTo(paramsDotPromoCodeVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.PromoCode.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     1,
+							MinLengthSet:  true,
+							MaxLength:     40,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         nil,
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "promo_code",
 			In:   "query",
 			Err:  err,
 		}
@@ -16175,6 +16336,71 @@ func decodeGetPosDayParams(args [0]string, argsEscaped bool, r *http.Request) (p
 		return params, &ogenerrors.DecodeParamError{
 			Name: "date",
 			In:   "query",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// GetPromoCodeParams is parameters of getPromoCode operation.
+type GetPromoCodeParams struct {
+	PromoCodeId uuid.UUID
+}
+
+func unpackGetPromoCodeParams(packed middleware.Parameters) (params GetPromoCodeParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "promoCodeId",
+			In:   "path",
+		}
+		params.PromoCodeId = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeGetPromoCodeParams(args [1]string, argsEscaped bool, r *http.Request) (params GetPromoCodeParams, _ error) {
+	// Decode path: promoCodeId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "promoCodeId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.PromoCodeId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "promoCodeId",
+			In:   "path",
 			Err:  err,
 		}
 	}
@@ -27364,6 +27590,85 @@ func decodeRedeemGiftCardParams(args [0]string, argsEscaped bool, r *http.Reques
 	return params, nil
 }
 
+// RedeemPosPartnerCodeParams is parameters of redeemPosPartnerCode operation.
+type RedeemPosPartnerCodeParams struct {
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackRedeemPosPartnerCodeParams(packed middleware.Parameters) (params RedeemPosPartnerCodeParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeRedeemPosPartnerCodeParams(args [0]string, argsEscaped bool, r *http.Request) (params RedeemPosPartnerCodeParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // RefundPaymentParams is parameters of refundPayment operation.
 type RefundPaymentParams struct {
 	PaymentId uuid.UUID
@@ -33285,6 +33590,138 @@ func unpackUpdateMyNotificationPreferencesParams(packed middleware.Parameters) (
 
 func decodeUpdateMyNotificationPreferencesParams(args [0]string, argsEscaped bool, r *http.Request) (params UpdateMyNotificationPreferencesParams, _ error) {
 	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// UpdatePromoCodeParams is parameters of updatePromoCode operation.
+type UpdatePromoCodeParams struct {
+	PromoCodeId uuid.UUID
+	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
+	// user; a retry with the same key and body replays the first answer for
+	// 24 h, the same key with another body is 409
+	// `IDEMPOTENCY_KEY_REUSE_MISMATCH`.
+	IdempotencyKey string
+}
+
+func unpackUpdatePromoCodeParams(packed middleware.Parameters) (params UpdatePromoCodeParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "promoCodeId",
+			In:   "path",
+		}
+		params.PromoCodeId = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeUpdatePromoCodeParams(args [1]string, argsEscaped bool, r *http.Request) (params UpdatePromoCodeParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode path: promoCodeId.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "promoCodeId",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.PromoCodeId = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "promoCodeId",
+			In:   "path",
+			Err:  err,
+		}
+	}
 	// Decode header: Idempotency-Key.
 	if err := func() error {
 		cfg := uri.HeaderParameterDecodingConfig{

@@ -924,6 +924,20 @@ func encodeCreatePosSaleRequest(
 	return nil
 }
 
+func encodeCreatePromoCodeRequest(
+	req *PromoCodeCreateRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeCreateRefundReviewRequest(
 	req *RefundReviewRequest,
 	r *http.Request,
@@ -1268,6 +1282,20 @@ func encodeRecoverCheckoutRequest(
 
 func encodeRedeemGiftCardRequest(
 	req *GiftCardRedeemRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRedeemPosPartnerCodeRequest(
+	req *PosPartnerCodeRedeemRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"
@@ -1816,6 +1844,20 @@ func encodeUpdateMeRequest(
 
 func encodeUpdateMyNotificationPreferencesRequest(
 	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdatePromoCodeRequest(
+	req *PromoCodeUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

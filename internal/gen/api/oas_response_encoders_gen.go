@@ -1172,6 +1172,19 @@ func encodeCreatePosSaleResponse(response CreatePosSaleRes, w http.ResponseWrite
 	}
 }
 
+func encodeCreatePromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCreateRefundReviewResponse(response *RefundReviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(201)
@@ -2086,6 +2099,19 @@ func encodeGetPosKioskResponse(response *PosKioskResponse, w http.ResponseWriter
 	return nil
 }
 
+func encodeGetPromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetProviderWorkingHoursResponse(response *WorkingHoursResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2693,6 +2719,19 @@ func encodeListPosServicesResponse(response *PosServiceListResponse, w http.Resp
 	return nil
 }
 
+func encodeListPromoCodesResponse(response *PromoCodeListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListProviderTimeOffResponse(response *TimeOffListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3110,6 +3149,19 @@ func encodeRecoverCheckoutResponse(response *CheckoutRecoveryResponse, w http.Re
 }
 
 func encodeRedeemGiftCardResponse(response *GiftCardRedeemResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRedeemPosPartnerCodeResponse(response *PosPartnerCodeRedemptionResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3700,6 +3752,19 @@ func encodeUpdateMeResponse(response *MeResponse, w http.ResponseWriter) error {
 }
 
 func encodeUpdateMyNotificationPreferencesResponse(response *MeNotificationPreferencesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdatePromoCodeResponse(response *PromoCodeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -14698,6 +14698,7 @@ type CheckoutPreview struct {
 	DirectOffer         OptDirectOffer         `json:"direct_offer"`
 	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
 	PassType            CheckoutPassType       `json:"pass_type"`
+	Promo               OptCheckoutPromo       `json:"promo"`
 	PurchaseObligation  PurchaseObligation     `json:"purchase_obligation"`
 	// The member is under the venue's VAT age threshold on the sale date.
 	VatExempt OptBool `json:"vat_exempt"`
@@ -14753,6 +14754,11 @@ func (s *CheckoutPreview) GetDirectPurchaseQuote() OptDirectPurchaseQuote {
 // GetPassType returns the value of PassType.
 func (s *CheckoutPreview) GetPassType() CheckoutPassType {
 	return s.PassType
+}
+
+// GetPromo returns the value of Promo.
+func (s *CheckoutPreview) GetPromo() OptCheckoutPromo {
+	return s.Promo
 }
 
 // GetPurchaseObligation returns the value of PurchaseObligation.
@@ -14825,6 +14831,11 @@ func (s *CheckoutPreview) SetPassType(val CheckoutPassType) {
 	s.PassType = val
 }
 
+// SetPromo sets the value of Promo.
+func (s *CheckoutPreview) SetPromo(val OptCheckoutPromo) {
+	s.Promo = val
+}
+
 // SetPurchaseObligation sets the value of PurchaseObligation.
 func (s *CheckoutPreview) SetPurchaseObligation(val PurchaseObligation) {
 	s.PurchaseObligation = val
@@ -14852,6 +14863,8 @@ type CheckoutPreviewRequest struct {
 	FlashSaleID   OptUUID                         `json:"flash_sale_id"`
 	Locale        OptCheckoutPreviewRequestLocale `json:"locale"`
 	PassTypeSlug  string                          `json:"pass_type_slug"`
+	// A promo code of the venue (any case); not with flash_sale_id.
+	PromoCode OptString `json:"promo_code"`
 }
 
 // GetBindingMonths returns the value of BindingMonths.
@@ -14879,6 +14892,11 @@ func (s *CheckoutPreviewRequest) GetPassTypeSlug() string {
 	return s.PassTypeSlug
 }
 
+// GetPromoCode returns the value of PromoCode.
+func (s *CheckoutPreviewRequest) GetPromoCode() OptString {
+	return s.PromoCode
+}
+
 // SetBindingMonths sets the value of BindingMonths.
 func (s *CheckoutPreviewRequest) SetBindingMonths(val OptInt) {
 	s.BindingMonths = val
@@ -14902,6 +14920,11 @@ func (s *CheckoutPreviewRequest) SetLocale(val OptCheckoutPreviewRequestLocale) 
 // SetPassTypeSlug sets the value of PassTypeSlug.
 func (s *CheckoutPreviewRequest) SetPassTypeSlug(val string) {
 	s.PassTypeSlug = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *CheckoutPreviewRequest) SetPromoCode(val OptString) {
+	s.PromoCode = val
 }
 
 type CheckoutPreviewRequestLocale string
@@ -14969,6 +14992,56 @@ func (s *CheckoutPreviewResponse) SetData(val CheckoutPreview) {
 // SetError sets the value of Error.
 func (s *CheckoutPreviewResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// The promo code applied (display); the quote carries it to the purchase.
+// Ref: #/components/schemas/CheckoutPromo
+type CheckoutPromo struct {
+	Code          string `json:"code"`
+	DiscountMinor int64  `json:"discount_minor"`
+	// What is sold today before the code.
+	NormalAmountMinor int64     `json:"normal_amount_minor"`
+	PromoCodeID       uuid.UUID `json:"promo_code_id"`
+}
+
+// GetCode returns the value of Code.
+func (s *CheckoutPromo) GetCode() string {
+	return s.Code
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *CheckoutPromo) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetNormalAmountMinor returns the value of NormalAmountMinor.
+func (s *CheckoutPromo) GetNormalAmountMinor() int64 {
+	return s.NormalAmountMinor
+}
+
+// GetPromoCodeID returns the value of PromoCodeID.
+func (s *CheckoutPromo) GetPromoCodeID() uuid.UUID {
+	return s.PromoCodeID
+}
+
+// SetCode sets the value of Code.
+func (s *CheckoutPromo) SetCode(val string) {
+	s.Code = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *CheckoutPromo) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetNormalAmountMinor sets the value of NormalAmountMinor.
+func (s *CheckoutPromo) SetNormalAmountMinor(val int64) {
+	s.NormalAmountMinor = val
+}
+
+// SetPromoCodeID sets the value of PromoCodeID.
+func (s *CheckoutPromo) SetPromoCodeID(val uuid.UUID) {
+	s.PromoCodeID = val
 }
 
 // Ref: #/components/schemas/CheckoutPurchase
@@ -16900,19 +16973,21 @@ func (s *DirectOffer) SetOfferAmount(val int64) {
 // priced; null or absent without one). `flash_sale_id` is the offer priced.
 // Ref: #/components/schemas/DirectPurchaseQuote
 type DirectPurchaseQuote struct {
-	AuthorityFingerprint string                     `json:"authority_fingerprint"`
-	BindingMonths        OptNilInt                  `json:"binding_months"`
-	CreditAppliedMinor   int64                      `json:"credit_applied_minor"`
-	Currency             string                     `json:"currency"`
-	ExpiresAt            time.Time                  `json:"expires_at"`
-	Fingerprint          string                     `json:"fingerprint"`
-	FlashSaleID          OptNilUUID                 `json:"flash_sale_id"`
-	IssuedAt             time.Time                  `json:"issued_at"`
-	OrganizationID       uuid.UUID                  `json:"organization_id"`
-	PassTypeID           uuid.UUID                  `json:"pass_type_id"`
-	PayableMinor         int64                      `json:"payable_minor"`
-	UserID               uuid.UUID                  `json:"user_id"`
-	Version              DirectPurchaseQuoteVersion `json:"version"`
+	AuthorityFingerprint string     `json:"authority_fingerprint"`
+	BindingMonths        OptNilInt  `json:"binding_months"`
+	CreditAppliedMinor   int64      `json:"credit_applied_minor"`
+	Currency             string     `json:"currency"`
+	ExpiresAt            time.Time  `json:"expires_at"`
+	Fingerprint          string     `json:"fingerprint"`
+	FlashSaleID          OptNilUUID `json:"flash_sale_id"`
+	IssuedAt             time.Time  `json:"issued_at"`
+	OrganizationID       uuid.UUID  `json:"organization_id"`
+	PassTypeID           uuid.UUID  `json:"pass_type_id"`
+	PayableMinor         int64      `json:"payable_minor"`
+	// The promo code priced (an addition to the contract's fields); null or absent without one.
+	PromoCodeID OptNilUUID                 `json:"promo_code_id"`
+	UserID      uuid.UUID                  `json:"user_id"`
+	Version     DirectPurchaseQuoteVersion `json:"version"`
 }
 
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
@@ -16968,6 +17043,11 @@ func (s *DirectPurchaseQuote) GetPassTypeID() uuid.UUID {
 // GetPayableMinor returns the value of PayableMinor.
 func (s *DirectPurchaseQuote) GetPayableMinor() int64 {
 	return s.PayableMinor
+}
+
+// GetPromoCodeID returns the value of PromoCodeID.
+func (s *DirectPurchaseQuote) GetPromoCodeID() OptNilUUID {
+	return s.PromoCodeID
 }
 
 // GetUserID returns the value of UserID.
@@ -17033,6 +17113,11 @@ func (s *DirectPurchaseQuote) SetPassTypeID(val uuid.UUID) {
 // SetPayableMinor sets the value of PayableMinor.
 func (s *DirectPurchaseQuote) SetPayableMinor(val int64) {
 	s.PayableMinor = val
+}
+
+// SetPromoCodeID sets the value of PromoCodeID.
+func (s *DirectPurchaseQuote) SetPromoCodeID(val OptNilUUID) {
+	s.PromoCodeID = val
 }
 
 // SetUserID sets the value of UserID.
@@ -32164,6 +32249,52 @@ func (o OptCheckoutPreviewRequestLocale) Or(d CheckoutPreviewRequestLocale) Chec
 	return d
 }
 
+// NewOptCheckoutPromo returns new OptCheckoutPromo with value set to v.
+func NewOptCheckoutPromo(v CheckoutPromo) OptCheckoutPromo {
+	return OptCheckoutPromo{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutPromo is optional CheckoutPromo.
+type OptCheckoutPromo struct {
+	Value CheckoutPromo
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutPromo was set.
+func (o OptCheckoutPromo) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutPromo) Reset() {
+	var v CheckoutPromo
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutPromo) SetTo(v CheckoutPromo) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutPromo) Get() (v CheckoutPromo, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutPromo) Or(d CheckoutPromo) CheckoutPromo {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptDate returns new OptDate with value set to v.
 func NewOptDate(v time.Time) OptDate {
 	return OptDate{
@@ -33578,6 +33709,69 @@ func (o OptNilDate) Or(d time.Time) time.Time {
 	return d
 }
 
+// NewOptNilDateTime returns new OptNilDateTime with value set to v.
+func NewOptNilDateTime(v time.Time) OptNilDateTime {
+	return OptNilDateTime{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptNilDateTime is optional nullable time.Time.
+type OptNilDateTime struct {
+	Value time.Time
+	Set   bool
+	Null  bool
+}
+
+// IsSet returns true if OptNilDateTime was set.
+func (o OptNilDateTime) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptNilDateTime) Reset() {
+	var v time.Time
+	o.Value = v
+	o.Set = false
+	o.Null = false
+}
+
+// SetTo sets value to v.
+func (o *OptNilDateTime) SetTo(v time.Time) {
+	o.Set = true
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o OptNilDateTime) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *OptNilDateTime) SetToNull() {
+	o.Set = true
+	o.Null = true
+	var v time.Time
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptNilDateTime) Get() (v time.Time, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptNilDateTime) Or(d time.Time) time.Time {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptNilFloat64 returns new OptNilFloat64 with value set to v.
 func NewOptNilFloat64(v float64) OptNilFloat64 {
 	return OptNilFloat64{
@@ -34243,6 +34437,52 @@ func (o OptPosQuoteProductQuote) Get() (v PosQuoteProductQuote, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptPosQuoteProductQuote) Or(d PosQuoteProductQuote) PosQuoteProductQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptPosQuotePromoCode returns new OptPosQuotePromoCode with value set to v.
+func NewOptPosQuotePromoCode(v PosQuotePromoCode) OptPosQuotePromoCode {
+	return OptPosQuotePromoCode{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPosQuotePromoCode is optional PosQuotePromoCode.
+type OptPosQuotePromoCode struct {
+	Value PosQuotePromoCode
+	Set   bool
+}
+
+// IsSet returns true if OptPosQuotePromoCode was set.
+func (o OptPosQuotePromoCode) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPosQuotePromoCode) Reset() {
+	var v PosQuotePromoCode
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPosQuotePromoCode) SetTo(v PosQuotePromoCode) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPosQuotePromoCode) Get() (v PosQuotePromoCode, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPosQuotePromoCode) Or(d PosQuotePromoCode) PosQuotePromoCode {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -37097,9 +37337,11 @@ type PosCardSale struct {
 	// When a pending sale lapses unpaid.
 	HoldExpiresAt time.Time `json:"hold_expires_at"`
 	// The sale's id (the completed desk sale keeps it).
-	ID       uuid.UUID         `json:"id"`
-	Kind     PosCardSaleKind   `json:"kind"`
-	Lines    []PosLine         `json:"lines"`
+	ID    uuid.UUID       `json:"id"`
+	Kind  PosCardSaleKind `json:"kind"`
+	Lines []PosLine       `json:"lines"`
+	// With notify_member: the payment link was e-mailed to the member through the outbox (once per sale).
+	LinkSent OptBool           `json:"link_sent"`
 	MemberID NilUUID           `json:"member_id"`
 	Method   PosCardSaleMethod `json:"method"`
 	// While pending, where the member pays (a payment link, or a card awaiting authentication).
@@ -37145,6 +37387,11 @@ func (s *PosCardSale) GetKind() PosCardSaleKind {
 // GetLines returns the value of Lines.
 func (s *PosCardSale) GetLines() []PosLine {
 	return s.Lines
+}
+
+// GetLinkSent returns the value of LinkSent.
+func (s *PosCardSale) GetLinkSent() OptBool {
+	return s.LinkSent
 }
 
 // GetMemberID returns the value of MemberID.
@@ -37220,6 +37467,11 @@ func (s *PosCardSale) SetKind(val PosCardSaleKind) {
 // SetLines sets the value of Lines.
 func (s *PosCardSale) SetLines(val []PosLine) {
 	s.Lines = val
+}
+
+// SetLinkSent sets the value of LinkSent.
+func (s *PosCardSale) SetLinkSent(val OptBool) {
+	s.LinkSent = val
 }
 
 // SetMemberID sets the value of MemberID.
@@ -37483,8 +37735,12 @@ func (s *PosCatalogMeta) SetTotal(val int) {
 
 // Ref: #/components/schemas/PosCatalogPreviewRequest
 type PosCatalogPreviewRequest struct {
-	Items           []PosCartItem `json:"items"`
-	ProductCurrency OptString     `json:"product_currency"`
+	Items []PosCartItem `json:"items"`
+	// Who buys: needed for a code limited per member.
+	MemberID        OptUUID   `json:"member_id"`
+	ProductCurrency OptString `json:"product_currency"`
+	// A promo code of the venue (any case): its discount on the products it applies to is discountAmount.
+	PromoCode OptString `json:"promo_code"`
 }
 
 // GetItems returns the value of Items.
@@ -37492,9 +37748,19 @@ func (s *PosCatalogPreviewRequest) GetItems() []PosCartItem {
 	return s.Items
 }
 
+// GetMemberID returns the value of MemberID.
+func (s *PosCatalogPreviewRequest) GetMemberID() OptUUID {
+	return s.MemberID
+}
+
 // GetProductCurrency returns the value of ProductCurrency.
 func (s *PosCatalogPreviewRequest) GetProductCurrency() OptString {
 	return s.ProductCurrency
+}
+
+// GetPromoCode returns the value of PromoCode.
+func (s *PosCatalogPreviewRequest) GetPromoCode() OptString {
+	return s.PromoCode
 }
 
 // SetItems sets the value of Items.
@@ -37502,9 +37768,19 @@ func (s *PosCatalogPreviewRequest) SetItems(val []PosCartItem) {
 	s.Items = val
 }
 
+// SetMemberID sets the value of MemberID.
+func (s *PosCatalogPreviewRequest) SetMemberID(val OptUUID) {
+	s.MemberID = val
+}
+
 // SetProductCurrency sets the value of ProductCurrency.
 func (s *PosCatalogPreviewRequest) SetProductCurrency(val OptString) {
 	s.ProductCurrency = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *PosCatalogPreviewRequest) SetPromoCode(val OptString) {
+	s.PromoCode = val
 }
 
 // Ref: #/components/schemas/PosDay
@@ -38747,14 +39023,18 @@ func (s *PosLineKind) UnmarshalText(data []byte) error {
 type PosMembershipSaleRequest struct {
 	ExpectedTotalMinor OptInt64 `json:"expected_total_minor"`
 	// Sells the pass at this offer.
-	FlashSaleID          OptUUID                        `json:"flash_sale_id"`
-	GiftCardCode         OptString                      `json:"gift_card_code"`
-	MemberID             uuid.UUID                      `json:"member_id"`
-	Method               PosMembershipSaleRequestMethod `json:"method"`
-	PassTypeID           uuid.UUID                      `json:"pass_type_id"`
-	PaymentMethodID      OptString                      `json:"payment_method_id"`
-	PromoWindowException OptPosPromoWindowException     `json:"promo_window_exception"`
-	ReturnBaseURL        OptURI                         `json:"return_base_url"`
+	FlashSaleID  OptUUID                        `json:"flash_sale_id"`
+	GiftCardCode OptString                      `json:"gift_card_code"`
+	MemberID     uuid.UUID                      `json:"member_id"`
+	Method       PosMembershipSaleRequestMethod `json:"method"`
+	// Method payment_link: e-mail the link to the member (an address needed, else 400).
+	NotifyMember    OptBool   `json:"notify_member"`
+	PassTypeID      uuid.UUID `json:"pass_type_id"`
+	PaymentMethodID OptString `json:"payment_method_id"`
+	// A promo code of the venue (any case); not with flash_sale_id.
+	PromoCode            OptString                  `json:"promo_code"`
+	PromoWindowException OptPosPromoWindowException `json:"promo_window_exception"`
+	ReturnBaseURL        OptURI                     `json:"return_base_url"`
 }
 
 // GetExpectedTotalMinor returns the value of ExpectedTotalMinor.
@@ -38782,6 +39062,11 @@ func (s *PosMembershipSaleRequest) GetMethod() PosMembershipSaleRequestMethod {
 	return s.Method
 }
 
+// GetNotifyMember returns the value of NotifyMember.
+func (s *PosMembershipSaleRequest) GetNotifyMember() OptBool {
+	return s.NotifyMember
+}
+
 // GetPassTypeID returns the value of PassTypeID.
 func (s *PosMembershipSaleRequest) GetPassTypeID() uuid.UUID {
 	return s.PassTypeID
@@ -38790,6 +39075,11 @@ func (s *PosMembershipSaleRequest) GetPassTypeID() uuid.UUID {
 // GetPaymentMethodID returns the value of PaymentMethodID.
 func (s *PosMembershipSaleRequest) GetPaymentMethodID() OptString {
 	return s.PaymentMethodID
+}
+
+// GetPromoCode returns the value of PromoCode.
+func (s *PosMembershipSaleRequest) GetPromoCode() OptString {
+	return s.PromoCode
 }
 
 // GetPromoWindowException returns the value of PromoWindowException.
@@ -38827,6 +39117,11 @@ func (s *PosMembershipSaleRequest) SetMethod(val PosMembershipSaleRequestMethod)
 	s.Method = val
 }
 
+// SetNotifyMember sets the value of NotifyMember.
+func (s *PosMembershipSaleRequest) SetNotifyMember(val OptBool) {
+	s.NotifyMember = val
+}
+
 // SetPassTypeID sets the value of PassTypeID.
 func (s *PosMembershipSaleRequest) SetPassTypeID(val uuid.UUID) {
 	s.PassTypeID = val
@@ -38835,6 +39130,11 @@ func (s *PosMembershipSaleRequest) SetPassTypeID(val uuid.UUID) {
 // SetPaymentMethodID sets the value of PaymentMethodID.
 func (s *PosMembershipSaleRequest) SetPaymentMethodID(val OptString) {
 	s.PaymentMethodID = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *PosMembershipSaleRequest) SetPromoCode(val OptString) {
+	s.PromoCode = val
 }
 
 // SetPromoWindowException sets the value of PromoWindowException.
@@ -39005,12 +39305,169 @@ func (s *PosMethodTotalMethod) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/PosPartnerCodeRedeemRequest
+type PosPartnerCodeRedeemRequest struct {
+	Code     string    `json:"code"`
+	MemberID uuid.UUID `json:"member_id"`
+	Reason   string    `json:"reason"`
+}
+
+// GetCode returns the value of Code.
+func (s *PosPartnerCodeRedeemRequest) GetCode() string {
+	return s.Code
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *PosPartnerCodeRedeemRequest) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetReason returns the value of Reason.
+func (s *PosPartnerCodeRedeemRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetCode sets the value of Code.
+func (s *PosPartnerCodeRedeemRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *PosPartnerCodeRedeemRequest) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosPartnerCodeRedeemRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// Ref: #/components/schemas/PosPartnerCodeRedemption
+type PosPartnerCodeRedemption struct {
+	// The partner's label (else the campaign.
+	CodeLabel string                          `json:"code_label"`
+	Outcome   PosPartnerCodeRedemptionOutcome `json:"outcome"`
+	// The pass granted (outcome granted), else null.
+	PassID NilUUID `json:"pass_id"`
+	// Granted: the pass type granted; sale_required: the pass types the code may be sold on.
+	PassTypeIds []uuid.UUID `json:"pass_type_ids"`
+}
+
+// GetCodeLabel returns the value of CodeLabel.
+func (s *PosPartnerCodeRedemption) GetCodeLabel() string {
+	return s.CodeLabel
+}
+
+// GetOutcome returns the value of Outcome.
+func (s *PosPartnerCodeRedemption) GetOutcome() PosPartnerCodeRedemptionOutcome {
+	return s.Outcome
+}
+
+// GetPassID returns the value of PassID.
+func (s *PosPartnerCodeRedemption) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *PosPartnerCodeRedemption) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// SetCodeLabel sets the value of CodeLabel.
+func (s *PosPartnerCodeRedemption) SetCodeLabel(val string) {
+	s.CodeLabel = val
+}
+
+// SetOutcome sets the value of Outcome.
+func (s *PosPartnerCodeRedemption) SetOutcome(val PosPartnerCodeRedemptionOutcome) {
+	s.Outcome = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *PosPartnerCodeRedemption) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *PosPartnerCodeRedemption) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+type PosPartnerCodeRedemptionOutcome string
+
+const (
+	PosPartnerCodeRedemptionOutcomeGranted      PosPartnerCodeRedemptionOutcome = "granted"
+	PosPartnerCodeRedemptionOutcomeSaleRequired PosPartnerCodeRedemptionOutcome = "sale_required"
+)
+
+// AllValues returns all PosPartnerCodeRedemptionOutcome values.
+func (PosPartnerCodeRedemptionOutcome) AllValues() []PosPartnerCodeRedemptionOutcome {
+	return []PosPartnerCodeRedemptionOutcome{
+		PosPartnerCodeRedemptionOutcomeGranted,
+		PosPartnerCodeRedemptionOutcomeSaleRequired,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosPartnerCodeRedemptionOutcome) MarshalText() ([]byte, error) {
+	switch s {
+	case PosPartnerCodeRedemptionOutcomeGranted:
+		return []byte(s), nil
+	case PosPartnerCodeRedemptionOutcomeSaleRequired:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosPartnerCodeRedemptionOutcome) UnmarshalText(data []byte) error {
+	switch PosPartnerCodeRedemptionOutcome(data) {
+	case PosPartnerCodeRedemptionOutcomeGranted:
+		*s = PosPartnerCodeRedemptionOutcomeGranted
+		return nil
+	case PosPartnerCodeRedemptionOutcomeSaleRequired:
+		*s = PosPartnerCodeRedemptionOutcomeSaleRequired
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosPartnerCodeRedemptionResponse
+type PosPartnerCodeRedemptionResponse struct {
+	Data  PosPartnerCodeRedemption `json:"data"`
+	Error struct{}                 `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosPartnerCodeRedemptionResponse) GetData() PosPartnerCodeRedemption {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosPartnerCodeRedemptionResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosPartnerCodeRedemptionResponse) SetData(val PosPartnerCodeRedemption) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosPartnerCodeRedemptionResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/PosPassPreviewRequest
 type PosPassPreviewRequest struct {
 	// Prices the pass at this offer (its price the total, the difference discountAmount).
-	FlashSaleID          OptUUID                    `json:"flash_sale_id"`
-	MemberID             OptUUID                    `json:"member_id"`
-	PassTypeID           uuid.UUID                  `json:"pass_type_id"`
+	FlashSaleID OptUUID   `json:"flash_sale_id"`
+	MemberID    OptUUID   `json:"member_id"`
+	PassTypeID  uuid.UUID `json:"pass_type_id"`
+	// Prices the pass with this promo code (any case); not with flash_sale_id.
+	PromoCode            OptString                  `json:"promo_code"`
 	PromoWindowException OptPosPromoWindowException `json:"promo_window_exception"`
 }
 
@@ -39027,6 +39484,11 @@ func (s *PosPassPreviewRequest) GetMemberID() OptUUID {
 // GetPassTypeID returns the value of PassTypeID.
 func (s *PosPassPreviewRequest) GetPassTypeID() uuid.UUID {
 	return s.PassTypeID
+}
+
+// GetPromoCode returns the value of PromoCode.
+func (s *PosPassPreviewRequest) GetPromoCode() OptString {
+	return s.PromoCode
 }
 
 // GetPromoWindowException returns the value of PromoWindowException.
@@ -39047,6 +39509,11 @@ func (s *PosPassPreviewRequest) SetMemberID(val OptUUID) {
 // SetPassTypeID sets the value of PassTypeID.
 func (s *PosPassPreviewRequest) SetPassTypeID(val uuid.UUID) {
 	s.PassTypeID = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *PosPassPreviewRequest) SetPromoCode(val OptString) {
+	s.PromoCode = val
 }
 
 // SetPromoWindowException sets the value of PromoWindowException.
@@ -39685,15 +40152,18 @@ func (s *PosProductResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
-// Honours, for this one sale, an offer (`flash_sale_id`) that has ended
-// (`flash_sale_after_end`): its price is charged although its window
-// closed. `reason` (5 to 500 characters, spaces around it not counted)
-// is recorded on the sale and in the audit log
-// (`pos.promo_window_exception`). Every other rule of the offer still
-// holds (cancelled, not started, sold out, another pass type, family or
-// currency: 422 `FLASH_SALE_UNAVAILABLE`); an offer still running needs
-// no exception (400 `VALIDATION_ERROR`). `late_code_redemption` is not
-// accepted yet: the desk has no promo codes.
+// Honours, for this one sale, what has ended: `flash_sale_after_end`
+// an offer (`flash_sale_id`) whose window closed, charged at its price;
+// `late_code_redemption` a promo code (`promo_code`) whose window
+// closed, its discount applied. `reason` (5 to 500 characters, spaces
+// around it not counted) is recorded on the sale and in the audit log
+// (`pos.promo_window_exception`), and for a code on its redemption.
+// Every other rule still holds (an offer cancelled, not started, sold
+// out, another pass type, family or currency: 422
+// `FLASH_SALE_UNAVAILABLE`; a code inactive, used up, not applicable:
+// 422 `PROMO_CODE_UNAVAILABLE`); an offer or code still running needs
+// no exception (400 `VALIDATION_ERROR`), and so does an exception
+// without the offer or code it names.
 // Ref: #/components/schemas/PosPromoWindowException
 type PosPromoWindowException struct {
 	Kind   PosPromoWindowExceptionKind `json:"kind"`
@@ -39723,13 +40193,15 @@ func (s *PosPromoWindowException) SetReason(val string) {
 type PosPromoWindowExceptionKind string
 
 const (
-	PosPromoWindowExceptionKindFlashSaleAfterEnd PosPromoWindowExceptionKind = "flash_sale_after_end"
+	PosPromoWindowExceptionKindFlashSaleAfterEnd  PosPromoWindowExceptionKind = "flash_sale_after_end"
+	PosPromoWindowExceptionKindLateCodeRedemption PosPromoWindowExceptionKind = "late_code_redemption"
 )
 
 // AllValues returns all PosPromoWindowExceptionKind values.
 func (PosPromoWindowExceptionKind) AllValues() []PosPromoWindowExceptionKind {
 	return []PosPromoWindowExceptionKind{
 		PosPromoWindowExceptionKindFlashSaleAfterEnd,
+		PosPromoWindowExceptionKindLateCodeRedemption,
 	}
 }
 
@@ -39737,6 +40209,8 @@ func (PosPromoWindowExceptionKind) AllValues() []PosPromoWindowExceptionKind {
 func (s PosPromoWindowExceptionKind) MarshalText() ([]byte, error) {
 	switch s {
 	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
+		return []byte(s), nil
+	case PosPromoWindowExceptionKindLateCodeRedemption:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -39748,6 +40222,9 @@ func (s *PosPromoWindowExceptionKind) UnmarshalText(data []byte) error {
 	switch PosPromoWindowExceptionKind(data) {
 	case PosPromoWindowExceptionKindFlashSaleAfterEnd:
 		*s = PosPromoWindowExceptionKindFlashSaleAfterEnd
+		return nil
+	case PosPromoWindowExceptionKindLateCodeRedemption:
+		*s = PosPromoWindowExceptionKindLateCodeRedemption
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -39766,6 +40243,8 @@ type PosQuote struct {
 	ProductPriceBookVersions []PosPriceBookVersion `json:"product_price_book_versions"`
 	// With product_currency, the quote to hold the sale to.
 	ProductQuote OptPosQuoteProductQuote `json:"product_quote"`
+	// The promo code applied (its discount is in discountAmount).
+	PromoCode OptPosQuotePromoCode `json:"promo_code"`
 	// The lines' sum, VAT-inclusive, major units.
 	Subtotal      float64 `json:"subtotal"`
 	SubtotalMinor int64   `json:"subtotal_minor"`
@@ -39816,6 +40295,11 @@ func (s *PosQuote) GetProductPriceBookVersions() []PosPriceBookVersion {
 // GetProductQuote returns the value of ProductQuote.
 func (s *PosQuote) GetProductQuote() OptPosQuoteProductQuote {
 	return s.ProductQuote
+}
+
+// GetPromoCode returns the value of PromoCode.
+func (s *PosQuote) GetPromoCode() OptPosQuotePromoCode {
+	return s.PromoCode
 }
 
 // GetSubtotal returns the value of Subtotal.
@@ -39891,6 +40375,11 @@ func (s *PosQuote) SetProductPriceBookVersions(val []PosPriceBookVersion) {
 // SetProductQuote sets the value of ProductQuote.
 func (s *PosQuote) SetProductQuote(val OptPosQuoteProductQuote) {
 	s.ProductQuote = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *PosQuote) SetPromoCode(val OptPosQuotePromoCode) {
+	s.PromoCode = val
 }
 
 // SetSubtotal sets the value of Subtotal.
@@ -40005,6 +40494,43 @@ func (s *PosQuoteProductQuote) SetFingerprint(val string) {
 // SetTotalMinor sets the value of TotalMinor.
 func (s *PosQuoteProductQuote) SetTotalMinor(val int64) {
 	s.TotalMinor = val
+}
+
+// The promo code applied (its discount is in discountAmount).
+type PosQuotePromoCode struct {
+	Code          string    `json:"code"`
+	DiscountMinor int64     `json:"discount_minor"`
+	ID            uuid.UUID `json:"id"`
+}
+
+// GetCode returns the value of Code.
+func (s *PosQuotePromoCode) GetCode() string {
+	return s.Code
+}
+
+// GetDiscountMinor returns the value of DiscountMinor.
+func (s *PosQuotePromoCode) GetDiscountMinor() int64 {
+	return s.DiscountMinor
+}
+
+// GetID returns the value of ID.
+func (s *PosQuotePromoCode) GetID() uuid.UUID {
+	return s.ID
+}
+
+// SetCode sets the value of Code.
+func (s *PosQuotePromoCode) SetCode(val string) {
+	s.Code = val
+}
+
+// SetDiscountMinor sets the value of DiscountMinor.
+func (s *PosQuotePromoCode) SetDiscountMinor(val int64) {
+	s.DiscountMinor = val
+}
+
+// SetID sets the value of ID.
+func (s *PosQuotePromoCode) SetID(val uuid.UUID) {
+	s.ID = val
 }
 
 // Ref: #/components/schemas/PosQuoteResponse
@@ -40507,10 +41033,15 @@ type PosSaleRequest struct {
 	Items        []PosCartItem        `json:"items"`
 	MemberID     OptUUID              `json:"member_id"`
 	Method       PosSaleRequestMethod `json:"method"`
-	PassTypeID   OptUUID              `json:"pass_type_id"`
+	// Method payment_link: e-mail the link to member_id through the outbox (an address needed, else 400).
+	NotifyMember OptBool `json:"notify_member"`
+	PassTypeID   OptUUID `json:"pass_type_id"`
 	// Method card: the member's saved card (member_id required), charged off-session.
-	PaymentMethodID      OptString                  `json:"payment_method_id"`
-	ProductCurrency      OptString                  `json:"product_currency"`
+	PaymentMethodID OptString `json:"payment_method_id"`
+	ProductCurrency OptString `json:"product_currency"`
+	// A promo code of the venue (any case), applied to the pass or the products it names; not with
+	// flash_sale_id.
+	PromoCode            OptString                  `json:"promo_code"`
 	PromoWindowException OptPosPromoWindowException `json:"promo_window_exception"`
 	// Method payment_link: where the link sends the member (https).
 	ReturnBaseURL OptURI `json:"return_base_url"`
@@ -40546,6 +41077,11 @@ func (s *PosSaleRequest) GetMethod() PosSaleRequestMethod {
 	return s.Method
 }
 
+// GetNotifyMember returns the value of NotifyMember.
+func (s *PosSaleRequest) GetNotifyMember() OptBool {
+	return s.NotifyMember
+}
+
 // GetPassTypeID returns the value of PassTypeID.
 func (s *PosSaleRequest) GetPassTypeID() OptUUID {
 	return s.PassTypeID
@@ -40559,6 +41095,11 @@ func (s *PosSaleRequest) GetPaymentMethodID() OptString {
 // GetProductCurrency returns the value of ProductCurrency.
 func (s *PosSaleRequest) GetProductCurrency() OptString {
 	return s.ProductCurrency
+}
+
+// GetPromoCode returns the value of PromoCode.
+func (s *PosSaleRequest) GetPromoCode() OptString {
+	return s.PromoCode
 }
 
 // GetPromoWindowException returns the value of PromoWindowException.
@@ -40601,6 +41142,11 @@ func (s *PosSaleRequest) SetMethod(val PosSaleRequestMethod) {
 	s.Method = val
 }
 
+// SetNotifyMember sets the value of NotifyMember.
+func (s *PosSaleRequest) SetNotifyMember(val OptBool) {
+	s.NotifyMember = val
+}
+
 // SetPassTypeID sets the value of PassTypeID.
 func (s *PosSaleRequest) SetPassTypeID(val OptUUID) {
 	s.PassTypeID = val
@@ -40614,6 +41160,11 @@ func (s *PosSaleRequest) SetPaymentMethodID(val OptString) {
 // SetProductCurrency sets the value of ProductCurrency.
 func (s *PosSaleRequest) SetProductCurrency(val OptString) {
 	s.ProductCurrency = val
+}
+
+// SetPromoCode sets the value of PromoCode.
+func (s *PosSaleRequest) SetPromoCode(val OptString) {
+	s.PromoCode = val
 }
 
 // SetPromoWindowException sets the value of PromoWindowException.
@@ -41766,6 +42317,625 @@ func (s *ProfileUpdateRequestResponse) SetData(val ProfileUpdateRequest) {
 // SetError sets the value of Error.
 func (s *ProfileUpdateRequestResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/PromoCode
+type PromoCode struct {
+	Active         bool      `json:"active"`
+	AmountOffMinor NilInt64  `json:"amount_off_minor"`
+	Campaign       NilString `json:"campaign"`
+	// Uses held by purchases waiting for their money, and paid ones.
+	ClaimedCount     int                   `json:"claimed_count"`
+	Code             string                `json:"code"`
+	CreatedAt        time.Time             `json:"created_at"`
+	Currency         NilString             `json:"currency"`
+	DiscountKind     PromoCodeDiscountKind `json:"discount_kind"`
+	EndsAt           NilDateTime           `json:"ends_at"`
+	GrantsPassTypeID NilUUID               `json:"grants_pass_type_id"`
+	ID               uuid.UUID             `json:"id"`
+	MaxUses          NilInt                `json:"max_uses"`
+	MaxUsesPerMember NilInt                `json:"max_uses_per_member"`
+	Name             string                `json:"name"`
+	PartnerLabel     NilString             `json:"partner_label"`
+	PassTypeIds      []uuid.UUID           `json:"pass_type_ids"`
+	PercentOff       NilInt                `json:"percent_off"`
+	ProductIds       []uuid.UUID           `json:"product_ids"`
+	// Paid uses, each counted once, at payment.
+	RedeemedCount int         `json:"redeemed_count"`
+	StartsAt      NilDateTime `json:"starts_at"`
+}
+
+// GetActive returns the value of Active.
+func (s *PromoCode) GetActive() bool {
+	return s.Active
+}
+
+// GetAmountOffMinor returns the value of AmountOffMinor.
+func (s *PromoCode) GetAmountOffMinor() NilInt64 {
+	return s.AmountOffMinor
+}
+
+// GetCampaign returns the value of Campaign.
+func (s *PromoCode) GetCampaign() NilString {
+	return s.Campaign
+}
+
+// GetClaimedCount returns the value of ClaimedCount.
+func (s *PromoCode) GetClaimedCount() int {
+	return s.ClaimedCount
+}
+
+// GetCode returns the value of Code.
+func (s *PromoCode) GetCode() string {
+	return s.Code
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PromoCode) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PromoCode) GetCurrency() NilString {
+	return s.Currency
+}
+
+// GetDiscountKind returns the value of DiscountKind.
+func (s *PromoCode) GetDiscountKind() PromoCodeDiscountKind {
+	return s.DiscountKind
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *PromoCode) GetEndsAt() NilDateTime {
+	return s.EndsAt
+}
+
+// GetGrantsPassTypeID returns the value of GrantsPassTypeID.
+func (s *PromoCode) GetGrantsPassTypeID() NilUUID {
+	return s.GrantsPassTypeID
+}
+
+// GetID returns the value of ID.
+func (s *PromoCode) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMaxUses returns the value of MaxUses.
+func (s *PromoCode) GetMaxUses() NilInt {
+	return s.MaxUses
+}
+
+// GetMaxUsesPerMember returns the value of MaxUsesPerMember.
+func (s *PromoCode) GetMaxUsesPerMember() NilInt {
+	return s.MaxUsesPerMember
+}
+
+// GetName returns the value of Name.
+func (s *PromoCode) GetName() string {
+	return s.Name
+}
+
+// GetPartnerLabel returns the value of PartnerLabel.
+func (s *PromoCode) GetPartnerLabel() NilString {
+	return s.PartnerLabel
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *PromoCode) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// GetPercentOff returns the value of PercentOff.
+func (s *PromoCode) GetPercentOff() NilInt {
+	return s.PercentOff
+}
+
+// GetProductIds returns the value of ProductIds.
+func (s *PromoCode) GetProductIds() []uuid.UUID {
+	return s.ProductIds
+}
+
+// GetRedeemedCount returns the value of RedeemedCount.
+func (s *PromoCode) GetRedeemedCount() int {
+	return s.RedeemedCount
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *PromoCode) GetStartsAt() NilDateTime {
+	return s.StartsAt
+}
+
+// SetActive sets the value of Active.
+func (s *PromoCode) SetActive(val bool) {
+	s.Active = val
+}
+
+// SetAmountOffMinor sets the value of AmountOffMinor.
+func (s *PromoCode) SetAmountOffMinor(val NilInt64) {
+	s.AmountOffMinor = val
+}
+
+// SetCampaign sets the value of Campaign.
+func (s *PromoCode) SetCampaign(val NilString) {
+	s.Campaign = val
+}
+
+// SetClaimedCount sets the value of ClaimedCount.
+func (s *PromoCode) SetClaimedCount(val int) {
+	s.ClaimedCount = val
+}
+
+// SetCode sets the value of Code.
+func (s *PromoCode) SetCode(val string) {
+	s.Code = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PromoCode) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PromoCode) SetCurrency(val NilString) {
+	s.Currency = val
+}
+
+// SetDiscountKind sets the value of DiscountKind.
+func (s *PromoCode) SetDiscountKind(val PromoCodeDiscountKind) {
+	s.DiscountKind = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *PromoCode) SetEndsAt(val NilDateTime) {
+	s.EndsAt = val
+}
+
+// SetGrantsPassTypeID sets the value of GrantsPassTypeID.
+func (s *PromoCode) SetGrantsPassTypeID(val NilUUID) {
+	s.GrantsPassTypeID = val
+}
+
+// SetID sets the value of ID.
+func (s *PromoCode) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMaxUses sets the value of MaxUses.
+func (s *PromoCode) SetMaxUses(val NilInt) {
+	s.MaxUses = val
+}
+
+// SetMaxUsesPerMember sets the value of MaxUsesPerMember.
+func (s *PromoCode) SetMaxUsesPerMember(val NilInt) {
+	s.MaxUsesPerMember = val
+}
+
+// SetName sets the value of Name.
+func (s *PromoCode) SetName(val string) {
+	s.Name = val
+}
+
+// SetPartnerLabel sets the value of PartnerLabel.
+func (s *PromoCode) SetPartnerLabel(val NilString) {
+	s.PartnerLabel = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *PromoCode) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+// SetPercentOff sets the value of PercentOff.
+func (s *PromoCode) SetPercentOff(val NilInt) {
+	s.PercentOff = val
+}
+
+// SetProductIds sets the value of ProductIds.
+func (s *PromoCode) SetProductIds(val []uuid.UUID) {
+	s.ProductIds = val
+}
+
+// SetRedeemedCount sets the value of RedeemedCount.
+func (s *PromoCode) SetRedeemedCount(val int) {
+	s.RedeemedCount = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *PromoCode) SetStartsAt(val NilDateTime) {
+	s.StartsAt = val
+}
+
+// Ref: #/components/schemas/PromoCodeCreateRequest
+type PromoCodeCreateRequest struct {
+	AmountOffMinor OptInt64 `json:"amount_off_minor"`
+	// The campaign a partner code belongs to.
+	Campaign     OptString                          `json:"campaign"`
+	Code         string                             `json:"code"`
+	Currency     OptString                          `json:"currency"`
+	DiscountKind PromoCodeCreateRequestDiscountKind `json:"discount_kind"`
+	EndsAt       OptDateTime                        `json:"ends_at"`
+	// A partner code that grants this pass outright (no discount).
+	GrantsPassTypeID OptUUID   `json:"grants_pass_type_id"`
+	MaxUses          OptInt    `json:"max_uses"`
+	MaxUsesPerMember OptInt    `json:"max_uses_per_member"`
+	Name             OptString `json:"name"`
+	// The partner's name as the desk shows it (code_label).
+	PartnerLabel OptString `json:"partner_label"`
+	// Only these pass types (none listed, with no products listed either, means every pass type and
+	// product).
+	PassTypeIds []uuid.UUID `json:"pass_type_ids"`
+	PercentOff  OptInt      `json:"percent_off"`
+	// Only these products.
+	ProductIds []uuid.UUID `json:"product_ids"`
+	StartsAt   OptDateTime `json:"starts_at"`
+}
+
+// GetAmountOffMinor returns the value of AmountOffMinor.
+func (s *PromoCodeCreateRequest) GetAmountOffMinor() OptInt64 {
+	return s.AmountOffMinor
+}
+
+// GetCampaign returns the value of Campaign.
+func (s *PromoCodeCreateRequest) GetCampaign() OptString {
+	return s.Campaign
+}
+
+// GetCode returns the value of Code.
+func (s *PromoCodeCreateRequest) GetCode() string {
+	return s.Code
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PromoCodeCreateRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// GetDiscountKind returns the value of DiscountKind.
+func (s *PromoCodeCreateRequest) GetDiscountKind() PromoCodeCreateRequestDiscountKind {
+	return s.DiscountKind
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *PromoCodeCreateRequest) GetEndsAt() OptDateTime {
+	return s.EndsAt
+}
+
+// GetGrantsPassTypeID returns the value of GrantsPassTypeID.
+func (s *PromoCodeCreateRequest) GetGrantsPassTypeID() OptUUID {
+	return s.GrantsPassTypeID
+}
+
+// GetMaxUses returns the value of MaxUses.
+func (s *PromoCodeCreateRequest) GetMaxUses() OptInt {
+	return s.MaxUses
+}
+
+// GetMaxUsesPerMember returns the value of MaxUsesPerMember.
+func (s *PromoCodeCreateRequest) GetMaxUsesPerMember() OptInt {
+	return s.MaxUsesPerMember
+}
+
+// GetName returns the value of Name.
+func (s *PromoCodeCreateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetPartnerLabel returns the value of PartnerLabel.
+func (s *PromoCodeCreateRequest) GetPartnerLabel() OptString {
+	return s.PartnerLabel
+}
+
+// GetPassTypeIds returns the value of PassTypeIds.
+func (s *PromoCodeCreateRequest) GetPassTypeIds() []uuid.UUID {
+	return s.PassTypeIds
+}
+
+// GetPercentOff returns the value of PercentOff.
+func (s *PromoCodeCreateRequest) GetPercentOff() OptInt {
+	return s.PercentOff
+}
+
+// GetProductIds returns the value of ProductIds.
+func (s *PromoCodeCreateRequest) GetProductIds() []uuid.UUID {
+	return s.ProductIds
+}
+
+// GetStartsAt returns the value of StartsAt.
+func (s *PromoCodeCreateRequest) GetStartsAt() OptDateTime {
+	return s.StartsAt
+}
+
+// SetAmountOffMinor sets the value of AmountOffMinor.
+func (s *PromoCodeCreateRequest) SetAmountOffMinor(val OptInt64) {
+	s.AmountOffMinor = val
+}
+
+// SetCampaign sets the value of Campaign.
+func (s *PromoCodeCreateRequest) SetCampaign(val OptString) {
+	s.Campaign = val
+}
+
+// SetCode sets the value of Code.
+func (s *PromoCodeCreateRequest) SetCode(val string) {
+	s.Code = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PromoCodeCreateRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// SetDiscountKind sets the value of DiscountKind.
+func (s *PromoCodeCreateRequest) SetDiscountKind(val PromoCodeCreateRequestDiscountKind) {
+	s.DiscountKind = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *PromoCodeCreateRequest) SetEndsAt(val OptDateTime) {
+	s.EndsAt = val
+}
+
+// SetGrantsPassTypeID sets the value of GrantsPassTypeID.
+func (s *PromoCodeCreateRequest) SetGrantsPassTypeID(val OptUUID) {
+	s.GrantsPassTypeID = val
+}
+
+// SetMaxUses sets the value of MaxUses.
+func (s *PromoCodeCreateRequest) SetMaxUses(val OptInt) {
+	s.MaxUses = val
+}
+
+// SetMaxUsesPerMember sets the value of MaxUsesPerMember.
+func (s *PromoCodeCreateRequest) SetMaxUsesPerMember(val OptInt) {
+	s.MaxUsesPerMember = val
+}
+
+// SetName sets the value of Name.
+func (s *PromoCodeCreateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetPartnerLabel sets the value of PartnerLabel.
+func (s *PromoCodeCreateRequest) SetPartnerLabel(val OptString) {
+	s.PartnerLabel = val
+}
+
+// SetPassTypeIds sets the value of PassTypeIds.
+func (s *PromoCodeCreateRequest) SetPassTypeIds(val []uuid.UUID) {
+	s.PassTypeIds = val
+}
+
+// SetPercentOff sets the value of PercentOff.
+func (s *PromoCodeCreateRequest) SetPercentOff(val OptInt) {
+	s.PercentOff = val
+}
+
+// SetProductIds sets the value of ProductIds.
+func (s *PromoCodeCreateRequest) SetProductIds(val []uuid.UUID) {
+	s.ProductIds = val
+}
+
+// SetStartsAt sets the value of StartsAt.
+func (s *PromoCodeCreateRequest) SetStartsAt(val OptDateTime) {
+	s.StartsAt = val
+}
+
+type PromoCodeCreateRequestDiscountKind string
+
+const (
+	PromoCodeCreateRequestDiscountKindPercent PromoCodeCreateRequestDiscountKind = "percent"
+	PromoCodeCreateRequestDiscountKindFixed   PromoCodeCreateRequestDiscountKind = "fixed"
+)
+
+// AllValues returns all PromoCodeCreateRequestDiscountKind values.
+func (PromoCodeCreateRequestDiscountKind) AllValues() []PromoCodeCreateRequestDiscountKind {
+	return []PromoCodeCreateRequestDiscountKind{
+		PromoCodeCreateRequestDiscountKindPercent,
+		PromoCodeCreateRequestDiscountKindFixed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PromoCodeCreateRequestDiscountKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PromoCodeCreateRequestDiscountKindPercent:
+		return []byte(s), nil
+	case PromoCodeCreateRequestDiscountKindFixed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PromoCodeCreateRequestDiscountKind) UnmarshalText(data []byte) error {
+	switch PromoCodeCreateRequestDiscountKind(data) {
+	case PromoCodeCreateRequestDiscountKindPercent:
+		*s = PromoCodeCreateRequestDiscountKindPercent
+		return nil
+	case PromoCodeCreateRequestDiscountKindFixed:
+		*s = PromoCodeCreateRequestDiscountKindFixed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type PromoCodeDiscountKind string
+
+const (
+	PromoCodeDiscountKindPercent PromoCodeDiscountKind = "percent"
+	PromoCodeDiscountKindFixed   PromoCodeDiscountKind = "fixed"
+)
+
+// AllValues returns all PromoCodeDiscountKind values.
+func (PromoCodeDiscountKind) AllValues() []PromoCodeDiscountKind {
+	return []PromoCodeDiscountKind{
+		PromoCodeDiscountKindPercent,
+		PromoCodeDiscountKindFixed,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PromoCodeDiscountKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PromoCodeDiscountKindPercent:
+		return []byte(s), nil
+	case PromoCodeDiscountKindFixed:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PromoCodeDiscountKind) UnmarshalText(data []byte) error {
+	switch PromoCodeDiscountKind(data) {
+	case PromoCodeDiscountKindPercent:
+		*s = PromoCodeDiscountKindPercent
+		return nil
+	case PromoCodeDiscountKindFixed:
+		*s = PromoCodeDiscountKindFixed
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PromoCodeListResponse
+type PromoCodeListResponse struct {
+	Data  []PromoCode               `json:"data"`
+	Error struct{}                  `json:"error"`
+	Meta  PromoCodeListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PromoCodeListResponse) GetData() []PromoCode {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PromoCodeListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PromoCodeListResponse) GetMeta() PromoCodeListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PromoCodeListResponse) SetData(val []PromoCode) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PromoCodeListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PromoCodeListResponse) SetMeta(val PromoCodeListResponseMeta) {
+	s.Meta = val
+}
+
+type PromoCodeListResponseMeta struct {
+	Total int `json:"total"`
+}
+
+// GetTotal returns the value of Total.
+func (s *PromoCodeListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetTotal sets the value of Total.
+func (s *PromoCodeListResponseMeta) SetTotal(val int) {
+	s.Total = val
+}
+
+// Ref: #/components/schemas/PromoCodeResponse
+type PromoCodeResponse struct {
+	Data  PromoCode `json:"data"`
+	Error struct{}  `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PromoCodeResponse) GetData() PromoCode {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PromoCodeResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PromoCodeResponse) SetData(val PromoCode) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PromoCodeResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// Ref: #/components/schemas/PromoCodeUpdateRequest
+type PromoCodeUpdateRequest struct {
+	Active           OptBool        `json:"active"`
+	EndsAt           OptNilDateTime `json:"ends_at"`
+	MaxUses          OptInt         `json:"max_uses"`
+	MaxUsesPerMember OptInt         `json:"max_uses_per_member"`
+	Name             OptString      `json:"name"`
+}
+
+// GetActive returns the value of Active.
+func (s *PromoCodeUpdateRequest) GetActive() OptBool {
+	return s.Active
+}
+
+// GetEndsAt returns the value of EndsAt.
+func (s *PromoCodeUpdateRequest) GetEndsAt() OptNilDateTime {
+	return s.EndsAt
+}
+
+// GetMaxUses returns the value of MaxUses.
+func (s *PromoCodeUpdateRequest) GetMaxUses() OptInt {
+	return s.MaxUses
+}
+
+// GetMaxUsesPerMember returns the value of MaxUsesPerMember.
+func (s *PromoCodeUpdateRequest) GetMaxUsesPerMember() OptInt {
+	return s.MaxUsesPerMember
+}
+
+// GetName returns the value of Name.
+func (s *PromoCodeUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// SetActive sets the value of Active.
+func (s *PromoCodeUpdateRequest) SetActive(val OptBool) {
+	s.Active = val
+}
+
+// SetEndsAt sets the value of EndsAt.
+func (s *PromoCodeUpdateRequest) SetEndsAt(val OptNilDateTime) {
+	s.EndsAt = val
+}
+
+// SetMaxUses sets the value of MaxUses.
+func (s *PromoCodeUpdateRequest) SetMaxUses(val OptInt) {
+	s.MaxUses = val
+}
+
+// SetMaxUsesPerMember sets the value of MaxUsesPerMember.
+func (s *PromoCodeUpdateRequest) SetMaxUsesPerMember(val OptInt) {
+	s.MaxUsesPerMember = val
+}
+
+// SetName sets the value of Name.
+func (s *PromoCodeUpdateRequest) SetName(val OptString) {
+	s.Name = val
 }
 
 // Ref: #/components/schemas/PurchaseConfirmation
@@ -44614,8 +45784,13 @@ type SalesAmount struct {
 	AmountMinor int64   `json:"amount_minor"`
 	Currency    string  `json:"currency"`
 	// Minor-unit digits of the currency (DKK 2, JPY 0, KWD 3).
-	Exponent int   `json:"exponent"`
-	Payments int64 `json:"payments"`
+	Exponent int `json:"exponent"`
+	// The payments before refunds.
+	GrossMinor OptInt64 `json:"gross_minor"`
+	Payments   int64    `json:"payments"`
+	// Refunds that succeeded in the period.
+	RefundedMinor OptInt64 `json:"refunded_minor"`
+	Refunds       OptInt64 `json:"refunds"`
 }
 
 // GetAmount returns the value of Amount.
@@ -44638,9 +45813,24 @@ func (s *SalesAmount) GetExponent() int {
 	return s.Exponent
 }
 
+// GetGrossMinor returns the value of GrossMinor.
+func (s *SalesAmount) GetGrossMinor() OptInt64 {
+	return s.GrossMinor
+}
+
 // GetPayments returns the value of Payments.
 func (s *SalesAmount) GetPayments() int64 {
 	return s.Payments
+}
+
+// GetRefundedMinor returns the value of RefundedMinor.
+func (s *SalesAmount) GetRefundedMinor() OptInt64 {
+	return s.RefundedMinor
+}
+
+// GetRefunds returns the value of Refunds.
+func (s *SalesAmount) GetRefunds() OptInt64 {
+	return s.Refunds
 }
 
 // SetAmount sets the value of Amount.
@@ -44663,20 +45853,38 @@ func (s *SalesAmount) SetExponent(val int) {
 	s.Exponent = val
 }
 
+// SetGrossMinor sets the value of GrossMinor.
+func (s *SalesAmount) SetGrossMinor(val OptInt64) {
+	s.GrossMinor = val
+}
+
 // SetPayments sets the value of Payments.
 func (s *SalesAmount) SetPayments(val int64) {
 	s.Payments = val
 }
 
+// SetRefundedMinor sets the value of RefundedMinor.
+func (s *SalesAmount) SetRefundedMinor(val OptInt64) {
+	s.RefundedMinor = val
+}
+
+// SetRefunds sets the value of Refunds.
+func (s *SalesAmount) SetRefunds(val OptInt64) {
+	s.Refunds = val
+}
+
 // Ref: #/components/schemas/SalesLine
 type SalesLine struct {
-	Amount      float64         `json:"amount"`
-	AmountMinor int64           `json:"amount_minor"`
-	Category    string          `json:"category"`
-	Currency    string          `json:"currency"`
-	Exponent    int             `json:"exponent"`
-	Method      SalesLineMethod `json:"method"`
-	Payments    int64           `json:"payments"`
+	Amount        float64         `json:"amount"`
+	AmountMinor   int64           `json:"amount_minor"`
+	Category      string          `json:"category"`
+	Currency      string          `json:"currency"`
+	Exponent      int             `json:"exponent"`
+	GrossMinor    OptInt64        `json:"gross_minor"`
+	Method        SalesLineMethod `json:"method"`
+	Payments      int64           `json:"payments"`
+	RefundedMinor OptInt64        `json:"refunded_minor"`
+	Refunds       OptInt64        `json:"refunds"`
 }
 
 // GetAmount returns the value of Amount.
@@ -44704,6 +45912,11 @@ func (s *SalesLine) GetExponent() int {
 	return s.Exponent
 }
 
+// GetGrossMinor returns the value of GrossMinor.
+func (s *SalesLine) GetGrossMinor() OptInt64 {
+	return s.GrossMinor
+}
+
 // GetMethod returns the value of Method.
 func (s *SalesLine) GetMethod() SalesLineMethod {
 	return s.Method
@@ -44712,6 +45925,16 @@ func (s *SalesLine) GetMethod() SalesLineMethod {
 // GetPayments returns the value of Payments.
 func (s *SalesLine) GetPayments() int64 {
 	return s.Payments
+}
+
+// GetRefundedMinor returns the value of RefundedMinor.
+func (s *SalesLine) GetRefundedMinor() OptInt64 {
+	return s.RefundedMinor
+}
+
+// GetRefunds returns the value of Refunds.
+func (s *SalesLine) GetRefunds() OptInt64 {
+	return s.Refunds
 }
 
 // SetAmount sets the value of Amount.
@@ -44739,6 +45962,11 @@ func (s *SalesLine) SetExponent(val int) {
 	s.Exponent = val
 }
 
+// SetGrossMinor sets the value of GrossMinor.
+func (s *SalesLine) SetGrossMinor(val OptInt64) {
+	s.GrossMinor = val
+}
+
 // SetMethod sets the value of Method.
 func (s *SalesLine) SetMethod(val SalesLineMethod) {
 	s.Method = val
@@ -44747,6 +45975,16 @@ func (s *SalesLine) SetMethod(val SalesLineMethod) {
 // SetPayments sets the value of Payments.
 func (s *SalesLine) SetPayments(val int64) {
 	s.Payments = val
+}
+
+// SetRefundedMinor sets the value of RefundedMinor.
+func (s *SalesLine) SetRefundedMinor(val OptInt64) {
+	s.RefundedMinor = val
+}
+
+// SetRefunds sets the value of Refunds.
+func (s *SalesLine) SetRefunds(val OptInt64) {
+	s.Refunds = val
 }
 
 type SalesLineMethod string

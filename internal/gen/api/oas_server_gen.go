@@ -1215,6 +1215,19 @@ type Handler interface {
 	//
 	// POST /admin/pos/sale
 	CreatePosSale(ctx context.Context, req *PosSaleRequest, params CreatePosSaleParams) (CreatePosSaleRes, error)
+	// CreatePromoCode implements createPromoCode operation.
+	//
+	// Needs `marketing.campaigns`. `discount_kind` `percent` names
+	// `percent_off` (1 to 100); `fixed` names `amount_off_minor` and
+	// `currency` (VAT-inclusive minor units). A code the venue has already,
+	// in any case, is 409 `PROMO_CODE_EXISTS`; an unknown or another
+	// venue's pass type or product is 404 `NOT_FOUND`; `ends_at` not after
+	// `starts_at` and `max_uses_per_member` above `max_uses` are 400
+	// `VALIDATION_ERROR`. A code that grants a pass names its `campaign`.
+	// Audited as `promo_code.created`.
+	//
+	// POST /admin/promo-codes
+	CreatePromoCode(ctx context.Context, req *PromoCodeCreateRequest, params CreatePromoCodeParams) (*PromoCodeResponse, error)
 	// CreateRefundReview implements createRefundReview operation.
 	//
 	// Review a refund before making it (a review intent).
@@ -1900,6 +1913,12 @@ type Handler interface {
 	//
 	// GET /admin/pos/kiosk
 	GetPosKiosk(ctx context.Context) (*PosKioskResponse, error)
+	// GetPromoCode implements getPromoCode operation.
+	//
+	// Needs `marketing.campaigns`. Unknown or another venue's code is 404 `NOT_FOUND`.
+	//
+	// GET /admin/promo-codes/{promoCodeId}
+	GetPromoCode(ctx context.Context, params GetPromoCodeParams) (*PromoCodeResponse, error)
 	// GetProviderWorkingHours implements getProviderWorkingHours operation.
 	//
 	// A provider's weekly working hours.
@@ -1919,8 +1938,12 @@ type Handler interface {
 	// currency's `exponent`), and per payment method and category (the
 	// payment's kind). `basis` `cash` (default) counts succeeded payments on
 	// the date they were paid; `accrual` counts pending and succeeded
-	// payments on the date the sale was made. Refunded, failed and cancelled
-	// payments count on neither. Filters: `methods` and `categories`
+	// payments on the date the sale was made. A refunded payment still
+	// counts as the sale it was, on its own date, and its refunds are
+	// netted on the date each succeeded (both bases): `amount_minor` is
+	// the payments less the refunds, `gross_minor` and `refunded_minor`
+	// the two parts, `refunds` their count. Failed and cancelled payments
+	// count on neither. Filters: `methods` and `categories`
 	// (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 	// and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 	// the database keeps with every payment write; `refresh=1` recomputes the
@@ -2343,6 +2366,12 @@ type Handler interface {
 	//
 	// GET /admin/pos/services
 	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
+	// ListPromoCodes implements listPromoCodes operation.
+	//
+	// Newest first, at most 500. Needs `marketing.campaigns`.
+	//
+	// GET /admin/promo-codes
+	ListPromoCodes(ctx context.Context) (*PromoCodeListResponse, error)
 	// ListProviderTimeOff implements listProviderTimeOff operation.
 	//
 	// A provider's current and future time off.
@@ -2725,6 +2754,31 @@ type Handler interface {
 	//
 	// POST /gift-cards/redeem
 	RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (*GiftCardRedeemResponse, error)
+	// RedeemPosPartnerCode implements redeemPosPartnerCode operation.
+	//
+	// Needs `pos.access` or `pos.sell`, and `marketing.campaigns` (else 403
+	// `ACCESS_DENIED`). `code` is a promo code of the venue (any case) of a
+	// partner campaign whose window has closed; `reason` is 5 to 500
+	// characters after trimming. Outcomes: `granted` when the code grants a
+	// pass outright: the pass (`pass_id`, active from the venue's today) is
+	// created and the code's use counted, in one transaction;
+	// `sale_required` when the code is a discount: `pass_type_ids` are the
+	// active pass types it may be sold on, through `POST /admin/pos/sale`
+	// or `POST /admin/memberships` with `promo_code` and
+	// `promo_window_exception` `late_code_redemption` (nothing is used
+	// until that sale). Both are audited as `pos.partner_code_redeemed`
+	// with the reason. Refusals, nothing changed: 422
+	// `LATE_CODE_NOT_CAMPAIGN` (the code belongs to no campaign), 422
+	// `LATE_DISCOUNT_CODE_UNSUPPORTED` (a discount on products only: sell
+	// them with the exception directly), 422 `PROMO_CODE_UNAVAILABLE`
+	// (`details.reason` `inactive`, `exhausted`, `not_applicable`,
+	// `pass_type_unavailable`), 409 `ALREADY_CLAIMED` (the member used the
+	// code already), 400 `VALIDATION_ERROR` (a code still running: use it
+	// as it is; a reason out of bounds), 404 `NOT_FOUND` (unknown member
+	// or code).
+	//
+	// POST /admin/pos/partner-codes/redeem
+	RedeemPosPartnerCode(ctx context.Context, req *PosPartnerCodeRedeemRequest, params RedeemPosPartnerCodeParams) (*PosPartnerCodeRedemptionResponse, error)
 	// RefundPayment implements refundPayment operation.
 	//
 	// 201 with the refund: `status` `succeeded`, or `pending` while Stripe
@@ -3261,6 +3315,18 @@ type Handler interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdatePromoCode implements updatePromoCode operation.
+	//
+	// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
+	// `name`, `ends_at` (null: no end), `max_uses`, `max_uses_per_member`.
+	// The discount and what it applies to are fixed once the code exists
+	// (quotes and sales priced from it stay explainable): make a new code
+	// instead. `max_uses` below the uses already claimed is 400
+	// `VALIDATION_ERROR`; an empty body is 400. Audited as
+	// `promo_code.updated`.
+	//
+	// PATCH /admin/promo-codes/{promoCodeId}
+	UpdatePromoCode(ctx context.Context, req *PromoCodeUpdateRequest, params UpdatePromoCodeParams) (*PromoCodeResponse, error)
 	// UpdateServiceBundle implements updateServiceBundle operation.
 	//
 	// Sets the fields sent; `items` replaces the whole list (2 to 8, the

@@ -1475,6 +1475,22 @@ func (UnimplementedHandler) CreatePosSale(ctx context.Context, req *PosSaleReque
 	return r, ht.ErrNotImplemented
 }
 
+// CreatePromoCode implements createPromoCode operation.
+//
+// Needs `marketing.campaigns`. `discount_kind` `percent` names
+// `percent_off` (1 to 100); `fixed` names `amount_off_minor` and
+// `currency` (VAT-inclusive minor units). A code the venue has already,
+// in any case, is 409 `PROMO_CODE_EXISTS`; an unknown or another
+// venue's pass type or product is 404 `NOT_FOUND`; `ends_at` not after
+// `starts_at` and `max_uses_per_member` above `max_uses` are 400
+// `VALIDATION_ERROR`. A code that grants a pass names its `campaign`.
+// Audited as `promo_code.created`.
+//
+// POST /admin/promo-codes
+func (UnimplementedHandler) CreatePromoCode(ctx context.Context, req *PromoCodeCreateRequest, params CreatePromoCodeParams) (r *PromoCodeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CreateRefundReview implements createRefundReview operation.
 //
 // Review a refund before making it (a review intent).
@@ -2355,6 +2371,15 @@ func (UnimplementedHandler) GetPosKiosk(ctx context.Context) (r *PosKioskRespons
 	return r, ht.ErrNotImplemented
 }
 
+// GetPromoCode implements getPromoCode operation.
+//
+// Needs `marketing.campaigns`. Unknown or another venue's code is 404 `NOT_FOUND`.
+//
+// GET /admin/promo-codes/{promoCodeId}
+func (UnimplementedHandler) GetPromoCode(ctx context.Context, params GetPromoCodeParams) (r *PromoCodeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetProviderWorkingHours implements getProviderWorkingHours operation.
 //
 // A provider's weekly working hours.
@@ -2380,8 +2405,12 @@ func (UnimplementedHandler) GetReceiptPdf(ctx context.Context, params GetReceipt
 // currency's `exponent`), and per payment method and category (the
 // payment's kind). `basis` `cash` (default) counts succeeded payments on
 // the date they were paid; `accrual` counts pending and succeeded
-// payments on the date the sale was made. Refunded, failed and cancelled
-// payments count on neither. Filters: `methods` and `categories`
+// payments on the date the sale was made. A refunded payment still
+// counts as the sale it was, on its own date, and its refunds are
+// netted on the date each succeeded (both bases): `amount_minor` is
+// the payments less the refunds, `gross_minor` and `refunded_minor`
+// the two parts, `refunds` their count. Failed and cancelled payments
+// count on neither. Filters: `methods` and `categories`
 // (comma-separated), `brand` (404 `BRAND_NOT_FOUND` when not the venue's)
 // and `location` (404 `NOT_FOUND`). The figures come from a daily rollup
 // the database keeps with every payment write; `refresh=1` recomputes the
@@ -2933,6 +2962,15 @@ func (UnimplementedHandler) ListPosServices(ctx context.Context) (r *PosServiceL
 	return r, ht.ErrNotImplemented
 }
 
+// ListPromoCodes implements listPromoCodes operation.
+//
+// Newest first, at most 500. Needs `marketing.campaigns`.
+//
+// GET /admin/promo-codes
+func (UnimplementedHandler) ListPromoCodes(ctx context.Context) (r *PromoCodeListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListProviderTimeOff implements listProviderTimeOff operation.
 //
 // A provider's current and future time off.
@@ -3411,6 +3449,34 @@ func (UnimplementedHandler) RecoverCheckout(ctx context.Context, req *CheckoutRe
 //
 // POST /gift-cards/redeem
 func (UnimplementedHandler) RedeemGiftCard(ctx context.Context, req *GiftCardRedeemRequest, params RedeemGiftCardParams) (r *GiftCardRedeemResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RedeemPosPartnerCode implements redeemPosPartnerCode operation.
+//
+// Needs `pos.access` or `pos.sell`, and `marketing.campaigns` (else 403
+// `ACCESS_DENIED`). `code` is a promo code of the venue (any case) of a
+// partner campaign whose window has closed; `reason` is 5 to 500
+// characters after trimming. Outcomes: `granted` when the code grants a
+// pass outright: the pass (`pass_id`, active from the venue's today) is
+// created and the code's use counted, in one transaction;
+// `sale_required` when the code is a discount: `pass_type_ids` are the
+// active pass types it may be sold on, through `POST /admin/pos/sale`
+// or `POST /admin/memberships` with `promo_code` and
+// `promo_window_exception` `late_code_redemption` (nothing is used
+// until that sale). Both are audited as `pos.partner_code_redeemed`
+// with the reason. Refusals, nothing changed: 422
+// `LATE_CODE_NOT_CAMPAIGN` (the code belongs to no campaign), 422
+// `LATE_DISCOUNT_CODE_UNSUPPORTED` (a discount on products only: sell
+// them with the exception directly), 422 `PROMO_CODE_UNAVAILABLE`
+// (`details.reason` `inactive`, `exhausted`, `not_applicable`,
+// `pass_type_unavailable`), 409 `ALREADY_CLAIMED` (the member used the
+// code already), 400 `VALIDATION_ERROR` (a code still running: use it
+// as it is; a reason out of bounds), 404 `NOT_FOUND` (unknown member
+// or code).
+//
+// POST /admin/pos/partner-codes/redeem
+func (UnimplementedHandler) RedeemPosPartnerCode(ctx context.Context, req *PosPartnerCodeRedeemRequest, params RedeemPosPartnerCodeParams) (r *PosPartnerCodeRedemptionResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -4079,6 +4145,21 @@ func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) 
 //
 // PATCH /me/notification-preferences
 func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdatePromoCode implements updatePromoCode operation.
+//
+// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
+// `name`, `ends_at` (null: no end), `max_uses`, `max_uses_per_member`.
+// The discount and what it applies to are fixed once the code exists
+// (quotes and sales priced from it stay explainable): make a new code
+// instead. `max_uses` below the uses already claimed is 400
+// `VALIDATION_ERROR`; an empty body is 400. Audited as
+// `promo_code.updated`.
+//
+// PATCH /admin/promo-codes/{promoCodeId}
+func (UnimplementedHandler) UpdatePromoCode(ctx context.Context, req *PromoCodeUpdateRequest, params UpdatePromoCodeParams) (r *PromoCodeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

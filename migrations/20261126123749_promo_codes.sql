@@ -1,0 +1,14 @@
+-- Create "promo_codes" table
+CREATE TABLE "promo_codes" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "code" character varying NOT NULL, "name" character varying NOT NULL DEFAULT '', "discount_kind" character varying NOT NULL, "percent_off" bigint NULL, "amount_off_minor" bigint NULL, "currency" character varying NULL, "starts_at" timestamptz NULL, "ends_at" timestamptz NULL, "max_uses" bigint NULL, "max_uses_per_member" bigint NULL, "claimed_count" bigint NOT NULL DEFAULT 0, "redeemed_count" bigint NOT NULL DEFAULT 0, "pass_type_ids" jsonb NULL, "product_ids" jsonb NULL, "campaign" character varying NULL, "partner_label" character varying NULL, "grants_pass_type_id" uuid NULL, "active" boolean NOT NULL DEFAULT true, "created_by_user_id" uuid NULL, "organization_id" uuid NOT NULL, PRIMARY KEY ("id"), CONSTRAINT "promo_codes_organizations_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION);
+-- Create index "promocode_organization_id" to table: "promo_codes"
+CREATE INDEX "promocode_organization_id" ON "promo_codes" ("organization_id");
+-- Create index "promocode_organization_id_code" to table: "promo_codes"
+CREATE UNIQUE INDEX "promocode_organization_id_code" ON "promo_codes" ("organization_id", "code");
+-- Create "promo_redemptions" table
+CREATE TABLE "promo_redemptions" ("id" uuid NOT NULL, "created_at" timestamptz NOT NULL, "updated_at" timestamptz NOT NULL, "subject_id" uuid NOT NULL, "status" character varying NOT NULL, "discount_minor" bigint NOT NULL, "currency" character varying NOT NULL, "redeemed_at" timestamptz NULL, "late_reason" character varying NULL, "organization_id" uuid NOT NULL, "promo_code_id" uuid NOT NULL, "member_id" uuid NULL, PRIMARY KEY ("id"), CONSTRAINT "promo_redemptions_members_member" FOREIGN KEY ("member_id") REFERENCES "members" ("id") ON UPDATE NO ACTION ON DELETE SET NULL, CONSTRAINT "promo_redemptions_organizations_organization" FOREIGN KEY ("organization_id") REFERENCES "organizations" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION, CONSTRAINT "promo_redemptions_promo_codes_promo_code" FOREIGN KEY ("promo_code_id") REFERENCES "promo_codes" ("id") ON UPDATE NO ACTION ON DELETE NO ACTION);
+-- Create index "promoredemption_organization_id" to table: "promo_redemptions"
+CREATE INDEX "promoredemption_organization_id" ON "promo_redemptions" ("organization_id");
+-- Create index "promoredemption_organization_id_promo_code_id_member_id" to table: "promo_redemptions"
+CREATE INDEX "promoredemption_organization_id_promo_code_id_member_id" ON "promo_redemptions" ("organization_id", "promo_code_id", "member_id");
+-- Create index "promoredemption_organization_id_subject_id" to table: "promo_redemptions"
+CREATE UNIQUE INDEX "promoredemption_organization_id_subject_id" ON "promo_redemptions" ("organization_id", "subject_id");
