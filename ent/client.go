@@ -84,6 +84,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -255,6 +257,10 @@ type Client struct {
 	Product *ProductClient
 	// ProductPrice is the client for interacting with the ProductPrice builders.
 	ProductPrice *ProductPriceClient
+	// PromoCode is the client for interacting with the PromoCode builders.
+	PromoCode *PromoCodeClient
+	// PromoRedemption is the client for interacting with the PromoRedemption builders.
+	PromoRedemption *PromoRedemptionClient
 	// ProviderHours is the client for interacting with the ProviderHours builders.
 	ProviderHours *ProviderHoursClient
 	// ProviderTimeOff is the client for interacting with the ProviderTimeOff builders.
@@ -386,6 +392,8 @@ func (c *Client) init() {
 	c.ProcessorEvent = NewProcessorEventClient(c.config)
 	c.Product = NewProductClient(c.config)
 	c.ProductPrice = NewProductPriceClient(c.config)
+	c.PromoCode = NewPromoCodeClient(c.config)
+	c.PromoRedemption = NewPromoRedemptionClient(c.config)
 	c.ProviderHours = NewProviderHoursClient(c.config)
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
@@ -572,6 +580,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProcessorEvent:         NewProcessorEventClient(cfg),
 		Product:                NewProductClient(cfg),
 		ProductPrice:           NewProductPriceClient(cfg),
+		PromoCode:              NewPromoCodeClient(cfg),
+		PromoRedemption:        NewPromoRedemptionClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -685,6 +695,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProcessorEvent:         NewProcessorEventClient(cfg),
 		Product:                NewProductClient(cfg),
 		ProductPrice:           NewProductPriceClient(cfg),
+		PromoCode:              NewPromoCodeClient(cfg),
+		PromoRedemption:        NewPromoRedemptionClient(cfg),
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
@@ -754,12 +766,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
@@ -784,12 +796,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.ProviderHours,
-		c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund, c.RefundReview,
-		c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service, c.ServiceBundle,
-		c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant, c.Session,
-		c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip, c.User,
-		c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
+		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
 		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
@@ -935,6 +947,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Product.mutate(ctx, m)
 	case *ProductPriceMutation:
 		return c.ProductPrice.mutate(ctx, m)
+	case *PromoCodeMutation:
+		return c.PromoCode.mutate(ctx, m)
+	case *PromoRedemptionMutation:
+		return c.PromoRedemption.mutate(ctx, m)
 	case *ProviderHoursMutation:
 		return c.ProviderHours.mutate(ctx, m)
 	case *ProviderTimeOffMutation:
@@ -12328,6 +12344,338 @@ func (c *ProductPriceClient) mutate(ctx context.Context, m *ProductPriceMutation
 	}
 }
 
+// PromoCodeClient is a client for the PromoCode schema.
+type PromoCodeClient struct {
+	config
+}
+
+// NewPromoCodeClient returns a client for the PromoCode from the given config.
+func NewPromoCodeClient(c config) *PromoCodeClient {
+	return &PromoCodeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `promocode.Hooks(f(g(h())))`.
+func (c *PromoCodeClient) Use(hooks ...Hook) {
+	c.hooks.PromoCode = append(c.hooks.PromoCode, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `promocode.Intercept(f(g(h())))`.
+func (c *PromoCodeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PromoCode = append(c.inters.PromoCode, interceptors...)
+}
+
+// Create returns a builder for creating a PromoCode entity.
+func (c *PromoCodeClient) Create() *PromoCodeCreate {
+	mutation := newPromoCodeMutation(c.config, OpCreate)
+	return &PromoCodeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PromoCode entities.
+func (c *PromoCodeClient) CreateBulk(builders ...*PromoCodeCreate) *PromoCodeCreateBulk {
+	return &PromoCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PromoCodeClient) MapCreateBulk(slice any, setFunc func(*PromoCodeCreate, int)) *PromoCodeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PromoCodeCreateBulk{err: fmt.Errorf("calling to PromoCodeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PromoCodeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PromoCodeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PromoCode.
+func (c *PromoCodeClient) Update() *PromoCodeUpdate {
+	mutation := newPromoCodeMutation(c.config, OpUpdate)
+	return &PromoCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PromoCodeClient) UpdateOne(_m *PromoCode) *PromoCodeUpdateOne {
+	mutation := newPromoCodeMutation(c.config, OpUpdateOne, withPromoCode(_m))
+	return &PromoCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PromoCodeClient) UpdateOneID(id uuid.UUID) *PromoCodeUpdateOne {
+	mutation := newPromoCodeMutation(c.config, OpUpdateOne, withPromoCodeID(id))
+	return &PromoCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PromoCode.
+func (c *PromoCodeClient) Delete() *PromoCodeDelete {
+	mutation := newPromoCodeMutation(c.config, OpDelete)
+	return &PromoCodeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PromoCodeClient) DeleteOne(_m *PromoCode) *PromoCodeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PromoCodeClient) DeleteOneID(id uuid.UUID) *PromoCodeDeleteOne {
+	builder := c.Delete().Where(promocode.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PromoCodeDeleteOne{builder}
+}
+
+// Query returns a query builder for PromoCode.
+func (c *PromoCodeClient) Query() *PromoCodeQuery {
+	return &PromoCodeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePromoCode},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PromoCode entity by its id.
+func (c *PromoCodeClient) Get(ctx context.Context, id uuid.UUID) (*PromoCode, error) {
+	return c.Query().Where(promocode.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PromoCodeClient) GetX(ctx context.Context, id uuid.UUID) *PromoCode {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PromoCode.
+func (c *PromoCodeClient) QueryOrganization(_m *PromoCode) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(promocode.Table, promocode.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, promocode.OrganizationTable, promocode.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PromoCodeClient) Hooks() []Hook {
+	hooks := c.hooks.PromoCode
+	return append(hooks[:len(hooks):len(hooks)], promocode.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PromoCodeClient) Interceptors() []Interceptor {
+	return c.inters.PromoCode
+}
+
+func (c *PromoCodeClient) mutate(ctx context.Context, m *PromoCodeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PromoCodeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PromoCodeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PromoCodeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PromoCodeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PromoCode mutation op: %q", m.Op())
+	}
+}
+
+// PromoRedemptionClient is a client for the PromoRedemption schema.
+type PromoRedemptionClient struct {
+	config
+}
+
+// NewPromoRedemptionClient returns a client for the PromoRedemption from the given config.
+func NewPromoRedemptionClient(c config) *PromoRedemptionClient {
+	return &PromoRedemptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `promoredemption.Hooks(f(g(h())))`.
+func (c *PromoRedemptionClient) Use(hooks ...Hook) {
+	c.hooks.PromoRedemption = append(c.hooks.PromoRedemption, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `promoredemption.Intercept(f(g(h())))`.
+func (c *PromoRedemptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PromoRedemption = append(c.inters.PromoRedemption, interceptors...)
+}
+
+// Create returns a builder for creating a PromoRedemption entity.
+func (c *PromoRedemptionClient) Create() *PromoRedemptionCreate {
+	mutation := newPromoRedemptionMutation(c.config, OpCreate)
+	return &PromoRedemptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PromoRedemption entities.
+func (c *PromoRedemptionClient) CreateBulk(builders ...*PromoRedemptionCreate) *PromoRedemptionCreateBulk {
+	return &PromoRedemptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PromoRedemptionClient) MapCreateBulk(slice any, setFunc func(*PromoRedemptionCreate, int)) *PromoRedemptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PromoRedemptionCreateBulk{err: fmt.Errorf("calling to PromoRedemptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PromoRedemptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PromoRedemptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PromoRedemption.
+func (c *PromoRedemptionClient) Update() *PromoRedemptionUpdate {
+	mutation := newPromoRedemptionMutation(c.config, OpUpdate)
+	return &PromoRedemptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PromoRedemptionClient) UpdateOne(_m *PromoRedemption) *PromoRedemptionUpdateOne {
+	mutation := newPromoRedemptionMutation(c.config, OpUpdateOne, withPromoRedemption(_m))
+	return &PromoRedemptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PromoRedemptionClient) UpdateOneID(id uuid.UUID) *PromoRedemptionUpdateOne {
+	mutation := newPromoRedemptionMutation(c.config, OpUpdateOne, withPromoRedemptionID(id))
+	return &PromoRedemptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PromoRedemption.
+func (c *PromoRedemptionClient) Delete() *PromoRedemptionDelete {
+	mutation := newPromoRedemptionMutation(c.config, OpDelete)
+	return &PromoRedemptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PromoRedemptionClient) DeleteOne(_m *PromoRedemption) *PromoRedemptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PromoRedemptionClient) DeleteOneID(id uuid.UUID) *PromoRedemptionDeleteOne {
+	builder := c.Delete().Where(promoredemption.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PromoRedemptionDeleteOne{builder}
+}
+
+// Query returns a query builder for PromoRedemption.
+func (c *PromoRedemptionClient) Query() *PromoRedemptionQuery {
+	return &PromoRedemptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePromoRedemption},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PromoRedemption entity by its id.
+func (c *PromoRedemptionClient) Get(ctx context.Context, id uuid.UUID) (*PromoRedemption, error) {
+	return c.Query().Where(promoredemption.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PromoRedemptionClient) GetX(ctx context.Context, id uuid.UUID) *PromoRedemption {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PromoRedemption.
+func (c *PromoRedemptionClient) QueryOrganization(_m *PromoRedemption) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(promoredemption.Table, promoredemption.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, promoredemption.OrganizationTable, promoredemption.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPromoCode queries the promo_code edge of a PromoRedemption.
+func (c *PromoRedemptionClient) QueryPromoCode(_m *PromoRedemption) *PromoCodeQuery {
+	query := (&PromoCodeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(promoredemption.Table, promoredemption.FieldID, id),
+			sqlgraph.To(promocode.Table, promocode.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, promoredemption.PromoCodeTable, promoredemption.PromoCodeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMember queries the member edge of a PromoRedemption.
+func (c *PromoRedemptionClient) QueryMember(_m *PromoRedemption) *MemberQuery {
+	query := (&MemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(promoredemption.Table, promoredemption.FieldID, id),
+			sqlgraph.To(member.Table, member.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, promoredemption.MemberTable, promoredemption.MemberColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PromoRedemptionClient) Hooks() []Hook {
+	hooks := c.hooks.PromoRedemption
+	return append(hooks[:len(hooks):len(hooks)], promoredemption.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PromoRedemptionClient) Interceptors() []Interceptor {
+	return c.inters.PromoRedemption
+}
+
+func (c *PromoRedemptionClient) mutate(ctx context.Context, m *PromoRedemptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PromoRedemptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PromoRedemptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PromoRedemptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PromoRedemptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PromoRedemption mutation op: %q", m.Op())
+	}
+}
+
 // ProviderHoursClient is a client for the ProviderHours schema.
 type ProviderHoursClient struct {
 	config
@@ -16771,12 +17119,12 @@ type (
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
-		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
-		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
-		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Hook
+		ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
+		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -16791,12 +17139,12 @@ type (
 		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
 		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
 		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, RenewalReminderPolicy, Room,
-		SalesDaily, Service, ServiceBundle, ServiceBundleItem, ServiceProvider,
-		ServiceVariant, Session, StaffPin, StaffShift, StockMovement, Subscription,
-		Tip, User, VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
-		WebhookSubscription []ent.Interceptor
+		ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
+		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
+		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
+		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
+		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
 	}
 )
 

@@ -72,6 +72,8 @@ import (
 	"github.com/venueplatform/venue/ent/processorevent"
 	"github.com/venueplatform/venue/ent/product"
 	"github.com/venueplatform/venue/ent/productprice"
+	"github.com/venueplatform/venue/ent/promocode"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
@@ -107,7 +109,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 94)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 96)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1832,6 +1834,65 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[68] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   promocode.Table,
+			Columns: promocode.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: promocode.FieldID,
+			},
+		},
+		Type: "PromoCode",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			promocode.FieldCreatedAt:        {Type: field.TypeTime, Column: promocode.FieldCreatedAt},
+			promocode.FieldUpdatedAt:        {Type: field.TypeTime, Column: promocode.FieldUpdatedAt},
+			promocode.FieldOrganizationID:   {Type: field.TypeUUID, Column: promocode.FieldOrganizationID},
+			promocode.FieldCode:             {Type: field.TypeString, Column: promocode.FieldCode},
+			promocode.FieldName:             {Type: field.TypeString, Column: promocode.FieldName},
+			promocode.FieldDiscountKind:     {Type: field.TypeEnum, Column: promocode.FieldDiscountKind},
+			promocode.FieldPercentOff:       {Type: field.TypeInt, Column: promocode.FieldPercentOff},
+			promocode.FieldAmountOffMinor:   {Type: field.TypeInt64, Column: promocode.FieldAmountOffMinor},
+			promocode.FieldCurrency:         {Type: field.TypeString, Column: promocode.FieldCurrency},
+			promocode.FieldStartsAt:         {Type: field.TypeTime, Column: promocode.FieldStartsAt},
+			promocode.FieldEndsAt:           {Type: field.TypeTime, Column: promocode.FieldEndsAt},
+			promocode.FieldMaxUses:          {Type: field.TypeInt, Column: promocode.FieldMaxUses},
+			promocode.FieldMaxUsesPerMember: {Type: field.TypeInt, Column: promocode.FieldMaxUsesPerMember},
+			promocode.FieldClaimedCount:     {Type: field.TypeInt, Column: promocode.FieldClaimedCount},
+			promocode.FieldRedeemedCount:    {Type: field.TypeInt, Column: promocode.FieldRedeemedCount},
+			promocode.FieldPassTypeIds:      {Type: field.TypeJSON, Column: promocode.FieldPassTypeIds},
+			promocode.FieldProductIds:       {Type: field.TypeJSON, Column: promocode.FieldProductIds},
+			promocode.FieldCampaign:         {Type: field.TypeString, Column: promocode.FieldCampaign},
+			promocode.FieldPartnerLabel:     {Type: field.TypeString, Column: promocode.FieldPartnerLabel},
+			promocode.FieldGrantsPassTypeID: {Type: field.TypeUUID, Column: promocode.FieldGrantsPassTypeID},
+			promocode.FieldActive:           {Type: field.TypeBool, Column: promocode.FieldActive},
+			promocode.FieldCreatedByUserID:  {Type: field.TypeUUID, Column: promocode.FieldCreatedByUserID},
+		},
+	}
+	graph.Nodes[69] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
+			Table:   promoredemption.Table,
+			Columns: promoredemption.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: promoredemption.FieldID,
+			},
+		},
+		Type: "PromoRedemption",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			promoredemption.FieldCreatedAt:      {Type: field.TypeTime, Column: promoredemption.FieldCreatedAt},
+			promoredemption.FieldUpdatedAt:      {Type: field.TypeTime, Column: promoredemption.FieldUpdatedAt},
+			promoredemption.FieldOrganizationID: {Type: field.TypeUUID, Column: promoredemption.FieldOrganizationID},
+			promoredemption.FieldPromoCodeID:    {Type: field.TypeUUID, Column: promoredemption.FieldPromoCodeID},
+			promoredemption.FieldMemberID:       {Type: field.TypeUUID, Column: promoredemption.FieldMemberID},
+			promoredemption.FieldSubjectID:      {Type: field.TypeUUID, Column: promoredemption.FieldSubjectID},
+			promoredemption.FieldStatus:         {Type: field.TypeEnum, Column: promoredemption.FieldStatus},
+			promoredemption.FieldDiscountMinor:  {Type: field.TypeInt64, Column: promoredemption.FieldDiscountMinor},
+			promoredemption.FieldCurrency:       {Type: field.TypeString, Column: promoredemption.FieldCurrency},
+			promoredemption.FieldRedeemedAt:     {Type: field.TypeTime, Column: promoredemption.FieldRedeemedAt},
+			promoredemption.FieldLateReason:     {Type: field.TypeString, Column: promoredemption.FieldLateReason},
+		},
+	}
+	graph.Nodes[70] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1851,7 +1912,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[69] = &sqlgraph.Node{
+	graph.Nodes[71] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1871,7 +1932,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[70] = &sqlgraph.Node{
+	graph.Nodes[72] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1893,7 +1954,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[71] = &sqlgraph.Node{
+	graph.Nodes[73] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -1915,7 +1976,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[72] = &sqlgraph.Node{
+	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refund.Table,
 			Columns: refund.Columns,
@@ -1949,7 +2010,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
 		},
 	}
-	graph.Nodes[73] = &sqlgraph.Node{
+	graph.Nodes[75] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refundreview.Table,
 			Columns: refundreview.Columns,
@@ -1973,7 +2034,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
 		},
 	}
-	graph.Nodes[74] = &sqlgraph.Node{
+	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   renewalreminderpolicy.Table,
 			Columns: renewalreminderpolicy.Columns,
@@ -1991,7 +2052,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			renewalreminderpolicy.FieldPreviewHash:    {Type: field.TypeString, Column: renewalreminderpolicy.FieldPreviewHash},
 		},
 	}
-	graph.Nodes[75] = &sqlgraph.Node{
+	graph.Nodes[77] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -2014,7 +2075,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[76] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   salesdaily.Table,
 			Columns: salesdaily.Columns,
@@ -2037,9 +2098,11 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldLocationID:     {Type: field.TypeUUID, Column: salesdaily.FieldLocationID},
 			salesdaily.FieldAmountMinor:    {Type: field.TypeInt64, Column: salesdaily.FieldAmountMinor},
 			salesdaily.FieldPayments:       {Type: field.TypeInt64, Column: salesdaily.FieldPayments},
+			salesdaily.FieldRefundedMinor:  {Type: field.TypeInt64, Column: salesdaily.FieldRefundedMinor},
+			salesdaily.FieldRefunds:        {Type: field.TypeInt64, Column: salesdaily.FieldRefunds},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -2074,7 +2137,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositPercentBp:    {Type: field.TypeInt, Column: service.FieldDepositPercentBp},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -2096,7 +2159,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -2116,7 +2179,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -2139,7 +2202,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -2162,7 +2225,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -2186,7 +2249,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffpin.Table,
 			Columns: staffpin.Columns,
@@ -2204,7 +2267,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[86] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffshift.Table,
 			Columns: staffshift.Columns,
@@ -2225,7 +2288,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
 		},
 	}
-	graph.Nodes[85] = &sqlgraph.Node{
+	graph.Nodes[87] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
@@ -2249,7 +2312,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[86] = &sqlgraph.Node{
+	graph.Nodes[88] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2280,7 +2343,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[87] = &sqlgraph.Node{
+	graph.Nodes[89] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2308,7 +2371,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[88] = &sqlgraph.Node{
+	graph.Nodes[90] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2332,7 +2395,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[89] = &sqlgraph.Node{
+	graph.Nodes[91] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2353,7 +2416,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[90] = &sqlgraph.Node{
+	graph.Nodes[92] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2382,7 +2445,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
-	graph.Nodes[91] = &sqlgraph.Node{
+	graph.Nodes[93] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2408,7 +2471,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[92] = &sqlgraph.Node{
+	graph.Nodes[94] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2434,7 +2497,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[93] = &sqlgraph.Node{
+	graph.Nodes[95] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -4128,6 +4191,54 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"ProductPrice",
 		"Product",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   promocode.OrganizationTable,
+			Columns: []string{promocode.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PromoCode",
+		"Organization",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   promoredemption.OrganizationTable,
+			Columns: []string{promoredemption.OrganizationColumn},
+			Bidi:    false,
+		},
+		"PromoRedemption",
+		"Organization",
+	)
+	graph.MustAddE(
+		"promo_code",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   promoredemption.PromoCodeTable,
+			Columns: []string{promoredemption.PromoCodeColumn},
+			Bidi:    false,
+		},
+		"PromoRedemption",
+		"PromoCode",
+	)
+	graph.MustAddE(
+		"member",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   promoredemption.MemberTable,
+			Columns: []string{promoredemption.MemberColumn},
+			Bidi:    false,
+		},
+		"PromoRedemption",
+		"Member",
 	)
 	graph.MustAddE(
 		"organization",
@@ -13703,6 +13814,307 @@ func (f *ProductPriceFilter) WhereHasProductWith(preds ...predicate.Product) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *PromoCodeQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PromoCodeQuery builder.
+func (_q *PromoCodeQuery) Filter() *PromoCodeFilter {
+	return &PromoCodeFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PromoCodeMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PromoCodeMutation builder.
+func (m *PromoCodeMutation) Filter() *PromoCodeFilter {
+	return &PromoCodeFilter{config: m.config, predicateAdder: m}
+}
+
+// PromoCodeFilter provides a generic filtering capability at runtime for PromoCodeQuery.
+type PromoCodeFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PromoCodeFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PromoCodeFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(promocode.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PromoCodeFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(promocode.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PromoCodeFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(promocode.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PromoCodeFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(promocode.FieldOrganizationID))
+}
+
+// WhereCode applies the entql string predicate on the code field.
+func (f *PromoCodeFilter) WhereCode(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldCode))
+}
+
+// WhereName applies the entql string predicate on the name field.
+func (f *PromoCodeFilter) WhereName(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldName))
+}
+
+// WhereDiscountKind applies the entql string predicate on the discount_kind field.
+func (f *PromoCodeFilter) WhereDiscountKind(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldDiscountKind))
+}
+
+// WherePercentOff applies the entql int predicate on the percent_off field.
+func (f *PromoCodeFilter) WherePercentOff(p entql.IntP) {
+	f.Where(p.Field(promocode.FieldPercentOff))
+}
+
+// WhereAmountOffMinor applies the entql int64 predicate on the amount_off_minor field.
+func (f *PromoCodeFilter) WhereAmountOffMinor(p entql.Int64P) {
+	f.Where(p.Field(promocode.FieldAmountOffMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PromoCodeFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldCurrency))
+}
+
+// WhereStartsAt applies the entql time.Time predicate on the starts_at field.
+func (f *PromoCodeFilter) WhereStartsAt(p entql.TimeP) {
+	f.Where(p.Field(promocode.FieldStartsAt))
+}
+
+// WhereEndsAt applies the entql time.Time predicate on the ends_at field.
+func (f *PromoCodeFilter) WhereEndsAt(p entql.TimeP) {
+	f.Where(p.Field(promocode.FieldEndsAt))
+}
+
+// WhereMaxUses applies the entql int predicate on the max_uses field.
+func (f *PromoCodeFilter) WhereMaxUses(p entql.IntP) {
+	f.Where(p.Field(promocode.FieldMaxUses))
+}
+
+// WhereMaxUsesPerMember applies the entql int predicate on the max_uses_per_member field.
+func (f *PromoCodeFilter) WhereMaxUsesPerMember(p entql.IntP) {
+	f.Where(p.Field(promocode.FieldMaxUsesPerMember))
+}
+
+// WhereClaimedCount applies the entql int predicate on the claimed_count field.
+func (f *PromoCodeFilter) WhereClaimedCount(p entql.IntP) {
+	f.Where(p.Field(promocode.FieldClaimedCount))
+}
+
+// WhereRedeemedCount applies the entql int predicate on the redeemed_count field.
+func (f *PromoCodeFilter) WhereRedeemedCount(p entql.IntP) {
+	f.Where(p.Field(promocode.FieldRedeemedCount))
+}
+
+// WherePassTypeIds applies the entql json.RawMessage predicate on the pass_type_ids field.
+func (f *PromoCodeFilter) WherePassTypeIds(p entql.BytesP) {
+	f.Where(p.Field(promocode.FieldPassTypeIds))
+}
+
+// WhereProductIds applies the entql json.RawMessage predicate on the product_ids field.
+func (f *PromoCodeFilter) WhereProductIds(p entql.BytesP) {
+	f.Where(p.Field(promocode.FieldProductIds))
+}
+
+// WhereCampaign applies the entql string predicate on the campaign field.
+func (f *PromoCodeFilter) WhereCampaign(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldCampaign))
+}
+
+// WherePartnerLabel applies the entql string predicate on the partner_label field.
+func (f *PromoCodeFilter) WherePartnerLabel(p entql.StringP) {
+	f.Where(p.Field(promocode.FieldPartnerLabel))
+}
+
+// WhereGrantsPassTypeID applies the entql [16]byte predicate on the grants_pass_type_id field.
+func (f *PromoCodeFilter) WhereGrantsPassTypeID(p entql.ValueP) {
+	f.Where(p.Field(promocode.FieldGrantsPassTypeID))
+}
+
+// WhereActive applies the entql bool predicate on the active field.
+func (f *PromoCodeFilter) WhereActive(p entql.BoolP) {
+	f.Where(p.Field(promocode.FieldActive))
+}
+
+// WhereCreatedByUserID applies the entql [16]byte predicate on the created_by_user_id field.
+func (f *PromoCodeFilter) WhereCreatedByUserID(p entql.ValueP) {
+	f.Where(p.Field(promocode.FieldCreatedByUserID))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PromoCodeFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PromoCodeFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
+func (_q *PromoRedemptionQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the PromoRedemptionQuery builder.
+func (_q *PromoRedemptionQuery) Filter() *PromoRedemptionFilter {
+	return &PromoRedemptionFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *PromoRedemptionMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the PromoRedemptionMutation builder.
+func (m *PromoRedemptionMutation) Filter() *PromoRedemptionFilter {
+	return &PromoRedemptionFilter{config: m.config, predicateAdder: m}
+}
+
+// PromoRedemptionFilter provides a generic filtering capability at runtime for PromoRedemptionQuery.
+type PromoRedemptionFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *PromoRedemptionFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *PromoRedemptionFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(promoredemption.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *PromoRedemptionFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(promoredemption.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *PromoRedemptionFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(promoredemption.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *PromoRedemptionFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(promoredemption.FieldOrganizationID))
+}
+
+// WherePromoCodeID applies the entql [16]byte predicate on the promo_code_id field.
+func (f *PromoRedemptionFilter) WherePromoCodeID(p entql.ValueP) {
+	f.Where(p.Field(promoredemption.FieldPromoCodeID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *PromoRedemptionFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(promoredemption.FieldMemberID))
+}
+
+// WhereSubjectID applies the entql [16]byte predicate on the subject_id field.
+func (f *PromoRedemptionFilter) WhereSubjectID(p entql.ValueP) {
+	f.Where(p.Field(promoredemption.FieldSubjectID))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *PromoRedemptionFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(promoredemption.FieldStatus))
+}
+
+// WhereDiscountMinor applies the entql int64 predicate on the discount_minor field.
+func (f *PromoRedemptionFilter) WhereDiscountMinor(p entql.Int64P) {
+	f.Where(p.Field(promoredemption.FieldDiscountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *PromoRedemptionFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(promoredemption.FieldCurrency))
+}
+
+// WhereRedeemedAt applies the entql time.Time predicate on the redeemed_at field.
+func (f *PromoRedemptionFilter) WhereRedeemedAt(p entql.TimeP) {
+	f.Where(p.Field(promoredemption.FieldRedeemedAt))
+}
+
+// WhereLateReason applies the entql string predicate on the late_reason field.
+func (f *PromoRedemptionFilter) WhereLateReason(p entql.StringP) {
+	f.Where(p.Field(promoredemption.FieldLateReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *PromoRedemptionFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *PromoRedemptionFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasPromoCode applies a predicate to check if query has an edge promo_code.
+func (f *PromoRedemptionFilter) WhereHasPromoCode() {
+	f.Where(entql.HasEdge("promo_code"))
+}
+
+// WhereHasPromoCodeWith applies a predicate to check if query has an edge promo_code with a given conditions (other predicates).
+func (f *PromoRedemptionFilter) WhereHasPromoCodeWith(preds ...predicate.PromoCode) {
+	f.Where(entql.HasEdgeWith("promo_code", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// WhereHasMember applies a predicate to check if query has an edge member.
+func (f *PromoRedemptionFilter) WhereHasMember() {
+	f.Where(entql.HasEdge("member"))
+}
+
+// WhereHasMemberWith applies a predicate to check if query has an edge member with a given conditions (other predicates).
+func (f *PromoRedemptionFilter) WhereHasMemberWith(preds ...predicate.Member) {
+	f.Where(entql.HasEdgeWith("member", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *ProviderHoursQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -13731,7 +14143,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13853,7 +14265,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13956,7 +14368,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14069,7 +14481,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14168,7 +14580,7 @@ type RefundFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14355,7 +14767,7 @@ type RefundReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14478,7 +14890,7 @@ type RenewalReminderPolicyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RenewalReminderPolicyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14557,7 +14969,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14689,7 +15101,7 @@ type SalesDailyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SalesDailyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14760,6 +15172,16 @@ func (f *SalesDailyFilter) WherePayments(p entql.Int64P) {
 	f.Where(p.Field(salesdaily.FieldPayments))
 }
 
+// WhereRefundedMinor applies the entql int64 predicate on the refunded_minor field.
+func (f *SalesDailyFilter) WhereRefundedMinor(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldRefundedMinor))
+}
+
+// WhereRefunds applies the entql int64 predicate on the refunds field.
+func (f *SalesDailyFilter) WhereRefunds(p entql.Int64P) {
+	f.Where(p.Field(salesdaily.FieldRefunds))
+}
+
 // WhereHasOrganization applies a predicate to check if query has an edge organization.
 func (f *SalesDailyFilter) WhereHasOrganization() {
 	f.Where(entql.HasEdge("organization"))
@@ -14803,7 +15225,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15023,7 +15445,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15136,7 +15558,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15267,7 +15689,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15399,7 +15821,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15517,7 +15939,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15640,7 +16062,7 @@ type StaffPinFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffPinFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15719,7 +16141,7 @@ type StaffShiftFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffShiftFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15841,7 +16263,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15964,7 +16386,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16122,7 +16544,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16265,7 +16687,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16402,7 +16824,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16496,7 +16918,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16658,7 +17080,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[93].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16791,7 +17213,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[94].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16938,7 +17360,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[93].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[95].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

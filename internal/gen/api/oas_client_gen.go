@@ -92,6 +92,16 @@ type Invoker interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// ApplyAdminReminderPolicy invokes applyAdminReminderPolicy operation.
+	//
+	// Makes `days_before` the venue's policy when `preview_hash` is still
+	// what the preview of these days gives now; otherwise 409
+	// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+	// renewal moved, started or ended since) and nothing changes. Audit
+	// `billing.reminder_policy_applied`.
+	//
+	// POST /admin/billing/reminder-policy/apply
+	ApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error)
 	// AssignServiceProvider invokes assignServiceProvider operation.
 	//
 	// Fields left out take their defaults: custom duration and price null
@@ -1335,6 +1345,13 @@ type Invoker interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, request *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteAdminLateFeePolicy invokes deleteAdminLateFeePolicy operation.
+	//
+	// Removes the late fee of `currency` (404 `NOT_FOUND` when there is
+	// none); pending fees stay pending. `billing.manage`.
+	//
+	// DELETE /admin/billing/late-fee-policies/{currency}
+	DeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (*LateFeeDeletedResponse, error)
 	// DeleteAdminPaymentOverride invokes deleteAdminPaymentOverride operation.
 	//
 	// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
@@ -1481,12 +1498,27 @@ type Invoker interface {
 	//
 	// GET /admin/locations/{locationId}
 	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminMembershipSetup invokes getAdminMembershipSetup operation.
+	//
+	// The pass's status and `updated_at` (send it back as
+	// `expected_updated_at` to remove the setup), whether its pass type
+	// renews, and its subscription row (null when none was made).
+	// `billing.manage`.
+	//
+	// GET /admin/passes/{id}/setup
+	GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (*MembershipSetupResponse, error)
 	// GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
 	//
 	// GET /admin/refunds/{refundId}/receipt
 	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
+	// GetAdminReminderPolicy invokes getAdminReminderPolicy operation.
+	//
+	// The policy's days (null when the venue has none).
+	//
+	// GET /admin/billing/reminder-policy
+	GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error)
 	// GetAdminRenewalRecovery invokes getAdminRenewalRecovery operation.
 	//
 	// The oldest unpaid renewal invoice of the pass (`invoice`, null when
@@ -2177,6 +2209,12 @@ type Invoker interface {
 	//
 	// GET /admin/gift-cards
 	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
+	// ListAdminLateFeePolicies invokes listAdminLateFeePolicies operation.
+	//
+	// Every currency with a late fee, alphabetically. `billing.manage`.
+	//
+	// GET /admin/billing/late-fee-policies
+	ListAdminLateFeePolicies(ctx context.Context) (*LateFeePolicyListResponse, error)
 	// ListAdminLocations invokes listAdminLocations operation.
 	//
 	// [settings.business or locations.manage] Every location of the venue,
@@ -2571,6 +2609,16 @@ type Invoker interface {
 	//
 	// GET /admin/passes/{id}/move-to-flexible/preview
 	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
+	// PreviewAdminReminderPolicy invokes previewAdminReminderPolicy operation.
+	//
+	// The renewing memberships whose charge falls in the next 31 days and
+	// the venue-local dates the policy would remind them (the reminders
+	// still to come), and `preview_hash`, a SHA-256 over exactly that
+	// (the days and every renewal's charge date, amount and reminder
+	// dates). Nothing is written.
+	//
+	// POST /admin/billing/reminder-policy/preview
+	PreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (*ReminderPreviewResponse, error)
 	// PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2836,6 +2884,29 @@ type Invoker interface {
 	//
 	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
 	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// RemoveAdminMembershipSetup invokes removeAdminMembershipSetup operation.
+	//
+	// Deletes the pending pass of a recurring membership that never
+	// activated, with its subscription row; its checkouts keep their rows
+	// (payment records) without the pass. Checks, in order: 400
+	// `IDEMPOTENCY_KEY_INVALID` when the `Idempotency-Key` is not a UUID;
+	// 404 `NOT_FOUND`; 422 `NOT_RECURRING` (the pass type does not renew);
+	// 409 `STALE` (`expected_updated_at` is not the pass's `updated_at`;
+	// `details.updated_at` is the current one); 422 `NOT_REMOVABLE` (the
+	// pass is not `pending`: it activated); 422 `HAS_HISTORY` (payments,
+	// bookings, invoices or a paid checkout; `details.reason`); 422
+	// `HAS_LIFECYCLE_HISTORY` (staff changed the membership: audit entries
+	// on the pass); 422 `NOT_SAFE` (an open checkout whose hold has not
+	// lapsed, a charge in progress, or the subscription is live at the
+	// payment processor; `details.reason`); 422 `PROCESSOR_UNKNOWN` (the
+	// payment processor's state of the subscription cannot be read, or
+	// whether it was made is not known). The subscription is read through
+	// the payment processor: absent, `incomplete_expired` and `canceled`
+	// are dead. Audit `membership.setup_artifact_removed`.
+	// `billing.manage`.
+	//
+	// POST /admin/passes/{id}/setup/removal
+	RemoveAdminMembershipSetup(ctx context.Context, request *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (*RemoveMembershipSetupResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3086,6 +3157,15 @@ type Invoker interface {
 	//
 	// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
 	SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetAdminLateFeePolicy invokes setAdminLateFeePolicy operation.
+	//
+	// Creates or replaces the late fee of `currency` (ISO 4217, upper
+	// case): `amount_minor` above zero, `grace_days` 0 to 90. Renewals that
+	// become late from now on get it; fees applied before keep their
+	// amounts. Audit `billing.late_fee_policy_changed`. `billing.manage`.
+	//
+	// PUT /admin/billing/late-fee-policies/{currency}
+	SetAdminLateFeePolicy(ctx context.Context, request *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (*LateFeePolicyResponse, error)
 	// SetAdminMemberBirthDate invokes setAdminMemberBirthDate operation.
 	//
 	// `birth_date` (a past date, at most 130 years ago; null clears it).
@@ -3386,6 +3466,18 @@ type Invoker interface {
 	//
 	// POST /admin/fees/{bookingId}/waive
 	WaiveAdminFee(ctx context.Context, request *FeeWaiveRequest, params WaiveAdminFeeParams) (*AdminFeeResponse, error)
+	// WaiveAdminLateFee invokes waiveAdminLateFee operation.
+	//
+	// Waives the pass's oldest pending late fee: the renewal is then owed
+	// without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
+	// applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
+	// of the fee is in progress. The audit entry
+	// `membership.late_fee_waived` records the fee and the reason; the
+	// member is not contacted. A pass of another venue, unknown or
+	// malformed is 404 `NOT_FOUND`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/renewal-recovery/waive-late-fee
+	WaiveAdminLateFee(ctx context.Context, request OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (*LateFeeResponse, error)
 	// WithdrawGuestInvite invokes withdrawGuestInvite operation.
 	//
 	// The place becomes `cancelled` and its seat is freed (the first guest
@@ -4059,6 +4151,96 @@ func (c *Client) sendAdmitBookingWatch(ctx context.Context, params AdmitBookingW
 	defer body.Close()
 
 	result, err := decodeAdmitBookingWatchResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ApplyAdminReminderPolicy invokes applyAdminReminderPolicy operation.
+//
+// Makes `days_before` the venue's policy when `preview_hash` is still
+// what the preview of these days gives now; otherwise 409
+// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+// renewal moved, started or ended since) and nothing changes. Audit
+// `billing.reminder_policy_applied`.
+//
+// POST /admin/billing/reminder-policy/apply
+func (c *Client) ApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error) {
+	res, err := c.sendApplyAdminReminderPolicy(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendApplyAdminReminderPolicy(ctx context.Context, request *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (res *ReminderPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy/apply"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeApplyAdminReminderPolicyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ApplyAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeApplyAdminReminderPolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -12805,6 +12987,108 @@ func (c *Client) sendCreateWebhookSubscription(ctx context.Context, request *Web
 	return result, nil
 }
 
+// DeleteAdminLateFeePolicy invokes deleteAdminLateFeePolicy operation.
+//
+// Removes the late fee of `currency` (404 `NOT_FOUND` when there is
+// none); pending fees stay pending. `billing.manage`.
+//
+// DELETE /admin/billing/late-fee-policies/{currency}
+func (c *Client) DeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (*LateFeeDeletedResponse, error) {
+	res, err := c.sendDeleteAdminLateFeePolicy(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendDeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (res *LateFeeDeletedResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/billing/late-fee-policies/"
+	{
+		// Encode "currency" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "currency",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Currency))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, DeleteAdminLateFeePolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeDeleteAdminLateFeePolicyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // DeleteAdminPaymentOverride invokes deleteAdminPaymentOverride operation.
 //
 // 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
@@ -14685,6 +14969,98 @@ func (c *Client) sendGetAdminLocation(ctx context.Context, params GetAdminLocati
 	return result, nil
 }
 
+// GetAdminMembershipSetup invokes getAdminMembershipSetup operation.
+//
+// The pass's status and `updated_at` (send it back as
+// `expected_updated_at` to remove the setup), whether its pass type
+// renews, and its subscription row (null when none was made).
+// `billing.manage`.
+//
+// GET /admin/passes/{id}/setup
+func (c *Client) GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (*MembershipSetupResponse, error) {
+	res, err := c.sendGetAdminMembershipSetup(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (res *MembershipSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/setup"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminMembershipSetupOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminMembershipSetupResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
 //
 // A refund's receipt, as a PDF (staff).
@@ -14767,6 +15143,76 @@ func (c *Client) sendGetAdminRefundReceipt(ctx context.Context, params GetAdminR
 	defer body.Close()
 
 	result, err := decodeGetAdminRefundReceiptResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminReminderPolicy invokes getAdminReminderPolicy operation.
+//
+// The policy's days (null when the venue has none).
+//
+// GET /admin/billing/reminder-policy
+func (c *Client) GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error) {
+	res, err := c.sendGetAdminReminderPolicy(ctx)
+	return res, err
+}
+
+func (c *Client) sendGetAdminReminderPolicy(ctx context.Context) (res *ReminderPolicyResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminReminderPolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -21862,6 +22308,76 @@ func (c *Client) sendListAdminGiftCards(ctx context.Context, params ListAdminGif
 	return result, nil
 }
 
+// ListAdminLateFeePolicies invokes listAdminLateFeePolicies operation.
+//
+// Every currency with a late fee, alphabetically. `billing.manage`.
+//
+// GET /admin/billing/late-fee-policies
+func (c *Client) ListAdminLateFeePolicies(ctx context.Context) (*LateFeePolicyListResponse, error) {
+	res, err := c.sendListAdminLateFeePolicies(ctx)
+	return res, err
+}
+
+func (c *Client) sendListAdminLateFeePolicies(ctx context.Context) (res *LateFeePolicyListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/late-fee-policies"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListAdminLateFeePoliciesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListAdminLateFeePoliciesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListAdminLocations invokes listAdminLocations operation.
 //
 // [settings.business or locations.manage] Every location of the venue,
@@ -26317,6 +26833,83 @@ func (c *Client) sendPreviewAdminMoveToFlexible(ctx context.Context, params Prev
 	return result, nil
 }
 
+// PreviewAdminReminderPolicy invokes previewAdminReminderPolicy operation.
+//
+// The renewing memberships whose charge falls in the next 31 days and
+// the venue-local dates the policy would remind them (the reminders
+// still to come), and `preview_hash`, a SHA-256 over exactly that
+// (the days and every renewal's charge date, amount and reminder
+// dates). Nothing is written.
+//
+// POST /admin/billing/reminder-policy/preview
+func (c *Client) PreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (*ReminderPreviewResponse, error) {
+	res, err := c.sendPreviewAdminReminderPolicy(ctx, request)
+	return res, err
+}
+
+func (c *Client) sendPreviewAdminReminderPolicy(ctx context.Context, request *ReminderPolicyRequest) (res *ReminderPreviewResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/billing/reminder-policy/preview"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodePreviewAdminReminderPolicyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, PreviewAdminReminderPolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodePreviewAdminReminderPolicyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // PreviewAppointmentCancel invokes previewAppointmentCancel operation.
 //
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -28038,6 +28631,128 @@ func (c *Client) sendRemoveAdminClientPaymentMethod(ctx context.Context, params 
 	defer body.Close()
 
 	result, err := decodeRemoveAdminClientPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RemoveAdminMembershipSetup invokes removeAdminMembershipSetup operation.
+//
+// Deletes the pending pass of a recurring membership that never
+// activated, with its subscription row; its checkouts keep their rows
+// (payment records) without the pass. Checks, in order: 400
+// `IDEMPOTENCY_KEY_INVALID` when the `Idempotency-Key` is not a UUID;
+// 404 `NOT_FOUND`; 422 `NOT_RECURRING` (the pass type does not renew);
+// 409 `STALE` (`expected_updated_at` is not the pass's `updated_at`;
+// `details.updated_at` is the current one); 422 `NOT_REMOVABLE` (the
+// pass is not `pending`: it activated); 422 `HAS_HISTORY` (payments,
+// bookings, invoices or a paid checkout; `details.reason`); 422
+// `HAS_LIFECYCLE_HISTORY` (staff changed the membership: audit entries
+// on the pass); 422 `NOT_SAFE` (an open checkout whose hold has not
+// lapsed, a charge in progress, or the subscription is live at the
+// payment processor; `details.reason`); 422 `PROCESSOR_UNKNOWN` (the
+// payment processor's state of the subscription cannot be read, or
+// whether it was made is not known). The subscription is read through
+// the payment processor: absent, `incomplete_expired` and `canceled`
+// are dead. Audit `membership.setup_artifact_removed`.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/setup/removal
+func (c *Client) RemoveAdminMembershipSetup(ctx context.Context, request *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (*RemoveMembershipSetupResponse, error) {
+	res, err := c.sendRemoveAdminMembershipSetup(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveAdminMembershipSetup(ctx context.Context, request *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (res *RemoveMembershipSetupResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/setup/removal"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRemoveAdminMembershipSetupRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveAdminMembershipSetupOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveAdminMembershipSetupResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -30128,6 +30843,113 @@ func (c *Client) sendSetAdminClientDefaultPaymentMethod(ctx context.Context, par
 	defer body.Close()
 
 	result, err := decodeSetAdminClientDefaultPaymentMethodResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminLateFeePolicy invokes setAdminLateFeePolicy operation.
+//
+// Creates or replaces the late fee of `currency` (ISO 4217, upper
+// case): `amount_minor` above zero, `grace_days` 0 to 90. Renewals that
+// become late from now on get it; fees applied before keep their
+// amounts. Audit `billing.late_fee_policy_changed`. `billing.manage`.
+//
+// PUT /admin/billing/late-fee-policies/{currency}
+func (c *Client) SetAdminLateFeePolicy(ctx context.Context, request *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (*LateFeePolicyResponse, error) {
+	res, err := c.sendSetAdminLateFeePolicy(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminLateFeePolicy(ctx context.Context, request *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (res *LateFeePolicyResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/billing/late-fee-policies/"
+	{
+		// Encode "currency" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "currency",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.StringToString(params.Currency))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminLateFeePolicyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminLateFeePolicyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminLateFeePolicyResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -33168,6 +33990,117 @@ func (c *Client) sendWaiveAdminFee(ctx context.Context, request *FeeWaiveRequest
 	defer body.Close()
 
 	result, err := decodeWaiveAdminFeeResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// WaiveAdminLateFee invokes waiveAdminLateFee operation.
+//
+// Waives the pass's oldest pending late fee: the renewal is then owed
+// without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
+// applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
+// of the fee is in progress. The audit entry
+// `membership.late_fee_waived` records the fee and the reason; the
+// member is not contacted. A pass of another venue, unknown or
+// malformed is 404 `NOT_FOUND`. `passes.manage`.
+//
+// POST /admin/passes/{id}/renewal-recovery/waive-late-fee
+func (c *Client) WaiveAdminLateFee(ctx context.Context, request OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (*LateFeeResponse, error) {
+	res, err := c.sendWaiveAdminLateFee(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendWaiveAdminLateFee(ctx context.Context, request OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (res *LateFeeResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery/waive-late-fee"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeWaiveAdminLateFeeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, WaiveAdminLateFeeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeWaiveAdminLateFeeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -91,6 +91,19 @@ func encodeAdmitBookingWatchResponse(response *BookingWatchResponse, w http.Resp
 	return nil
 }
 
+func encodeApplyAdminReminderPolicyResponse(response *ReminderPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeAssignServiceProviderResponse(response *ServiceProviderResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1306,6 +1319,19 @@ func encodeCreateWebhookSubscriptionResponse(response *WebhookSecretResponse, w 
 	return nil
 }
 
+func encodeDeleteAdminLateFeePolicyResponse(response *LateFeeDeletedResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeDeleteAdminPaymentOverrideResponse(response *AdminPaymentOverrideDeleteResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -1514,6 +1540,19 @@ func encodeGetAdminLocationResponse(response *AdminLocationResponse, w http.Resp
 	return nil
 }
 
+func encodeGetAdminMembershipSetupResponse(response *MembershipSetupResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/pdf")
 	w.WriteHeader(200)
@@ -1523,6 +1562,19 @@ func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w htt
 		defer closer.Close()
 	}
 	if _, err := io.Copy(writer, response); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminReminderPolicyResponse(response *ReminderPolicyResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
 		return errors.Wrap(err, "write")
 	}
 
@@ -2459,6 +2511,19 @@ func encodeListAdminGiftCardsResponse(response *AdminGiftCardListResponse, w htt
 	return nil
 }
 
+func encodeListAdminLateFeePoliciesResponse(response *LateFeePolicyListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListAdminLocationsResponse(response *AdminLocationListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3018,6 +3083,19 @@ func encodePreviewAdminMoveToFlexibleResponse(response *AdminFlexibleMoveRespons
 	return nil
 }
 
+func encodePreviewAdminReminderPolicyResponse(response *ReminderPreviewResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodePreviewAppointmentCancelResponse(response *AppointmentCancelPreviewResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3201,6 +3279,19 @@ func encodeRegisterMyPushTokenResponse(response *MePushTokenResponse, w http.Res
 }
 
 func encodeRemoveAdminClientPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRemoveAdminMembershipSetupResponse(response *RemoveMembershipSetupResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3466,6 +3557,19 @@ func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w
 }
 
 func encodeSetAdminClientDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminLateFeePolicyResponse(response *LateFeePolicyResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3830,6 +3934,19 @@ func encodeUpdateWebhookSubscriptionResponse(response *WebhookSubscriptionRespon
 }
 
 func encodeWaiveAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeWaiveAdminLateFeeResponse(response *LateFeeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

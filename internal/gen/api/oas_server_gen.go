@@ -79,6 +79,16 @@ type Handler interface {
 	//
 	// POST /bookings/{id}/watch
 	AdmitBookingWatch(ctx context.Context, params AdmitBookingWatchParams) (*BookingWatchResponse, error)
+	// ApplyAdminReminderPolicy implements applyAdminReminderPolicy operation.
+	//
+	// Makes `days_before` the venue's policy when `preview_hash` is still
+	// what the preview of these days gives now; otherwise 409
+	// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+	// renewal moved, started or ended since) and nothing changes. Audit
+	// `billing.reminder_policy_applied`.
+	//
+	// POST /admin/billing/reminder-policy/apply
+	ApplyAdminReminderPolicy(ctx context.Context, req *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (*ReminderPreviewResponse, error)
 	// AssignServiceProvider implements assignServiceProvider operation.
 	//
 	// Fields left out take their defaults: custom duration and price null
@@ -1322,6 +1332,13 @@ type Handler interface {
 	//
 	// POST /admin/webhooks
 	CreateWebhookSubscription(ctx context.Context, req *WebhookCreateRequest, params CreateWebhookSubscriptionParams) (*WebhookSecretResponse, error)
+	// DeleteAdminLateFeePolicy implements deleteAdminLateFeePolicy operation.
+	//
+	// Removes the late fee of `currency` (404 `NOT_FOUND` when there is
+	// none); pending fees stay pending. `billing.manage`.
+	//
+	// DELETE /admin/billing/late-fee-policies/{currency}
+	DeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (*LateFeeDeletedResponse, error)
 	// DeleteAdminPaymentOverride implements deleteAdminPaymentOverride operation.
 	//
 	// 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
@@ -1468,12 +1485,27 @@ type Handler interface {
 	//
 	// GET /admin/locations/{locationId}
 	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminMembershipSetup implements getAdminMembershipSetup operation.
+	//
+	// The pass's status and `updated_at` (send it back as
+	// `expected_updated_at` to remove the setup), whether its pass type
+	// renews, and its subscription row (null when none was made).
+	// `billing.manage`.
+	//
+	// GET /admin/passes/{id}/setup
+	GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (*MembershipSetupResponse, error)
 	// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
 	//
 	// GET /admin/refunds/{refundId}/receipt
 	GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (GetAdminRefundReceiptOK, error)
+	// GetAdminReminderPolicy implements getAdminReminderPolicy operation.
+	//
+	// The policy's days (null when the venue has none).
+	//
+	// GET /admin/billing/reminder-policy
+	GetAdminReminderPolicy(ctx context.Context) (*ReminderPolicyResponse, error)
 	// GetAdminRenewalRecovery implements getAdminRenewalRecovery operation.
 	//
 	// The oldest unpaid renewal invoice of the pass (`invoice`, null when
@@ -2164,6 +2196,12 @@ type Handler interface {
 	//
 	// GET /admin/gift-cards
 	ListAdminGiftCards(ctx context.Context, params ListAdminGiftCardsParams) (*AdminGiftCardListResponse, error)
+	// ListAdminLateFeePolicies implements listAdminLateFeePolicies operation.
+	//
+	// Every currency with a late fee, alphabetically. `billing.manage`.
+	//
+	// GET /admin/billing/late-fee-policies
+	ListAdminLateFeePolicies(ctx context.Context) (*LateFeePolicyListResponse, error)
 	// ListAdminLocations implements listAdminLocations operation.
 	//
 	// [settings.business or locations.manage] Every location of the venue,
@@ -2558,6 +2596,16 @@ type Handler interface {
 	//
 	// GET /admin/passes/{id}/move-to-flexible/preview
 	PreviewAdminMoveToFlexible(ctx context.Context, params PreviewAdminMoveToFlexibleParams) (*AdminFlexibleMoveResponse, error)
+	// PreviewAdminReminderPolicy implements previewAdminReminderPolicy operation.
+	//
+	// The renewing memberships whose charge falls in the next 31 days and
+	// the venue-local dates the policy would remind them (the reminders
+	// still to come), and `preview_hash`, a SHA-256 over exactly that
+	// (the days and every renewal's charge date, amount and reminder
+	// dates). Nothing is written.
+	//
+	// POST /admin/billing/reminder-policy/preview
+	PreviewAdminReminderPolicy(ctx context.Context, req *ReminderPolicyRequest) (*ReminderPreviewResponse, error)
 	// PreviewAppointmentCancel implements previewAppointmentCancel operation.
 	//
 	// `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -2823,6 +2871,29 @@ type Handler interface {
 	//
 	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
 	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// RemoveAdminMembershipSetup implements removeAdminMembershipSetup operation.
+	//
+	// Deletes the pending pass of a recurring membership that never
+	// activated, with its subscription row; its checkouts keep their rows
+	// (payment records) without the pass. Checks, in order: 400
+	// `IDEMPOTENCY_KEY_INVALID` when the `Idempotency-Key` is not a UUID;
+	// 404 `NOT_FOUND`; 422 `NOT_RECURRING` (the pass type does not renew);
+	// 409 `STALE` (`expected_updated_at` is not the pass's `updated_at`;
+	// `details.updated_at` is the current one); 422 `NOT_REMOVABLE` (the
+	// pass is not `pending`: it activated); 422 `HAS_HISTORY` (payments,
+	// bookings, invoices or a paid checkout; `details.reason`); 422
+	// `HAS_LIFECYCLE_HISTORY` (staff changed the membership: audit entries
+	// on the pass); 422 `NOT_SAFE` (an open checkout whose hold has not
+	// lapsed, a charge in progress, or the subscription is live at the
+	// payment processor; `details.reason`); 422 `PROCESSOR_UNKNOWN` (the
+	// payment processor's state of the subscription cannot be read, or
+	// whether it was made is not known). The subscription is read through
+	// the payment processor: absent, `incomplete_expired` and `canceled`
+	// are dead. Audit `membership.setup_artifact_removed`.
+	// `billing.manage`.
+	//
+	// POST /admin/passes/{id}/setup/removal
+	RemoveAdminMembershipSetup(ctx context.Context, req *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (*RemoveMembershipSetupResponse, error)
 	// RemoveFavoriteVenue implements removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3073,6 +3144,15 @@ type Handler interface {
 	//
 	// POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
 	SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// SetAdminLateFeePolicy implements setAdminLateFeePolicy operation.
+	//
+	// Creates or replaces the late fee of `currency` (ISO 4217, upper
+	// case): `amount_minor` above zero, `grace_days` 0 to 90. Renewals that
+	// become late from now on get it; fees applied before keep their
+	// amounts. Audit `billing.late_fee_policy_changed`. `billing.manage`.
+	//
+	// PUT /admin/billing/late-fee-policies/{currency}
+	SetAdminLateFeePolicy(ctx context.Context, req *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (*LateFeePolicyResponse, error)
 	// SetAdminMemberBirthDate implements setAdminMemberBirthDate operation.
 	//
 	// `birth_date` (a past date, at most 130 years ago; null clears it).
@@ -3373,6 +3453,18 @@ type Handler interface {
 	//
 	// POST /admin/fees/{bookingId}/waive
 	WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (*AdminFeeResponse, error)
+	// WaiveAdminLateFee implements waiveAdminLateFee operation.
+	//
+	// Waives the pass's oldest pending late fee: the renewal is then owed
+	// without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
+	// applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
+	// of the fee is in progress. The audit entry
+	// `membership.late_fee_waived` records the fee and the reason; the
+	// member is not contacted. A pass of another venue, unknown or
+	// malformed is 404 `NOT_FOUND`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/renewal-recovery/waive-late-fee
+	WaiveAdminLateFee(ctx context.Context, req OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (*LateFeeResponse, error)
 	// WithdrawGuestInvite implements withdrawGuestInvite operation.
 	//
 	// The place becomes `cancelled` and its seat is freed (the first guest

@@ -102,6 +102,19 @@ func (UnimplementedHandler) AdmitBookingWatch(ctx context.Context, params AdmitB
 	return r, ht.ErrNotImplemented
 }
 
+// ApplyAdminReminderPolicy implements applyAdminReminderPolicy operation.
+//
+// Makes `days_before` the venue's policy when `preview_hash` is still
+// what the preview of these days gives now; otherwise 409
+// `PREVIEW_STALE` (`details.preview_hash` is the current one; a
+// renewal moved, started or ended since) and nothing changes. Audit
+// `billing.reminder_policy_applied`.
+//
+// POST /admin/billing/reminder-policy/apply
+func (UnimplementedHandler) ApplyAdminReminderPolicy(ctx context.Context, req *ReminderApplyRequest, params ApplyAdminReminderPolicyParams) (r *ReminderPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AssignServiceProvider implements assignServiceProvider operation.
 //
 // Fields left out take their defaults: custom duration and price null
@@ -1609,6 +1622,16 @@ func (UnimplementedHandler) CreateWebhookSubscription(ctx context.Context, req *
 	return r, ht.ErrNotImplemented
 }
 
+// DeleteAdminLateFeePolicy implements deleteAdminLateFeePolicy operation.
+//
+// Removes the late fee of `currency` (404 `NOT_FOUND` when there is
+// none); pending fees stay pending. `billing.manage`.
+//
+// DELETE /admin/billing/late-fee-policies/{currency}
+func (UnimplementedHandler) DeleteAdminLateFeePolicy(ctx context.Context, params DeleteAdminLateFeePolicyParams) (r *LateFeeDeletedResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // DeleteAdminPaymentOverride implements deleteAdminPaymentOverride operation.
 //
 // 422 `OVERRIDE_APPLIED` once its period is invoiced (or due); 502
@@ -1806,12 +1829,33 @@ func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdmi
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminMembershipSetup implements getAdminMembershipSetup operation.
+//
+// The pass's status and `updated_at` (send it back as
+// `expected_updated_at` to remove the setup), whether its pass type
+// renews, and its subscription row (null when none was made).
+// `billing.manage`.
+//
+// GET /admin/passes/{id}/setup
+func (UnimplementedHandler) GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (r *MembershipSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 //
 // A refund's receipt, as a PDF (staff).
 //
 // GET /admin/refunds/{refundId}/receipt
 func (UnimplementedHandler) GetAdminRefundReceipt(ctx context.Context, params GetAdminRefundReceiptParams) (r GetAdminRefundReceiptOK, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminReminderPolicy implements getAdminReminderPolicy operation.
+//
+// The policy's days (null when the venue has none).
+//
+// GET /admin/billing/reminder-policy
+func (UnimplementedHandler) GetAdminReminderPolicy(ctx context.Context) (r *ReminderPolicyResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -2700,6 +2744,15 @@ func (UnimplementedHandler) ListAdminGiftCards(ctx context.Context, params ListA
 	return r, ht.ErrNotImplemented
 }
 
+// ListAdminLateFeePolicies implements listAdminLateFeePolicies operation.
+//
+// Every currency with a late fee, alphabetically. `billing.manage`.
+//
+// GET /admin/billing/late-fee-policies
+func (UnimplementedHandler) ListAdminLateFeePolicies(ctx context.Context) (r *LateFeePolicyListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListAdminLocations implements listAdminLocations operation.
 //
 // [settings.business or locations.manage] Every location of the venue,
@@ -3223,6 +3276,19 @@ func (UnimplementedHandler) PreviewAdminMoveToFlexible(ctx context.Context, para
 	return r, ht.ErrNotImplemented
 }
 
+// PreviewAdminReminderPolicy implements previewAdminReminderPolicy operation.
+//
+// The renewing memberships whose charge falls in the next 31 days and
+// the venue-local dates the policy would remind them (the reminders
+// still to come), and `preview_hash`, a SHA-256 over exactly that
+// (the days and every renewal's charge date, amount and reminder
+// dates). Nothing is written.
+//
+// POST /admin/billing/reminder-policy/preview
+func (UnimplementedHandler) PreviewAdminReminderPolicy(ctx context.Context, req *ReminderPolicyRequest) (r *ReminderPreviewResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // PreviewAppointmentCancel implements previewAppointmentCancel operation.
 //
 // `can_cancel`, and when not, `blocked_reason` (`not_cancellable`,
@@ -3533,6 +3599,32 @@ func (UnimplementedHandler) RemoveAdminClientPaymentMethod(ctx context.Context, 
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveAdminMembershipSetup implements removeAdminMembershipSetup operation.
+//
+// Deletes the pending pass of a recurring membership that never
+// activated, with its subscription row; its checkouts keep their rows
+// (payment records) without the pass. Checks, in order: 400
+// `IDEMPOTENCY_KEY_INVALID` when the `Idempotency-Key` is not a UUID;
+// 404 `NOT_FOUND`; 422 `NOT_RECURRING` (the pass type does not renew);
+// 409 `STALE` (`expected_updated_at` is not the pass's `updated_at`;
+// `details.updated_at` is the current one); 422 `NOT_REMOVABLE` (the
+// pass is not `pending`: it activated); 422 `HAS_HISTORY` (payments,
+// bookings, invoices or a paid checkout; `details.reason`); 422
+// `HAS_LIFECYCLE_HISTORY` (staff changed the membership: audit entries
+// on the pass); 422 `NOT_SAFE` (an open checkout whose hold has not
+// lapsed, a charge in progress, or the subscription is live at the
+// payment processor; `details.reason`); 422 `PROCESSOR_UNKNOWN` (the
+// payment processor's state of the subscription cannot be read, or
+// whether it was made is not known). The subscription is read through
+// the payment processor: absent, `incomplete_expired` and `canceled`
+// are dead. Audit `membership.setup_artifact_removed`.
+// `billing.manage`.
+//
+// POST /admin/passes/{id}/setup/removal
+func (UnimplementedHandler) RemoveAdminMembershipSetup(ctx context.Context, req *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (r *RemoveMembershipSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3837,6 +3929,18 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 //
 // POST /admin/members/{memberId}/payment-methods/{paymentMethodId}/default
 func (UnimplementedHandler) SetAdminClientDefaultPaymentMethod(ctx context.Context, params SetAdminClientDefaultPaymentMethodParams) (r *PaymentMethodListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminLateFeePolicy implements setAdminLateFeePolicy operation.
+//
+// Creates or replaces the late fee of `currency` (ISO 4217, upper
+// case): `amount_minor` above zero, `grace_days` 0 to 90. Renewals that
+// become late from now on get it; fees applied before keep their
+// amounts. Audit `billing.late_fee_policy_changed`. `billing.manage`.
+//
+// PUT /admin/billing/late-fee-policies/{currency}
+func (UnimplementedHandler) SetAdminLateFeePolicy(ctx context.Context, req *LateFeePolicyRequest, params SetAdminLateFeePolicyParams) (r *LateFeePolicyResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -4221,6 +4325,21 @@ func (UnimplementedHandler) UpdateWebhookSubscription(ctx context.Context, req *
 //
 // POST /admin/fees/{bookingId}/waive
 func (UnimplementedHandler) WaiveAdminFee(ctx context.Context, req *FeeWaiveRequest, params WaiveAdminFeeParams) (r *AdminFeeResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// WaiveAdminLateFee implements waiveAdminLateFee operation.
+//
+// Waives the pass's oldest pending late fee: the renewal is then owed
+// without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
+// applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
+// of the fee is in progress. The audit entry
+// `membership.late_fee_waived` records the fee and the reason; the
+// member is not contacted. A pass of another venue, unknown or
+// malformed is 404 `NOT_FOUND`. `passes.manage`.
+//
+// POST /admin/passes/{id}/renewal-recovery/waive-late-fee
+func (UnimplementedHandler) WaiveAdminLateFee(ctx context.Context, req OptWaiveLateFeeRequest, params WaiveAdminLateFeeParams) (r *LateFeeResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
