@@ -63,6 +63,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -214,6 +215,7 @@ func checkColumn(t, c string) error {
 			openinghours.Table:           openinghours.ValidColumn,
 			organization.Table:           organization.ValidColumn,
 			pass.Table:                   pass.ValidColumn,
+			passshare.Table:              passshare.ValidColumn,
 			passtype.Table:               passtype.ValidColumn,
 			payment.Table:                payment.ValidColumn,
 			paymentattempt.Table:         paymentattempt.ValidColumn,

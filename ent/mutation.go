@@ -63,6 +63,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -167,6 +168,7 @@ const (
 	TypeOpeningHours           = "OpeningHours"
 	TypeOrganization           = "Organization"
 	TypePass                   = "Pass"
+	TypePassShare              = "PassShare"
 	TypePassType               = "PassType"
 	TypePayment                = "Payment"
 	TypePaymentAttempt         = "PaymentAttempt"
@@ -61965,6 +61967,1140 @@ func (m *PassMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Pass edge %s", name)
 }
 
+// PassShareMutation represents an operation that mutates the PassShare nodes in the graph.
+type PassShareMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	pass_id             *uuid.UUID
+	owner_member_id     *uuid.UUID
+	member_id           *uuid.UUID
+	email               *string
+	monthly_cap         *int
+	addmonthly_cap      *int
+	status              *passshare.Status
+	created_by          *uuid.UUID
+	claimed_at          *time.Time
+	ended_at            *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*PassShare, error)
+	predicates          []predicate.PassShare
+}
+
+var _ ent.Mutation = (*PassShareMutation)(nil)
+
+// passshareOption allows management of the mutation configuration using functional options.
+type passshareOption func(*PassShareMutation)
+
+// newPassShareMutation creates new mutation for the PassShare entity.
+func newPassShareMutation(c config, op Op, opts ...passshareOption) *PassShareMutation {
+	m := &PassShareMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePassShare,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPassShareID sets the ID field of the mutation.
+func withPassShareID(id uuid.UUID) passshareOption {
+	return func(m *PassShareMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PassShare
+		)
+		m.oldValue = func(ctx context.Context) (*PassShare, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PassShare.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPassShare sets the old PassShare of the mutation.
+func withPassShare(node *PassShare) passshareOption {
+	return func(m *PassShareMutation) {
+		m.oldValue = func(context.Context) (*PassShare, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PassShareMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PassShareMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PassShare entities.
+func (m *PassShareMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PassShareMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PassShareMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PassShare.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PassShareMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PassShareMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PassShareMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PassShareMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PassShareMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PassShareMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PassShareMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PassShareMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PassShareMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *PassShareMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *PassShareMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *PassShareMutation) ResetPassID() {
+	m.pass_id = nil
+}
+
+// SetOwnerMemberID sets the "owner_member_id" field.
+func (m *PassShareMutation) SetOwnerMemberID(u uuid.UUID) {
+	m.owner_member_id = &u
+}
+
+// OwnerMemberID returns the value of the "owner_member_id" field in the mutation.
+func (m *PassShareMutation) OwnerMemberID() (r uuid.UUID, exists bool) {
+	v := m.owner_member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerMemberID returns the old "owner_member_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldOwnerMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerMemberID: %w", err)
+	}
+	return oldValue.OwnerMemberID, nil
+}
+
+// ResetOwnerMemberID resets all changes to the "owner_member_id" field.
+func (m *PassShareMutation) ResetOwnerMemberID() {
+	m.owner_member_id = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PassShareMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PassShareMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *PassShareMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[passshare.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *PassShareMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PassShareMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, passshare.FieldMemberID)
+}
+
+// SetEmail sets the "email" field.
+func (m *PassShareMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *PassShareMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldEmail(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ClearEmail clears the value of the "email" field.
+func (m *PassShareMutation) ClearEmail() {
+	m.email = nil
+	m.clearedFields[passshare.FieldEmail] = struct{}{}
+}
+
+// EmailCleared returns if the "email" field was cleared in this mutation.
+func (m *PassShareMutation) EmailCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldEmail]
+	return ok
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *PassShareMutation) ResetEmail() {
+	m.email = nil
+	delete(m.clearedFields, passshare.FieldEmail)
+}
+
+// SetMonthlyCap sets the "monthly_cap" field.
+func (m *PassShareMutation) SetMonthlyCap(i int) {
+	m.monthly_cap = &i
+	m.addmonthly_cap = nil
+}
+
+// MonthlyCap returns the value of the "monthly_cap" field in the mutation.
+func (m *PassShareMutation) MonthlyCap() (r int, exists bool) {
+	v := m.monthly_cap
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMonthlyCap returns the old "monthly_cap" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldMonthlyCap(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMonthlyCap is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMonthlyCap requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMonthlyCap: %w", err)
+	}
+	return oldValue.MonthlyCap, nil
+}
+
+// AddMonthlyCap adds i to the "monthly_cap" field.
+func (m *PassShareMutation) AddMonthlyCap(i int) {
+	if m.addmonthly_cap != nil {
+		*m.addmonthly_cap += i
+	} else {
+		m.addmonthly_cap = &i
+	}
+}
+
+// AddedMonthlyCap returns the value that was added to the "monthly_cap" field in this mutation.
+func (m *PassShareMutation) AddedMonthlyCap() (r int, exists bool) {
+	v := m.addmonthly_cap
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMonthlyCap clears the value of the "monthly_cap" field.
+func (m *PassShareMutation) ClearMonthlyCap() {
+	m.monthly_cap = nil
+	m.addmonthly_cap = nil
+	m.clearedFields[passshare.FieldMonthlyCap] = struct{}{}
+}
+
+// MonthlyCapCleared returns if the "monthly_cap" field was cleared in this mutation.
+func (m *PassShareMutation) MonthlyCapCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldMonthlyCap]
+	return ok
+}
+
+// ResetMonthlyCap resets all changes to the "monthly_cap" field.
+func (m *PassShareMutation) ResetMonthlyCap() {
+	m.monthly_cap = nil
+	m.addmonthly_cap = nil
+	delete(m.clearedFields, passshare.FieldMonthlyCap)
+}
+
+// SetStatus sets the "status" field.
+func (m *PassShareMutation) SetStatus(pa passshare.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PassShareMutation) Status() (r passshare.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldStatus(ctx context.Context) (v passshare.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PassShareMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *PassShareMutation) SetCreatedBy(u uuid.UUID) {
+	m.created_by = &u
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *PassShareMutation) CreatedBy() (r uuid.UUID, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldCreatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *PassShareMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[passshare.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *PassShareMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *PassShareMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, passshare.FieldCreatedBy)
+}
+
+// SetClaimedAt sets the "claimed_at" field.
+func (m *PassShareMutation) SetClaimedAt(t time.Time) {
+	m.claimed_at = &t
+}
+
+// ClaimedAt returns the value of the "claimed_at" field in the mutation.
+func (m *PassShareMutation) ClaimedAt() (r time.Time, exists bool) {
+	v := m.claimed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedAt returns the old "claimed_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldClaimedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedAt: %w", err)
+	}
+	return oldValue.ClaimedAt, nil
+}
+
+// ClearClaimedAt clears the value of the "claimed_at" field.
+func (m *PassShareMutation) ClearClaimedAt() {
+	m.claimed_at = nil
+	m.clearedFields[passshare.FieldClaimedAt] = struct{}{}
+}
+
+// ClaimedAtCleared returns if the "claimed_at" field was cleared in this mutation.
+func (m *PassShareMutation) ClaimedAtCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldClaimedAt]
+	return ok
+}
+
+// ResetClaimedAt resets all changes to the "claimed_at" field.
+func (m *PassShareMutation) ResetClaimedAt() {
+	m.claimed_at = nil
+	delete(m.clearedFields, passshare.FieldClaimedAt)
+}
+
+// SetEndedAt sets the "ended_at" field.
+func (m *PassShareMutation) SetEndedAt(t time.Time) {
+	m.ended_at = &t
+}
+
+// EndedAt returns the value of the "ended_at" field in the mutation.
+func (m *PassShareMutation) EndedAt() (r time.Time, exists bool) {
+	v := m.ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndedAt returns the old "ended_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndedAt: %w", err)
+	}
+	return oldValue.EndedAt, nil
+}
+
+// ClearEndedAt clears the value of the "ended_at" field.
+func (m *PassShareMutation) ClearEndedAt() {
+	m.ended_at = nil
+	m.clearedFields[passshare.FieldEndedAt] = struct{}{}
+}
+
+// EndedAtCleared returns if the "ended_at" field was cleared in this mutation.
+func (m *PassShareMutation) EndedAtCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldEndedAt]
+	return ok
+}
+
+// ResetEndedAt resets all changes to the "ended_at" field.
+func (m *PassShareMutation) ResetEndedAt() {
+	m.ended_at = nil
+	delete(m.clearedFields, passshare.FieldEndedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PassShareMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[passshare.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PassShareMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PassShareMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PassShareMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PassShareMutation builder.
+func (m *PassShareMutation) Where(ps ...predicate.PassShare) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PassShareMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PassShareMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PassShare, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PassShareMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PassShareMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PassShare).
+func (m *PassShareMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PassShareMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, passshare.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, passshare.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, passshare.FieldOrganizationID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, passshare.FieldPassID)
+	}
+	if m.owner_member_id != nil {
+		fields = append(fields, passshare.FieldOwnerMemberID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, passshare.FieldMemberID)
+	}
+	if m.email != nil {
+		fields = append(fields, passshare.FieldEmail)
+	}
+	if m.monthly_cap != nil {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	if m.status != nil {
+		fields = append(fields, passshare.FieldStatus)
+	}
+	if m.created_by != nil {
+		fields = append(fields, passshare.FieldCreatedBy)
+	}
+	if m.claimed_at != nil {
+		fields = append(fields, passshare.FieldClaimedAt)
+	}
+	if m.ended_at != nil {
+		fields = append(fields, passshare.FieldEndedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PassShareMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case passshare.FieldCreatedAt:
+		return m.CreatedAt()
+	case passshare.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case passshare.FieldOrganizationID:
+		return m.OrganizationID()
+	case passshare.FieldPassID:
+		return m.PassID()
+	case passshare.FieldOwnerMemberID:
+		return m.OwnerMemberID()
+	case passshare.FieldMemberID:
+		return m.MemberID()
+	case passshare.FieldEmail:
+		return m.Email()
+	case passshare.FieldMonthlyCap:
+		return m.MonthlyCap()
+	case passshare.FieldStatus:
+		return m.Status()
+	case passshare.FieldCreatedBy:
+		return m.CreatedBy()
+	case passshare.FieldClaimedAt:
+		return m.ClaimedAt()
+	case passshare.FieldEndedAt:
+		return m.EndedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PassShareMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case passshare.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case passshare.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case passshare.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case passshare.FieldPassID:
+		return m.OldPassID(ctx)
+	case passshare.FieldOwnerMemberID:
+		return m.OldOwnerMemberID(ctx)
+	case passshare.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case passshare.FieldEmail:
+		return m.OldEmail(ctx)
+	case passshare.FieldMonthlyCap:
+		return m.OldMonthlyCap(ctx)
+	case passshare.FieldStatus:
+		return m.OldStatus(ctx)
+	case passshare.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case passshare.FieldClaimedAt:
+		return m.OldClaimedAt(ctx)
+	case passshare.FieldEndedAt:
+		return m.OldEndedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PassShareMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case passshare.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case passshare.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case passshare.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case passshare.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case passshare.FieldOwnerMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerMemberID(v)
+		return nil
+	case passshare.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case passshare.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case passshare.FieldMonthlyCap:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMonthlyCap(v)
+		return nil
+	case passshare.FieldStatus:
+		v, ok := value.(passshare.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case passshare.FieldCreatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case passshare.FieldClaimedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedAt(v)
+		return nil
+	case passshare.FieldEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PassShareMutation) AddedFields() []string {
+	var fields []string
+	if m.addmonthly_cap != nil {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PassShareMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case passshare.FieldMonthlyCap:
+		return m.AddedMonthlyCap()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PassShareMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case passshare.FieldMonthlyCap:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMonthlyCap(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PassShareMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(passshare.FieldMemberID) {
+		fields = append(fields, passshare.FieldMemberID)
+	}
+	if m.FieldCleared(passshare.FieldEmail) {
+		fields = append(fields, passshare.FieldEmail)
+	}
+	if m.FieldCleared(passshare.FieldMonthlyCap) {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	if m.FieldCleared(passshare.FieldCreatedBy) {
+		fields = append(fields, passshare.FieldCreatedBy)
+	}
+	if m.FieldCleared(passshare.FieldClaimedAt) {
+		fields = append(fields, passshare.FieldClaimedAt)
+	}
+	if m.FieldCleared(passshare.FieldEndedAt) {
+		fields = append(fields, passshare.FieldEndedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PassShareMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PassShareMutation) ClearField(name string) error {
+	switch name {
+	case passshare.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case passshare.FieldEmail:
+		m.ClearEmail()
+		return nil
+	case passshare.FieldMonthlyCap:
+		m.ClearMonthlyCap()
+		return nil
+	case passshare.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case passshare.FieldClaimedAt:
+		m.ClearClaimedAt()
+		return nil
+	case passshare.FieldEndedAt:
+		m.ClearEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PassShareMutation) ResetField(name string) error {
+	switch name {
+	case passshare.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case passshare.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case passshare.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case passshare.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case passshare.FieldOwnerMemberID:
+		m.ResetOwnerMemberID()
+		return nil
+	case passshare.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case passshare.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case passshare.FieldMonthlyCap:
+		m.ResetMonthlyCap()
+		return nil
+	case passshare.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case passshare.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case passshare.FieldClaimedAt:
+		m.ResetClaimedAt()
+		return nil
+	case passshare.FieldEndedAt:
+		m.ResetEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PassShareMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, passshare.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PassShareMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case passshare.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PassShareMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PassShareMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PassShareMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, passshare.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PassShareMutation) EdgeCleared(name string) bool {
+	switch name {
+	case passshare.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PassShareMutation) ClearEdge(name string) error {
+	switch name {
+	case passshare.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PassShareMutation) ResetEdge(name string) error {
+	switch name {
+	case passshare.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare edge %s", name)
+}
+
 // PassTypeMutation represents an operation that mutates the PassType nodes in the graph.
 type PassTypeMutation struct {
 	config
@@ -62000,6 +63136,8 @@ type PassTypeMutation struct {
 	listed                     *bool
 	sort_order                 *int
 	addsort_order              *int
+	share_slots                *int
+	addshare_slots             *int
 	clearedFields              map[string]struct{}
 	organization               *uuid.UUID
 	clearedorganization        bool
@@ -63227,6 +64365,62 @@ func (m *PassTypeMutation) ResetSortOrder() {
 	m.addsort_order = nil
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (m *PassTypeMutation) SetShareSlots(i int) {
+	m.share_slots = &i
+	m.addshare_slots = nil
+}
+
+// ShareSlots returns the value of the "share_slots" field in the mutation.
+func (m *PassTypeMutation) ShareSlots() (r int, exists bool) {
+	v := m.share_slots
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShareSlots returns the old "share_slots" field's value of the PassType entity.
+// If the PassType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassTypeMutation) OldShareSlots(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShareSlots is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShareSlots requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShareSlots: %w", err)
+	}
+	return oldValue.ShareSlots, nil
+}
+
+// AddShareSlots adds i to the "share_slots" field.
+func (m *PassTypeMutation) AddShareSlots(i int) {
+	if m.addshare_slots != nil {
+		*m.addshare_slots += i
+	} else {
+		m.addshare_slots = &i
+	}
+}
+
+// AddedShareSlots returns the value that was added to the "share_slots" field in this mutation.
+func (m *PassTypeMutation) AddedShareSlots() (r int, exists bool) {
+	v := m.addshare_slots
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShareSlots resets all changes to the "share_slots" field.
+func (m *PassTypeMutation) ResetShareSlots() {
+	m.share_slots = nil
+	m.addshare_slots = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PassTypeMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -63558,7 +64752,7 @@ func (m *PassTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassTypeMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 25)
 	if m.created_at != nil {
 		fields = append(fields, passtype.FieldCreatedAt)
 	}
@@ -63631,6 +64825,9 @@ func (m *PassTypeMutation) Fields() []string {
 	if m.sort_order != nil {
 		fields = append(fields, passtype.FieldSortOrder)
 	}
+	if m.share_slots != nil {
+		fields = append(fields, passtype.FieldShareSlots)
+	}
 	return fields
 }
 
@@ -63687,6 +64884,8 @@ func (m *PassTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Listed()
 	case passtype.FieldSortOrder:
 		return m.SortOrder()
+	case passtype.FieldShareSlots:
+		return m.ShareSlots()
 	}
 	return nil, false
 }
@@ -63744,6 +64943,8 @@ func (m *PassTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldListed(ctx)
 	case passtype.FieldSortOrder:
 		return m.OldSortOrder(ctx)
+	case passtype.FieldShareSlots:
+		return m.OldShareSlots(ctx)
 	}
 	return nil, fmt.Errorf("unknown PassType field %s", name)
 }
@@ -63921,6 +65122,13 @@ func (m *PassTypeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSortOrder(v)
 		return nil
+	case passtype.FieldShareSlots:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShareSlots(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PassType field %s", name)
 }
@@ -63944,6 +65152,9 @@ func (m *PassTypeMutation) AddedFields() []string {
 	if m.addsort_order != nil {
 		fields = append(fields, passtype.FieldSortOrder)
 	}
+	if m.addshare_slots != nil {
+		fields = append(fields, passtype.FieldShareSlots)
+	}
 	return fields
 }
 
@@ -63962,6 +65173,8 @@ func (m *PassTypeMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedValidityDays()
 	case passtype.FieldSortOrder:
 		return m.AddedSortOrder()
+	case passtype.FieldShareSlots:
+		return m.AddedShareSlots()
 	}
 	return nil, false
 }
@@ -64005,6 +65218,13 @@ func (m *PassTypeMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddSortOrder(v)
+		return nil
+	case passtype.FieldShareSlots:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShareSlots(v)
 		return nil
 	}
 	return fmt.Errorf("unknown PassType numeric field %s", name)
@@ -64161,6 +65381,9 @@ func (m *PassTypeMutation) ResetField(name string) error {
 		return nil
 	case passtype.FieldSortOrder:
 		m.ResetSortOrder()
+		return nil
+	case passtype.FieldShareSlots:
+		m.ResetShareSlots()
 		return nil
 	}
 	return fmt.Errorf("unknown PassType field %s", name)

@@ -116,6 +116,8 @@ type Tx struct {
 	Organization *OrganizationClient
 	// Pass is the client for interacting with the Pass builders.
 	Pass *PassClient
+	// PassShare is the client for interacting with the PassShare builders.
+	PassShare *PassShareClient
 	// PassType is the client for interacting with the PassType builders.
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -378,6 +380,7 @@ func (tx *Tx) init() {
 	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Pass = NewPassClient(tx.config)
+	tx.PassShare = NewPassShareClient(tx.config)
 	tx.PassType = NewPassTypeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)

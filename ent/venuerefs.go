@@ -58,6 +58,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -153,6 +154,7 @@ var edgeTargets = map[string]map[string]string{
 	"OpeningHours":           {"organization": "Organization", "location": "Location"},
 	"Organization":           {},
 	"Pass":                   {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
+	"PassShare":              {"organization": "Organization"},
 	"PassType":               {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
 	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
 	"PaymentAttempt":         {"organization": "Organization"},
@@ -237,6 +239,7 @@ var VenueOwnedTypes = []string{
 	"NotificationOptOut",
 	"OpeningHours",
 	"Pass",
+	"PassShare",
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
@@ -327,6 +330,7 @@ var AllTypes = []string{
 	"OpeningHours",
 	"Organization",
 	"Pass",
+	"PassShare",
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
@@ -481,6 +485,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Organization.Query().Where(organization.IDIn(ids...)).Count(ctx)
 	case "Pass":
 		return c.Pass.Query().Where(pass.IDIn(ids...)).Count(ctx)
+	case "PassShare":
+		return c.PassShare.Query().Where(passshare.IDIn(ids...)).Count(ctx)
 	case "PassType":
 		return c.PassType.Query().Where(passtype.IDIn(ids...)).Count(ctx)
 	case "Payment":

@@ -2583,6 +2583,58 @@ var (
 			},
 		},
 	}
+	// PassSharesColumns holds the columns for the "pass_shares" table.
+	PassSharesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "owner_member_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "email", Type: field.TypeString, Nullable: true, Size: 254},
+		{Name: "monthly_cap", Type: field.TypeInt, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"invited", "active", "revoked", "cancelled"}},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "claimed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PassSharesTable holds the schema information for the "pass_shares" table.
+	PassSharesTable = &schema.Table{
+		Name:       "pass_shares",
+		Columns:    PassSharesColumns,
+		PrimaryKey: []*schema.Column{PassSharesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pass_shares_organizations_organization",
+				Columns:    []*schema.Column{PassSharesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "passshare_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12]},
+			},
+			{
+				Name:    "passshare_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[3]},
+			},
+			{
+				Name:    "passshare_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[5]},
+			},
+			{
+				Name:    "passshare_organization_id_email",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[6]},
+			},
+		},
+	}
 	// PassTypesColumns holds the columns for the "pass_types" table.
 	PassTypesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2609,6 +2661,7 @@ var (
 		{Name: "active", Type: field.TypeBool, Default: true},
 		{Name: "listed", Type: field.TypeBool, Default: true},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "share_slots", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// PassTypesTable holds the schema information for the "pass_types" table.
@@ -2619,7 +2672,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "pass_types_organizations_organization",
-				Columns:    []*schema.Column{PassTypesColumns[24]},
+				Columns:    []*schema.Column{PassTypesColumns[25]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2628,17 +2681,17 @@ var (
 			{
 				Name:    "passtype_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassTypesColumns[24]},
+				Columns: []*schema.Column{PassTypesColumns[25]},
 			},
 			{
 				Name:    "passtype_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[3]},
+				Columns: []*schema.Column{PassTypesColumns[25], PassTypesColumns[3]},
 			},
 			{
 				Name:    "passtype_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[5]},
+				Columns: []*schema.Column{PassTypesColumns[25], PassTypesColumns[5]},
 			},
 		},
 	}
@@ -4622,6 +4675,7 @@ var (
 		OpeningHoursTable,
 		OrganizationsTable,
 		PassesTable,
+		PassSharesTable,
 		PassTypesTable,
 		PaymentsTable,
 		PaymentAttemptsTable,
@@ -4759,6 +4813,7 @@ func init() {
 	PassesTable.ForeignKeys[0].RefTable = MembersTable
 	PassesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[2].RefTable = PassTypesTable
+	PassSharesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PassTypesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentsTable.ForeignKeys[0].RefTable = MembersTable
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable

@@ -159,6 +159,9 @@ type Organization func(*sql.Selector)
 // Pass is the predicate function for pass builders.
 type Pass func(*sql.Selector)
 
+// PassShare is the predicate function for passshare builders.
+type PassShare func(*sql.Selector)
+
 // PassType is the predicate function for passtype builders.
 type PassType func(*sql.Selector)
 

@@ -1335,6 +1335,30 @@ func (f PassMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PassMutation", m)
 }
 
+// The PassShareQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PassShareQueryRuleFunc func(context.Context, *ent.PassShareQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PassShareQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PassShareQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PassShareQuery", q)
+}
+
+// The PassShareMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PassShareMutationRuleFunc func(context.Context, *ent.PassShareMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PassShareMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PassShareMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PassShareMutation", m)
+}
+
 // The PassTypeQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PassTypeQueryRuleFunc func(context.Context, *ent.PassTypeQuery) error
@@ -2432,6 +2456,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PassQuery:
 		return q.Filter(), nil
+	case *ent.PassShareQuery:
+		return q.Filter(), nil
 	case *ent.PassTypeQuery:
 		return q.Filter(), nil
 	case *ent.PaymentQuery:
@@ -2620,6 +2646,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.OrganizationMutation:
 		return m.Filter(), nil
 	case *ent.PassMutation:
+		return m.Filter(), nil
+	case *ent.PassShareMutation:
 		return m.Filter(), nil
 	case *ent.PassTypeMutation:
 		return m.Filter(), nil

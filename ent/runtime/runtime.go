@@ -58,6 +58,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -3360,6 +3361,45 @@ func init() {
 	passDescID := passMixinFields0[0].Descriptor()
 	// pass.DefaultID holds the default value on creation for the id field.
 	pass.DefaultID = passDescID.Default.(func() uuid.UUID)
+	passshareMixin := schema.PassShare{}.Mixin()
+	passshare.Policy = privacy.NewPolicies(passshareMixin[1], schema.PassShare{})
+	passshare.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := passshare.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	passshareMixinHooks1 := passshareMixin[1].Hooks()
+
+	passshare.Hooks[1] = passshareMixinHooks1[0]
+	passshareMixinFields0 := passshareMixin[0].Fields()
+	_ = passshareMixinFields0
+	passshareFields := schema.PassShare{}.Fields()
+	_ = passshareFields
+	// passshareDescCreatedAt is the schema descriptor for created_at field.
+	passshareDescCreatedAt := passshareMixinFields0[1].Descriptor()
+	// passshare.DefaultCreatedAt holds the default value on creation for the created_at field.
+	passshare.DefaultCreatedAt = passshareDescCreatedAt.Default.(func() time.Time)
+	// passshareDescUpdatedAt is the schema descriptor for updated_at field.
+	passshareDescUpdatedAt := passshareMixinFields0[2].Descriptor()
+	// passshare.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	passshare.DefaultUpdatedAt = passshareDescUpdatedAt.Default.(func() time.Time)
+	// passshare.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	passshare.UpdateDefaultUpdatedAt = passshareDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// passshareDescEmail is the schema descriptor for email field.
+	passshareDescEmail := passshareFields[3].Descriptor()
+	// passshare.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	passshare.EmailValidator = passshareDescEmail.Validators[0].(func(string) error)
+	// passshareDescMonthlyCap is the schema descriptor for monthly_cap field.
+	passshareDescMonthlyCap := passshareFields[4].Descriptor()
+	// passshare.MonthlyCapValidator is a validator for the "monthly_cap" field. It is called by the builders before save.
+	passshare.MonthlyCapValidator = passshareDescMonthlyCap.Validators[0].(func(int) error)
+	// passshareDescID is the schema descriptor for id field.
+	passshareDescID := passshareMixinFields0[0].Descriptor()
+	// passshare.DefaultID holds the default value on creation for the id field.
+	passshare.DefaultID = passshareDescID.Default.(func() uuid.UUID)
 	passtypeMixin := schema.PassType{}.Mixin()
 	passtype.Policy = privacy.NewPolicies(passtypeMixin[1], schema.PassType{})
 	passtype.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3488,6 +3528,12 @@ func init() {
 	passtypeDescSortOrder := passtypeFields[19].Descriptor()
 	// passtype.DefaultSortOrder holds the default value on creation for the sort_order field.
 	passtype.DefaultSortOrder = passtypeDescSortOrder.Default.(int)
+	// passtypeDescShareSlots is the schema descriptor for share_slots field.
+	passtypeDescShareSlots := passtypeFields[20].Descriptor()
+	// passtype.DefaultShareSlots holds the default value on creation for the share_slots field.
+	passtype.DefaultShareSlots = passtypeDescShareSlots.Default.(int)
+	// passtype.ShareSlotsValidator is a validator for the "share_slots" field. It is called by the builders before save.
+	passtype.ShareSlotsValidator = passtypeDescShareSlots.Validators[0].(func(int) error)
 	// passtypeDescID is the schema descriptor for id field.
 	passtypeDescID := passtypeMixinFields0[0].Descriptor()
 	// passtype.DefaultID holds the default value on creation for the id field.
