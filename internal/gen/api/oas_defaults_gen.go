@@ -19,6 +19,14 @@ func (s *AdminOpeningHoursInput) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *AdminPassShareRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.Notify.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *AdminScheduleHistoryRequest) setDefaults() {
 	{
 		val := AdminScheduleHistoryRequestIntent("apply")

@@ -39,6 +39,19 @@ func encodeActOnAdminAppointmentResponse(response *AppointmentResponse, w http.R
 	return nil
 }
 
+func encodeAddAdminPassShareResponse(response *AdminPassShareResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeAddFavoriteVenueResponse(response *FavoriteVenueResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -443,6 +456,19 @@ func encodeBulkEditAdminScheduleResponse(response *AdminScheduleBulkResponse, w 
 }
 
 func encodeBuyGiftCardResponse(response *GiftCardOrderResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCancelAdminPassShareInviteResponse(response *AdminPassShareResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -1450,6 +1476,19 @@ func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w ht
 }
 
 func encodeGetAdminLocationResponse(response *AdminLocationResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeGetAdminPassSharesResponse(response *AdminPassSharesResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 
@@ -3213,6 +3252,19 @@ func encodeRetryMyInvoiceResponse(response *InvoiceRetryResponse, w http.Respons
 	return nil
 }
 
+func encodeRevokeAdminPassShareResponse(response *AdminPassShareResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRotateWebhookSecretResponse(response *WebhookSecretResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3336,6 +3388,19 @@ func encodeSetAdminMemberBirthDateResponse(response *AdminMemberBirthDateRespons
 }
 
 func encodeSetAdminPassTypeBindingTiersResponse(response *AdminBindingTiersResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminPassTypeShareSlotsResponse(response *AdminShareSlotsResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

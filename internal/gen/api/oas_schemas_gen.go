@@ -2952,6 +2952,324 @@ func (s *AdminOpeningHoursInput) SetWeekday(val int) {
 	s.Weekday = val
 }
 
+// Ref: #/components/schemas/AdminPassShare
+type AdminPassShare struct {
+	ClaimedAt NilDateTime `json:"claimed_at"`
+	CreatedAt time.Time   `json:"created_at"`
+	// The invited address (invites only).
+	Email   NilString   `json:"email"`
+	EndedAt NilDateTime `json:"ended_at"`
+	ID      uuid.UUID   `json:"id"`
+	// Bookings a calendar month; null is no cap.
+	MonthlyCap        NilInt               `json:"monthly_cap"`
+	PassID            uuid.UUID            `json:"pass_id"`
+	RecipientMemberID NilUUID              `json:"recipient_member_id"`
+	RecipientUserID   NilUUID              `json:"recipient_user_id"`
+	Status            AdminPassShareStatus `json:"status"`
+}
+
+// GetClaimedAt returns the value of ClaimedAt.
+func (s *AdminPassShare) GetClaimedAt() NilDateTime {
+	return s.ClaimedAt
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminPassShare) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminPassShare) GetEmail() NilString {
+	return s.Email
+}
+
+// GetEndedAt returns the value of EndedAt.
+func (s *AdminPassShare) GetEndedAt() NilDateTime {
+	return s.EndedAt
+}
+
+// GetID returns the value of ID.
+func (s *AdminPassShare) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMonthlyCap returns the value of MonthlyCap.
+func (s *AdminPassShare) GetMonthlyCap() NilInt {
+	return s.MonthlyCap
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPassShare) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRecipientMemberID returns the value of RecipientMemberID.
+func (s *AdminPassShare) GetRecipientMemberID() NilUUID {
+	return s.RecipientMemberID
+}
+
+// GetRecipientUserID returns the value of RecipientUserID.
+func (s *AdminPassShare) GetRecipientUserID() NilUUID {
+	return s.RecipientUserID
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPassShare) GetStatus() AdminPassShareStatus {
+	return s.Status
+}
+
+// SetClaimedAt sets the value of ClaimedAt.
+func (s *AdminPassShare) SetClaimedAt(val NilDateTime) {
+	s.ClaimedAt = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminPassShare) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminPassShare) SetEmail(val NilString) {
+	s.Email = val
+}
+
+// SetEndedAt sets the value of EndedAt.
+func (s *AdminPassShare) SetEndedAt(val NilDateTime) {
+	s.EndedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPassShare) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMonthlyCap sets the value of MonthlyCap.
+func (s *AdminPassShare) SetMonthlyCap(val NilInt) {
+	s.MonthlyCap = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPassShare) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRecipientMemberID sets the value of RecipientMemberID.
+func (s *AdminPassShare) SetRecipientMemberID(val NilUUID) {
+	s.RecipientMemberID = val
+}
+
+// SetRecipientUserID sets the value of RecipientUserID.
+func (s *AdminPassShare) SetRecipientUserID(val NilUUID) {
+	s.RecipientUserID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPassShare) SetStatus(val AdminPassShareStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminPassShareRequest
+type AdminPassShareRequest struct {
+	Email           OptString `json:"email"`
+	MonthlyCap      OptInt    `json:"monthly_cap"`
+	Notify          OptBool   `json:"notify"`
+	RecipientUserID OptUUID   `json:"recipient_user_id"`
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminPassShareRequest) GetEmail() OptString {
+	return s.Email
+}
+
+// GetMonthlyCap returns the value of MonthlyCap.
+func (s *AdminPassShareRequest) GetMonthlyCap() OptInt {
+	return s.MonthlyCap
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminPassShareRequest) GetNotify() OptBool {
+	return s.Notify
+}
+
+// GetRecipientUserID returns the value of RecipientUserID.
+func (s *AdminPassShareRequest) GetRecipientUserID() OptUUID {
+	return s.RecipientUserID
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminPassShareRequest) SetEmail(val OptString) {
+	s.Email = val
+}
+
+// SetMonthlyCap sets the value of MonthlyCap.
+func (s *AdminPassShareRequest) SetMonthlyCap(val OptInt) {
+	s.MonthlyCap = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminPassShareRequest) SetNotify(val OptBool) {
+	s.Notify = val
+}
+
+// SetRecipientUserID sets the value of RecipientUserID.
+func (s *AdminPassShareRequest) SetRecipientUserID(val OptUUID) {
+	s.RecipientUserID = val
+}
+
+// Ref: #/components/schemas/AdminPassShareResponse
+type AdminPassShareResponse struct {
+	Data AdminPassShare `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassShareResponse) GetData() AdminPassShare {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassShareResponse) SetData(val AdminPassShare) {
+	s.Data = val
+}
+
+type AdminPassShareStatus string
+
+const (
+	AdminPassShareStatusInvited   AdminPassShareStatus = "invited"
+	AdminPassShareStatusActive    AdminPassShareStatus = "active"
+	AdminPassShareStatusRevoked   AdminPassShareStatus = "revoked"
+	AdminPassShareStatusCancelled AdminPassShareStatus = "cancelled"
+)
+
+// AllValues returns all AdminPassShareStatus values.
+func (AdminPassShareStatus) AllValues() []AdminPassShareStatus {
+	return []AdminPassShareStatus{
+		AdminPassShareStatusInvited,
+		AdminPassShareStatusActive,
+		AdminPassShareStatusRevoked,
+		AdminPassShareStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPassShareStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPassShareStatusInvited:
+		return []byte(s), nil
+	case AdminPassShareStatusActive:
+		return []byte(s), nil
+	case AdminPassShareStatusRevoked:
+		return []byte(s), nil
+	case AdminPassShareStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPassShareStatus) UnmarshalText(data []byte) error {
+	switch AdminPassShareStatus(data) {
+	case AdminPassShareStatusInvited:
+		*s = AdminPassShareStatusInvited
+		return nil
+	case AdminPassShareStatusActive:
+		*s = AdminPassShareStatusActive
+		return nil
+	case AdminPassShareStatusRevoked:
+		*s = AdminPassShareStatusRevoked
+		return nil
+	case AdminPassShareStatusCancelled:
+		*s = AdminPassShareStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPassSharesResponse
+type AdminPassSharesResponse struct {
+	Data AdminPassSharesResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassSharesResponse) GetData() AdminPassSharesResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassSharesResponse) SetData(val AdminPassSharesResponseData) {
+	s.Data = val
+}
+
+type AdminPassSharesResponseData struct {
+	Invites       []AdminPassShare `json:"invites"`
+	OwnerMemberID uuid.UUID        `json:"owner_member_id"`
+	PassID        uuid.UUID        `json:"pass_id"`
+	ShareSlots    int              `json:"share_slots"`
+	Shares        []AdminPassShare `json:"shares"`
+	UsedSlots     int              `json:"used_slots"`
+}
+
+// GetInvites returns the value of Invites.
+func (s *AdminPassSharesResponseData) GetInvites() []AdminPassShare {
+	return s.Invites
+}
+
+// GetOwnerMemberID returns the value of OwnerMemberID.
+func (s *AdminPassSharesResponseData) GetOwnerMemberID() uuid.UUID {
+	return s.OwnerMemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPassSharesResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminPassSharesResponseData) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// GetShares returns the value of Shares.
+func (s *AdminPassSharesResponseData) GetShares() []AdminPassShare {
+	return s.Shares
+}
+
+// GetUsedSlots returns the value of UsedSlots.
+func (s *AdminPassSharesResponseData) GetUsedSlots() int {
+	return s.UsedSlots
+}
+
+// SetInvites sets the value of Invites.
+func (s *AdminPassSharesResponseData) SetInvites(val []AdminPassShare) {
+	s.Invites = val
+}
+
+// SetOwnerMemberID sets the value of OwnerMemberID.
+func (s *AdminPassSharesResponseData) SetOwnerMemberID(val uuid.UUID) {
+	s.OwnerMemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPassSharesResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminPassSharesResponseData) SetShareSlots(val int) {
+	s.ShareSlots = val
+}
+
+// SetShares sets the value of Shares.
+func (s *AdminPassSharesResponseData) SetShares(val []AdminPassShare) {
+	s.Shares = val
+}
+
+// SetUsedSlots sets the value of UsedSlots.
+func (s *AdminPassSharesResponseData) SetUsedSlots(val int) {
+	s.UsedSlots = val
+}
+
 // Ref: #/components/schemas/AdminPassStatusRequest
 type AdminPassStatusRequest struct {
 	Reason OptString `json:"reason"`
@@ -6384,6 +6702,61 @@ func (s *AdminServiceVariant) SetDepositAmount(val NilFloat64) {
 // SetPriceAmount sets the value of PriceAmount.
 func (s *AdminServiceVariant) SetPriceAmount(val float64) {
 	s.PriceAmount = val
+}
+
+// Ref: #/components/schemas/AdminShareSlotsRequest
+type AdminShareSlotsRequest struct {
+	ShareSlots int `json:"share_slots"`
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminShareSlotsRequest) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminShareSlotsRequest) SetShareSlots(val int) {
+	s.ShareSlots = val
+}
+
+// Ref: #/components/schemas/AdminShareSlotsResponse
+type AdminShareSlotsResponse struct {
+	Data AdminShareSlotsResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminShareSlotsResponse) GetData() AdminShareSlotsResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminShareSlotsResponse) SetData(val AdminShareSlotsResponseData) {
+	s.Data = val
+}
+
+type AdminShareSlotsResponseData struct {
+	PassTypeID uuid.UUID `json:"pass_type_id"`
+	ShareSlots int       `json:"share_slots"`
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminShareSlotsResponseData) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminShareSlotsResponseData) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminShareSlotsResponseData) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminShareSlotsResponseData) SetShareSlots(val int) {
+	s.ShareSlots = val
 }
 
 // Ref: #/components/schemas/Amenity

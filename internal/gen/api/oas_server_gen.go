@@ -42,6 +42,24 @@ type Handler interface {
 	//
 	// PATCH /admin/appointments/{id}
 	ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
+	// AddAdminPassShare implements addAdminPassShare operation.
+	//
+	// Exactly one of `recipient_user_id` and `email` (else 400
+	// `VALIDATION_ERROR`), optional `monthly_cap` (bookings a month, 1 to
+	// 1000). A member of the venue gets an active share at once (audit
+	// `pass_share_created`); an address of someone who is not a member
+	// gets a pending invite (audit `pass_share_invited`), e-mailed to them
+	// through the outbox only when `notify` is true. Refusals, all 422:
+	// `INVALID_EMAIL`, `PASS_NOT_ACTIVE` (the pass is not active),
+	// `RECIPIENT_NOT_CLIENT` (the user is not a member of this venue),
+	// `OWNER_RECIPIENT` (the recipient owns the pass), `ALREADY_SHARED`
+	// (an active share or pending invite for that person exists),
+	// `NO_SLOTS` (every share slot of the pass type is taken:
+	// `details.share_slots`, `details.used`), `WRITE_FAILED`
+	// (`details.write_state` `not_written`). `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares
+	AddAdminPassShare(ctx context.Context, req *AdminPassShareRequest, params AddAdminPassShareParams) (*AdminPassShareResponse, error)
 	// AddFavoriteVenue implements addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -399,6 +417,14 @@ type Handler interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
+	//
+	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
+	// revoke that) or cancelled already. Audit
+	// `pass_share_invite_cancelled`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/share-invites/{inviteId}/cancel
+	CancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (*AdminPassShareResponse, error)
 	// CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -1391,6 +1417,14 @@ type Handler interface {
 	//
 	// GET /admin/locations/{locationId}
 	GetAdminLocation(ctx context.Context, params GetAdminLocationParams) (*AdminLocationResponse, error)
+	// GetAdminPassShares implements getAdminPassShares operation.
+	//
+	// The active shares and pending invites of the pass, oldest first,
+	// with its pass type's `share_slots` and how many are used.
+	// `passes.manage`.
+	//
+	// GET /admin/passes/{id}/shares
+	GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error)
 	// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
@@ -2784,6 +2818,14 @@ type Handler interface {
 	//
 	// POST /me/invoices/{id}/retry
 	RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
+	// RevokeAdminPassShare implements revokeAdminPassShare operation.
+	//
+	// The recipient books with the pass no more (bookings made stand).
+	// An invite is cancelled instead; a share already revoked is 404.
+	// Audit `pass_share_revoked`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares/{shareId}/revoke
+	RevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (*AdminPassShareResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -2895,6 +2937,14 @@ type Handler interface {
 	//
 	// PUT /admin/pass-types/{id}/binding-tiers
 	SetAdminPassTypeBindingTiers(ctx context.Context, req *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error)
+	// SetAdminPassTypeShareSlots implements setAdminPassTypeShareSlots operation.
+	//
+	// `share_slots` 0 to 20 (0: not shareable). Shares made before stay
+	// when the number goes down; new ones wait for a free slot. Audit
+	// `pass_type.share_slots_set`. `passes.manage`.
+	//
+	// PUT /admin/pass-types/{passTypeId}/share-slots
+	SetAdminPassTypeShareSlots(ctx context.Context, req *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error)
 	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at
