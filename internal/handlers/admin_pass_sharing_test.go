@@ -16,8 +16,8 @@ import (
 	"github.com/venueplatform/venue/ent/user"
 	"github.com/venueplatform/venue/internal/billing"
 	"github.com/venueplatform/venue/internal/booking"
-	"github.com/venueplatform/venue/internal/jobs"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/jobs"
 	"github.com/venueplatform/venue/internal/viewer"
 )
 
