@@ -86,6 +86,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -257,6 +258,8 @@ type Client struct {
 	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
+	// RateLock is the client for interacting with the RateLock builders.
+	RateLock *RateLockClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Refund is the client for interacting with the Refund builders.
@@ -382,6 +385,7 @@ func (c *Client) init() {
 	c.ProviderHours = NewProviderHoursClient(c.config)
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
+	c.RateLock = NewRateLockClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RefundReview = NewRefundReviewClient(c.config)
@@ -566,6 +570,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
+		RateLock:               NewRateLockClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
@@ -677,6 +682,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
+		RateLock:               NewRateLockClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
@@ -742,7 +748,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.PassShare, c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer,
 		c.PaymentOverride, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
 		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
-		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock,
 		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
 		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
 		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
@@ -771,7 +777,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.PassShare, c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer,
 		c.PaymentOverride, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
 		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
-		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.ProductPrice, c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock,
 		c.RefreshToken, c.Refund, c.RefundReview, c.Room, c.SalesDaily, c.Service,
 		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
 		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
@@ -925,6 +931,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ProviderTimeOff.mutate(ctx, m)
 	case *PushDeviceMutation:
 		return c.PushDevice.mutate(ctx, m)
+	case *RateLockMutation:
+		return c.RateLock.mutate(ctx, m)
 	case *RefreshTokenMutation:
 		return c.RefreshToken.mutate(ctx, m)
 	case *RefundMutation:
@@ -12658,6 +12666,156 @@ func (c *PushDeviceClient) mutate(ctx context.Context, m *PushDeviceMutation) (V
 	}
 }
 
+// RateLockClient is a client for the RateLock schema.
+type RateLockClient struct {
+	config
+}
+
+// NewRateLockClient returns a client for the RateLock from the given config.
+func NewRateLockClient(c config) *RateLockClient {
+	return &RateLockClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratelock.Hooks(f(g(h())))`.
+func (c *RateLockClient) Use(hooks ...Hook) {
+	c.hooks.RateLock = append(c.hooks.RateLock, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratelock.Intercept(f(g(h())))`.
+func (c *RateLockClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateLock = append(c.inters.RateLock, interceptors...)
+}
+
+// Create returns a builder for creating a RateLock entity.
+func (c *RateLockClient) Create() *RateLockCreate {
+	mutation := newRateLockMutation(c.config, OpCreate)
+	return &RateLockCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateLock entities.
+func (c *RateLockClient) CreateBulk(builders ...*RateLockCreate) *RateLockCreateBulk {
+	return &RateLockCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateLockClient) MapCreateBulk(slice any, setFunc func(*RateLockCreate, int)) *RateLockCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateLockCreateBulk{err: fmt.Errorf("calling to RateLockClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateLockCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateLockCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateLock.
+func (c *RateLockClient) Update() *RateLockUpdate {
+	mutation := newRateLockMutation(c.config, OpUpdate)
+	return &RateLockUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateLockClient) UpdateOne(_m *RateLock) *RateLockUpdateOne {
+	mutation := newRateLockMutation(c.config, OpUpdateOne, withRateLock(_m))
+	return &RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateLockClient) UpdateOneID(id uuid.UUID) *RateLockUpdateOne {
+	mutation := newRateLockMutation(c.config, OpUpdateOne, withRateLockID(id))
+	return &RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateLock.
+func (c *RateLockClient) Delete() *RateLockDelete {
+	mutation := newRateLockMutation(c.config, OpDelete)
+	return &RateLockDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateLockClient) DeleteOne(_m *RateLock) *RateLockDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateLockClient) DeleteOneID(id uuid.UUID) *RateLockDeleteOne {
+	builder := c.Delete().Where(ratelock.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateLockDeleteOne{builder}
+}
+
+// Query returns a query builder for RateLock.
+func (c *RateLockClient) Query() *RateLockQuery {
+	return &RateLockQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateLock},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateLock entity by its id.
+func (c *RateLockClient) Get(ctx context.Context, id uuid.UUID) (*RateLock, error) {
+	return c.Query().Where(ratelock.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateLockClient) GetX(ctx context.Context, id uuid.UUID) *RateLock {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a RateLock.
+func (c *RateLockClient) QueryOrganization(_m *RateLock) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(ratelock.Table, ratelock.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ratelock.OrganizationTable, ratelock.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RateLockClient) Hooks() []Hook {
+	hooks := c.hooks.RateLock
+	return append(hooks[:len(hooks):len(hooks)], ratelock.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateLockClient) Interceptors() []Interceptor {
+	return c.inters.RateLock
+}
+
+func (c *RateLockClient) mutate(ctx context.Context, m *RateLockMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateLockCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateLockUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateLockDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateLock mutation op: %q", m.Op())
+	}
+}
+
 // RefreshTokenClient is a client for the RefreshToken schema.
 type RefreshTokenClient struct {
 	config
@@ -16438,10 +16596,11 @@ type (
 		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
 		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
 		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
+		PushDevice, RateLock, RefreshToken, Refund, RefundReview, Room, SalesDaily,
+		Service, ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant,
+		Session, StaffPin, StaffShift, StockMovement, Subscription, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Hook
 	}
 	inters struct {
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
@@ -16457,10 +16616,11 @@ type (
 		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
 		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
 		PosSale, ProcessorEvent, Product, ProductPrice, ProviderHours, ProviderTimeOff,
-		PushDevice, RefreshToken, Refund, RefundReview, Room, SalesDaily, Service,
-		ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant, Session,
-		StaffPin, StaffShift, StockMovement, Subscription, Tip, User, VenuePayments,
-		Visit, WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor
+		PushDevice, RateLock, RefreshToken, Refund, RefundReview, Room, SalesDaily,
+		Service, ServiceBundle, ServiceBundleItem, ServiceProvider, ServiceVariant,
+		Session, StaffPin, StaffShift, StockMovement, Subscription, Tip, User,
+		VenuePayments, Visit, WebhookAttempt, WebhookDelivery,
+		WebhookSubscription []ent.Interceptor
 	}
 )
 

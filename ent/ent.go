@@ -82,6 +82,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -234,6 +235,7 @@ func checkColumn(t, c string) error {
 			providerhours.Table:          providerhours.ValidColumn,
 			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
+			ratelock.Table:               ratelock.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			refund.Table:                 refund.ValidColumn,
 			refundreview.Table:           refundreview.ValidColumn,

@@ -154,6 +154,8 @@ type Tx struct {
 	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
+	// RateLock is the client for interacting with the RateLock builders.
+	RateLock *RateLockClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Refund is the client for interacting with the Refund builders.
@@ -399,6 +401,7 @@ func (tx *Tx) init() {
 	tx.ProviderHours = NewProviderHoursClient(tx.config)
 	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
+	tx.RateLock = NewRateLockClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RefundReview = NewRefundReviewClient(tx.config)

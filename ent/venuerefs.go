@@ -77,6 +77,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -173,6 +174,7 @@ var edgeTargets = map[string]map[string]string{
 	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
+	"RateLock":               {"organization": "Organization"},
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
 	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
@@ -256,6 +258,7 @@ var VenueOwnedTypes = []string{
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
+	"RateLock",
 	"Refund",
 	"RefundReview",
 	"Room",
@@ -349,6 +352,7 @@ var AllTypes = []string{
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
+	"RateLock",
 	"RefreshToken",
 	"Refund",
 	"RefundReview",
@@ -523,6 +527,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ProviderTimeOff.Query().Where(providertimeoff.IDIn(ids...)).Count(ctx)
 	case "PushDevice":
 		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
+	case "RateLock":
+		return c.RateLock.Query().Where(ratelock.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
 		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
 	case "Refund":

@@ -849,6 +849,18 @@ func (f PushDeviceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushDeviceMutation", m)
 }
 
+// The RateLockFunc type is an adapter to allow the use of ordinary
+// function as RateLock mutator.
+type RateLockFunc func(context.Context, *ent.RateLockMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RateLockFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RateLockMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateLockMutation", m)
+}
+
 // The RefreshTokenFunc type is an adapter to allow the use of ordinary
 // function as RefreshToken mutator.
 type RefreshTokenFunc func(context.Context, *ent.RefreshTokenMutation) (ent.Value, error)

@@ -79,6 +79,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -2049,6 +2050,33 @@ func (f TraversePushDevice) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PushDeviceQuery", q)
 }
 
+// The RateLockFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RateLockFunc func(context.Context, *ent.RateLockQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RateLockFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RateLockQuery", q)
+}
+
+// The TraverseRateLock type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRateLock func(context.Context, *ent.RateLockQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRateLock) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRateLock) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RateLockQuery", q)
+}
+
 // The RefreshTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RefreshTokenFunc func(context.Context, *ent.RefreshTokenQuery) (ent.Value, error)
 
@@ -2786,6 +2814,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProviderTimeOffQuery, predicate.ProviderTimeOff, providertimeoff.OrderOption]{typ: ent.TypeProviderTimeOff, tq: q}, nil
 	case *ent.PushDeviceQuery:
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
+	case *ent.RateLockQuery:
+		return &query[*ent.RateLockQuery, predicate.RateLock, ratelock.OrderOption]{typ: ent.TypeRateLock, tq: q}, nil
 	case *ent.RefreshTokenQuery:
 		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
 	case *ent.RefundQuery:

@@ -3456,6 +3456,56 @@ var (
 			},
 		},
 	}
+	// RateLocksColumns holds the columns for the "rate_locks" table.
+	RateLocksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "subscription_id", Type: field.TypeUUID},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "base_amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "locked_until", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "expired", "removed"}, Default: "active"},
+		{Name: "applied", Type: field.TypeBool, Default: false},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// RateLocksTable holds the schema information for the "rate_locks" table.
+	RateLocksTable = &schema.Table{
+		Name:       "rate_locks",
+		Columns:    RateLocksColumns,
+		PrimaryKey: []*schema.Column{RateLocksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "rate_locks_organizations_organization",
+				Columns:    []*schema.Column{RateLocksColumns[15]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ratelock_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15]},
+			},
+			{
+				Name:    "ratelock_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15], RateLocksColumns[3]},
+			},
+			{
+				Name:    "ratelock_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15], RateLocksColumns[4]},
+			},
+		},
+	}
 	// RefreshTokensColumns holds the columns for the "refresh_tokens" table.
 	RefreshTokensColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -4694,6 +4744,7 @@ var (
 		ProviderHoursTable,
 		ProviderTimeOffsTable,
 		PushDevicesTable,
+		RateLocksTable,
 		RefreshTokensTable,
 		RefundsTable,
 		RefundReviewsTable,
@@ -4840,6 +4891,7 @@ func init() {
 	ProviderTimeOffsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[1].RefTable = MembersTable
+	RateLocksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RefundsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefundsTable.ForeignKeys[1].RefTable = PaymentsTable

@@ -216,6 +216,9 @@ type ProviderTimeOff func(*sql.Selector)
 // PushDevice is the predicate function for pushdevice builders.
 type PushDevice func(*sql.Selector)
 
+// RateLock is the predicate function for ratelock builders.
+type RateLock func(*sql.Selector)
+
 // RefreshToken is the predicate function for refreshtoken builders.
 type RefreshToken func(*sql.Selector)
 

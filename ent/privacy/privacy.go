@@ -1791,6 +1791,30 @@ func (f PushDeviceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PushDeviceMutation", m)
 }
 
+// The RateLockQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RateLockQueryRuleFunc func(context.Context, *ent.RateLockQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RateLockQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RateLockQuery", q)
+}
+
+// The RateLockMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RateLockMutationRuleFunc func(context.Context, *ent.RateLockMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RateLockMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RateLockMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RateLockMutation", m)
+}
+
 // The RefreshTokenQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type RefreshTokenQueryRuleFunc func(context.Context, *ent.RefreshTokenQuery) error
@@ -2494,6 +2518,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PushDeviceQuery:
 		return q.Filter(), nil
+	case *ent.RateLockQuery:
+		return q.Filter(), nil
 	case *ent.RefreshTokenQuery:
 		return q.Filter(), nil
 	case *ent.RefundQuery:
@@ -2684,6 +2710,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ProviderTimeOffMutation:
 		return m.Filter(), nil
 	case *ent.PushDeviceMutation:
+		return m.Filter(), nil
+	case *ent.RateLockMutation:
 		return m.Filter(), nil
 	case *ent.RefreshTokenMutation:
 		return m.Filter(), nil

@@ -1438,6 +1438,13 @@ type Invoker interface {
 	//
 	// GET /admin/passes/{id}/shares
 	GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error)
+	// GetAdminRateContext invokes getAdminRateContext operation.
+	//
+	// `context` is null when nothing applies; else it holds the active
+	// `rate_lock`.
+	//
+	// GET /admin/rates/context/{passId}
+	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
 	// GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
@@ -2690,6 +2697,13 @@ type Invoker interface {
 	//
 	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
 	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// RemoveAdminRateLock invokes removeAdminRateLock operation.
+	//
+	// The price before the lock returns from the next renewal on. 404 when
+	// the pass has no active lock. Audit `membership.rate_lock_removed`.
+	//
+	// DELETE /admin/rates/lock/{passId}
+	RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -2958,6 +2972,21 @@ type Invoker interface {
 	//
 	// PUT /admin/pass-types/{passTypeId}/share-slots
 	SetAdminPassTypeShareSlots(ctx context.Context, request *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error)
+	// SetAdminRateLock invokes setAdminRateLock operation.
+	//
+	// `amount` in major units of the membership's currency (more than 0,
+	// whole minor units), `locked_until` a venue-local day after today
+	// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+	// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+	// at the payment processor; with `notify`: 422
+	// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+	// `email`, or a member without an address), 502
+	// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+	// could not be checked); 502 `STRIPE_ERROR`. Audit
+	// `membership.rate_lock_set`.
+	//
+	// POST /admin/rates/lock
+	SetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error)
 	// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at
@@ -14408,6 +14437,107 @@ func (c *Client) sendGetAdminPassShares(ctx context.Context, params GetAdminPass
 	defer body.Close()
 
 	result, err := decodeGetAdminPassSharesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminRateContext invokes getAdminRateContext operation.
+//
+// `context` is null when nothing applies; else it holds the active
+// `rate_lock`.
+//
+// GET /admin/rates/context/{passId}
+func (c *Client) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error) {
+	res, err := c.sendGetAdminRateContext(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (res *AdminRateContextResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rates/context/"
+	{
+		// Encode "passId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "passId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PassId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRateContextOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminRateContextOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRateContextResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -26985,6 +27115,120 @@ func (c *Client) sendRemoveAdminClientPaymentMethod(ctx context.Context, params 
 	return result, nil
 }
 
+// RemoveAdminRateLock invokes removeAdminRateLock operation.
+//
+// The price before the lock returns from the next renewal on. 404 when
+// the pass has no active lock. Audit `membership.rate_lock_removed`.
+//
+// DELETE /admin/rates/lock/{passId}
+func (c *Client) RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error) {
+	res, err := c.sendRemoveAdminRateLock(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (res *AdminRateLockResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rates/lock/"
+	{
+		// Encode "passId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "passId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PassId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, RemoveAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveAdminRateLockResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -29399,6 +29643,113 @@ func (c *Client) sendSetAdminPassTypeShareSlots(ctx context.Context, request *Ad
 	defer body.Close()
 
 	result, err := decodeSetAdminPassTypeShareSlotsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminRateLock invokes setAdminRateLock operation.
+//
+// `amount` in major units of the membership's currency (more than 0,
+// whole minor units), `locked_until` a venue-local day after today
+// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+// at the payment processor; with `notify`: 422
+// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+// `email`, or a member without an address), 502
+// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+// could not be checked); 502 `STRIPE_ERROR`. Audit
+// `membership.rate_lock_set`.
+//
+// POST /admin/rates/lock
+func (c *Client) SetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error) {
+	res, err := c.sendSetAdminRateLock(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (res *AdminRateLockResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rates/lock"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminRateLockRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, SetAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminRateLockResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -27,6 +27,14 @@ func (s *AdminPassShareRequest) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *AdminRateLockRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.Notify.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *AdminScheduleHistoryRequest) setDefaults() {
 	{
 		val := AdminScheduleHistoryRequestIntent("apply")

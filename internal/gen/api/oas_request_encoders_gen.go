@@ -1466,6 +1466,20 @@ func encodeSetAdminPassTypeShareSlotsRequest(
 	return nil
 }
 
+func encodeSetAdminRateLockRequest(
+	req *AdminRateLockRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetPosFavoritesRequest(
 	req *PosFavoritesRequest,
 	r *http.Request,

@@ -1501,6 +1501,19 @@ func encodeGetAdminPassSharesResponse(response *AdminPassSharesResponse, w http.
 	return nil
 }
 
+func encodeGetAdminRateContextResponse(response *AdminRateContextResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetAdminRefundReceiptResponse(response GetAdminRefundReceiptOK, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/pdf")
 	w.WriteHeader(200)
@@ -3109,6 +3122,19 @@ func encodeRemoveAdminClientPaymentMethodResponse(response *PaymentMethodListRes
 	return nil
 }
 
+func encodeRemoveAdminRateLockResponse(response *AdminRateLockResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeRemoveFavoriteVenueResponse(response *FavoriteVenueResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3401,6 +3427,19 @@ func encodeSetAdminPassTypeBindingTiersResponse(response *AdminBindingTiersRespo
 }
 
 func encodeSetAdminPassTypeShareSlotsResponse(response *AdminShareSlotsResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminRateLockResponse(response *AdminRateLockResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -3970,6 +3970,382 @@ func (s *AdminPaymentOverridesResponseData) SetSubscriptionID(val uuid.UUID) {
 	s.SubscriptionID = val
 }
 
+// Ref: #/components/schemas/AdminRateContext
+type AdminRateContext struct {
+	RateLock AdminRateLock `json:"rate_lock"`
+}
+
+// GetRateLock returns the value of RateLock.
+func (s *AdminRateContext) GetRateLock() AdminRateLock {
+	return s.RateLock
+}
+
+// SetRateLock sets the value of RateLock.
+func (s *AdminRateContext) SetRateLock(val AdminRateLock) {
+	s.RateLock = val
+}
+
+// Ref: #/components/schemas/AdminRateContextResponse
+type AdminRateContextResponse struct {
+	Data AdminRateContextResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRateContextResponse) GetData() AdminRateContextResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminRateContextResponse) SetData(val AdminRateContextResponseData) {
+	s.Data = val
+}
+
+type AdminRateContextResponseData struct {
+	Context NilAdminRateContext `json:"context"`
+	PassID  uuid.UUID           `json:"pass_id"`
+}
+
+// GetContext returns the value of Context.
+func (s *AdminRateContextResponseData) GetContext() NilAdminRateContext {
+	return s.Context
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateContextResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// SetContext sets the value of Context.
+func (s *AdminRateContextResponseData) SetContext(val NilAdminRateContext) {
+	s.Context = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateContextResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/AdminRateLock
+type AdminRateLock struct {
+	// The locked amount, major units.
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	// Whether the membership's price at the payment processor is the locked amount now.
+	Applied bool `json:"applied"`
+	// The price before the lock, which returns after it.
+	BaseAmountMinor int64               `json:"base_amount_minor"`
+	CreatedAt       time.Time           `json:"created_at"`
+	Currency        string              `json:"currency"`
+	EndedAt         NilDateTime         `json:"ended_at"`
+	ID              uuid.UUID           `json:"id"`
+	LockedUntil     time.Time           `json:"locked_until"`
+	PassID          uuid.UUID           `json:"pass_id"`
+	Reason          string              `json:"reason"`
+	Status          AdminRateLockStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminRateLock) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminRateLock) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetApplied returns the value of Applied.
+func (s *AdminRateLock) GetApplied() bool {
+	return s.Applied
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminRateLock) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminRateLock) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminRateLock) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndedAt returns the value of EndedAt.
+func (s *AdminRateLock) GetEndedAt() NilDateTime {
+	return s.EndedAt
+}
+
+// GetID returns the value of ID.
+func (s *AdminRateLock) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLockedUntil returns the value of LockedUntil.
+func (s *AdminRateLock) GetLockedUntil() time.Time {
+	return s.LockedUntil
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateLock) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminRateLock) GetReason() string {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminRateLock) GetStatus() AdminRateLockStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminRateLock) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminRateLock) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetApplied sets the value of Applied.
+func (s *AdminRateLock) SetApplied(val bool) {
+	s.Applied = val
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminRateLock) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminRateLock) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminRateLock) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndedAt sets the value of EndedAt.
+func (s *AdminRateLock) SetEndedAt(val NilDateTime) {
+	s.EndedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminRateLock) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLockedUntil sets the value of LockedUntil.
+func (s *AdminRateLock) SetLockedUntil(val time.Time) {
+	s.LockedUntil = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateLock) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminRateLock) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminRateLock) SetStatus(val AdminRateLockStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminRateLockRequest
+type AdminRateLockRequest struct {
+	// Major units of the membership's currency.
+	Amount      float64                            `json:"amount"`
+	Channels    []AdminRateLockRequestChannelsItem `json:"channels"`
+	LockedUntil time.Time                          `json:"locked_until"`
+	Notify      OptBool                            `json:"notify"`
+	PassID      uuid.UUID                          `json:"pass_id"`
+	Reason      string                             `json:"reason"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminRateLockRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetChannels returns the value of Channels.
+func (s *AdminRateLockRequest) GetChannels() []AdminRateLockRequestChannelsItem {
+	return s.Channels
+}
+
+// GetLockedUntil returns the value of LockedUntil.
+func (s *AdminRateLockRequest) GetLockedUntil() time.Time {
+	return s.LockedUntil
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminRateLockRequest) GetNotify() OptBool {
+	return s.Notify
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateLockRequest) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminRateLockRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminRateLockRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetChannels sets the value of Channels.
+func (s *AdminRateLockRequest) SetChannels(val []AdminRateLockRequestChannelsItem) {
+	s.Channels = val
+}
+
+// SetLockedUntil sets the value of LockedUntil.
+func (s *AdminRateLockRequest) SetLockedUntil(val time.Time) {
+	s.LockedUntil = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminRateLockRequest) SetNotify(val OptBool) {
+	s.Notify = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateLockRequest) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminRateLockRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+type AdminRateLockRequestChannelsItem string
+
+const (
+	AdminRateLockRequestChannelsItemEmail AdminRateLockRequestChannelsItem = "email"
+	AdminRateLockRequestChannelsItemSMS   AdminRateLockRequestChannelsItem = "sms"
+	AdminRateLockRequestChannelsItemPush  AdminRateLockRequestChannelsItem = "push"
+)
+
+// AllValues returns all AdminRateLockRequestChannelsItem values.
+func (AdminRateLockRequestChannelsItem) AllValues() []AdminRateLockRequestChannelsItem {
+	return []AdminRateLockRequestChannelsItem{
+		AdminRateLockRequestChannelsItemEmail,
+		AdminRateLockRequestChannelsItemSMS,
+		AdminRateLockRequestChannelsItemPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminRateLockRequestChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminRateLockRequestChannelsItemEmail:
+		return []byte(s), nil
+	case AdminRateLockRequestChannelsItemSMS:
+		return []byte(s), nil
+	case AdminRateLockRequestChannelsItemPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminRateLockRequestChannelsItem) UnmarshalText(data []byte) error {
+	switch AdminRateLockRequestChannelsItem(data) {
+	case AdminRateLockRequestChannelsItemEmail:
+		*s = AdminRateLockRequestChannelsItemEmail
+		return nil
+	case AdminRateLockRequestChannelsItemSMS:
+		*s = AdminRateLockRequestChannelsItemSMS
+		return nil
+	case AdminRateLockRequestChannelsItemPush:
+		*s = AdminRateLockRequestChannelsItemPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminRateLockResponse
+type AdminRateLockResponse struct {
+	Data AdminRateLock `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRateLockResponse) GetData() AdminRateLock {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminRateLockResponse) SetData(val AdminRateLock) {
+	s.Data = val
+}
+
+type AdminRateLockStatus string
+
+const (
+	AdminRateLockStatusActive  AdminRateLockStatus = "active"
+	AdminRateLockStatusExpired AdminRateLockStatus = "expired"
+	AdminRateLockStatusRemoved AdminRateLockStatus = "removed"
+)
+
+// AllValues returns all AdminRateLockStatus values.
+func (AdminRateLockStatus) AllValues() []AdminRateLockStatus {
+	return []AdminRateLockStatus{
+		AdminRateLockStatusActive,
+		AdminRateLockStatusExpired,
+		AdminRateLockStatusRemoved,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminRateLockStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminRateLockStatusActive:
+		return []byte(s), nil
+	case AdminRateLockStatusExpired:
+		return []byte(s), nil
+	case AdminRateLockStatusRemoved:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminRateLockStatus) UnmarshalText(data []byte) error {
+	switch AdminRateLockStatus(data) {
+	case AdminRateLockStatusActive:
+		*s = AdminRateLockStatusActive
+		return nil
+	case AdminRateLockStatusExpired:
+		*s = AdminRateLockStatusExpired
+		return nil
+	case AdminRateLockStatusRemoved:
+		*s = AdminRateLockStatusRemoved
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Merged schema.
 // Ref: #/components/schemas/AdminRoom
 type AdminRoom struct {
@@ -27173,6 +27549,51 @@ func (o NilAdminPaymentOverride) Get() (v AdminPaymentOverride, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilAdminPaymentOverride) Or(d AdminPaymentOverride) AdminPaymentOverride {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilAdminRateContext returns new NilAdminRateContext with value set to v.
+func NewNilAdminRateContext(v AdminRateContext) NilAdminRateContext {
+	return NilAdminRateContext{
+		Value: v,
+	}
+}
+
+// NilAdminRateContext is nullable AdminRateContext.
+type NilAdminRateContext struct {
+	Value AdminRateContext
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminRateContext) SetTo(v AdminRateContext) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminRateContext) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminRateContext) SetToNull() {
+	o.Null = true
+	var v AdminRateContext
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminRateContext) Get() (v AdminRateContext, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminRateContext) Or(d AdminRateContext) AdminRateContext {
 	if v, ok := o.Get(); ok {
 		return v
 	}

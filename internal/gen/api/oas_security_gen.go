@@ -91,6 +91,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetAdminDashboardTodayOperation: []string{
 		"read:schedule",
 	},
+	GetAdminRateContextOperation: []string{
+		"read:passes",
+	},
 	GetAdminScheduleItemOperation: []string{
 		"read:schedule",
 	},
@@ -138,6 +141,12 @@ var operationRolesApiKeyAuth = map[string][]string{
 	},
 	ReassignAdminBookingFundingOperation: []string{
 		"read:bookings",
+	},
+	RemoveAdminRateLockOperation: []string{
+		"write:passes",
+	},
+	SetAdminRateLockOperation: []string{
+		"write:passes",
 	},
 	SubstituteAdminScheduleInstructorOperation: []string{
 		"write:schedule",
@@ -268,6 +277,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetAdminDashboardTodayOperation:                []string{},
 	GetAdminLocationOperation:                      []string{},
 	GetAdminPassSharesOperation:                    []string{},
+	GetAdminRateContextOperation:                   []string{},
 	GetAdminRefundReceiptOperation:                 []string{},
 	GetAdminRenewalRecoveryOperation:               []string{},
 	GetAdminRoomOperation:                          []string{},
@@ -366,6 +376,7 @@ var operationRolesBearerAuth = map[string][]string{
 	RefundPaymentOperation:                         []string{},
 	RegisterMyPushTokenOperation:                   []string{},
 	RemoveAdminClientPaymentMethodOperation:        []string{},
+	RemoveAdminRateLockOperation:                   []string{},
 	RemoveFavoriteVenueOperation:                   []string{},
 	RemoveMyPushTokenOperation:                     []string{},
 	RemoveServiceProviderOperation:                 []string{},
@@ -387,6 +398,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SetAdminMemberBirthDateOperation:               []string{},
 	SetAdminPassTypeBindingTiersOperation:          []string{},
 	SetAdminPassTypeShareSlotsOperation:            []string{},
+	SetAdminRateLockOperation:                      []string{},
 	SetMyDefaultPaymentMethodOperation:             []string{},
 	SetPosFavoritesOperation:                       []string{},
 	SetPosKioskPinOperation:                        []string{},

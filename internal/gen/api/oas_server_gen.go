@@ -1425,6 +1425,13 @@ type Handler interface {
 	//
 	// GET /admin/passes/{id}/shares
 	GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error)
+	// GetAdminRateContext implements getAdminRateContext operation.
+	//
+	// `context` is null when nothing applies; else it holds the active
+	// `rate_lock`.
+	//
+	// GET /admin/rates/context/{passId}
+	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
 	// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
@@ -2677,6 +2684,13 @@ type Handler interface {
 	//
 	// DELETE /admin/members/{memberId}/payment-methods/{paymentMethodId}
 	RemoveAdminClientPaymentMethod(ctx context.Context, params RemoveAdminClientPaymentMethodParams) (*PaymentMethodListResponse, error)
+	// RemoveAdminRateLock implements removeAdminRateLock operation.
+	//
+	// The price before the lock returns from the next renewal on. 404 when
+	// the pass has no active lock. Audit `membership.rate_lock_removed`.
+	//
+	// DELETE /admin/rates/lock/{passId}
+	RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error)
 	// RemoveFavoriteVenue implements removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -2945,6 +2959,21 @@ type Handler interface {
 	//
 	// PUT /admin/pass-types/{passTypeId}/share-slots
 	SetAdminPassTypeShareSlots(ctx context.Context, req *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error)
+	// SetAdminRateLock implements setAdminRateLock operation.
+	//
+	// `amount` in major units of the membership's currency (more than 0,
+	// whole minor units), `locked_until` a venue-local day after today
+	// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+	// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+	// at the payment processor; with `notify`: 422
+	// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+	// `email`, or a member without an address), 502
+	// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+	// could not be checked); 502 `STRIPE_ERROR`. Audit
+	// `membership.rate_lock_set`.
+	//
+	// POST /admin/rates/lock
+	SetAdminRateLock(ctx context.Context, req *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error)
 	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at

@@ -1760,6 +1760,16 @@ func (UnimplementedHandler) GetAdminPassShares(ctx context.Context, params GetAd
 	return r, ht.ErrNotImplemented
 }
 
+// GetAdminRateContext implements getAdminRateContext operation.
+//
+// `context` is null when nothing applies; else it holds the active
+// `rate_lock`.
+//
+// GET /admin/rates/context/{passId}
+func (UnimplementedHandler) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (r *AdminRateContextResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 //
 // A refund's receipt, as a PDF (staff).
@@ -3363,6 +3373,16 @@ func (UnimplementedHandler) RemoveAdminClientPaymentMethod(ctx context.Context, 
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveAdminRateLock implements removeAdminRateLock operation.
+//
+// The price before the lock returns from the next renewal on. 404 when
+// the pass has no active lock. Audit `membership.rate_lock_removed`.
+//
+// DELETE /admin/rates/lock/{passId}
+func (UnimplementedHandler) RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (r *AdminRateLockResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3694,6 +3714,24 @@ func (UnimplementedHandler) SetAdminPassTypeBindingTiers(ctx context.Context, re
 //
 // PUT /admin/pass-types/{passTypeId}/share-slots
 func (UnimplementedHandler) SetAdminPassTypeShareSlots(ctx context.Context, req *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (r *AdminShareSlotsResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminRateLock implements setAdminRateLock operation.
+//
+// `amount` in major units of the membership's currency (more than 0,
+// whole minor units), `locked_until` a venue-local day after today
+// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+// at the payment processor; with `notify`: 422
+// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+// `email`, or a member without an address), 502
+// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+// could not be checked); 502 `STRIPE_ERROR`. Audit
+// `membership.rate_lock_set`.
+//
+// POST /admin/rates/lock
+func (UnimplementedHandler) SetAdminRateLock(ctx context.Context, req *AdminRateLockRequest, params SetAdminRateLockParams) (r *AdminRateLockResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
