@@ -50,6 +50,8 @@ func (PassType) Fields() []ent.Field {
 		field.Bool("active").Default(true),
 		field.Bool("listed").Default(true),
 		field.Int("sort_order").Default(0),
+		field.Int("share_slots").Default(0).NonNegative().
+			Comment("How many other members one pass of this type may be shared with (0: not shareable)."),
 	}
 }
 

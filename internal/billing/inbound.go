@@ -113,6 +113,10 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 		// The next period's override reaches Stripe once this one is invoiced
 		// (overrides.go); a failure retries the event, which changes nothing twice.
 		err = s.SyncOverrides(vctx, subID)
+		if err == nil {
+			// A rate lock ends before the first renewal on or after its day (ratelock.go).
+			err = s.expireRateLocks(vctx, subID)
+		}
 	}
 	return outcome, err
 }

@@ -119,6 +119,17 @@ func book(ctx context.Context, c *ent.Client, a Actor, r Request, now time.Time)
 	}
 	p, err := choosePass(ps, ci, r.PassID != nil)
 	if err != nil {
+		// None of the member's own passes can: one shared with it (shared.go).
+		sp, serr := chooseShared(ctx, c, a.Member.ID, r.PassID, ci, loc)
+		switch {
+		case sp != nil:
+			p, err = sp, nil
+			ctx = withSharedPasses(ctx)
+		case serr != nil && len(ps) == 0:
+			err = serr
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	create := c.Booking.Create().SetMemberID(a.Member.ID).SetClassInstanceID(cl.ID).SetPassID(p.ID).

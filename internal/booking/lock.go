@@ -94,6 +94,8 @@ func takeClip(ctx context.Context, tx *ent.Client, p *ent.Pass) (charged, ok boo
 // concurrent restorations cannot deadlock); unlimited passes are left alone.
 func restoreClips(ctx context.Context, tx *ent.Client, ids []uuid.UUID) error {
 	slices.SortFunc(ids, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
+	// The pass of a booking may be shared with the member that made it.
+	ctx = withSharedPasses(ctx)
 	for _, id := range ids {
 		if err := tx.Pass.Update().Where(pass.ID(id), pass.ClipsRemainingNotNil()).AddClipsRemaining(1).Exec(ctx); err != nil {
 			return fmt.Errorf("booking: restore clip: %w", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/booking"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/system"
 	"github.com/venueplatform/venue/internal/venue"
@@ -173,6 +174,10 @@ func joinTx(jctx context.Context, tx *ent.Tx, o *ent.Organization, u viewer.User
 	action := "member.joined"
 	if !en.CreatedMember {
 		action = "member.rejoined"
+	}
+	// Pass shares sent to the joining person's address become theirs.
+	if err := booking.ClaimShareInvites(jctx, tx.Client(), m.ID, usr.Email); err != nil {
+		return nil, err
 	}
 	uid := u.UserID
 	if _, err := audit.Record(jctx, tx.Client(), audit.Entry{

@@ -262,6 +262,10 @@ var registry = map[string]SiteInfo{
 		"LateFeePolicy"),
 	"billing.reminder_sweep": bypass("the sweep of every venue's renewal reminder policies; it reads the policies and their venues, then queues each venue's reminders in that venue as its operator",
 		"RenewalReminderPolicy"),
+	"booking.shared_pass": members("a member booking with a pass another member shared with it (an active pass share of the caller's): reading that pass, taking or giving back its clip and pointing the caller's own booking at it; the shares read are the caller's own",
+		"Pass"),
+	"booking.share_claim": members("claiming the open pass-share invites sent to the caller's own e-mail address in the viewer's venue, which name no member until claimed",
+		"PassShare"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

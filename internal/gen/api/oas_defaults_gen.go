@@ -19,6 +19,22 @@ func (s *AdminOpeningHoursInput) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *AdminPassShareRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.Notify.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
+func (s *AdminRateLockRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.Notify.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *AdminScheduleHistoryRequest) setDefaults() {
 	{
 		val := AdminScheduleHistoryRequestIntent("apply")

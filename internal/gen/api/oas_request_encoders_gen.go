@@ -24,6 +24,20 @@ func encodeActOnAdminAppointmentRequest(
 	return nil
 }
 
+func encodeAddAdminPassShareRequest(
+	req *AdminPassShareRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAddProviderTimeOffRequest(
 	req *TimeOffRequest,
 	r *http.Request,
@@ -1566,6 +1580,34 @@ func encodeSetAdminMemberBirthDateRequest(
 
 func encodeSetAdminPassTypeBindingTiersRequest(
 	req *AdminBindingTiers,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminPassTypeShareSlotsRequest(
+	req *AdminShareSlotsRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSetAdminRateLockRequest(
+	req *AdminRateLockRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -3466,6 +3466,324 @@ func (s *AdminOpeningHoursInput) SetWeekday(val int) {
 	s.Weekday = val
 }
 
+// Ref: #/components/schemas/AdminPassShare
+type AdminPassShare struct {
+	ClaimedAt NilDateTime `json:"claimed_at"`
+	CreatedAt time.Time   `json:"created_at"`
+	// The invited address (invites only).
+	Email   NilString   `json:"email"`
+	EndedAt NilDateTime `json:"ended_at"`
+	ID      uuid.UUID   `json:"id"`
+	// Bookings a calendar month; null is no cap.
+	MonthlyCap        NilInt               `json:"monthly_cap"`
+	PassID            uuid.UUID            `json:"pass_id"`
+	RecipientMemberID NilUUID              `json:"recipient_member_id"`
+	RecipientUserID   NilUUID              `json:"recipient_user_id"`
+	Status            AdminPassShareStatus `json:"status"`
+}
+
+// GetClaimedAt returns the value of ClaimedAt.
+func (s *AdminPassShare) GetClaimedAt() NilDateTime {
+	return s.ClaimedAt
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminPassShare) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminPassShare) GetEmail() NilString {
+	return s.Email
+}
+
+// GetEndedAt returns the value of EndedAt.
+func (s *AdminPassShare) GetEndedAt() NilDateTime {
+	return s.EndedAt
+}
+
+// GetID returns the value of ID.
+func (s *AdminPassShare) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMonthlyCap returns the value of MonthlyCap.
+func (s *AdminPassShare) GetMonthlyCap() NilInt {
+	return s.MonthlyCap
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPassShare) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetRecipientMemberID returns the value of RecipientMemberID.
+func (s *AdminPassShare) GetRecipientMemberID() NilUUID {
+	return s.RecipientMemberID
+}
+
+// GetRecipientUserID returns the value of RecipientUserID.
+func (s *AdminPassShare) GetRecipientUserID() NilUUID {
+	return s.RecipientUserID
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminPassShare) GetStatus() AdminPassShareStatus {
+	return s.Status
+}
+
+// SetClaimedAt sets the value of ClaimedAt.
+func (s *AdminPassShare) SetClaimedAt(val NilDateTime) {
+	s.ClaimedAt = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminPassShare) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminPassShare) SetEmail(val NilString) {
+	s.Email = val
+}
+
+// SetEndedAt sets the value of EndedAt.
+func (s *AdminPassShare) SetEndedAt(val NilDateTime) {
+	s.EndedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminPassShare) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMonthlyCap sets the value of MonthlyCap.
+func (s *AdminPassShare) SetMonthlyCap(val NilInt) {
+	s.MonthlyCap = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPassShare) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetRecipientMemberID sets the value of RecipientMemberID.
+func (s *AdminPassShare) SetRecipientMemberID(val NilUUID) {
+	s.RecipientMemberID = val
+}
+
+// SetRecipientUserID sets the value of RecipientUserID.
+func (s *AdminPassShare) SetRecipientUserID(val NilUUID) {
+	s.RecipientUserID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminPassShare) SetStatus(val AdminPassShareStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminPassShareRequest
+type AdminPassShareRequest struct {
+	Email           OptString `json:"email"`
+	MonthlyCap      OptInt    `json:"monthly_cap"`
+	Notify          OptBool   `json:"notify"`
+	RecipientUserID OptUUID   `json:"recipient_user_id"`
+}
+
+// GetEmail returns the value of Email.
+func (s *AdminPassShareRequest) GetEmail() OptString {
+	return s.Email
+}
+
+// GetMonthlyCap returns the value of MonthlyCap.
+func (s *AdminPassShareRequest) GetMonthlyCap() OptInt {
+	return s.MonthlyCap
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminPassShareRequest) GetNotify() OptBool {
+	return s.Notify
+}
+
+// GetRecipientUserID returns the value of RecipientUserID.
+func (s *AdminPassShareRequest) GetRecipientUserID() OptUUID {
+	return s.RecipientUserID
+}
+
+// SetEmail sets the value of Email.
+func (s *AdminPassShareRequest) SetEmail(val OptString) {
+	s.Email = val
+}
+
+// SetMonthlyCap sets the value of MonthlyCap.
+func (s *AdminPassShareRequest) SetMonthlyCap(val OptInt) {
+	s.MonthlyCap = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminPassShareRequest) SetNotify(val OptBool) {
+	s.Notify = val
+}
+
+// SetRecipientUserID sets the value of RecipientUserID.
+func (s *AdminPassShareRequest) SetRecipientUserID(val OptUUID) {
+	s.RecipientUserID = val
+}
+
+// Ref: #/components/schemas/AdminPassShareResponse
+type AdminPassShareResponse struct {
+	Data AdminPassShare `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassShareResponse) GetData() AdminPassShare {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassShareResponse) SetData(val AdminPassShare) {
+	s.Data = val
+}
+
+type AdminPassShareStatus string
+
+const (
+	AdminPassShareStatusInvited   AdminPassShareStatus = "invited"
+	AdminPassShareStatusActive    AdminPassShareStatus = "active"
+	AdminPassShareStatusRevoked   AdminPassShareStatus = "revoked"
+	AdminPassShareStatusCancelled AdminPassShareStatus = "cancelled"
+)
+
+// AllValues returns all AdminPassShareStatus values.
+func (AdminPassShareStatus) AllValues() []AdminPassShareStatus {
+	return []AdminPassShareStatus{
+		AdminPassShareStatusInvited,
+		AdminPassShareStatusActive,
+		AdminPassShareStatusRevoked,
+		AdminPassShareStatusCancelled,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminPassShareStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminPassShareStatusInvited:
+		return []byte(s), nil
+	case AdminPassShareStatusActive:
+		return []byte(s), nil
+	case AdminPassShareStatusRevoked:
+		return []byte(s), nil
+	case AdminPassShareStatusCancelled:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminPassShareStatus) UnmarshalText(data []byte) error {
+	switch AdminPassShareStatus(data) {
+	case AdminPassShareStatusInvited:
+		*s = AdminPassShareStatusInvited
+		return nil
+	case AdminPassShareStatusActive:
+		*s = AdminPassShareStatusActive
+		return nil
+	case AdminPassShareStatusRevoked:
+		*s = AdminPassShareStatusRevoked
+		return nil
+	case AdminPassShareStatusCancelled:
+		*s = AdminPassShareStatusCancelled
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminPassSharesResponse
+type AdminPassSharesResponse struct {
+	Data AdminPassSharesResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminPassSharesResponse) GetData() AdminPassSharesResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminPassSharesResponse) SetData(val AdminPassSharesResponseData) {
+	s.Data = val
+}
+
+type AdminPassSharesResponseData struct {
+	Invites       []AdminPassShare `json:"invites"`
+	OwnerMemberID uuid.UUID        `json:"owner_member_id"`
+	PassID        uuid.UUID        `json:"pass_id"`
+	ShareSlots    int              `json:"share_slots"`
+	Shares        []AdminPassShare `json:"shares"`
+	UsedSlots     int              `json:"used_slots"`
+}
+
+// GetInvites returns the value of Invites.
+func (s *AdminPassSharesResponseData) GetInvites() []AdminPassShare {
+	return s.Invites
+}
+
+// GetOwnerMemberID returns the value of OwnerMemberID.
+func (s *AdminPassSharesResponseData) GetOwnerMemberID() uuid.UUID {
+	return s.OwnerMemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminPassSharesResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminPassSharesResponseData) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// GetShares returns the value of Shares.
+func (s *AdminPassSharesResponseData) GetShares() []AdminPassShare {
+	return s.Shares
+}
+
+// GetUsedSlots returns the value of UsedSlots.
+func (s *AdminPassSharesResponseData) GetUsedSlots() int {
+	return s.UsedSlots
+}
+
+// SetInvites sets the value of Invites.
+func (s *AdminPassSharesResponseData) SetInvites(val []AdminPassShare) {
+	s.Invites = val
+}
+
+// SetOwnerMemberID sets the value of OwnerMemberID.
+func (s *AdminPassSharesResponseData) SetOwnerMemberID(val uuid.UUID) {
+	s.OwnerMemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminPassSharesResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminPassSharesResponseData) SetShareSlots(val int) {
+	s.ShareSlots = val
+}
+
+// SetShares sets the value of Shares.
+func (s *AdminPassSharesResponseData) SetShares(val []AdminPassShare) {
+	s.Shares = val
+}
+
+// SetUsedSlots sets the value of UsedSlots.
+func (s *AdminPassSharesResponseData) SetUsedSlots(val int) {
+	s.UsedSlots = val
+}
+
 // Ref: #/components/schemas/AdminPassStatusRequest
 type AdminPassStatusRequest struct {
 	Reason OptString `json:"reason"`
@@ -4164,6 +4482,382 @@ func (s *AdminPaymentOverridesResponseData) SetPeriods(val []AdminBillingPeriod)
 // SetSubscriptionID sets the value of SubscriptionID.
 func (s *AdminPaymentOverridesResponseData) SetSubscriptionID(val uuid.UUID) {
 	s.SubscriptionID = val
+}
+
+// Ref: #/components/schemas/AdminRateContext
+type AdminRateContext struct {
+	RateLock AdminRateLock `json:"rate_lock"`
+}
+
+// GetRateLock returns the value of RateLock.
+func (s *AdminRateContext) GetRateLock() AdminRateLock {
+	return s.RateLock
+}
+
+// SetRateLock sets the value of RateLock.
+func (s *AdminRateContext) SetRateLock(val AdminRateLock) {
+	s.RateLock = val
+}
+
+// Ref: #/components/schemas/AdminRateContextResponse
+type AdminRateContextResponse struct {
+	Data AdminRateContextResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRateContextResponse) GetData() AdminRateContextResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminRateContextResponse) SetData(val AdminRateContextResponseData) {
+	s.Data = val
+}
+
+type AdminRateContextResponseData struct {
+	Context NilAdminRateContext `json:"context"`
+	PassID  uuid.UUID           `json:"pass_id"`
+}
+
+// GetContext returns the value of Context.
+func (s *AdminRateContextResponseData) GetContext() NilAdminRateContext {
+	return s.Context
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateContextResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// SetContext sets the value of Context.
+func (s *AdminRateContextResponseData) SetContext(val NilAdminRateContext) {
+	s.Context = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateContextResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/AdminRateLock
+type AdminRateLock struct {
+	// The locked amount, major units.
+	Amount      float64 `json:"amount"`
+	AmountMinor int64   `json:"amount_minor"`
+	// Whether the membership's price at the payment processor is the locked amount now.
+	Applied bool `json:"applied"`
+	// The price before the lock, which returns after it.
+	BaseAmountMinor int64               `json:"base_amount_minor"`
+	CreatedAt       time.Time           `json:"created_at"`
+	Currency        string              `json:"currency"`
+	EndedAt         NilDateTime         `json:"ended_at"`
+	ID              uuid.UUID           `json:"id"`
+	LockedUntil     time.Time           `json:"locked_until"`
+	PassID          uuid.UUID           `json:"pass_id"`
+	Reason          string              `json:"reason"`
+	Status          AdminRateLockStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminRateLock) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminRateLock) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetApplied returns the value of Applied.
+func (s *AdminRateLock) GetApplied() bool {
+	return s.Applied
+}
+
+// GetBaseAmountMinor returns the value of BaseAmountMinor.
+func (s *AdminRateLock) GetBaseAmountMinor() int64 {
+	return s.BaseAmountMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminRateLock) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminRateLock) GetCurrency() string {
+	return s.Currency
+}
+
+// GetEndedAt returns the value of EndedAt.
+func (s *AdminRateLock) GetEndedAt() NilDateTime {
+	return s.EndedAt
+}
+
+// GetID returns the value of ID.
+func (s *AdminRateLock) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetLockedUntil returns the value of LockedUntil.
+func (s *AdminRateLock) GetLockedUntil() time.Time {
+	return s.LockedUntil
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateLock) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminRateLock) GetReason() string {
+	return s.Reason
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminRateLock) GetStatus() AdminRateLockStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminRateLock) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminRateLock) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetApplied sets the value of Applied.
+func (s *AdminRateLock) SetApplied(val bool) {
+	s.Applied = val
+}
+
+// SetBaseAmountMinor sets the value of BaseAmountMinor.
+func (s *AdminRateLock) SetBaseAmountMinor(val int64) {
+	s.BaseAmountMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminRateLock) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminRateLock) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetEndedAt sets the value of EndedAt.
+func (s *AdminRateLock) SetEndedAt(val NilDateTime) {
+	s.EndedAt = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminRateLock) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetLockedUntil sets the value of LockedUntil.
+func (s *AdminRateLock) SetLockedUntil(val time.Time) {
+	s.LockedUntil = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateLock) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminRateLock) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminRateLock) SetStatus(val AdminRateLockStatus) {
+	s.Status = val
+}
+
+// Ref: #/components/schemas/AdminRateLockRequest
+type AdminRateLockRequest struct {
+	// Major units of the membership's currency.
+	Amount      float64                            `json:"amount"`
+	Channels    []AdminRateLockRequestChannelsItem `json:"channels"`
+	LockedUntil time.Time                          `json:"locked_until"`
+	Notify      OptBool                            `json:"notify"`
+	PassID      uuid.UUID                          `json:"pass_id"`
+	Reason      string                             `json:"reason"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminRateLockRequest) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetChannels returns the value of Channels.
+func (s *AdminRateLockRequest) GetChannels() []AdminRateLockRequestChannelsItem {
+	return s.Channels
+}
+
+// GetLockedUntil returns the value of LockedUntil.
+func (s *AdminRateLockRequest) GetLockedUntil() time.Time {
+	return s.LockedUntil
+}
+
+// GetNotify returns the value of Notify.
+func (s *AdminRateLockRequest) GetNotify() OptBool {
+	return s.Notify
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminRateLockRequest) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminRateLockRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminRateLockRequest) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetChannels sets the value of Channels.
+func (s *AdminRateLockRequest) SetChannels(val []AdminRateLockRequestChannelsItem) {
+	s.Channels = val
+}
+
+// SetLockedUntil sets the value of LockedUntil.
+func (s *AdminRateLockRequest) SetLockedUntil(val time.Time) {
+	s.LockedUntil = val
+}
+
+// SetNotify sets the value of Notify.
+func (s *AdminRateLockRequest) SetNotify(val OptBool) {
+	s.Notify = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminRateLockRequest) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminRateLockRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+type AdminRateLockRequestChannelsItem string
+
+const (
+	AdminRateLockRequestChannelsItemEmail AdminRateLockRequestChannelsItem = "email"
+	AdminRateLockRequestChannelsItemSMS   AdminRateLockRequestChannelsItem = "sms"
+	AdminRateLockRequestChannelsItemPush  AdminRateLockRequestChannelsItem = "push"
+)
+
+// AllValues returns all AdminRateLockRequestChannelsItem values.
+func (AdminRateLockRequestChannelsItem) AllValues() []AdminRateLockRequestChannelsItem {
+	return []AdminRateLockRequestChannelsItem{
+		AdminRateLockRequestChannelsItemEmail,
+		AdminRateLockRequestChannelsItemSMS,
+		AdminRateLockRequestChannelsItemPush,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminRateLockRequestChannelsItem) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminRateLockRequestChannelsItemEmail:
+		return []byte(s), nil
+	case AdminRateLockRequestChannelsItemSMS:
+		return []byte(s), nil
+	case AdminRateLockRequestChannelsItemPush:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminRateLockRequestChannelsItem) UnmarshalText(data []byte) error {
+	switch AdminRateLockRequestChannelsItem(data) {
+	case AdminRateLockRequestChannelsItemEmail:
+		*s = AdminRateLockRequestChannelsItemEmail
+		return nil
+	case AdminRateLockRequestChannelsItemSMS:
+		*s = AdminRateLockRequestChannelsItemSMS
+		return nil
+	case AdminRateLockRequestChannelsItemPush:
+		*s = AdminRateLockRequestChannelsItemPush
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AdminRateLockResponse
+type AdminRateLockResponse struct {
+	Data AdminRateLock `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminRateLockResponse) GetData() AdminRateLock {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminRateLockResponse) SetData(val AdminRateLock) {
+	s.Data = val
+}
+
+type AdminRateLockStatus string
+
+const (
+	AdminRateLockStatusActive  AdminRateLockStatus = "active"
+	AdminRateLockStatusExpired AdminRateLockStatus = "expired"
+	AdminRateLockStatusRemoved AdminRateLockStatus = "removed"
+)
+
+// AllValues returns all AdminRateLockStatus values.
+func (AdminRateLockStatus) AllValues() []AdminRateLockStatus {
+	return []AdminRateLockStatus{
+		AdminRateLockStatusActive,
+		AdminRateLockStatusExpired,
+		AdminRateLockStatusRemoved,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminRateLockStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminRateLockStatusActive:
+		return []byte(s), nil
+	case AdminRateLockStatusExpired:
+		return []byte(s), nil
+	case AdminRateLockStatusRemoved:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminRateLockStatus) UnmarshalText(data []byte) error {
+	switch AdminRateLockStatus(data) {
+	case AdminRateLockStatusActive:
+		*s = AdminRateLockStatusActive
+		return nil
+	case AdminRateLockStatusExpired:
+		*s = AdminRateLockStatusExpired
+		return nil
+	case AdminRateLockStatusRemoved:
+		*s = AdminRateLockStatusRemoved
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Merged schema.
@@ -6898,6 +7592,61 @@ func (s *AdminServiceVariant) SetDepositAmount(val NilFloat64) {
 // SetPriceAmount sets the value of PriceAmount.
 func (s *AdminServiceVariant) SetPriceAmount(val float64) {
 	s.PriceAmount = val
+}
+
+// Ref: #/components/schemas/AdminShareSlotsRequest
+type AdminShareSlotsRequest struct {
+	ShareSlots int `json:"share_slots"`
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminShareSlotsRequest) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminShareSlotsRequest) SetShareSlots(val int) {
+	s.ShareSlots = val
+}
+
+// Ref: #/components/schemas/AdminShareSlotsResponse
+type AdminShareSlotsResponse struct {
+	Data AdminShareSlotsResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminShareSlotsResponse) GetData() AdminShareSlotsResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminShareSlotsResponse) SetData(val AdminShareSlotsResponseData) {
+	s.Data = val
+}
+
+type AdminShareSlotsResponseData struct {
+	PassTypeID uuid.UUID `json:"pass_type_id"`
+	ShareSlots int       `json:"share_slots"`
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminShareSlotsResponseData) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetShareSlots returns the value of ShareSlots.
+func (s *AdminShareSlotsResponseData) GetShareSlots() int {
+	return s.ShareSlots
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminShareSlotsResponseData) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetShareSlots sets the value of ShareSlots.
+func (s *AdminShareSlotsResponseData) SetShareSlots(val int) {
+	s.ShareSlots = val
 }
 
 // Ref: #/components/schemas/Amenity
@@ -28327,6 +29076,51 @@ func (o NilAdminPaymentOverride) Get() (v AdminPaymentOverride, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilAdminPaymentOverride) Or(d AdminPaymentOverride) AdminPaymentOverride {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilAdminRateContext returns new NilAdminRateContext with value set to v.
+func NewNilAdminRateContext(v AdminRateContext) NilAdminRateContext {
+	return NilAdminRateContext{
+		Value: v,
+	}
+}
+
+// NilAdminRateContext is nullable AdminRateContext.
+type NilAdminRateContext struct {
+	Value AdminRateContext
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminRateContext) SetTo(v AdminRateContext) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminRateContext) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminRateContext) SetToNull() {
+	o.Null = true
+	var v AdminRateContext
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminRateContext) Get() (v AdminRateContext, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminRateContext) Or(d AdminRateContext) AdminRateContext {
 	if v, ok := o.Get(); ok {
 		return v
 	}
