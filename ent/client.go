@@ -69,6 +69,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -89,6 +90,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -227,6 +229,8 @@ type Client struct {
 	Organization *OrganizationClient
 	// Pass is the client for interacting with the Pass builders.
 	Pass *PassClient
+	// PassShare is the client for interacting with the PassShare builders.
+	PassShare *PassShareClient
 	// PassType is the client for interacting with the PassType builders.
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -267,6 +271,8 @@ type Client struct {
 	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
+	// RateLock is the client for interacting with the RateLock builders.
+	RateLock *RateLockClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Refund is the client for interacting with the Refund builders.
@@ -377,6 +383,7 @@ func (c *Client) init() {
 	c.OpeningHours = NewOpeningHoursClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.Pass = NewPassClient(c.config)
+	c.PassShare = NewPassShareClient(c.config)
 	c.PassType = NewPassTypeClient(c.config)
 	c.Payment = NewPaymentClient(c.config)
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
@@ -397,6 +404,7 @@ func (c *Client) init() {
 	c.ProviderHours = NewProviderHoursClient(c.config)
 	c.ProviderTimeOff = NewProviderTimeOffClient(c.config)
 	c.PushDevice = NewPushDeviceClient(c.config)
+	c.RateLock = NewRateLockClient(c.config)
 	c.RefreshToken = NewRefreshTokenClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RefundReview = NewRefundReviewClient(c.config)
@@ -565,6 +573,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		OpeningHours:           NewOpeningHoursClient(cfg),
 		Organization:           NewOrganizationClient(cfg),
 		Pass:                   NewPassClient(cfg),
+		PassShare:              NewPassShareClient(cfg),
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
@@ -585,6 +594,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
+		RateLock:               NewRateLockClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
@@ -680,6 +690,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		OpeningHours:           NewOpeningHoursClient(cfg),
 		Organization:           NewOrganizationClient(cfg),
 		Pass:                   NewPassClient(cfg),
+		PassShare:              NewPassShareClient(cfg),
 		PassType:               NewPassTypeClient(cfg),
 		Payment:                NewPaymentClient(cfg),
 		PaymentAttempt:         NewPaymentAttemptClient(cfg),
@@ -700,6 +711,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ProviderHours:          NewProviderHoursClient(cfg),
 		ProviderTimeOff:        NewProviderTimeOffClient(cfg),
 		PushDevice:             NewPushDeviceClient(cfg),
+		RateLock:               NewRateLockClient(cfg),
 		RefreshToken:           NewRefreshTokenClient(cfg),
 		Refund:                 NewRefundClient(cfg),
 		RefundReview:           NewRefundReviewClient(cfg),
@@ -763,16 +775,16 @@ func (c *Client) Use(hooks ...Hook) {
 		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
 		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.Organization, c.Pass, c.PassShare, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
 		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
-		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
-		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
-		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken,
+		c.Refund, c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily,
+		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
+		c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift, c.StockMovement,
+		c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -793,16 +805,16 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
 		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
 		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassType, c.Payment, c.PaymentAttempt,
+		c.Organization, c.Pass, c.PassShare, c.PassType, c.Payment, c.PaymentAttempt,
 		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
 		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
 		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RefreshToken, c.Refund,
-		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
-		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
-		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
-		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
-		c.WebhookSubscription,
+		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken,
+		c.Refund, c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily,
+		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
+		c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift, c.StockMovement,
+		c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
+		c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -917,6 +929,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Organization.mutate(ctx, m)
 	case *PassMutation:
 		return c.Pass.mutate(ctx, m)
+	case *PassShareMutation:
+		return c.PassShare.mutate(ctx, m)
 	case *PassTypeMutation:
 		return c.PassType.mutate(ctx, m)
 	case *PaymentMutation:
@@ -957,6 +971,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ProviderTimeOff.mutate(ctx, m)
 	case *PushDeviceMutation:
 		return c.PushDevice.mutate(ctx, m)
+	case *RateLockMutation:
+		return c.RateLock.mutate(ctx, m)
 	case *RefreshTokenMutation:
 		return c.RefreshToken.mutate(ctx, m)
 	case *RefundMutation:
@@ -9950,6 +9966,156 @@ func (c *PassClient) mutate(ctx context.Context, m *PassMutation) (Value, error)
 	}
 }
 
+// PassShareClient is a client for the PassShare schema.
+type PassShareClient struct {
+	config
+}
+
+// NewPassShareClient returns a client for the PassShare from the given config.
+func NewPassShareClient(c config) *PassShareClient {
+	return &PassShareClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `passshare.Hooks(f(g(h())))`.
+func (c *PassShareClient) Use(hooks ...Hook) {
+	c.hooks.PassShare = append(c.hooks.PassShare, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `passshare.Intercept(f(g(h())))`.
+func (c *PassShareClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PassShare = append(c.inters.PassShare, interceptors...)
+}
+
+// Create returns a builder for creating a PassShare entity.
+func (c *PassShareClient) Create() *PassShareCreate {
+	mutation := newPassShareMutation(c.config, OpCreate)
+	return &PassShareCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PassShare entities.
+func (c *PassShareClient) CreateBulk(builders ...*PassShareCreate) *PassShareCreateBulk {
+	return &PassShareCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PassShareClient) MapCreateBulk(slice any, setFunc func(*PassShareCreate, int)) *PassShareCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PassShareCreateBulk{err: fmt.Errorf("calling to PassShareClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PassShareCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PassShareCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PassShare.
+func (c *PassShareClient) Update() *PassShareUpdate {
+	mutation := newPassShareMutation(c.config, OpUpdate)
+	return &PassShareUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PassShareClient) UpdateOne(_m *PassShare) *PassShareUpdateOne {
+	mutation := newPassShareMutation(c.config, OpUpdateOne, withPassShare(_m))
+	return &PassShareUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PassShareClient) UpdateOneID(id uuid.UUID) *PassShareUpdateOne {
+	mutation := newPassShareMutation(c.config, OpUpdateOne, withPassShareID(id))
+	return &PassShareUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PassShare.
+func (c *PassShareClient) Delete() *PassShareDelete {
+	mutation := newPassShareMutation(c.config, OpDelete)
+	return &PassShareDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PassShareClient) DeleteOne(_m *PassShare) *PassShareDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PassShareClient) DeleteOneID(id uuid.UUID) *PassShareDeleteOne {
+	builder := c.Delete().Where(passshare.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PassShareDeleteOne{builder}
+}
+
+// Query returns a query builder for PassShare.
+func (c *PassShareClient) Query() *PassShareQuery {
+	return &PassShareQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePassShare},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PassShare entity by its id.
+func (c *PassShareClient) Get(ctx context.Context, id uuid.UUID) (*PassShare, error) {
+	return c.Query().Where(passshare.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PassShareClient) GetX(ctx context.Context, id uuid.UUID) *PassShare {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a PassShare.
+func (c *PassShareClient) QueryOrganization(_m *PassShare) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(passshare.Table, passshare.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, passshare.OrganizationTable, passshare.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PassShareClient) Hooks() []Hook {
+	hooks := c.hooks.PassShare
+	return append(hooks[:len(hooks):len(hooks)], passshare.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PassShareClient) Interceptors() []Interceptor {
+	return c.inters.PassShare
+}
+
+func (c *PassShareClient) mutate(ctx context.Context, m *PassShareMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PassShareCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PassShareUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PassShareUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PassShareDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PassShare mutation op: %q", m.Op())
+	}
+}
+
 // PassTypeClient is a client for the PassType schema.
 type PassTypeClient struct {
 	config
@@ -13187,6 +13353,156 @@ func (c *PushDeviceClient) mutate(ctx context.Context, m *PushDeviceMutation) (V
 		return (&PushDeviceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PushDevice mutation op: %q", m.Op())
+	}
+}
+
+// RateLockClient is a client for the RateLock schema.
+type RateLockClient struct {
+	config
+}
+
+// NewRateLockClient returns a client for the RateLock from the given config.
+func NewRateLockClient(c config) *RateLockClient {
+	return &RateLockClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratelock.Hooks(f(g(h())))`.
+func (c *RateLockClient) Use(hooks ...Hook) {
+	c.hooks.RateLock = append(c.hooks.RateLock, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratelock.Intercept(f(g(h())))`.
+func (c *RateLockClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateLock = append(c.inters.RateLock, interceptors...)
+}
+
+// Create returns a builder for creating a RateLock entity.
+func (c *RateLockClient) Create() *RateLockCreate {
+	mutation := newRateLockMutation(c.config, OpCreate)
+	return &RateLockCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateLock entities.
+func (c *RateLockClient) CreateBulk(builders ...*RateLockCreate) *RateLockCreateBulk {
+	return &RateLockCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateLockClient) MapCreateBulk(slice any, setFunc func(*RateLockCreate, int)) *RateLockCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateLockCreateBulk{err: fmt.Errorf("calling to RateLockClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateLockCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateLockCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateLock.
+func (c *RateLockClient) Update() *RateLockUpdate {
+	mutation := newRateLockMutation(c.config, OpUpdate)
+	return &RateLockUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateLockClient) UpdateOne(_m *RateLock) *RateLockUpdateOne {
+	mutation := newRateLockMutation(c.config, OpUpdateOne, withRateLock(_m))
+	return &RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateLockClient) UpdateOneID(id uuid.UUID) *RateLockUpdateOne {
+	mutation := newRateLockMutation(c.config, OpUpdateOne, withRateLockID(id))
+	return &RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateLock.
+func (c *RateLockClient) Delete() *RateLockDelete {
+	mutation := newRateLockMutation(c.config, OpDelete)
+	return &RateLockDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateLockClient) DeleteOne(_m *RateLock) *RateLockDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateLockClient) DeleteOneID(id uuid.UUID) *RateLockDeleteOne {
+	builder := c.Delete().Where(ratelock.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateLockDeleteOne{builder}
+}
+
+// Query returns a query builder for RateLock.
+func (c *RateLockClient) Query() *RateLockQuery {
+	return &RateLockQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateLock},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateLock entity by its id.
+func (c *RateLockClient) Get(ctx context.Context, id uuid.UUID) (*RateLock, error) {
+	return c.Query().Where(ratelock.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateLockClient) GetX(ctx context.Context, id uuid.UUID) *RateLock {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a RateLock.
+func (c *RateLockClient) QueryOrganization(_m *RateLock) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(ratelock.Table, ratelock.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ratelock.OrganizationTable, ratelock.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RateLockClient) Hooks() []Hook {
+	hooks := c.hooks.RateLock
+	return append(hooks[:len(hooks):len(hooks)], ratelock.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateLockClient) Interceptors() []Interceptor {
+	return c.inters.RateLock
+}
+
+func (c *RateLockClient) mutate(ctx context.Context, m *RateLockMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateLockCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateLockUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateLockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateLockDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateLock mutation op: %q", m.Op())
 	}
 }
 
@@ -17116,12 +17432,12 @@ type (
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
 		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
 		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
-		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
-		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
-		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass,
+		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
+		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
+		ProviderHours, ProviderTimeOff, PushDevice, RateLock, RefreshToken, Refund,
+		RefundReview, RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
 		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
 		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
@@ -17136,12 +17452,12 @@ type (
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
 		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
 		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass, PassType,
-		Payment, PaymentAttempt, PaymentCustomer, PaymentOverride, Photo,
-		PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn, PosSale,
-		ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
-		ProviderHours, ProviderTimeOff, PushDevice, RefreshToken, Refund, RefundReview,
-		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass,
+		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
+		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
+		PosSale, ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
+		ProviderHours, ProviderTimeOff, PushDevice, RateLock, RefreshToken, Refund,
+		RefundReview, RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
 		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
 		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor

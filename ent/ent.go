@@ -65,6 +65,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -85,6 +86,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -221,6 +223,7 @@ func checkColumn(t, c string) error {
 			openinghours.Table:           openinghours.ValidColumn,
 			organization.Table:           organization.ValidColumn,
 			pass.Table:                   pass.ValidColumn,
+			passshare.Table:              passshare.ValidColumn,
 			passtype.Table:               passtype.ValidColumn,
 			payment.Table:                payment.ValidColumn,
 			paymentattempt.Table:         paymentattempt.ValidColumn,
@@ -241,6 +244,7 @@ func checkColumn(t, c string) error {
 			providerhours.Table:          providerhours.ValidColumn,
 			providertimeoff.Table:        providertimeoff.ValidColumn,
 			pushdevice.Table:             pushdevice.ValidColumn,
+			ratelock.Table:               ratelock.ValidColumn,
 			refreshtoken.Table:           refreshtoken.ValidColumn,
 			refund.Table:                 refund.ValidColumn,
 			refundreview.Table:           refundreview.ValidColumn,

@@ -65,6 +65,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -86,6 +87,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -174,6 +176,7 @@ const (
 	TypeOpeningHours           = "OpeningHours"
 	TypeOrganization           = "Organization"
 	TypePass                   = "Pass"
+	TypePassShare              = "PassShare"
 	TypePassType               = "PassType"
 	TypePayment                = "Payment"
 	TypePaymentAttempt         = "PaymentAttempt"
@@ -194,6 +197,7 @@ const (
 	TypeProviderHours          = "ProviderHours"
 	TypeProviderTimeOff        = "ProviderTimeOff"
 	TypePushDevice             = "PushDevice"
+	TypeRateLock               = "RateLock"
 	TypeRefreshToken           = "RefreshToken"
 	TypeRefund                 = "Refund"
 	TypeRefundReview           = "RefundReview"
@@ -63968,6 +63972,1140 @@ func (m *PassMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Pass edge %s", name)
 }
 
+// PassShareMutation represents an operation that mutates the PassShare nodes in the graph.
+type PassShareMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	pass_id             *uuid.UUID
+	owner_member_id     *uuid.UUID
+	member_id           *uuid.UUID
+	email               *string
+	monthly_cap         *int
+	addmonthly_cap      *int
+	status              *passshare.Status
+	created_by          *uuid.UUID
+	claimed_at          *time.Time
+	ended_at            *time.Time
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*PassShare, error)
+	predicates          []predicate.PassShare
+}
+
+var _ ent.Mutation = (*PassShareMutation)(nil)
+
+// passshareOption allows management of the mutation configuration using functional options.
+type passshareOption func(*PassShareMutation)
+
+// newPassShareMutation creates new mutation for the PassShare entity.
+func newPassShareMutation(c config, op Op, opts ...passshareOption) *PassShareMutation {
+	m := &PassShareMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePassShare,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPassShareID sets the ID field of the mutation.
+func withPassShareID(id uuid.UUID) passshareOption {
+	return func(m *PassShareMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PassShare
+		)
+		m.oldValue = func(ctx context.Context) (*PassShare, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PassShare.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPassShare sets the old PassShare of the mutation.
+func withPassShare(node *PassShare) passshareOption {
+	return func(m *PassShareMutation) {
+		m.oldValue = func(context.Context) (*PassShare, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PassShareMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PassShareMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PassShare entities.
+func (m *PassShareMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PassShareMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PassShareMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PassShare.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PassShareMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PassShareMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PassShareMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *PassShareMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *PassShareMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *PassShareMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *PassShareMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *PassShareMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *PassShareMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *PassShareMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *PassShareMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *PassShareMutation) ResetPassID() {
+	m.pass_id = nil
+}
+
+// SetOwnerMemberID sets the "owner_member_id" field.
+func (m *PassShareMutation) SetOwnerMemberID(u uuid.UUID) {
+	m.owner_member_id = &u
+}
+
+// OwnerMemberID returns the value of the "owner_member_id" field in the mutation.
+func (m *PassShareMutation) OwnerMemberID() (r uuid.UUID, exists bool) {
+	v := m.owner_member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerMemberID returns the old "owner_member_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldOwnerMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerMemberID: %w", err)
+	}
+	return oldValue.OwnerMemberID, nil
+}
+
+// ResetOwnerMemberID resets all changes to the "owner_member_id" field.
+func (m *PassShareMutation) ResetOwnerMemberID() {
+	m.owner_member_id = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *PassShareMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *PassShareMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldMemberID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ClearMemberID clears the value of the "member_id" field.
+func (m *PassShareMutation) ClearMemberID() {
+	m.member_id = nil
+	m.clearedFields[passshare.FieldMemberID] = struct{}{}
+}
+
+// MemberIDCleared returns if the "member_id" field was cleared in this mutation.
+func (m *PassShareMutation) MemberIDCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldMemberID]
+	return ok
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *PassShareMutation) ResetMemberID() {
+	m.member_id = nil
+	delete(m.clearedFields, passshare.FieldMemberID)
+}
+
+// SetEmail sets the "email" field.
+func (m *PassShareMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *PassShareMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldEmail(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ClearEmail clears the value of the "email" field.
+func (m *PassShareMutation) ClearEmail() {
+	m.email = nil
+	m.clearedFields[passshare.FieldEmail] = struct{}{}
+}
+
+// EmailCleared returns if the "email" field was cleared in this mutation.
+func (m *PassShareMutation) EmailCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldEmail]
+	return ok
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *PassShareMutation) ResetEmail() {
+	m.email = nil
+	delete(m.clearedFields, passshare.FieldEmail)
+}
+
+// SetMonthlyCap sets the "monthly_cap" field.
+func (m *PassShareMutation) SetMonthlyCap(i int) {
+	m.monthly_cap = &i
+	m.addmonthly_cap = nil
+}
+
+// MonthlyCap returns the value of the "monthly_cap" field in the mutation.
+func (m *PassShareMutation) MonthlyCap() (r int, exists bool) {
+	v := m.monthly_cap
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMonthlyCap returns the old "monthly_cap" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldMonthlyCap(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMonthlyCap is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMonthlyCap requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMonthlyCap: %w", err)
+	}
+	return oldValue.MonthlyCap, nil
+}
+
+// AddMonthlyCap adds i to the "monthly_cap" field.
+func (m *PassShareMutation) AddMonthlyCap(i int) {
+	if m.addmonthly_cap != nil {
+		*m.addmonthly_cap += i
+	} else {
+		m.addmonthly_cap = &i
+	}
+}
+
+// AddedMonthlyCap returns the value that was added to the "monthly_cap" field in this mutation.
+func (m *PassShareMutation) AddedMonthlyCap() (r int, exists bool) {
+	v := m.addmonthly_cap
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMonthlyCap clears the value of the "monthly_cap" field.
+func (m *PassShareMutation) ClearMonthlyCap() {
+	m.monthly_cap = nil
+	m.addmonthly_cap = nil
+	m.clearedFields[passshare.FieldMonthlyCap] = struct{}{}
+}
+
+// MonthlyCapCleared returns if the "monthly_cap" field was cleared in this mutation.
+func (m *PassShareMutation) MonthlyCapCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldMonthlyCap]
+	return ok
+}
+
+// ResetMonthlyCap resets all changes to the "monthly_cap" field.
+func (m *PassShareMutation) ResetMonthlyCap() {
+	m.monthly_cap = nil
+	m.addmonthly_cap = nil
+	delete(m.clearedFields, passshare.FieldMonthlyCap)
+}
+
+// SetStatus sets the "status" field.
+func (m *PassShareMutation) SetStatus(pa passshare.Status) {
+	m.status = &pa
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PassShareMutation) Status() (r passshare.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldStatus(ctx context.Context) (v passshare.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PassShareMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *PassShareMutation) SetCreatedBy(u uuid.UUID) {
+	m.created_by = &u
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *PassShareMutation) CreatedBy() (r uuid.UUID, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldCreatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *PassShareMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[passshare.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *PassShareMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *PassShareMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, passshare.FieldCreatedBy)
+}
+
+// SetClaimedAt sets the "claimed_at" field.
+func (m *PassShareMutation) SetClaimedAt(t time.Time) {
+	m.claimed_at = &t
+}
+
+// ClaimedAt returns the value of the "claimed_at" field in the mutation.
+func (m *PassShareMutation) ClaimedAt() (r time.Time, exists bool) {
+	v := m.claimed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedAt returns the old "claimed_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldClaimedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedAt: %w", err)
+	}
+	return oldValue.ClaimedAt, nil
+}
+
+// ClearClaimedAt clears the value of the "claimed_at" field.
+func (m *PassShareMutation) ClearClaimedAt() {
+	m.claimed_at = nil
+	m.clearedFields[passshare.FieldClaimedAt] = struct{}{}
+}
+
+// ClaimedAtCleared returns if the "claimed_at" field was cleared in this mutation.
+func (m *PassShareMutation) ClaimedAtCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldClaimedAt]
+	return ok
+}
+
+// ResetClaimedAt resets all changes to the "claimed_at" field.
+func (m *PassShareMutation) ResetClaimedAt() {
+	m.claimed_at = nil
+	delete(m.clearedFields, passshare.FieldClaimedAt)
+}
+
+// SetEndedAt sets the "ended_at" field.
+func (m *PassShareMutation) SetEndedAt(t time.Time) {
+	m.ended_at = &t
+}
+
+// EndedAt returns the value of the "ended_at" field in the mutation.
+func (m *PassShareMutation) EndedAt() (r time.Time, exists bool) {
+	v := m.ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndedAt returns the old "ended_at" field's value of the PassShare entity.
+// If the PassShare object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassShareMutation) OldEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndedAt: %w", err)
+	}
+	return oldValue.EndedAt, nil
+}
+
+// ClearEndedAt clears the value of the "ended_at" field.
+func (m *PassShareMutation) ClearEndedAt() {
+	m.ended_at = nil
+	m.clearedFields[passshare.FieldEndedAt] = struct{}{}
+}
+
+// EndedAtCleared returns if the "ended_at" field was cleared in this mutation.
+func (m *PassShareMutation) EndedAtCleared() bool {
+	_, ok := m.clearedFields[passshare.FieldEndedAt]
+	return ok
+}
+
+// ResetEndedAt resets all changes to the "ended_at" field.
+func (m *PassShareMutation) ResetEndedAt() {
+	m.ended_at = nil
+	delete(m.clearedFields, passshare.FieldEndedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *PassShareMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[passshare.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *PassShareMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *PassShareMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *PassShareMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the PassShareMutation builder.
+func (m *PassShareMutation) Where(ps ...predicate.PassShare) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PassShareMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PassShareMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PassShare, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PassShareMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PassShareMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PassShare).
+func (m *PassShareMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PassShareMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, passshare.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, passshare.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, passshare.FieldOrganizationID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, passshare.FieldPassID)
+	}
+	if m.owner_member_id != nil {
+		fields = append(fields, passshare.FieldOwnerMemberID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, passshare.FieldMemberID)
+	}
+	if m.email != nil {
+		fields = append(fields, passshare.FieldEmail)
+	}
+	if m.monthly_cap != nil {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	if m.status != nil {
+		fields = append(fields, passshare.FieldStatus)
+	}
+	if m.created_by != nil {
+		fields = append(fields, passshare.FieldCreatedBy)
+	}
+	if m.claimed_at != nil {
+		fields = append(fields, passshare.FieldClaimedAt)
+	}
+	if m.ended_at != nil {
+		fields = append(fields, passshare.FieldEndedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PassShareMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case passshare.FieldCreatedAt:
+		return m.CreatedAt()
+	case passshare.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case passshare.FieldOrganizationID:
+		return m.OrganizationID()
+	case passshare.FieldPassID:
+		return m.PassID()
+	case passshare.FieldOwnerMemberID:
+		return m.OwnerMemberID()
+	case passshare.FieldMemberID:
+		return m.MemberID()
+	case passshare.FieldEmail:
+		return m.Email()
+	case passshare.FieldMonthlyCap:
+		return m.MonthlyCap()
+	case passshare.FieldStatus:
+		return m.Status()
+	case passshare.FieldCreatedBy:
+		return m.CreatedBy()
+	case passshare.FieldClaimedAt:
+		return m.ClaimedAt()
+	case passshare.FieldEndedAt:
+		return m.EndedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PassShareMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case passshare.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case passshare.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case passshare.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case passshare.FieldPassID:
+		return m.OldPassID(ctx)
+	case passshare.FieldOwnerMemberID:
+		return m.OldOwnerMemberID(ctx)
+	case passshare.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case passshare.FieldEmail:
+		return m.OldEmail(ctx)
+	case passshare.FieldMonthlyCap:
+		return m.OldMonthlyCap(ctx)
+	case passshare.FieldStatus:
+		return m.OldStatus(ctx)
+	case passshare.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case passshare.FieldClaimedAt:
+		return m.OldClaimedAt(ctx)
+	case passshare.FieldEndedAt:
+		return m.OldEndedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PassShareMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case passshare.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case passshare.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case passshare.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case passshare.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case passshare.FieldOwnerMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerMemberID(v)
+		return nil
+	case passshare.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case passshare.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case passshare.FieldMonthlyCap:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMonthlyCap(v)
+		return nil
+	case passshare.FieldStatus:
+		v, ok := value.(passshare.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case passshare.FieldCreatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case passshare.FieldClaimedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedAt(v)
+		return nil
+	case passshare.FieldEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PassShareMutation) AddedFields() []string {
+	var fields []string
+	if m.addmonthly_cap != nil {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PassShareMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case passshare.FieldMonthlyCap:
+		return m.AddedMonthlyCap()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PassShareMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case passshare.FieldMonthlyCap:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMonthlyCap(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PassShareMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(passshare.FieldMemberID) {
+		fields = append(fields, passshare.FieldMemberID)
+	}
+	if m.FieldCleared(passshare.FieldEmail) {
+		fields = append(fields, passshare.FieldEmail)
+	}
+	if m.FieldCleared(passshare.FieldMonthlyCap) {
+		fields = append(fields, passshare.FieldMonthlyCap)
+	}
+	if m.FieldCleared(passshare.FieldCreatedBy) {
+		fields = append(fields, passshare.FieldCreatedBy)
+	}
+	if m.FieldCleared(passshare.FieldClaimedAt) {
+		fields = append(fields, passshare.FieldClaimedAt)
+	}
+	if m.FieldCleared(passshare.FieldEndedAt) {
+		fields = append(fields, passshare.FieldEndedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PassShareMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PassShareMutation) ClearField(name string) error {
+	switch name {
+	case passshare.FieldMemberID:
+		m.ClearMemberID()
+		return nil
+	case passshare.FieldEmail:
+		m.ClearEmail()
+		return nil
+	case passshare.FieldMonthlyCap:
+		m.ClearMonthlyCap()
+		return nil
+	case passshare.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case passshare.FieldClaimedAt:
+		m.ClearClaimedAt()
+		return nil
+	case passshare.FieldEndedAt:
+		m.ClearEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PassShareMutation) ResetField(name string) error {
+	switch name {
+	case passshare.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case passshare.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case passshare.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case passshare.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case passshare.FieldOwnerMemberID:
+		m.ResetOwnerMemberID()
+		return nil
+	case passshare.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case passshare.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case passshare.FieldMonthlyCap:
+		m.ResetMonthlyCap()
+		return nil
+	case passshare.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case passshare.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case passshare.FieldClaimedAt:
+		m.ResetClaimedAt()
+		return nil
+	case passshare.FieldEndedAt:
+		m.ResetEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PassShareMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, passshare.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PassShareMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case passshare.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PassShareMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PassShareMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PassShareMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, passshare.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PassShareMutation) EdgeCleared(name string) bool {
+	switch name {
+	case passshare.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PassShareMutation) ClearEdge(name string) error {
+	switch name {
+	case passshare.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PassShareMutation) ResetEdge(name string) error {
+	switch name {
+	case passshare.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown PassShare edge %s", name)
+}
+
 // PassTypeMutation represents an operation that mutates the PassType nodes in the graph.
 type PassTypeMutation struct {
 	config
@@ -64003,6 +65141,8 @@ type PassTypeMutation struct {
 	listed                     *bool
 	sort_order                 *int
 	addsort_order              *int
+	share_slots                *int
+	addshare_slots             *int
 	clearedFields              map[string]struct{}
 	organization               *uuid.UUID
 	clearedorganization        bool
@@ -65230,6 +66370,62 @@ func (m *PassTypeMutation) ResetSortOrder() {
 	m.addsort_order = nil
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (m *PassTypeMutation) SetShareSlots(i int) {
+	m.share_slots = &i
+	m.addshare_slots = nil
+}
+
+// ShareSlots returns the value of the "share_slots" field in the mutation.
+func (m *PassTypeMutation) ShareSlots() (r int, exists bool) {
+	v := m.share_slots
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShareSlots returns the old "share_slots" field's value of the PassType entity.
+// If the PassType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PassTypeMutation) OldShareSlots(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShareSlots is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShareSlots requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShareSlots: %w", err)
+	}
+	return oldValue.ShareSlots, nil
+}
+
+// AddShareSlots adds i to the "share_slots" field.
+func (m *PassTypeMutation) AddShareSlots(i int) {
+	if m.addshare_slots != nil {
+		*m.addshare_slots += i
+	} else {
+		m.addshare_slots = &i
+	}
+}
+
+// AddedShareSlots returns the value that was added to the "share_slots" field in this mutation.
+func (m *PassTypeMutation) AddedShareSlots() (r int, exists bool) {
+	v := m.addshare_slots
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetShareSlots resets all changes to the "share_slots" field.
+func (m *PassTypeMutation) ResetShareSlots() {
+	m.share_slots = nil
+	m.addshare_slots = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PassTypeMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -65561,7 +66757,7 @@ func (m *PassTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PassTypeMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 25)
 	if m.created_at != nil {
 		fields = append(fields, passtype.FieldCreatedAt)
 	}
@@ -65634,6 +66830,9 @@ func (m *PassTypeMutation) Fields() []string {
 	if m.sort_order != nil {
 		fields = append(fields, passtype.FieldSortOrder)
 	}
+	if m.share_slots != nil {
+		fields = append(fields, passtype.FieldShareSlots)
+	}
 	return fields
 }
 
@@ -65690,6 +66889,8 @@ func (m *PassTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Listed()
 	case passtype.FieldSortOrder:
 		return m.SortOrder()
+	case passtype.FieldShareSlots:
+		return m.ShareSlots()
 	}
 	return nil, false
 }
@@ -65747,6 +66948,8 @@ func (m *PassTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldListed(ctx)
 	case passtype.FieldSortOrder:
 		return m.OldSortOrder(ctx)
+	case passtype.FieldShareSlots:
+		return m.OldShareSlots(ctx)
 	}
 	return nil, fmt.Errorf("unknown PassType field %s", name)
 }
@@ -65924,6 +67127,13 @@ func (m *PassTypeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSortOrder(v)
 		return nil
+	case passtype.FieldShareSlots:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShareSlots(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PassType field %s", name)
 }
@@ -65947,6 +67157,9 @@ func (m *PassTypeMutation) AddedFields() []string {
 	if m.addsort_order != nil {
 		fields = append(fields, passtype.FieldSortOrder)
 	}
+	if m.addshare_slots != nil {
+		fields = append(fields, passtype.FieldShareSlots)
+	}
 	return fields
 }
 
@@ -65965,6 +67178,8 @@ func (m *PassTypeMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedValidityDays()
 	case passtype.FieldSortOrder:
 		return m.AddedSortOrder()
+	case passtype.FieldShareSlots:
+		return m.AddedShareSlots()
 	}
 	return nil, false
 }
@@ -66008,6 +67223,13 @@ func (m *PassTypeMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddSortOrder(v)
+		return nil
+	case passtype.FieldShareSlots:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddShareSlots(v)
 		return nil
 	}
 	return fmt.Errorf("unknown PassType numeric field %s", name)
@@ -66164,6 +67386,9 @@ func (m *PassTypeMutation) ResetField(name string) error {
 		return nil
 	case passtype.FieldSortOrder:
 		m.ResetSortOrder()
+		return nil
+	case passtype.FieldShareSlots:
+		m.ResetShareSlots()
 		return nil
 	}
 	return fmt.Errorf("unknown PassType field %s", name)
@@ -87061,6 +88286,1277 @@ func (m *PushDeviceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PushDevice edge %s", name)
+}
+
+// RateLockMutation represents an operation that mutates the RateLock nodes in the graph.
+type RateLockMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *uuid.UUID
+	created_at           *time.Time
+	updated_at           *time.Time
+	pass_id              *uuid.UUID
+	member_id            *uuid.UUID
+	subscription_id      *uuid.UUID
+	amount_minor         *int64
+	addamount_minor      *int64
+	base_amount_minor    *int64
+	addbase_amount_minor *int64
+	currency             *string
+	locked_until         *time.Time
+	reason               *string
+	status               *ratelock.Status
+	applied              *bool
+	created_by           *uuid.UUID
+	ended_at             *time.Time
+	clearedFields        map[string]struct{}
+	organization         *uuid.UUID
+	clearedorganization  bool
+	done                 bool
+	oldValue             func(context.Context) (*RateLock, error)
+	predicates           []predicate.RateLock
+}
+
+var _ ent.Mutation = (*RateLockMutation)(nil)
+
+// ratelockOption allows management of the mutation configuration using functional options.
+type ratelockOption func(*RateLockMutation)
+
+// newRateLockMutation creates new mutation for the RateLock entity.
+func newRateLockMutation(c config, op Op, opts ...ratelockOption) *RateLockMutation {
+	m := &RateLockMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRateLock,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRateLockID sets the ID field of the mutation.
+func withRateLockID(id uuid.UUID) ratelockOption {
+	return func(m *RateLockMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RateLock
+		)
+		m.oldValue = func(ctx context.Context) (*RateLock, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RateLock.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRateLock sets the old RateLock of the mutation.
+func withRateLock(node *RateLock) ratelockOption {
+	return func(m *RateLockMutation) {
+		m.oldValue = func(context.Context) (*RateLock, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RateLockMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RateLockMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of RateLock entities.
+func (m *RateLockMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RateLockMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RateLockMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RateLock.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RateLockMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RateLockMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RateLockMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *RateLockMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *RateLockMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *RateLockMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *RateLockMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *RateLockMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *RateLockMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *RateLockMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *RateLockMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldPassID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *RateLockMutation) ResetPassID() {
+	m.pass_id = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *RateLockMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *RateLockMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *RateLockMutation) ResetMemberID() {
+	m.member_id = nil
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *RateLockMutation) SetSubscriptionID(u uuid.UUID) {
+	m.subscription_id = &u
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *RateLockMutation) SubscriptionID() (r uuid.UUID, exists bool) {
+	v := m.subscription_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldSubscriptionID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *RateLockMutation) ResetSubscriptionID() {
+	m.subscription_id = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *RateLockMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *RateLockMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *RateLockMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *RateLockMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *RateLockMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetBaseAmountMinor sets the "base_amount_minor" field.
+func (m *RateLockMutation) SetBaseAmountMinor(i int64) {
+	m.base_amount_minor = &i
+	m.addbase_amount_minor = nil
+}
+
+// BaseAmountMinor returns the value of the "base_amount_minor" field in the mutation.
+func (m *RateLockMutation) BaseAmountMinor() (r int64, exists bool) {
+	v := m.base_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseAmountMinor returns the old "base_amount_minor" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldBaseAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseAmountMinor: %w", err)
+	}
+	return oldValue.BaseAmountMinor, nil
+}
+
+// AddBaseAmountMinor adds i to the "base_amount_minor" field.
+func (m *RateLockMutation) AddBaseAmountMinor(i int64) {
+	if m.addbase_amount_minor != nil {
+		*m.addbase_amount_minor += i
+	} else {
+		m.addbase_amount_minor = &i
+	}
+}
+
+// AddedBaseAmountMinor returns the value that was added to the "base_amount_minor" field in this mutation.
+func (m *RateLockMutation) AddedBaseAmountMinor() (r int64, exists bool) {
+	v := m.addbase_amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBaseAmountMinor resets all changes to the "base_amount_minor" field.
+func (m *RateLockMutation) ResetBaseAmountMinor() {
+	m.base_amount_minor = nil
+	m.addbase_amount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *RateLockMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *RateLockMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *RateLockMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetLockedUntil sets the "locked_until" field.
+func (m *RateLockMutation) SetLockedUntil(t time.Time) {
+	m.locked_until = &t
+}
+
+// LockedUntil returns the value of the "locked_until" field in the mutation.
+func (m *RateLockMutation) LockedUntil() (r time.Time, exists bool) {
+	v := m.locked_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLockedUntil returns the old "locked_until" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldLockedUntil(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLockedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLockedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLockedUntil: %w", err)
+	}
+	return oldValue.LockedUntil, nil
+}
+
+// ResetLockedUntil resets all changes to the "locked_until" field.
+func (m *RateLockMutation) ResetLockedUntil() {
+	m.locked_until = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *RateLockMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *RateLockMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *RateLockMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[ratelock.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *RateLockMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[ratelock.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *RateLockMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, ratelock.FieldReason)
+}
+
+// SetStatus sets the "status" field.
+func (m *RateLockMutation) SetStatus(r ratelock.Status) {
+	m.status = &r
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *RateLockMutation) Status() (r ratelock.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldStatus(ctx context.Context) (v ratelock.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *RateLockMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetApplied sets the "applied" field.
+func (m *RateLockMutation) SetApplied(b bool) {
+	m.applied = &b
+}
+
+// Applied returns the value of the "applied" field in the mutation.
+func (m *RateLockMutation) Applied() (r bool, exists bool) {
+	v := m.applied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldApplied returns the old "applied" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldApplied(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldApplied is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldApplied requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldApplied: %w", err)
+	}
+	return oldValue.Applied, nil
+}
+
+// ResetApplied resets all changes to the "applied" field.
+func (m *RateLockMutation) ResetApplied() {
+	m.applied = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *RateLockMutation) SetCreatedBy(u uuid.UUID) {
+	m.created_by = &u
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *RateLockMutation) CreatedBy() (r uuid.UUID, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldCreatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *RateLockMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[ratelock.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *RateLockMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[ratelock.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *RateLockMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, ratelock.FieldCreatedBy)
+}
+
+// SetEndedAt sets the "ended_at" field.
+func (m *RateLockMutation) SetEndedAt(t time.Time) {
+	m.ended_at = &t
+}
+
+// EndedAt returns the value of the "ended_at" field in the mutation.
+func (m *RateLockMutation) EndedAt() (r time.Time, exists bool) {
+	v := m.ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndedAt returns the old "ended_at" field's value of the RateLock entity.
+// If the RateLock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RateLockMutation) OldEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndedAt: %w", err)
+	}
+	return oldValue.EndedAt, nil
+}
+
+// ClearEndedAt clears the value of the "ended_at" field.
+func (m *RateLockMutation) ClearEndedAt() {
+	m.ended_at = nil
+	m.clearedFields[ratelock.FieldEndedAt] = struct{}{}
+}
+
+// EndedAtCleared returns if the "ended_at" field was cleared in this mutation.
+func (m *RateLockMutation) EndedAtCleared() bool {
+	_, ok := m.clearedFields[ratelock.FieldEndedAt]
+	return ok
+}
+
+// ResetEndedAt resets all changes to the "ended_at" field.
+func (m *RateLockMutation) ResetEndedAt() {
+	m.ended_at = nil
+	delete(m.clearedFields, ratelock.FieldEndedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *RateLockMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[ratelock.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *RateLockMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *RateLockMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *RateLockMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the RateLockMutation builder.
+func (m *RateLockMutation) Where(ps ...predicate.RateLock) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RateLockMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RateLockMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RateLock, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RateLockMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RateLockMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RateLock).
+func (m *RateLockMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RateLockMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, ratelock.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, ratelock.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, ratelock.FieldOrganizationID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, ratelock.FieldPassID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, ratelock.FieldMemberID)
+	}
+	if m.subscription_id != nil {
+		fields = append(fields, ratelock.FieldSubscriptionID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, ratelock.FieldAmountMinor)
+	}
+	if m.base_amount_minor != nil {
+		fields = append(fields, ratelock.FieldBaseAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, ratelock.FieldCurrency)
+	}
+	if m.locked_until != nil {
+		fields = append(fields, ratelock.FieldLockedUntil)
+	}
+	if m.reason != nil {
+		fields = append(fields, ratelock.FieldReason)
+	}
+	if m.status != nil {
+		fields = append(fields, ratelock.FieldStatus)
+	}
+	if m.applied != nil {
+		fields = append(fields, ratelock.FieldApplied)
+	}
+	if m.created_by != nil {
+		fields = append(fields, ratelock.FieldCreatedBy)
+	}
+	if m.ended_at != nil {
+		fields = append(fields, ratelock.FieldEndedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RateLockMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case ratelock.FieldCreatedAt:
+		return m.CreatedAt()
+	case ratelock.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case ratelock.FieldOrganizationID:
+		return m.OrganizationID()
+	case ratelock.FieldPassID:
+		return m.PassID()
+	case ratelock.FieldMemberID:
+		return m.MemberID()
+	case ratelock.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case ratelock.FieldAmountMinor:
+		return m.AmountMinor()
+	case ratelock.FieldBaseAmountMinor:
+		return m.BaseAmountMinor()
+	case ratelock.FieldCurrency:
+		return m.Currency()
+	case ratelock.FieldLockedUntil:
+		return m.LockedUntil()
+	case ratelock.FieldReason:
+		return m.Reason()
+	case ratelock.FieldStatus:
+		return m.Status()
+	case ratelock.FieldApplied:
+		return m.Applied()
+	case ratelock.FieldCreatedBy:
+		return m.CreatedBy()
+	case ratelock.FieldEndedAt:
+		return m.EndedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RateLockMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case ratelock.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case ratelock.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case ratelock.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case ratelock.FieldPassID:
+		return m.OldPassID(ctx)
+	case ratelock.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case ratelock.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case ratelock.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case ratelock.FieldBaseAmountMinor:
+		return m.OldBaseAmountMinor(ctx)
+	case ratelock.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case ratelock.FieldLockedUntil:
+		return m.OldLockedUntil(ctx)
+	case ratelock.FieldReason:
+		return m.OldReason(ctx)
+	case ratelock.FieldStatus:
+		return m.OldStatus(ctx)
+	case ratelock.FieldApplied:
+		return m.OldApplied(ctx)
+	case ratelock.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case ratelock.FieldEndedAt:
+		return m.OldEndedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown RateLock field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RateLockMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case ratelock.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case ratelock.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case ratelock.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case ratelock.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case ratelock.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case ratelock.FieldSubscriptionID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case ratelock.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case ratelock.FieldBaseAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseAmountMinor(v)
+		return nil
+	case ratelock.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case ratelock.FieldLockedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLockedUntil(v)
+		return nil
+	case ratelock.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case ratelock.FieldStatus:
+		v, ok := value.(ratelock.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case ratelock.FieldApplied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetApplied(v)
+		return nil
+	case ratelock.FieldCreatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case ratelock.FieldEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RateLockMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, ratelock.FieldAmountMinor)
+	}
+	if m.addbase_amount_minor != nil {
+		fields = append(fields, ratelock.FieldBaseAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RateLockMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case ratelock.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	case ratelock.FieldBaseAmountMinor:
+		return m.AddedBaseAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RateLockMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case ratelock.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	case ratelock.FieldBaseAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBaseAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RateLockMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(ratelock.FieldReason) {
+		fields = append(fields, ratelock.FieldReason)
+	}
+	if m.FieldCleared(ratelock.FieldCreatedBy) {
+		fields = append(fields, ratelock.FieldCreatedBy)
+	}
+	if m.FieldCleared(ratelock.FieldEndedAt) {
+		fields = append(fields, ratelock.FieldEndedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RateLockMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RateLockMutation) ClearField(name string) error {
+	switch name {
+	case ratelock.FieldReason:
+		m.ClearReason()
+		return nil
+	case ratelock.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case ratelock.FieldEndedAt:
+		m.ClearEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RateLockMutation) ResetField(name string) error {
+	switch name {
+	case ratelock.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case ratelock.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case ratelock.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case ratelock.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case ratelock.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case ratelock.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case ratelock.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case ratelock.FieldBaseAmountMinor:
+		m.ResetBaseAmountMinor()
+		return nil
+	case ratelock.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case ratelock.FieldLockedUntil:
+		m.ResetLockedUntil()
+		return nil
+	case ratelock.FieldReason:
+		m.ResetReason()
+		return nil
+	case ratelock.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case ratelock.FieldApplied:
+		m.ResetApplied()
+		return nil
+	case ratelock.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case ratelock.FieldEndedAt:
+		m.ResetEndedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RateLockMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, ratelock.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RateLockMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case ratelock.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RateLockMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RateLockMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RateLockMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, ratelock.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RateLockMutation) EdgeCleared(name string) bool {
+	switch name {
+	case ratelock.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RateLockMutation) ClearEdge(name string) error {
+	switch name {
+	case ratelock.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RateLockMutation) ResetEdge(name string) error {
+	switch name {
+	case ratelock.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown RateLock edge %s", name)
 }
 
 // RefreshTokenMutation represents an operation that mutates the RefreshToken nodes in the graph.

@@ -69,6 +69,8 @@ type PassType struct {
 	Listed bool `json:"listed,omitempty"`
 	// SortOrder holds the value of the "sort_order" field.
 	SortOrder int `json:"sort_order,omitempty"`
+	// How many other members one pass of this type may be shared with (0: not shareable).
+	ShareSlots int `json:"share_slots,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PassTypeQuery when eager-loading is set.
 	Edges        PassTypeEdges `json:"edges"`
@@ -161,7 +163,7 @@ func (*PassType) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case passtype.FieldIsRecurring, passtype.FieldGrantsInPerson, passtype.FieldGrantsOnline, passtype.FieldActive, passtype.FieldListed:
 			values[i] = new(sql.NullBool)
-		case passtype.FieldPriceMinor, passtype.FieldBillingIntervalCount, passtype.FieldClips, passtype.FieldValidityDays, passtype.FieldSortOrder:
+		case passtype.FieldPriceMinor, passtype.FieldBillingIntervalCount, passtype.FieldClips, passtype.FieldValidityDays, passtype.FieldSortOrder, passtype.FieldShareSlots:
 			values[i] = new(sql.NullInt64)
 		case passtype.FieldImportRef, passtype.FieldName, passtype.FieldSlug, passtype.FieldDescription, passtype.FieldCategory, passtype.FieldCurrency, passtype.FieldBillingInterval, passtype.FieldPricingMode:
 			values[i] = new(sql.NullString)
@@ -344,6 +346,12 @@ func (_m *PassType) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.SortOrder = int(value.Int64)
 			}
+		case passtype.FieldShareSlots:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field share_slots", values[i])
+			} else if value.Valid {
+				_m.ShareSlots = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -493,6 +501,9 @@ func (_m *PassType) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("sort_order=")
 	builder.WriteString(fmt.Sprintf("%v", _m.SortOrder))
+	builder.WriteString(", ")
+	builder.WriteString("share_slots=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ShareSlots))
 	builder.WriteByte(')')
 	return builder.String()
 }

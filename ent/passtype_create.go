@@ -303,6 +303,20 @@ func (_c *PassTypeCreate) SetNillableSortOrder(v *int) *PassTypeCreate {
 	return _c
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (_c *PassTypeCreate) SetShareSlots(v int) *PassTypeCreate {
+	_c.mutation.SetShareSlots(v)
+	return _c
+}
+
+// SetNillableShareSlots sets the "share_slots" field if the given value is not nil.
+func (_c *PassTypeCreate) SetNillableShareSlots(v *int) *PassTypeCreate {
+	if v != nil {
+		_c.SetShareSlots(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PassTypeCreate) SetID(v uuid.UUID) *PassTypeCreate {
 	_c.mutation.SetID(v)
@@ -476,6 +490,10 @@ func (_c *PassTypeCreate) defaults() error {
 		v := passtype.DefaultSortOrder
 		_c.mutation.SetSortOrder(v)
 	}
+	if _, ok := _c.mutation.ShareSlots(); !ok {
+		v := passtype.DefaultShareSlots
+		_c.mutation.SetShareSlots(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if passtype.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized passtype.DefaultID (forgotten import ent/runtime?)")
@@ -587,6 +605,14 @@ func (_c *PassTypeCreate) check() error {
 	}
 	if _, ok := _c.mutation.SortOrder(); !ok {
 		return &ValidationError{Name: "sort_order", err: errors.New(`ent: missing required field "PassType.sort_order"`)}
+	}
+	if _, ok := _c.mutation.ShareSlots(); !ok {
+		return &ValidationError{Name: "share_slots", err: errors.New(`ent: missing required field "PassType.share_slots"`)}
+	}
+	if v, ok := _c.mutation.ShareSlots(); ok {
+		if err := passtype.ShareSlotsValidator(v); err != nil {
+			return &ValidationError{Name: "share_slots", err: fmt.Errorf(`ent: validator failed for field "PassType.share_slots": %w`, err)}
+		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
 		return &ValidationError{Name: "organization", err: errors.New(`ent: missing required edge "PassType.organization"`)}
@@ -718,6 +744,10 @@ func (_c *PassTypeCreate) createSpec() (*PassType, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.SortOrder(); ok {
 		_spec.SetField(passtype.FieldSortOrder, field.TypeInt, value)
 		_node.SortOrder = value
+	}
+	if value, ok := _c.mutation.ShareSlots(); ok {
+		_spec.SetField(passtype.FieldShareSlots, field.TypeInt, value)
+		_node.ShareSlots = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -1216,6 +1246,24 @@ func (u *PassTypeUpsert) AddSortOrder(v int) *PassTypeUpsert {
 	return u
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (u *PassTypeUpsert) SetShareSlots(v int) *PassTypeUpsert {
+	u.Set(passtype.FieldShareSlots, v)
+	return u
+}
+
+// UpdateShareSlots sets the "share_slots" field to the value that was provided on create.
+func (u *PassTypeUpsert) UpdateShareSlots() *PassTypeUpsert {
+	u.SetExcluded(passtype.FieldShareSlots)
+	return u
+}
+
+// AddShareSlots adds v to the "share_slots" field.
+func (u *PassTypeUpsert) AddShareSlots(v int) *PassTypeUpsert {
+	u.Add(passtype.FieldShareSlots, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1673,6 +1721,27 @@ func (u *PassTypeUpsertOne) AddSortOrder(v int) *PassTypeUpsertOne {
 func (u *PassTypeUpsertOne) UpdateSortOrder() *PassTypeUpsertOne {
 	return u.Update(func(s *PassTypeUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetShareSlots sets the "share_slots" field.
+func (u *PassTypeUpsertOne) SetShareSlots(v int) *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.SetShareSlots(v)
+	})
+}
+
+// AddShareSlots adds v to the "share_slots" field.
+func (u *PassTypeUpsertOne) AddShareSlots(v int) *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.AddShareSlots(v)
+	})
+}
+
+// UpdateShareSlots sets the "share_slots" field to the value that was provided on create.
+func (u *PassTypeUpsertOne) UpdateShareSlots() *PassTypeUpsertOne {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.UpdateShareSlots()
 	})
 }
 
@@ -2300,6 +2369,27 @@ func (u *PassTypeUpsertBulk) AddSortOrder(v int) *PassTypeUpsertBulk {
 func (u *PassTypeUpsertBulk) UpdateSortOrder() *PassTypeUpsertBulk {
 	return u.Update(func(s *PassTypeUpsert) {
 		s.UpdateSortOrder()
+	})
+}
+
+// SetShareSlots sets the "share_slots" field.
+func (u *PassTypeUpsertBulk) SetShareSlots(v int) *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.SetShareSlots(v)
+	})
+}
+
+// AddShareSlots adds v to the "share_slots" field.
+func (u *PassTypeUpsertBulk) AddShareSlots(v int) *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.AddShareSlots(v)
+	})
+}
+
+// UpdateShareSlots sets the "share_slots" field to the value that was provided on create.
+func (u *PassTypeUpsertBulk) UpdateShareSlots() *PassTypeUpsertBulk {
+	return u.Update(func(s *PassTypeUpsert) {
+		s.UpdateShareSlots()
 	})
 }
 

@@ -415,6 +415,27 @@ func (_u *PassTypeUpdate) AddSortOrder(v int) *PassTypeUpdate {
 	return _u
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (_u *PassTypeUpdate) SetShareSlots(v int) *PassTypeUpdate {
+	_u.mutation.ResetShareSlots()
+	_u.mutation.SetShareSlots(v)
+	return _u
+}
+
+// SetNillableShareSlots sets the "share_slots" field if the given value is not nil.
+func (_u *PassTypeUpdate) SetNillableShareSlots(v *int) *PassTypeUpdate {
+	if v != nil {
+		_u.SetShareSlots(*v)
+	}
+	return _u
+}
+
+// AddShareSlots adds value to the "share_slots" field.
+func (_u *PassTypeUpdate) AddShareSlots(v int) *PassTypeUpdate {
+	_u.mutation.AddShareSlots(v)
+	return _u
+}
+
 // AddAllowedBrandIDs adds the "allowed_brands" edge to the Brand entity by IDs.
 func (_u *PassTypeUpdate) AddAllowedBrandIDs(ids ...uuid.UUID) *PassTypeUpdate {
 	_u.mutation.AddAllowedBrandIDs(ids...)
@@ -699,6 +720,11 @@ func (_u *PassTypeUpdate) check() error {
 			return &ValidationError{Name: "validity_days", err: fmt.Errorf(`ent: validator failed for field "PassType.validity_days": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ShareSlots(); ok {
+		if err := passtype.ShareSlotsValidator(v); err != nil {
+			return &ValidationError{Name: "share_slots", err: fmt.Errorf(`ent: validator failed for field "PassType.share_slots": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "PassType.organization"`)
 	}
@@ -829,6 +855,12 @@ func (_u *PassTypeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(passtype.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.ShareSlots(); ok {
+		_spec.SetField(passtype.FieldShareSlots, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedShareSlots(); ok {
+		_spec.AddField(passtype.FieldShareSlots, field.TypeInt, value)
 	}
 	if _u.mutation.AllowedBrandsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1454,6 +1486,27 @@ func (_u *PassTypeUpdateOne) AddSortOrder(v int) *PassTypeUpdateOne {
 	return _u
 }
 
+// SetShareSlots sets the "share_slots" field.
+func (_u *PassTypeUpdateOne) SetShareSlots(v int) *PassTypeUpdateOne {
+	_u.mutation.ResetShareSlots()
+	_u.mutation.SetShareSlots(v)
+	return _u
+}
+
+// SetNillableShareSlots sets the "share_slots" field if the given value is not nil.
+func (_u *PassTypeUpdateOne) SetNillableShareSlots(v *int) *PassTypeUpdateOne {
+	if v != nil {
+		_u.SetShareSlots(*v)
+	}
+	return _u
+}
+
+// AddShareSlots adds value to the "share_slots" field.
+func (_u *PassTypeUpdateOne) AddShareSlots(v int) *PassTypeUpdateOne {
+	_u.mutation.AddShareSlots(v)
+	return _u
+}
+
 // AddAllowedBrandIDs adds the "allowed_brands" edge to the Brand entity by IDs.
 func (_u *PassTypeUpdateOne) AddAllowedBrandIDs(ids ...uuid.UUID) *PassTypeUpdateOne {
 	_u.mutation.AddAllowedBrandIDs(ids...)
@@ -1751,6 +1804,11 @@ func (_u *PassTypeUpdateOne) check() error {
 			return &ValidationError{Name: "validity_days", err: fmt.Errorf(`ent: validator failed for field "PassType.validity_days": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.ShareSlots(); ok {
+		if err := passtype.ShareSlotsValidator(v); err != nil {
+			return &ValidationError{Name: "share_slots", err: fmt.Errorf(`ent: validator failed for field "PassType.share_slots": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "PassType.organization"`)
 	}
@@ -1898,6 +1956,12 @@ func (_u *PassTypeUpdateOne) sqlSave(ctx context.Context) (_node *PassType, err 
 	}
 	if value, ok := _u.mutation.AddedSortOrder(); ok {
 		_spec.AddField(passtype.FieldSortOrder, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.ShareSlots(); ok {
+		_spec.SetField(passtype.FieldShareSlots, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedShareSlots(); ok {
+		_spec.AddField(passtype.FieldShareSlots, field.TypeInt, value)
 	}
 	if _u.mutation.AllowedBrandsCleared() {
 		edge := &sqlgraph.EdgeSpec{

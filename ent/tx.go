@@ -120,6 +120,8 @@ type Tx struct {
 	Organization *OrganizationClient
 	// Pass is the client for interacting with the Pass builders.
 	Pass *PassClient
+	// PassShare is the client for interacting with the PassShare builders.
+	PassShare *PassShareClient
 	// PassType is the client for interacting with the PassType builders.
 	PassType *PassTypeClient
 	// Payment is the client for interacting with the Payment builders.
@@ -160,6 +162,8 @@ type Tx struct {
 	ProviderTimeOff *ProviderTimeOffClient
 	// PushDevice is the client for interacting with the PushDevice builders.
 	PushDevice *PushDeviceClient
+	// RateLock is the client for interacting with the RateLock builders.
+	RateLock *RateLockClient
 	// RefreshToken is the client for interacting with the RefreshToken builders.
 	RefreshToken *RefreshTokenClient
 	// Refund is the client for interacting with the Refund builders.
@@ -390,6 +394,7 @@ func (tx *Tx) init() {
 	tx.OpeningHours = NewOpeningHoursClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Pass = NewPassClient(tx.config)
+	tx.PassShare = NewPassShareClient(tx.config)
 	tx.PassType = NewPassTypeClient(tx.config)
 	tx.Payment = NewPaymentClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
@@ -410,6 +415,7 @@ func (tx *Tx) init() {
 	tx.ProviderHours = NewProviderHoursClient(tx.config)
 	tx.ProviderTimeOff = NewProviderTimeOffClient(tx.config)
 	tx.PushDevice = NewPushDeviceClient(tx.config)
+	tx.RateLock = NewRateLockClient(tx.config)
 	tx.RefreshToken = NewRefreshTokenClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RefundReview = NewRefundReviewClient(tx.config)

@@ -60,6 +60,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -80,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -160,6 +162,7 @@ var edgeTargets = map[string]map[string]string{
 	"OpeningHours":           {"organization": "Organization", "location": "Location"},
 	"Organization":           {},
 	"Pass":                   {"organization": "Organization", "member": "Member", "pass_type": "PassType", "bookings": "Booking", "payments": "Payment"},
+	"PassShare":              {"organization": "Organization"},
 	"PassType":               {"organization": "Organization", "allowed_brands": "Brand", "allowed_class_types": "ClassType", "passes": "Pass", "flash_sales": "FlashSale", "gift_cards": "GiftCard"},
 	"Payment":                {"organization": "Organization", "member": "Member", "pass": "Pass"},
 	"PaymentAttempt":         {"organization": "Organization"},
@@ -180,6 +183,7 @@ var edgeTargets = map[string]map[string]string{
 	"ProviderHours":          {"organization": "Organization", "provider": "Instructor", "location": "Location"},
 	"ProviderTimeOff":        {"organization": "Organization", "provider": "Instructor"},
 	"PushDevice":             {"organization": "Organization", "member": "Member"},
+	"RateLock":               {"organization": "Organization"},
 	"RefreshToken":           {"session": "Session"},
 	"Refund":                 {"organization": "Organization", "payment": "Payment", "member": "Member"},
 	"RefundReview":           {"organization": "Organization", "payment": "Payment"},
@@ -249,6 +253,7 @@ var VenueOwnedTypes = []string{
 	"NotificationOptOut",
 	"OpeningHours",
 	"Pass",
+	"PassShare",
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
@@ -267,6 +272,7 @@ var VenueOwnedTypes = []string{
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
+	"RateLock",
 	"Refund",
 	"RefundReview",
 	"RenewalReminderPolicy",
@@ -344,6 +350,7 @@ var AllTypes = []string{
 	"OpeningHours",
 	"Organization",
 	"Pass",
+	"PassShare",
 	"PassType",
 	"Payment",
 	"PaymentAttempt",
@@ -364,6 +371,7 @@ var AllTypes = []string{
 	"ProviderHours",
 	"ProviderTimeOff",
 	"PushDevice",
+	"RateLock",
 	"RefreshToken",
 	"Refund",
 	"RefundReview",
@@ -505,6 +513,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Organization.Query().Where(organization.IDIn(ids...)).Count(ctx)
 	case "Pass":
 		return c.Pass.Query().Where(pass.IDIn(ids...)).Count(ctx)
+	case "PassShare":
+		return c.PassShare.Query().Where(passshare.IDIn(ids...)).Count(ctx)
 	case "PassType":
 		return c.PassType.Query().Where(passtype.IDIn(ids...)).Count(ctx)
 	case "Payment":
@@ -545,6 +555,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.ProviderTimeOff.Query().Where(providertimeoff.IDIn(ids...)).Count(ctx)
 	case "PushDevice":
 		return c.PushDevice.Query().Where(pushdevice.IDIn(ids...)).Count(ctx)
+	case "RateLock":
+		return c.RateLock.Query().Where(ratelock.IDIn(ids...)).Count(ctx)
 	case "RefreshToken":
 		return c.RefreshToken.Query().Where(refreshtoken.IDIn(ids...)).Count(ctx)
 	case "Refund":

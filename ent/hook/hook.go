@@ -645,6 +645,18 @@ func (f PassFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PassMutation", m)
 }
 
+// The PassShareFunc type is an adapter to allow the use of ordinary
+// function as PassShare mutator.
+type PassShareFunc func(context.Context, *ent.PassShareMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PassShareFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PassShareMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PassShareMutation", m)
+}
+
 // The PassTypeFunc type is an adapter to allow the use of ordinary
 // function as PassType mutator.
 type PassTypeFunc func(context.Context, *ent.PassTypeMutation) (ent.Value, error)
@@ -883,6 +895,18 @@ func (f PushDeviceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PushDeviceMutation", m)
+}
+
+// The RateLockFunc type is an adapter to allow the use of ordinary
+// function as RateLock mutator.
+type RateLockFunc func(context.Context, *ent.RateLockMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RateLockFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RateLockMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateLockMutation", m)
 }
 
 // The RefreshTokenFunc type is an adapter to allow the use of ordinary

@@ -61,6 +61,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -82,6 +83,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -1594,6 +1596,33 @@ func (f TraversePass) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PassQuery", q)
 }
 
+// The PassShareFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PassShareFunc func(context.Context, *ent.PassShareQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PassShareFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PassShareQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PassShareQuery", q)
+}
+
+// The TraversePassShare type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePassShare func(context.Context, *ent.PassShareQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePassShare) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePassShare) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PassShareQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PassShareQuery", q)
+}
+
 // The PassTypeFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PassTypeFunc func(context.Context, *ent.PassTypeQuery) (ent.Value, error)
 
@@ -2132,6 +2161,33 @@ func (f TraversePushDevice) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.PushDeviceQuery", q)
+}
+
+// The RateLockFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RateLockFunc func(context.Context, *ent.RateLockQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RateLockFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RateLockQuery", q)
+}
+
+// The TraverseRateLock type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRateLock func(context.Context, *ent.RateLockQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRateLock) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRateLock) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RateLockQuery", q)
 }
 
 // The RefreshTokenFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2864,6 +2920,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.PassQuery:
 		return &query[*ent.PassQuery, predicate.Pass, pass.OrderOption]{typ: ent.TypePass, tq: q}, nil
+	case *ent.PassShareQuery:
+		return &query[*ent.PassShareQuery, predicate.PassShare, passshare.OrderOption]{typ: ent.TypePassShare, tq: q}, nil
 	case *ent.PassTypeQuery:
 		return &query[*ent.PassTypeQuery, predicate.PassType, passtype.OrderOption]{typ: ent.TypePassType, tq: q}, nil
 	case *ent.PaymentQuery:
@@ -2904,6 +2962,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProviderTimeOffQuery, predicate.ProviderTimeOff, providertimeoff.OrderOption]{typ: ent.TypeProviderTimeOff, tq: q}, nil
 	case *ent.PushDeviceQuery:
 		return &query[*ent.PushDeviceQuery, predicate.PushDevice, pushdevice.OrderOption]{typ: ent.TypePushDevice, tq: q}, nil
+	case *ent.RateLockQuery:
+		return &query[*ent.RateLockQuery, predicate.RateLock, ratelock.OrderOption]{typ: ent.TypeRateLock, tq: q}, nil
 	case *ent.RefreshTokenQuery:
 		return &query[*ent.RefreshTokenQuery, predicate.RefreshToken, refreshtoken.OrderOption]{typ: ent.TypeRefreshToken, tq: q}, nil
 	case *ent.RefundQuery:

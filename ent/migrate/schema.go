@@ -2674,6 +2674,58 @@ var (
 			},
 		},
 	}
+	// PassSharesColumns holds the columns for the "pass_shares" table.
+	PassSharesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "owner_member_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "email", Type: field.TypeString, Nullable: true, Size: 254},
+		{Name: "monthly_cap", Type: field.TypeInt, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"invited", "active", "revoked", "cancelled"}},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "claimed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// PassSharesTable holds the schema information for the "pass_shares" table.
+	PassSharesTable = &schema.Table{
+		Name:       "pass_shares",
+		Columns:    PassSharesColumns,
+		PrimaryKey: []*schema.Column{PassSharesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "pass_shares_organizations_organization",
+				Columns:    []*schema.Column{PassSharesColumns[12]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "passshare_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12]},
+			},
+			{
+				Name:    "passshare_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[3]},
+			},
+			{
+				Name:    "passshare_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[5]},
+			},
+			{
+				Name:    "passshare_organization_id_email",
+				Unique:  false,
+				Columns: []*schema.Column{PassSharesColumns[12], PassSharesColumns[6]},
+			},
+		},
+	}
 	// PassTypesColumns holds the columns for the "pass_types" table.
 	PassTypesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -2700,6 +2752,7 @@ var (
 		{Name: "active", Type: field.TypeBool, Default: true},
 		{Name: "listed", Type: field.TypeBool, Default: true},
 		{Name: "sort_order", Type: field.TypeInt, Default: 0},
+		{Name: "share_slots", Type: field.TypeInt, Default: 0},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// PassTypesTable holds the schema information for the "pass_types" table.
@@ -2710,7 +2763,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "pass_types_organizations_organization",
-				Columns:    []*schema.Column{PassTypesColumns[24]},
+				Columns:    []*schema.Column{PassTypesColumns[25]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2719,17 +2772,17 @@ var (
 			{
 				Name:    "passtype_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PassTypesColumns[24]},
+				Columns: []*schema.Column{PassTypesColumns[25]},
 			},
 			{
 				Name:    "passtype_organization_id_import_ref",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[3]},
+				Columns: []*schema.Column{PassTypesColumns[25], PassTypesColumns[3]},
 			},
 			{
 				Name:    "passtype_organization_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{PassTypesColumns[24], PassTypesColumns[5]},
+				Columns: []*schema.Column{PassTypesColumns[25], PassTypesColumns[5]},
 			},
 		},
 	}
@@ -3601,6 +3654,56 @@ var (
 				Name:    "pushdevice_organization_id_member_id_device_id",
 				Unique:  true,
 				Columns: []*schema.Column{PushDevicesColumns[8], PushDevicesColumns[9], PushDevicesColumns[6]},
+			},
+		},
+	}
+	// RateLocksColumns holds the columns for the "rate_locks" table.
+	RateLocksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "pass_id", Type: field.TypeUUID},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "subscription_id", Type: field.TypeUUID},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "base_amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "locked_until", Type: field.TypeTime, SchemaType: map[string]string{"postgres": "date"}},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "expired", "removed"}, Default: "active"},
+		{Name: "applied", Type: field.TypeBool, Default: false},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// RateLocksTable holds the schema information for the "rate_locks" table.
+	RateLocksTable = &schema.Table{
+		Name:       "rate_locks",
+		Columns:    RateLocksColumns,
+		PrimaryKey: []*schema.Column{RateLocksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "rate_locks_organizations_organization",
+				Columns:    []*schema.Column{RateLocksColumns[15]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ratelock_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15]},
+			},
+			{
+				Name:    "ratelock_organization_id_pass_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15], RateLocksColumns[3]},
+			},
+			{
+				Name:    "ratelock_organization_id_member_id",
+				Unique:  false,
+				Columns: []*schema.Column{RateLocksColumns[15], RateLocksColumns[4]},
 			},
 		},
 	}
@@ -4863,6 +4966,7 @@ var (
 		OpeningHoursTable,
 		OrganizationsTable,
 		PassesTable,
+		PassSharesTable,
 		PassTypesTable,
 		PaymentsTable,
 		PaymentAttemptsTable,
@@ -4883,6 +4987,7 @@ var (
 		ProviderHoursTable,
 		ProviderTimeOffsTable,
 		PushDevicesTable,
+		RateLocksTable,
 		RefreshTokensTable,
 		RefundsTable,
 		RefundReviewsTable,
@@ -5006,6 +5111,7 @@ func init() {
 	PassesTable.ForeignKeys[0].RefTable = MembersTable
 	PassesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PassesTable.ForeignKeys[2].RefTable = PassTypesTable
+	PassSharesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PassTypesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PaymentsTable.ForeignKeys[0].RefTable = MembersTable
 	PaymentsTable.ForeignKeys[1].RefTable = PassesTable
@@ -5036,6 +5142,7 @@ func init() {
 	ProviderTimeOffsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	PushDevicesTable.ForeignKeys[1].RefTable = MembersTable
+	RateLocksTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefreshTokensTable.ForeignKeys[0].RefTable = SessionsTable
 	RefundsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	RefundsTable.ForeignKeys[1].RefTable = PaymentsTable

@@ -65,6 +65,8 @@ const (
 	FieldListed = "listed"
 	// FieldSortOrder holds the string denoting the sort_order field in the database.
 	FieldSortOrder = "sort_order"
+	// FieldShareSlots holds the string denoting the share_slots field in the database.
+	FieldShareSlots = "share_slots"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeAllowedBrands holds the string denoting the allowed_brands edge name in mutations.
@@ -144,6 +146,7 @@ var Columns = []string{
 	FieldActive,
 	FieldListed,
 	FieldSortOrder,
+	FieldShareSlots,
 }
 
 var (
@@ -210,6 +213,10 @@ var (
 	DefaultListed bool
 	// DefaultSortOrder holds the default value on creation for the "sort_order" field.
 	DefaultSortOrder int
+	// DefaultShareSlots holds the default value on creation for the "share_slots" field.
+	DefaultShareSlots int
+	// ShareSlotsValidator is a validator for the "share_slots" field. It is called by the builders before save.
+	ShareSlotsValidator func(int) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() uuid.UUID
 )
@@ -408,6 +415,11 @@ func ByListed(opts ...sql.OrderTermOption) OrderOption {
 // BySortOrder orders the results by the sort_order field.
 func BySortOrder(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSortOrder, opts...).ToFunc()
+}
+
+// ByShareSlots orders the results by the share_slots field.
+func ByShareSlots(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldShareSlots, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

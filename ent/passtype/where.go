@@ -151,6 +151,11 @@ func SortOrder(v int) predicate.PassType {
 	return predicate.PassType(sql.FieldEQ(FieldSortOrder, v))
 }
 
+// ShareSlots applies equality check predicate on the "share_slots" field. It's identical to ShareSlotsEQ.
+func ShareSlots(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldEQ(FieldShareSlots, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.PassType {
 	return predicate.PassType(sql.FieldEQ(FieldCreatedAt, v))
@@ -1014,6 +1019,46 @@ func SortOrderLT(v int) predicate.PassType {
 // SortOrderLTE applies the LTE predicate on the "sort_order" field.
 func SortOrderLTE(v int) predicate.PassType {
 	return predicate.PassType(sql.FieldLTE(FieldSortOrder, v))
+}
+
+// ShareSlotsEQ applies the EQ predicate on the "share_slots" field.
+func ShareSlotsEQ(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldEQ(FieldShareSlots, v))
+}
+
+// ShareSlotsNEQ applies the NEQ predicate on the "share_slots" field.
+func ShareSlotsNEQ(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldNEQ(FieldShareSlots, v))
+}
+
+// ShareSlotsIn applies the In predicate on the "share_slots" field.
+func ShareSlotsIn(vs ...int) predicate.PassType {
+	return predicate.PassType(sql.FieldIn(FieldShareSlots, vs...))
+}
+
+// ShareSlotsNotIn applies the NotIn predicate on the "share_slots" field.
+func ShareSlotsNotIn(vs ...int) predicate.PassType {
+	return predicate.PassType(sql.FieldNotIn(FieldShareSlots, vs...))
+}
+
+// ShareSlotsGT applies the GT predicate on the "share_slots" field.
+func ShareSlotsGT(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldGT(FieldShareSlots, v))
+}
+
+// ShareSlotsGTE applies the GTE predicate on the "share_slots" field.
+func ShareSlotsGTE(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldGTE(FieldShareSlots, v))
+}
+
+// ShareSlotsLT applies the LT predicate on the "share_slots" field.
+func ShareSlotsLT(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldLT(FieldShareSlots, v))
+}
+
+// ShareSlotsLTE applies the LTE predicate on the "share_slots" field.
+func ShareSlotsLTE(v int) predicate.PassType {
+	return predicate.PassType(sql.FieldLTE(FieldShareSlots, v))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -165,6 +165,9 @@ type Organization func(*sql.Selector)
 // Pass is the predicate function for pass builders.
 type Pass func(*sql.Selector)
 
+// PassShare is the predicate function for passshare builders.
+type PassShare func(*sql.Selector)
+
 // PassType is the predicate function for passtype builders.
 type PassType func(*sql.Selector)
 
@@ -224,6 +227,9 @@ type ProviderTimeOff func(*sql.Selector)
 
 // PushDevice is the predicate function for pushdevice builders.
 type PushDevice func(*sql.Selector)
+
+// RateLock is the predicate function for ratelock builders.
+type RateLock func(*sql.Selector)
 
 // RefreshToken is the predicate function for refreshtoken builders.
 type RefreshToken func(*sql.Selector)

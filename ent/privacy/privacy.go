@@ -1383,6 +1383,30 @@ func (f PassMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) 
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PassMutation", m)
 }
 
+// The PassShareQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type PassShareQueryRuleFunc func(context.Context, *ent.PassShareQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f PassShareQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PassShareQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.PassShareQuery", q)
+}
+
+// The PassShareMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type PassShareMutationRuleFunc func(context.Context, *ent.PassShareMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f PassShareMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.PassShareMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PassShareMutation", m)
+}
+
 // The PassTypeQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type PassTypeQueryRuleFunc func(context.Context, *ent.PassTypeQuery) error
@@ -1861,6 +1885,30 @@ func (f PushDeviceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Muta
 		return f(ctx, m)
 	}
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.PushDeviceMutation", m)
+}
+
+// The RateLockQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type RateLockQueryRuleFunc func(context.Context, *ent.RateLockQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f RateLockQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RateLockQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.RateLockQuery", q)
+}
+
+// The RateLockMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type RateLockMutationRuleFunc func(context.Context, *ent.RateLockMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f RateLockMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.RateLockMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.RateLockMutation", m)
 }
 
 // The RefreshTokenQueryRuleFunc type is an adapter to allow the use of ordinary
@@ -2556,6 +2604,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.PassQuery:
 		return q.Filter(), nil
+	case *ent.PassShareQuery:
+		return q.Filter(), nil
 	case *ent.PassTypeQuery:
 		return q.Filter(), nil
 	case *ent.PaymentQuery:
@@ -2595,6 +2645,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 	case *ent.ProviderTimeOffQuery:
 		return q.Filter(), nil
 	case *ent.PushDeviceQuery:
+		return q.Filter(), nil
+	case *ent.RateLockQuery:
 		return q.Filter(), nil
 	case *ent.RefreshTokenQuery:
 		return q.Filter(), nil
@@ -2755,6 +2807,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 		return m.Filter(), nil
 	case *ent.PassMutation:
 		return m.Filter(), nil
+	case *ent.PassShareMutation:
+		return m.Filter(), nil
 	case *ent.PassTypeMutation:
 		return m.Filter(), nil
 	case *ent.PaymentMutation:
@@ -2794,6 +2848,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.ProviderTimeOffMutation:
 		return m.Filter(), nil
 	case *ent.PushDeviceMutation:
+		return m.Filter(), nil
+	case *ent.RateLockMutation:
 		return m.Filter(), nil
 	case *ent.RefreshTokenMutation:
 		return m.Filter(), nil

@@ -60,6 +60,7 @@ import (
 	"github.com/venueplatform/venue/ent/organization"
 	"github.com/venueplatform/venue/ent/otprequest"
 	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/passshare"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
@@ -80,6 +81,7 @@ import (
 	"github.com/venueplatform/venue/ent/providerhours"
 	"github.com/venueplatform/venue/ent/providertimeoff"
 	"github.com/venueplatform/venue/ent/pushdevice"
+	"github.com/venueplatform/venue/ent/ratelock"
 	"github.com/venueplatform/venue/ent/refreshtoken"
 	"github.com/venueplatform/venue/ent/refund"
 	"github.com/venueplatform/venue/ent/refundreview"
@@ -3493,6 +3495,45 @@ func init() {
 	passDescID := passMixinFields0[0].Descriptor()
 	// pass.DefaultID holds the default value on creation for the id field.
 	pass.DefaultID = passDescID.Default.(func() uuid.UUID)
+	passshareMixin := schema.PassShare{}.Mixin()
+	passshare.Policy = privacy.NewPolicies(passshareMixin[1], schema.PassShare{})
+	passshare.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := passshare.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	passshareMixinHooks1 := passshareMixin[1].Hooks()
+
+	passshare.Hooks[1] = passshareMixinHooks1[0]
+	passshareMixinFields0 := passshareMixin[0].Fields()
+	_ = passshareMixinFields0
+	passshareFields := schema.PassShare{}.Fields()
+	_ = passshareFields
+	// passshareDescCreatedAt is the schema descriptor for created_at field.
+	passshareDescCreatedAt := passshareMixinFields0[1].Descriptor()
+	// passshare.DefaultCreatedAt holds the default value on creation for the created_at field.
+	passshare.DefaultCreatedAt = passshareDescCreatedAt.Default.(func() time.Time)
+	// passshareDescUpdatedAt is the schema descriptor for updated_at field.
+	passshareDescUpdatedAt := passshareMixinFields0[2].Descriptor()
+	// passshare.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	passshare.DefaultUpdatedAt = passshareDescUpdatedAt.Default.(func() time.Time)
+	// passshare.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	passshare.UpdateDefaultUpdatedAt = passshareDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// passshareDescEmail is the schema descriptor for email field.
+	passshareDescEmail := passshareFields[3].Descriptor()
+	// passshare.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	passshare.EmailValidator = passshareDescEmail.Validators[0].(func(string) error)
+	// passshareDescMonthlyCap is the schema descriptor for monthly_cap field.
+	passshareDescMonthlyCap := passshareFields[4].Descriptor()
+	// passshare.MonthlyCapValidator is a validator for the "monthly_cap" field. It is called by the builders before save.
+	passshare.MonthlyCapValidator = passshareDescMonthlyCap.Validators[0].(func(int) error)
+	// passshareDescID is the schema descriptor for id field.
+	passshareDescID := passshareMixinFields0[0].Descriptor()
+	// passshare.DefaultID holds the default value on creation for the id field.
+	passshare.DefaultID = passshareDescID.Default.(func() uuid.UUID)
 	passtypeMixin := schema.PassType{}.Mixin()
 	passtype.Policy = privacy.NewPolicies(passtypeMixin[1], schema.PassType{})
 	passtype.Hooks[0] = func(next ent.Mutator) ent.Mutator {
@@ -3621,6 +3662,12 @@ func init() {
 	passtypeDescSortOrder := passtypeFields[19].Descriptor()
 	// passtype.DefaultSortOrder holds the default value on creation for the sort_order field.
 	passtype.DefaultSortOrder = passtypeDescSortOrder.Default.(int)
+	// passtypeDescShareSlots is the schema descriptor for share_slots field.
+	passtypeDescShareSlots := passtypeFields[20].Descriptor()
+	// passtype.DefaultShareSlots holds the default value on creation for the share_slots field.
+	passtype.DefaultShareSlots = passtypeDescShareSlots.Default.(int)
+	// passtype.ShareSlotsValidator is a validator for the "share_slots" field. It is called by the builders before save.
+	passtype.ShareSlotsValidator = passtypeDescShareSlots.Validators[0].(func(int) error)
 	// passtypeDescID is the schema descriptor for id field.
 	passtypeDescID := passtypeMixinFields0[0].Descriptor()
 	// passtype.DefaultID holds the default value on creation for the id field.
@@ -4876,6 +4923,71 @@ func init() {
 	pushdeviceDescID := pushdeviceMixinFields0[0].Descriptor()
 	// pushdevice.DefaultID holds the default value on creation for the id field.
 	pushdevice.DefaultID = pushdeviceDescID.Default.(func() uuid.UUID)
+	ratelockMixin := schema.RateLock{}.Mixin()
+	ratelock.Policy = privacy.NewPolicies(ratelockMixin[1], schema.RateLock{})
+	ratelock.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := ratelock.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	ratelockMixinHooks1 := ratelockMixin[1].Hooks()
+
+	ratelock.Hooks[1] = ratelockMixinHooks1[0]
+	ratelockMixinFields0 := ratelockMixin[0].Fields()
+	_ = ratelockMixinFields0
+	ratelockFields := schema.RateLock{}.Fields()
+	_ = ratelockFields
+	// ratelockDescCreatedAt is the schema descriptor for created_at field.
+	ratelockDescCreatedAt := ratelockMixinFields0[1].Descriptor()
+	// ratelock.DefaultCreatedAt holds the default value on creation for the created_at field.
+	ratelock.DefaultCreatedAt = ratelockDescCreatedAt.Default.(func() time.Time)
+	// ratelockDescUpdatedAt is the schema descriptor for updated_at field.
+	ratelockDescUpdatedAt := ratelockMixinFields0[2].Descriptor()
+	// ratelock.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	ratelock.DefaultUpdatedAt = ratelockDescUpdatedAt.Default.(func() time.Time)
+	// ratelock.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	ratelock.UpdateDefaultUpdatedAt = ratelockDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// ratelockDescAmountMinor is the schema descriptor for amount_minor field.
+	ratelockDescAmountMinor := ratelockFields[3].Descriptor()
+	// ratelock.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	ratelock.AmountMinorValidator = ratelockDescAmountMinor.Validators[0].(func(int64) error)
+	// ratelockDescBaseAmountMinor is the schema descriptor for base_amount_minor field.
+	ratelockDescBaseAmountMinor := ratelockFields[4].Descriptor()
+	// ratelock.BaseAmountMinorValidator is a validator for the "base_amount_minor" field. It is called by the builders before save.
+	ratelock.BaseAmountMinorValidator = ratelockDescBaseAmountMinor.Validators[0].(func(int64) error)
+	// ratelockDescCurrency is the schema descriptor for currency field.
+	ratelockDescCurrency := ratelockFields[5].Descriptor()
+	// ratelock.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	ratelock.CurrencyValidator = func() func(string) error {
+		validators := ratelockDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// ratelockDescReason is the schema descriptor for reason field.
+	ratelockDescReason := ratelockFields[7].Descriptor()
+	// ratelock.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	ratelock.ReasonValidator = ratelockDescReason.Validators[0].(func(string) error)
+	// ratelockDescApplied is the schema descriptor for applied field.
+	ratelockDescApplied := ratelockFields[9].Descriptor()
+	// ratelock.DefaultApplied holds the default value on creation for the applied field.
+	ratelock.DefaultApplied = ratelockDescApplied.Default.(bool)
+	// ratelockDescID is the schema descriptor for id field.
+	ratelockDescID := ratelockMixinFields0[0].Descriptor()
+	// ratelock.DefaultID holds the default value on creation for the id field.
+	ratelock.DefaultID = ratelockDescID.Default.(func() uuid.UUID)
 	refreshtokenMixin := schema.RefreshToken{}.Mixin()
 	refreshtoken.Policy = privacy.NewPolicies(schema.RefreshToken{})
 	refreshtoken.Hooks[0] = func(next ent.Mutator) ent.Mutator {

@@ -199,6 +199,8 @@ func (s *Service) SetRateLock(ctx context.Context, p RateLockParams) (*ent.RateL
 	return out, err
 }
 
+// localDay is the venue-local calendar day of t (in loc), as midnight UTC of
+// that date: the form date columns and date comparisons use.
 func localDay(t time.Time, loc *time.Location) time.Time {
 	y, m, d := t.In(loc).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)

@@ -256,8 +256,3 @@ func (s *Service) remind(ctx context.Context, sub *ent.Subscription, charge time
 	})
 	return queued, err
 }
-
-func localDay(t time.Time, loc *time.Location) time.Time {
-	y, m, d := t.In(loc).Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}

@@ -55,6 +55,24 @@ type Invoker interface {
 	//
 	// PATCH /admin/appointments/{id}
 	ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
+	// AddAdminPassShare invokes addAdminPassShare operation.
+	//
+	// Exactly one of `recipient_user_id` and `email` (else 400
+	// `VALIDATION_ERROR`), optional `monthly_cap` (bookings a month, 1 to
+	// 1000). A member of the venue gets an active share at once (audit
+	// `pass_share_created`); an address of someone who is not a member
+	// gets a pending invite (audit `pass_share_invited`), e-mailed to them
+	// through the outbox only when `notify` is true. Refusals, all 422:
+	// `INVALID_EMAIL`, `PASS_NOT_ACTIVE` (the pass is not active),
+	// `RECIPIENT_NOT_CLIENT` (the user is not a member of this venue),
+	// `OWNER_RECIPIENT` (the recipient owns the pass), `ALREADY_SHARED`
+	// (an active share or pending invite for that person exists),
+	// `NO_SLOTS` (every share slot of the pass type is taken:
+	// `details.share_slots`, `details.used`), `WRITE_FAILED`
+	// (`details.write_state` `not_written`). `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares
+	AddAdminPassShare(ctx context.Context, request *AdminPassShareRequest, params AddAdminPassShareParams) (*AdminPassShareResponse, error)
 	// AddFavoriteVenue invokes addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -423,6 +441,14 @@ type Invoker interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminPassShareInvite invokes cancelAdminPassShareInvite operation.
+	//
+	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
+	// revoke that) or cancelled already. Audit
+	// `pass_share_invite_cancelled`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/share-invites/{inviteId}/cancel
+	CancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (*AdminPassShareResponse, error)
 	// CancelAdminScheduleItem invokes cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -1507,6 +1533,21 @@ type Invoker interface {
 	//
 	// GET /admin/passes/{id}/setup
 	GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (*MembershipSetupResponse, error)
+	// GetAdminPassShares invokes getAdminPassShares operation.
+	//
+	// The active shares and pending invites of the pass, oldest first,
+	// with its pass type's `share_slots` and how many are used.
+	// `passes.manage`.
+	//
+	// GET /admin/passes/{id}/shares
+	GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error)
+	// GetAdminRateContext invokes getAdminRateContext operation.
+	//
+	// `context` is null when nothing applies; else it holds the active
+	// `rate_lock`.
+	//
+	// GET /admin/rates/context/{passId}
+	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
 	// GetAdminRefundReceipt invokes getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
@@ -2907,6 +2948,13 @@ type Invoker interface {
 	//
 	// POST /admin/passes/{id}/setup/removal
 	RemoveAdminMembershipSetup(ctx context.Context, request *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (*RemoveMembershipSetupResponse, error)
+	// RemoveAdminRateLock invokes removeAdminRateLock operation.
+	//
+	// The price before the lock returns from the next renewal on. 404 when
+	// the pass has no active lock. Audit `membership.rate_lock_removed`.
+	//
+	// DELETE /admin/rates/lock/{passId}
+	RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error)
 	// RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3048,6 +3096,14 @@ type Invoker interface {
 	//
 	// POST /me/invoices/{id}/retry
 	RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
+	// RevokeAdminPassShare invokes revokeAdminPassShare operation.
+	//
+	// The recipient books with the pass no more (bookings made stand).
+	// An invite is cancelled instead; a share already revoked is 404.
+	// Audit `pass_share_revoked`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares/{shareId}/revoke
+	RevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (*AdminPassShareResponse, error)
 	// RotateWebhookSecret invokes rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -3185,6 +3241,29 @@ type Invoker interface {
 	//
 	// PUT /admin/pass-types/{id}/binding-tiers
 	SetAdminPassTypeBindingTiers(ctx context.Context, request *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error)
+	// SetAdminPassTypeShareSlots invokes setAdminPassTypeShareSlots operation.
+	//
+	// `share_slots` 0 to 20 (0: not shareable). Shares made before stay
+	// when the number goes down; new ones wait for a free slot. Audit
+	// `pass_type.share_slots_set`. `passes.manage`.
+	//
+	// PUT /admin/pass-types/{passTypeId}/share-slots
+	SetAdminPassTypeShareSlots(ctx context.Context, request *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error)
+	// SetAdminRateLock invokes setAdminRateLock operation.
+	//
+	// `amount` in major units of the membership's currency (more than 0,
+	// whole minor units), `locked_until` a venue-local day after today
+	// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+	// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+	// at the payment processor; with `notify`: 422
+	// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+	// `email`, or a member without an address), 502
+	// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+	// could not be checked); 502 `STRIPE_ERROR`. Audit
+	// `membership.rate_lock_set`.
+	//
+	// POST /admin/rates/lock
+	SetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error)
 	// SetMyDefaultPaymentMethod invokes setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at
@@ -3768,6 +3847,123 @@ func (c *Client) sendActOnAdminAppointment(ctx context.Context, request *AdminAp
 	defer body.Close()
 
 	result, err := decodeActOnAdminAppointmentResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AddAdminPassShare invokes addAdminPassShare operation.
+//
+// Exactly one of `recipient_user_id` and `email` (else 400
+// `VALIDATION_ERROR`), optional `monthly_cap` (bookings a month, 1 to
+// 1000). A member of the venue gets an active share at once (audit
+// `pass_share_created`); an address of someone who is not a member
+// gets a pending invite (audit `pass_share_invited`), e-mailed to them
+// through the outbox only when `notify` is true. Refusals, all 422:
+// `INVALID_EMAIL`, `PASS_NOT_ACTIVE` (the pass is not active),
+// `RECIPIENT_NOT_CLIENT` (the user is not a member of this venue),
+// `OWNER_RECIPIENT` (the recipient owns the pass), `ALREADY_SHARED`
+// (an active share or pending invite for that person exists),
+// `NO_SLOTS` (every share slot of the pass type is taken:
+// `details.share_slots`, `details.used`), `WRITE_FAILED`
+// (`details.write_state` `not_written`). `passes.manage`.
+//
+// POST /admin/passes/{id}/shares
+func (c *Client) AddAdminPassShare(ctx context.Context, request *AdminPassShareRequest, params AddAdminPassShareParams) (*AdminPassShareResponse, error) {
+	res, err := c.sendAddAdminPassShare(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAddAdminPassShare(ctx context.Context, request *AdminPassShareRequest, params AddAdminPassShareParams) (res *AdminPassShareResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/shares"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAddAdminPassShareRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AddAdminPassShareOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAddAdminPassShareResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -6258,6 +6454,129 @@ func (c *Client) sendBuyGiftCard(ctx context.Context, request *GiftCardOrderRequ
 	defer body.Close()
 
 	result, err := decodeBuyGiftCardResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CancelAdminPassShareInvite invokes cancelAdminPassShareInvite operation.
+//
+// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
+// revoke that) or cancelled already. Audit
+// `pass_share_invite_cancelled`. `passes.manage`.
+//
+// POST /admin/passes/{id}/share-invites/{inviteId}/cancel
+func (c *Client) CancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (*AdminPassShareResponse, error) {
+	res, err := c.sendCancelAdminPassShareInvite(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (res *AdminPassShareResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/share-invites/"
+	{
+		// Encode "inviteId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "inviteId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.InviteId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAdminPassShareInviteOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAdminPassShareInviteResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -15054,6 +15373,198 @@ func (c *Client) sendGetAdminMembershipSetup(ctx context.Context, params GetAdmi
 	defer body.Close()
 
 	result, err := decodeGetAdminMembershipSetupResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminPassShares invokes getAdminPassShares operation.
+//
+// The active shares and pending invites of the pass, oldest first,
+// with its pass type's `share_slots` and how many are used.
+// `passes.manage`.
+//
+// GET /admin/passes/{id}/shares
+func (c *Client) GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error) {
+	res, err := c.sendGetAdminPassShares(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (res *AdminPassSharesResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/shares"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminPassSharesOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminPassSharesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminRateContext invokes getAdminRateContext operation.
+//
+// `context` is null when nothing applies; else it holds the active
+// `rate_lock`.
+//
+// GET /admin/rates/context/{passId}
+func (c *Client) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error) {
+	res, err := c.sendGetAdminRateContext(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (res *AdminRateContextResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rates/context/"
+	{
+		// Encode "passId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "passId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PassId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminRateContextOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminRateContextOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminRateContextResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -28760,6 +29271,120 @@ func (c *Client) sendRemoveAdminMembershipSetup(ctx context.Context, request *Re
 	return result, nil
 }
 
+// RemoveAdminRateLock invokes removeAdminRateLock operation.
+//
+// The price before the lock returns from the next renewal on. 404 when
+// the pass has no active lock. Audit `membership.rate_lock_removed`.
+//
+// DELETE /admin/rates/lock/{passId}
+func (c *Client) RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error) {
+	res, err := c.sendRemoveAdminRateLock(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (res *AdminRateLockResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/rates/lock/"
+	{
+		// Encode "passId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "passId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PassId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "DELETE", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RemoveAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, RemoveAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRemoveAdminRateLockResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RemoveFavoriteVenue invokes removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -29989,6 +30614,129 @@ func (c *Client) sendRetryMyInvoice(ctx context.Context, request OptInvoiceRetry
 	return result, nil
 }
 
+// RevokeAdminPassShare invokes revokeAdminPassShare operation.
+//
+// The recipient books with the pass no more (bookings made stand).
+// An invite is cancelled instead; a share already revoked is 404.
+// Audit `pass_share_revoked`. `passes.manage`.
+//
+// POST /admin/passes/{id}/shares/{shareId}/revoke
+func (c *Client) RevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (*AdminPassShareResponse, error) {
+	res, err := c.sendRevokeAdminPassShare(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendRevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (res *AdminPassShareResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [5]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/shares/"
+	{
+		// Encode "shareId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "shareId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ShareId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[3] = encoded
+	}
+	pathParts[4] = "/revoke"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RevokeAdminPassShareOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRevokeAdminPassShareResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // RotateWebhookSecret invokes rotateWebhookSecret operation.
 //
 // Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -31167,6 +31915,220 @@ func (c *Client) sendSetAdminPassTypeBindingTiers(ctx context.Context, request *
 	defer body.Close()
 
 	result, err := decodeSetAdminPassTypeBindingTiersResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminPassTypeShareSlots invokes setAdminPassTypeShareSlots operation.
+//
+// `share_slots` 0 to 20 (0: not shareable). Shares made before stay
+// when the number goes down; new ones wait for a free slot. Audit
+// `pass_type.share_slots_set`. `passes.manage`.
+//
+// PUT /admin/pass-types/{passTypeId}/share-slots
+func (c *Client) SetAdminPassTypeShareSlots(ctx context.Context, request *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error) {
+	res, err := c.sendSetAdminPassTypeShareSlots(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminPassTypeShareSlots(ctx context.Context, request *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (res *AdminShareSlotsResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pass-types/"
+	{
+		// Encode "passTypeId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "passTypeId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.PassTypeId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/share-slots"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminPassTypeShareSlotsRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminPassTypeShareSlotsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminPassTypeShareSlotsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminRateLock invokes setAdminRateLock operation.
+//
+// `amount` in major units of the membership's currency (more than 0,
+// whole minor units), `locked_until` a venue-local day after today
+// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+// at the payment processor; with `notify`: 422
+// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+// `email`, or a member without an address), 502
+// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+// could not be checked); 502 `STRIPE_ERROR`. Audit
+// `membership.rate_lock_set`.
+//
+// POST /admin/rates/lock
+func (c *Client) SetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error) {
+	res, err := c.sendSetAdminRateLock(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminRateLock(ctx context.Context, request *AdminRateLockRequest, params SetAdminRateLockParams) (res *AdminRateLockResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/rates/lock"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminRateLockRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, SetAdminRateLockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminRateLockResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -91,6 +91,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetAdminDashboardTodayOperation: []string{
 		"read:schedule",
 	},
+	GetAdminRateContextOperation: []string{
+		"read:passes",
+	},
 	GetAdminScheduleItemOperation: []string{
 		"read:schedule",
 	},
@@ -139,6 +142,12 @@ var operationRolesApiKeyAuth = map[string][]string{
 	ReassignAdminBookingFundingOperation: []string{
 		"read:bookings",
 	},
+	RemoveAdminRateLockOperation: []string{
+		"write:passes",
+	},
+	SetAdminRateLockOperation: []string{
+		"write:passes",
+	},
 	SubstituteAdminScheduleInstructorOperation: []string{
 		"write:schedule",
 	},
@@ -172,6 +181,7 @@ func GetRolesForApiKeyAuth(operation string) []string {
 var operationRolesBearerAuth = map[string][]string{
 	AcceptBookingBuddyOperation:                    []string{},
 	ActOnAdminAppointmentOperation:                 []string{},
+	AddAdminPassShareOperation:                     []string{},
 	AddFavoriteVenueOperation:                      []string{},
 	AddProviderTimeOffOperation:                    []string{},
 	AdminScheduleNotificationAvailabilityOperation: []string{},
@@ -194,6 +204,7 @@ var operationRolesBearerAuth = map[string][]string{
 	BulkCancelAdminScheduleOperation:               []string{},
 	BulkEditAdminScheduleOperation:                 []string{},
 	BuyGiftCardOperation:                           []string{},
+	CancelAdminPassShareInviteOperation:            []string{},
 	CancelAdminScheduleItemOperation:               []string{},
 	CancelAdminVisitOperation:                      []string{},
 	CancelAppointmentOperation:                     []string{},
@@ -272,6 +283,8 @@ var operationRolesBearerAuth = map[string][]string{
 	GetAdminFlexibleAllowanceOperation:             []string{},
 	GetAdminLocationOperation:                      []string{},
 	GetAdminMembershipSetupOperation:               []string{},
+	GetAdminPassSharesOperation:                    []string{},
+	GetAdminRateContextOperation:                   []string{},
 	GetAdminRefundReceiptOperation:                 []string{},
 	GetAdminReminderPolicyOperation:                []string{},
 	GetAdminRenewalRecoveryOperation:               []string{},
@@ -381,6 +394,7 @@ var operationRolesBearerAuth = map[string][]string{
 	RegisterMyPushTokenOperation:                   []string{},
 	RemoveAdminClientPaymentMethodOperation:        []string{},
 	RemoveAdminMembershipSetupOperation:            []string{},
+	RemoveAdminRateLockOperation:                   []string{},
 	RemoveFavoriteVenueOperation:                   []string{},
 	RemoveMyPushTokenOperation:                     []string{},
 	RemoveServiceProviderOperation:                 []string{},
@@ -391,6 +405,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ResumeCheckoutOperation:                        []string{},
 	RetryAdminInvoiceOperation:                     []string{},
 	RetryMyInvoiceOperation:                        []string{},
+	RevokeAdminPassShareOperation:                  []string{},
 	RotateWebhookSecretOperation:                   []string{},
 	ScheduleAdminMoveToFlexibleOperation:           []string{},
 	ScheduleFlexibleChangeOperation:                []string{},
@@ -402,6 +417,8 @@ var operationRolesBearerAuth = map[string][]string{
 	SetAdminLateFeePolicyOperation:                 []string{},
 	SetAdminMemberBirthDateOperation:               []string{},
 	SetAdminPassTypeBindingTiersOperation:          []string{},
+	SetAdminPassTypeShareSlotsOperation:            []string{},
+	SetAdminRateLockOperation:                      []string{},
 	SetMyDefaultPaymentMethodOperation:             []string{},
 	SetPosFavoritesOperation:                       []string{},
 	SetPosKioskPinOperation:                        []string{},

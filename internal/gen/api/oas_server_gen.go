@@ -42,6 +42,24 @@ type Handler interface {
 	//
 	// PATCH /admin/appointments/{id}
 	ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
+	// AddAdminPassShare implements addAdminPassShare operation.
+	//
+	// Exactly one of `recipient_user_id` and `email` (else 400
+	// `VALIDATION_ERROR`), optional `monthly_cap` (bookings a month, 1 to
+	// 1000). A member of the venue gets an active share at once (audit
+	// `pass_share_created`); an address of someone who is not a member
+	// gets a pending invite (audit `pass_share_invited`), e-mailed to them
+	// through the outbox only when `notify` is true. Refusals, all 422:
+	// `INVALID_EMAIL`, `PASS_NOT_ACTIVE` (the pass is not active),
+	// `RECIPIENT_NOT_CLIENT` (the user is not a member of this venue),
+	// `OWNER_RECIPIENT` (the recipient owns the pass), `ALREADY_SHARED`
+	// (an active share or pending invite for that person exists),
+	// `NO_SLOTS` (every share slot of the pass type is taken:
+	// `details.share_slots`, `details.used`), `WRITE_FAILED`
+	// (`details.write_state` `not_written`). `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares
+	AddAdminPassShare(ctx context.Context, req *AdminPassShareRequest, params AddAdminPassShareParams) (*AdminPassShareResponse, error)
 	// AddFavoriteVenue implements addFavoriteVenue operation.
 	//
 	// Idempotent: favouriting again changes nothing and answers the same.
@@ -410,6 +428,14 @@ type Handler interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
+	//
+	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
+	// revoke that) or cancelled already. Audit
+	// `pass_share_invite_cancelled`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/share-invites/{inviteId}/cancel
+	CancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (*AdminPassShareResponse, error)
 	// CancelAdminScheduleItem implements cancelAdminScheduleItem operation.
 	//
 	// The class becomes `cancelled` (with `cancelled_at` and `cancel_reason`);
@@ -1494,6 +1520,21 @@ type Handler interface {
 	//
 	// GET /admin/passes/{id}/setup
 	GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (*MembershipSetupResponse, error)
+	// GetAdminPassShares implements getAdminPassShares operation.
+	//
+	// The active shares and pending invites of the pass, oldest first,
+	// with its pass type's `share_slots` and how many are used.
+	// `passes.manage`.
+	//
+	// GET /admin/passes/{id}/shares
+	GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (*AdminPassSharesResponse, error)
+	// GetAdminRateContext implements getAdminRateContext operation.
+	//
+	// `context` is null when nothing applies; else it holds the active
+	// `rate_lock`.
+	//
+	// GET /admin/rates/context/{passId}
+	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
 	// GetAdminRefundReceipt implements getAdminRefundReceipt operation.
 	//
 	// A refund's receipt, as a PDF (staff).
@@ -2894,6 +2935,13 @@ type Handler interface {
 	//
 	// POST /admin/passes/{id}/setup/removal
 	RemoveAdminMembershipSetup(ctx context.Context, req *RemoveMembershipSetupRequest, params RemoveAdminMembershipSetupParams) (*RemoveMembershipSetupResponse, error)
+	// RemoveAdminRateLock implements removeAdminRateLock operation.
+	//
+	// The price before the lock returns from the next renewal on. 404 when
+	// the pass has no active lock. Audit `membership.rate_lock_removed`.
+	//
+	// DELETE /admin/rates/lock/{passId}
+	RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (*AdminRateLockResponse, error)
 	// RemoveFavoriteVenue implements removeFavoriteVenue operation.
 	//
 	// Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3035,6 +3083,14 @@ type Handler interface {
 	//
 	// POST /me/invoices/{id}/retry
 	RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
+	// RevokeAdminPassShare implements revokeAdminPassShare operation.
+	//
+	// The recipient books with the pass no more (bookings made stand).
+	// An invite is cancelled instead; a share already revoked is 404.
+	// Audit `pass_share_revoked`. `passes.manage`.
+	//
+	// POST /admin/passes/{id}/shares/{shareId}/revoke
+	RevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (*AdminPassShareResponse, error)
 	// RotateWebhookSecret implements rotateWebhookSecret operation.
 	//
 	// Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -3172,6 +3228,29 @@ type Handler interface {
 	//
 	// PUT /admin/pass-types/{id}/binding-tiers
 	SetAdminPassTypeBindingTiers(ctx context.Context, req *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (*AdminBindingTiersResponse, error)
+	// SetAdminPassTypeShareSlots implements setAdminPassTypeShareSlots operation.
+	//
+	// `share_slots` 0 to 20 (0: not shareable). Shares made before stay
+	// when the number goes down; new ones wait for a free slot. Audit
+	// `pass_type.share_slots_set`. `passes.manage`.
+	//
+	// PUT /admin/pass-types/{passTypeId}/share-slots
+	SetAdminPassTypeShareSlots(ctx context.Context, req *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (*AdminShareSlotsResponse, error)
+	// SetAdminRateLock implements setAdminRateLock operation.
+	//
+	// `amount` in major units of the membership's currency (more than 0,
+	// whole minor units), `locked_until` a venue-local day after today
+	// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+	// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+	// at the payment processor; with `notify`: 422
+	// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+	// `email`, or a member without an address), 502
+	// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+	// could not be checked); 502 `STRIPE_ERROR`. Audit
+	// `membership.rate_lock_set`.
+	//
+	// POST /admin/rates/lock
+	SetAdminRateLock(ctx context.Context, req *AdminRateLockRequest, params SetAdminRateLockParams) (*AdminRateLockResponse, error)
 	// SetMyDefaultPaymentMethod implements setMyDefaultPaymentMethod operation.
 	//
 	// Empty body. Makes the card the default of the member's customer (at

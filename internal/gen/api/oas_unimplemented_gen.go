@@ -53,6 +53,27 @@ func (UnimplementedHandler) ActOnAdminAppointment(ctx context.Context, req *Admi
 	return r, ht.ErrNotImplemented
 }
 
+// AddAdminPassShare implements addAdminPassShare operation.
+//
+// Exactly one of `recipient_user_id` and `email` (else 400
+// `VALIDATION_ERROR`), optional `monthly_cap` (bookings a month, 1 to
+// 1000). A member of the venue gets an active share at once (audit
+// `pass_share_created`); an address of someone who is not a member
+// gets a pending invite (audit `pass_share_invited`), e-mailed to them
+// through the outbox only when `notify` is true. Refusals, all 422:
+// `INVALID_EMAIL`, `PASS_NOT_ACTIVE` (the pass is not active),
+// `RECIPIENT_NOT_CLIENT` (the user is not a member of this venue),
+// `OWNER_RECIPIENT` (the recipient owns the pass), `ALREADY_SHARED`
+// (an active share or pending invite for that person exists),
+// `NO_SLOTS` (every share slot of the pass type is taken:
+// `details.share_slots`, `details.used`), `WRITE_FAILED`
+// (`details.write_state` `not_written`). `passes.manage`.
+//
+// POST /admin/passes/{id}/shares
+func (UnimplementedHandler) AddAdminPassShare(ctx context.Context, req *AdminPassShareRequest, params AddAdminPassShareParams) (r *AdminPassShareResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AddFavoriteVenue implements addFavoriteVenue operation.
 //
 // Idempotent: favouriting again changes nothing and answers the same.
@@ -517,6 +538,17 @@ func (UnimplementedHandler) BulkEditAdminSchedule(ctx context.Context, req *Admi
 //
 // POST /me/gift-card-orders
 func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (r *GiftCardOrderResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
+//
+// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
+// revoke that) or cancelled already. Audit
+// `pass_share_invite_cancelled`. `passes.manage`.
+//
+// POST /admin/passes/{id}/share-invites/{inviteId}/cancel
+func (UnimplementedHandler) CancelAdminPassShareInvite(ctx context.Context, params CancelAdminPassShareInviteParams) (r *AdminPassShareResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -1838,6 +1870,27 @@ func (UnimplementedHandler) GetAdminLocation(ctx context.Context, params GetAdmi
 //
 // GET /admin/passes/{id}/setup
 func (UnimplementedHandler) GetAdminMembershipSetup(ctx context.Context, params GetAdminMembershipSetupParams) (r *MembershipSetupResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminPassShares implements getAdminPassShares operation.
+//
+// The active shares and pending invites of the pass, oldest first,
+// with its pass type's `share_slots` and how many are used.
+// `passes.manage`.
+//
+// GET /admin/passes/{id}/shares
+func (UnimplementedHandler) GetAdminPassShares(ctx context.Context, params GetAdminPassSharesParams) (r *AdminPassSharesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GetAdminRateContext implements getAdminRateContext operation.
+//
+// `context` is null when nothing applies; else it holds the active
+// `rate_lock`.
+//
+// GET /admin/rates/context/{passId}
+func (UnimplementedHandler) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (r *AdminRateContextResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -3625,6 +3678,16 @@ func (UnimplementedHandler) RemoveAdminMembershipSetup(ctx context.Context, req 
 	return r, ht.ErrNotImplemented
 }
 
+// RemoveAdminRateLock implements removeAdminRateLock operation.
+//
+// The price before the lock returns from the next renewal on. 404 when
+// the pass has no active lock. Audit `membership.rate_lock_removed`.
+//
+// DELETE /admin/rates/lock/{passId}
+func (UnimplementedHandler) RemoveAdminRateLock(ctx context.Context, params RemoveAdminRateLockParams) (r *AdminRateLockResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RemoveFavoriteVenue implements removeFavoriteVenue operation.
 //
 // Idempotent: answers `favorite: false` whether or not the venue was a
@@ -3799,6 +3862,17 @@ func (UnimplementedHandler) RetryMyInvoice(ctx context.Context, req OptInvoiceRe
 	return r, ht.ErrNotImplemented
 }
 
+// RevokeAdminPassShare implements revokeAdminPassShare operation.
+//
+// The recipient books with the pass no more (bookings made stand).
+// An invite is cancelled instead; a share already revoked is 404.
+// Audit `pass_share_revoked`. `passes.manage`.
+//
+// POST /admin/passes/{id}/shares/{shareId}/revoke
+func (UnimplementedHandler) RevokeAdminPassShare(ctx context.Context, params RevokeAdminPassShareParams) (r *AdminPassShareResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // RotateWebhookSecret implements rotateWebhookSecret operation.
 //
 // Returns a new secret once. For `overlap_minutes` (default 1440 = 24 h,
@@ -3966,6 +4040,35 @@ func (UnimplementedHandler) SetAdminMemberBirthDate(ctx context.Context, req *Ad
 //
 // PUT /admin/pass-types/{id}/binding-tiers
 func (UnimplementedHandler) SetAdminPassTypeBindingTiers(ctx context.Context, req *AdminBindingTiers, params SetAdminPassTypeBindingTiersParams) (r *AdminBindingTiersResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminPassTypeShareSlots implements setAdminPassTypeShareSlots operation.
+//
+// `share_slots` 0 to 20 (0: not shareable). Shares made before stay
+// when the number goes down; new ones wait for a free slot. Audit
+// `pass_type.share_slots_set`. `passes.manage`.
+//
+// PUT /admin/pass-types/{passTypeId}/share-slots
+func (UnimplementedHandler) SetAdminPassTypeShareSlots(ctx context.Context, req *AdminShareSlotsRequest, params SetAdminPassTypeShareSlotsParams) (r *AdminShareSlotsResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SetAdminRateLock implements setAdminRateLock operation.
+//
+// `amount` in major units of the membership's currency (more than 0,
+// whole minor units), `locked_until` a venue-local day after today
+// (else 400 `VALIDATION_ERROR`), `reason`. A lock set before is
+// replaced. 422 `NO_STRIPE_SUBSCRIPTION` when the pass does not renew
+// at the payment processor; with `notify`: 422
+// `PASS_NOTIFICATION_CHANNEL_UNAVAILABLE` (a channel other than
+// `email`, or a member without an address), 502
+// `PASS_NOTIFICATION_PREFLIGHT_FAILED` (the member's contact details
+// could not be checked); 502 `STRIPE_ERROR`. Audit
+// `membership.rate_lock_set`.
+//
+// POST /admin/rates/lock
+func (UnimplementedHandler) SetAdminRateLock(ctx context.Context, req *AdminRateLockRequest, params SetAdminRateLockParams) (r *AdminRateLockResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
