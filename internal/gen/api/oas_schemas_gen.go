@@ -40138,7 +40138,7 @@ func (s *PosPartnerCodeRedeemRequest) SetReason(val string) {
 
 // Ref: #/components/schemas/PosPartnerCodeRedemption
 type PosPartnerCodeRedemption struct {
-	// The partner's label (else the campaign.
+	// The partner's label (else the campaign, else the code).
 	CodeLabel string                          `json:"code_label"`
 	Outcome   PosPartnerCodeRedemptionOutcome `json:"outcome"`
 	// The pass granted (outcome granted), else null.
@@ -46582,7 +46582,7 @@ type SalesAmount struct {
 	// The payments before refunds.
 	GrossMinor OptInt64 `json:"gross_minor"`
 	Payments   int64    `json:"payments"`
-	// Refunds that succeeded in the period.
+	// Refunds that succeeded in the period, of such payments.
 	RefundedMinor OptInt64 `json:"refunded_minor"`
 	Refunds       OptInt64 `json:"refunds"`
 }
