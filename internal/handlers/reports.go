@@ -122,7 +122,10 @@ func (h *Handler) GetBrandAnalytics(ctx context.Context, p api.GetBrandAnalytics
 		o := api.BrandAnalyticsEntry{BrandID: nilUUIDOf(e.BrandID), Name: e.Name, Classes: e.Classes,
 			CancelledClasses: e.CancelledClasses, Booked: e.Booked, CheckedIn: e.CheckedIn, Sales: make([]api.SalesAmount, len(e.Sales))}
 		for j, a := range e.Sales {
-			o.Sales[j] = salesAmount(a)
+			// Brand analytics sums the brand's payments as sold; the
+			// refund split belongs to the sales snapshot, so it is left out.
+			o.Sales[j] = api.SalesAmount{Currency: a.Currency, Exponent: a.Exponent(), AmountMinor: a.AmountMinor,
+				Amount: a.Major(), Payments: a.Payments}
 		}
 		out.Brands[i] = o
 	}
