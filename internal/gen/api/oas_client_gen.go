@@ -1741,8 +1741,21 @@ type Invoker interface {
 	// A recurring membership's quote is its first payment (one billing
 	// period; renewals are charged by the renewals, not here); a membership
 	// priced 0 today is a free start (the card is saved, nothing charged).
-	// Flexible-quantity memberships answer `purchase_obligation.status`
-	// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+	// A flexible-quantity membership is priced by its selection: with
+	// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+	// flexible preview's (`GET /me/checkout/flexible/preview`): the
+	// selection's first period, `flexible_selection`, `purchase_obligation`
+	// `{status: available, ...}` and the complete `flexible_quote` (no
+	// `direct_purchase_quote`), to send unchanged to
+	// `POST /me/checkout/purchase`; a selection the membership does not sell
+	// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Without a selection it answers `purchase_obligation.status`
+	// `unavailable` (reason `selection_required`) and no quote. `kind` for
+	// any other pass type, or with `flash_sale_id`, `binding_months` or
+	// `promo_code` (not sold with flexible memberships yet), is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+	// it, is 400 `VALIDATION_ERROR`.
 	//
 	// GET /me/checkout/preview
 	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
@@ -2734,8 +2747,10 @@ type Invoker interface {
 	PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
-	// Charges `direct_purchase_quote` exactly as previewed (never
-	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// Charges `direct_purchase_quote` (or a flexible membership's
+	// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+	// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+	// card) the charge is
 	// confirmed at once; without it the answer carries the intent's
 	// `client_secret` for the payment sheet, and the app calls
 	// `POST /me/checkout/confirm` when the sheet is done.
@@ -17550,8 +17565,21 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
-// Flexible-quantity memberships answer `purchase_obligation.status`
-// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+// A flexible-quantity membership is priced by its selection: with
+// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+// flexible preview's (`GET /me/checkout/flexible/preview`): the
+// selection's first period, `flexible_selection`, `purchase_obligation`
+// `{status: available, ...}` and the complete `flexible_quote` (no
+// `direct_purchase_quote`), to send unchanged to
+// `POST /me/checkout/purchase`; a selection the membership does not sell
+// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Without a selection it answers `purchase_obligation.status`
+// `unavailable` (reason `selection_required`) and no quote. `kind` for
+// any other pass type, or with `flash_sale_id`, `binding_months` or
+// `promo_code` (not sold with flexible memberships yet), is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+// it, is 400 `VALIDATION_ERROR`.
 //
 // GET /me/checkout/preview
 func (c *Client) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
@@ -17660,6 +17688,40 @@ func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutP
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.Locale.Get(); ok {
 				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Kind.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -27983,8 +28045,10 @@ func (c *Client) sendPreviewPosPass(ctx context.Context, request *PosPassPreview
 
 // PurchaseCheckout invokes purchaseCheckout operation.
 //
-// Charges `direct_purchase_quote` exactly as previewed (never
-// recomputed). With `payment_method_id` (a saved card) the charge is
+// Charges `direct_purchase_quote` (or a flexible membership's
+// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+// card) the charge is
 // confirmed at once; without it the answer carries the intent's
 // `client_secret` for the payment sheet, and the app calls
 // `POST /me/checkout/confirm` when the sheet is done.

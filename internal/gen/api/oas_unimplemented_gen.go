@@ -2138,8 +2138,21 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
-// Flexible-quantity memberships answer `purchase_obligation.status`
-// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+// A flexible-quantity membership is priced by its selection: with
+// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+// flexible preview's (`GET /me/checkout/flexible/preview`): the
+// selection's first period, `flexible_selection`, `purchase_obligation`
+// `{status: available, ...}` and the complete `flexible_quote` (no
+// `direct_purchase_quote`), to send unchanged to
+// `POST /me/checkout/purchase`; a selection the membership does not sell
+// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Without a selection it answers `purchase_obligation.status`
+// `unavailable` (reason `selection_required`) and no quote. `kind` for
+// any other pass type, or with `flash_sale_id`, `binding_months` or
+// `promo_code` (not sold with flexible memberships yet), is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+// it, is 400 `VALIDATION_ERROR`.
 //
 // GET /me/checkout/preview
 func (UnimplementedHandler) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (r *CheckoutPreviewResponse, _ error) {
@@ -3431,8 +3444,10 @@ func (UnimplementedHandler) PreviewPosPass(ctx context.Context, req *PosPassPrev
 
 // PurchaseCheckout implements purchaseCheckout operation.
 //
-// Charges `direct_purchase_quote` exactly as previewed (never
-// recomputed). With `payment_method_id` (a saved card) the charge is
+// Charges `direct_purchase_quote` (or a flexible membership's
+// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+// card) the charge is
 // confirmed at once; without it the answer carries the intent's
 // `client_secret` for the payment sheet, and the app calls
 // `POST /me/checkout/confirm` when the sheet is done.
