@@ -1159,6 +1159,21 @@ func (s *AdminCheckoutDocument) SetVersionID(val uuid.UUID) {
 	s.VersionID = val
 }
 
+// Ref: #/components/schemas/AdminCheckoutDocumentActive
+type AdminCheckoutDocumentActive struct {
+	Active bool `json:"active"`
+}
+
+// GetActive returns the value of Active.
+func (s *AdminCheckoutDocumentActive) GetActive() bool {
+	return s.Active
+}
+
+// SetActive sets the value of Active.
+func (s *AdminCheckoutDocumentActive) SetActive(val bool) {
+	s.Active = val
+}
+
 // Ref: #/components/schemas/AdminCheckoutDocumentCreate
 type AdminCheckoutDocumentCreate struct {
 	Body        string                          `json:"body"`

@@ -3205,6 +3205,21 @@ type Handler interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, req *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminCheckoutDocumentActive implements setAdminCheckoutDocumentActive operation.
+	//
+	// `active` false withdraws the document: from now on no purchase
+	// needs it signed, and signing it (`POST /me/checkout/sign-artifact`)
+	// is 409 `DOCUMENT_INACTIVE` (`next_step` `refresh`). Signatures
+	// already made are kept (they are what members signed). `active` true
+	// makes it required again at its current `version_id`: signatures of
+	// that version count again, so members who signed it need not sign
+	// again (publish a new version to require that). Setting the state the
+	// document is already in changes nothing and leaves no audit entry;
+	// a change leaves `checkout_document.deactivated` or
+	// `checkout_document.reactivated`.
+	//
+	// PUT /admin/checkout-documents/{id}/active
+	SetAdminCheckoutDocumentActive(ctx context.Context, req *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
 	// SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at
@@ -3361,8 +3376,11 @@ type Handler interface {
 	// `details.current_version_id`) when the version is no longer the
 	// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
 	// (`details.reason` `parental_consent_required`) for a member under 18
-	// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
-	// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+	// by the date of birth the venue recorded; 409 `DOCUMENT_INACTIVE`
+	// (`next_step` `refresh`) for a document staff deactivated (no
+	// purchase needs it; a retry of a signature made before is refused
+	// too); 404 `NOT_FOUND` for an unknown or another venue's
+	// document; 400 `VALIDATION_ERROR`
 	// for a kind that is not the document's, no signature, or an unknown
 	// `pass_type_slug`.
 	//
