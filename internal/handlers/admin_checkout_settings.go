@@ -60,6 +60,15 @@ func (h *Handler) CreateAdminCheckoutDocumentVersion(ctx context.Context, req *a
 	return &api.AdminCheckoutDocumentResponse{Data: adminCheckoutDocument(d)}, nil
 }
 
+// SetAdminCheckoutDocumentActive implements api.Handler.
+func (h *Handler) SetAdminCheckoutDocumentActive(ctx context.Context, req *api.AdminCheckoutDocumentActive, p api.SetAdminCheckoutDocumentActiveParams) (*api.AdminCheckoutDocumentResponse, error) {
+	d, err := payments.NewCheckoutSettings(h.client).SetDocumentActive(ctx, p.ID, req.Active)
+	if err != nil {
+		return nil, err
+	}
+	return &api.AdminCheckoutDocumentResponse{Data: adminCheckoutDocument(d)}, nil
+}
+
 // SetAdminPassTypeBindingTiers implements api.Handler.
 func (h *Handler) SetAdminPassTypeBindingTiers(ctx context.Context, req *api.AdminBindingTiers, p api.SetAdminPassTypeBindingTiersParams) (*api.AdminBindingTiersResponse, error) {
 	tiers := make([]model.BindingTier, 0, len(req.Tiers))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/booking"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -45,16 +44,41 @@ func (h *Handler) asMember(ctx context.Context, org uuid.UUID) (context.Context,
 
 // GetCheckoutPreview implements api.Handler.
 func (h *Handler) GetCheckoutPreview(ctx context.Context, p api.GetCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
+	sel, err := previewSelection(string(p.Kind.Or("")), p.Kind.Set, p.Quantity)
+	if err != nil {
+		return nil, err
+	}
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID),
-		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or("")})
+		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or(""), Selection: sel})
+}
+
+// previewSelection reads a general preview's flexible selection: none
+// without kind (and then no quantity), else as the flexible preview reads it.
+func previewSelection(kind string, hasKind bool, quantity api.OptInt) (*payments.Selection, error) {
+	q, hasQ := quantity.Get()
+	if !hasKind {
+		if hasQ {
+			return nil, apperr.Validation("quantity", "quantity needs kind quantity")
+		}
+		return nil, nil
+	}
+	sel, err := payments.SelectionIn(kind, q, hasQ)
+	if err != nil {
+		return nil, err
+	}
+	return &sel, nil
 }
 
 // PostCheckoutPreview implements api.Handler.
 func (h *Handler) PostCheckoutPreview(ctx context.Context, req *api.CheckoutPreviewRequest, p api.PostCheckoutPreviewParams) (*api.CheckoutPreviewResponse, error) {
+	sel, err := previewSelection(string(req.Kind.Or("")), req.Kind.Set, req.Quantity)
+	if err != nil {
+		return nil, err
+	}
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID),
-		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or("")})
+		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or(""), Selection: sel})
 }
 
 func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams) (*api.CheckoutPreviewResponse, error) {
@@ -87,11 +111,15 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 		out.Promo = api.NewOptCheckoutPromo(api.CheckoutPromo{PromoCodeID: a.Code.ID, Code: a.Code.Code,
 			NormalAmountMinor: pv.Pricing.ListMinor + a.DiscountMinor, DiscountMinor: a.DiscountMinor})
 	}
-	if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
+	switch {
+	case pv.Flex != nil:
+		out.FlexibleSelection = api.NewOptFlexibleSelection(selectionOut(pv.Flex.Quote.Selection))
+		out.FlexibleQuote = api.NewOptFlexibleQuote(flexQuoteOut(pv.Flex.Quote))
+	case pv.SelectionRequired:
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
-			ReasonCode: api.NewOptString("flexible_checkout_unavailable"),
-			Message:    api.NewOptString("a flexible membership is priced by its selection: preview it with GET /me/checkout/flexible/preview")}
-	} else {
+			ReasonCode: api.NewOptString("selection_required"),
+			Message:    api.NewOptString("a flexible membership is priced by its selection: preview it with kind and quantity")}
+	default:
 		out.DirectPurchaseQuote = api.NewOptDirectPurchaseQuote(quoteOut(pv.Quote))
 	}
 	return &api.CheckoutPreviewResponse{Data: out}, nil
@@ -99,15 +127,31 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 
 // PurchaseCheckout implements api.Handler.
 func (h *Handler) PurchaseCheckout(ctx context.Context, req *api.CheckoutPurchaseRequest, p api.PurchaseCheckoutParams) (*api.CheckoutPurchaseResponse, error) {
+	if req.DirectPurchaseQuote.Set == req.FlexibleQuote.Set {
+		return nil, apperr.Validation("body", "send exactly one of direct_purchase_quote and flexible_quote")
+	}
 	mctx, uid, mid, err := h.asMember(ctx, p.XOrganizationID)
 	if err != nil {
 		return nil, err
 	}
-	pp := payments.PurchaseParams{Quote: quoteIn(req.DirectPurchaseQuote), PaymentMethodID: req.PaymentMethodID.Or("")}
+	pp := payments.PurchaseParams{PaymentMethodID: req.PaymentMethodID.Or("")}
 	pp.RequestKey, _ = idempotency.Derive(ctx, "purchaseCheckout")
-	res, err := h.payments().Purchase(mctx, p.XOrganizationID, uid, mid, pp)
-	if err != nil {
-		return nil, err
+	var res *payments.PurchaseResult
+	if fq, ok := req.FlexibleQuote.Get(); ok {
+		q, err := flexQuoteIn(fq)
+		if err != nil {
+			return nil, err
+		}
+		res, err = h.payments().PurchaseFlexible(mctx, p.XOrganizationID, uid, mid, q, pp)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		pp.Quote = quoteIn(req.DirectPurchaseQuote.Value)
+		res, err = h.payments().Purchase(mctx, p.XOrganizationID, uid, mid, pp)
+		if err != nil {
+			return nil, err
+		}
 	}
 	co := res.Checkout
 	out := api.CheckoutPurchase{

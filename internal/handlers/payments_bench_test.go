@@ -119,7 +119,7 @@ func BenchmarkCheckoutPurchase(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		out, err := m.PurchaseCheckout(ctx, &api.CheckoutPurchaseRequest{DirectPurchaseQuote: res.Data.DirectPurchaseQuote.Value,
+		out, err := m.PurchaseCheckout(ctx, &api.CheckoutPurchaseRequest{DirectPurchaseQuote: res.Data.DirectPurchaseQuote,
 			PaymentMethodID: api.NewOptString("pm_card_visa")}, api.PurchaseCheckoutParams{XOrganizationID: pb.org.ID, IdempotencyKey: fmt.Sprintf("b-%d", i)})
 		purchase = append(purchase, time.Since(t0))
 		if err != nil {

@@ -89,7 +89,7 @@ func (e *payEnv) quote(t *testing.T, c *api.Client) api.DirectPurchaseQuote {
 
 // buy purchases q with card (empty: the payment sheet confirms) under key.
 func (e *payEnv) buy(c *api.Client, q api.DirectPurchaseQuote, card, key string) (*api.CheckoutPurchaseResponse, error) {
-	req := &api.CheckoutPurchaseRequest{DirectPurchaseQuote: q}
+	req := &api.CheckoutPurchaseRequest{DirectPurchaseQuote: api.NewOptDirectPurchaseQuote(q)}
 	if card != "" {
 		req.PaymentMethodID = api.NewOptString(card)
 	}

@@ -65,6 +65,8 @@ func TestCheckoutPreview(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, rec.Data.DirectPurchaseQuote.Set)
 	require.Equal(t, api.PurchaseObligationStatusUnavailable, rec.Data.PurchaseObligation.Status)
+	require.Equal(t, "selection_required", rec.Data.PurchaseObligation.ReasonCode.Value)
+	require.False(t, rec.Data.FlexibleQuote.Set)
 	_, err = e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "old"})
 	hookErr(t, err, 404, "NOT_FOUND")
 	_, err = e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "ten",

@@ -33,6 +33,8 @@ const (
 	CodeParentalConsent   = "PARENTAL_CONSENT_REQUIRED"
 	CodeSignatureRequired = "SIGNATURE_REQUIRED"
 	CodeStale             = "STALE"
+	// CodeDocumentInactive refuses signing a document staff deactivated.
+	CodeDocumentInactive = "DOCUMENT_INACTIVE"
 )
 
 // AdultAge is the age from which a member signs for themselves.
@@ -92,17 +94,20 @@ type Signed struct {
 }
 
 // SignArtifact records the member memberID's signature of a document of the
-// viewer's venue. Unknown, inactive and another venue's documents are 404;
-// a kind that is not the document's, or neither signature_data nor
-// saved_signature_id, is 400.
+// viewer's venue. Unknown and another venue's documents are 404; a
+// document staff deactivated is 409 DOCUMENT_INACTIVE; a kind that is not
+// the document's, or neither signature_data nor saved_signature_id, is 400.
 func (s *Service) SignArtifact(ctx context.Context, memberID uuid.UUID, p SignParams) (*Signed, error) {
-	doc, err := s.client.CheckoutDocument.Query().
-		Where(checkoutdocument.ID(p.DocumentID), checkoutdocument.Active(true)).Only(ctx)
+	doc, err := s.client.CheckoutDocument.Query().Where(checkoutdocument.ID(p.DocumentID)).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFound("document")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("payments: document: %w", err)
+	}
+	if !doc.Active {
+		return nil, (&apperr.Error{Status: http.StatusConflict, Code: CodeDocumentInactive,
+			Message: "the venue withdrew this document: no purchase needs it signed"}).With("next_step", "refresh")
 	}
 	if doc.Kind != p.Kind {
 		return nil, apperr.Validation("artifact_kind", "not the kind of this document")

@@ -200,6 +200,45 @@ func (s *CheckoutSettings) NewVersion(ctx context.Context, id uuid.UUID, p Check
 	return doc, nil
 }
 
+// SetDocumentActive deactivates (active false) or reactivates document id.
+// An inactive document is required by no purchase and cannot be signed;
+// reactivated, it is required again at its current version, so signatures
+// of that version count again. Setting the state it is in changes nothing
+// and records nothing.
+func (s *CheckoutSettings) SetDocumentActive(ctx context.Context, id uuid.UUID, active bool) (*ent.CheckoutDocument, error) {
+	if err := AuthorizeCheckoutSettings(ctx); err != nil {
+		return nil, err
+	}
+	var doc *ent.CheckoutDocument
+	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		cur, err := tx.CheckoutDocument.Query().Where(checkoutdocument.ID(id)).ForUpdate().Only(ctx)
+		if ent.IsNotFound(err) {
+			return apperr.NotFound("document")
+		}
+		if err != nil {
+			return err
+		}
+		if cur.Active == active {
+			doc = cur
+			return nil
+		}
+		if doc, err = tx.CheckoutDocument.UpdateOne(cur).SetActive(active).Save(ctx); err != nil {
+			return err
+		}
+		action := "checkout_document.deactivated"
+		if active {
+			action = "checkout_document.reactivated"
+		}
+		_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: action, Target: doc.ID.String(),
+			Details: map[string]any{"version_id": doc.VersionID.String()}})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checkout settings: document active: %w", err)
+	}
+	return doc, nil
+}
+
 // SetBindingTiers replaces the binding-month tiers of a recurring pass type
 // (none removes them): each tier's months (1 to 60, each once) and its
 // price per billing period in the pass type's currency.

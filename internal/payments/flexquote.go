@@ -70,9 +70,22 @@ func (s *Service) PreviewFlexible(ctx context.Context, org, userID uuid.UUID, sl
 	if err != nil {
 		return nil, fmt.Errorf("payments: pass type: %w", err)
 	}
-	if pt.PricingMode != passtype.PricingModeFlexibleQuantity || !pt.IsRecurring {
+	if !isFlexible(pt) {
 		return nil, apperr.NotFound("flexible membership")
 	}
+	return s.previewFlexibleOf(ctx, org, userID, pt, sel)
+}
+
+// isFlexible says whether pt is a flexible-quantity membership, sold by its
+// selection.
+func isFlexible(pt *ent.PassType) bool {
+	return pt.PricingMode == passtype.PricingModeFlexibleQuantity && pt.IsRecurring
+}
+
+// previewFlexibleOf prices selection sel of the flexible membership pt and
+// signs its quote: the one flexible preview behind both the flexible and the
+// general checkout preview.
+func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, sel Selection) (*FlexPreview, error) {
 	vp, err := s.venuePayments(ctx)
 	if err != nil {
 		return nil, err

@@ -56,6 +56,12 @@ type Preview struct {
 	// UnavailableReason says why not.
 	CardPayments      bool
 	UnavailableReason string
+	// Flex is the flexible preview of a flexible membership previewed with a
+	// selection (its quote replaces Quote's signature), nil otherwise.
+	// SelectionRequired says a flexible membership was previewed without
+	// one: there is no quote to buy.
+	Flex              *FlexPreview
+	SelectionRequired bool
 }
 
 // PreviewParams are a checkout preview's inputs.
@@ -67,6 +73,10 @@ type PreviewParams struct {
 	// PromoCode is a promo code the member typed (any case); not with
 	// FlashSaleID.
 	PromoCode string
+	// Selection is the selection of a flexible membership (kind, quantity):
+	// with it the preview answers the flexible quote. Only for flexible
+	// memberships, and not with an offer, a binding tier or a promo code.
+	Selection *Selection
 }
 
 // Preview prices a pass type for the member of ctx (booking.AsMember): no
@@ -95,6 +105,9 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 			return nil, (&apperr.Error{Status: 422, Code: "SALE_BRAND_NOT_ALLOWED", Message: "the pass type is not sold for this brand"}).With("next_step", nil)
 		}
 	}
+	if p.Selection != nil {
+		return s.previewSelection(ctx, org, userID, pt, p)
+	}
 	vp, err := s.venuePayments(ctx)
 	if err != nil {
 		return nil, err
@@ -122,7 +135,33 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 	q.Fingerprint = s.sign(q)
 	out := &Preview{PassType: pt, Quote: q, VATMinor: pr.VATMinor, VATRateBP: pr.RateBP, Pricing: pr, Obligation: ObligationOf(pt, pr)}
 	out.CardPayments, out.UnavailableReason = s.cardPayments(vp)
+	out.SelectionRequired = pt.PricingMode == passtype.PricingModeFlexibleQuantity
 	return out, nil
+}
+
+// previewSelection is the general preview of a flexible membership with a
+// selection: the flexible preview (flexquote.go) as a Preview. A selection
+// for a pass type that is not a flexible membership, or with an offer, a
+// binding tier or a promo code (not sold with flexible memberships yet), is
+// 422 VALIDATION_FAILED with details.reason selection_unavailable.
+func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, p PreviewParams) (*Preview, error) {
+	if !isFlexible(pt) {
+		return nil, flexRefused("selection_unavailable", "only a flexible membership is sold with a selection")
+	}
+	if p.FlashSaleID != nil || p.BindingMonths > 0 || p.PromoCode != "" {
+		return nil, flexRefused("selection_unavailable", "offers, binding tiers and promo codes are not sold with flexible memberships yet")
+	}
+	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection)
+	if err != nil {
+		return nil, err
+	}
+	fq := fp.Quote
+	return &Preview{PassType: pt, Flex: fp, Pricing: fp.Pricing, Obligation: fp.Obligation,
+		Quote: Quote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
+			CreditAppliedMinor: fq.CreditAppliedMinor, PayableMinor: fq.ChargedTodayMinor, Currency: fq.Currency,
+			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt},
+		VATMinor: fq.VATMinor, VATRateBP: fq.VATRateBP,
+		CardPayments: fp.CardPayments, UnavailableReason: fp.UnavailableReason}, nil
 }
 
 // sign is the quote's fingerprint: an HMAC of every other field.

@@ -1741,8 +1741,21 @@ type Invoker interface {
 	// A recurring membership's quote is its first payment (one billing
 	// period; renewals are charged by the renewals, not here); a membership
 	// priced 0 today is a free start (the card is saved, nothing charged).
-	// Flexible-quantity memberships answer `purchase_obligation.status`
-	// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+	// A flexible-quantity membership is priced by its selection: with
+	// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+	// flexible preview's (`GET /me/checkout/flexible/preview`): the
+	// selection's first period, `flexible_selection`, `purchase_obligation`
+	// `{status: available, ...}` and the complete `flexible_quote` (no
+	// `direct_purchase_quote`), to send unchanged to
+	// `POST /me/checkout/purchase`; a selection the membership does not sell
+	// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// Without a selection it answers `purchase_obligation.status`
+	// `unavailable` (reason `selection_required`) and no quote. `kind` for
+	// any other pass type, or with `flash_sale_id`, `binding_months` or
+	// `promo_code` (not sold with flexible memberships yet), is 422
+	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+	// it, is 400 `VALIDATION_ERROR`.
 	//
 	// GET /me/checkout/preview
 	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
@@ -2734,8 +2747,10 @@ type Invoker interface {
 	PreviewPosPass(ctx context.Context, request *PosPassPreviewRequest) (*PosQuoteResponse, error)
 	// PurchaseCheckout invokes purchaseCheckout operation.
 	//
-	// Charges `direct_purchase_quote` exactly as previewed (never
-	// recomputed). With `payment_method_id` (a saved card) the charge is
+	// Charges `direct_purchase_quote` (or a flexible membership's
+	// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+	// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+	// card) the charge is
 	// confirmed at once; without it the answer carries the intent's
 	// `client_secret` for the payment sheet, and the app calls
 	// `POST /me/checkout/confirm` when the sheet is done.
@@ -3203,6 +3218,21 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminCheckoutDocumentActive invokes setAdminCheckoutDocumentActive operation.
+	//
+	// `active` false withdraws the document: from now on no purchase
+	// needs it signed, and signing it (`POST /me/checkout/sign-artifact`)
+	// is 409 `DOCUMENT_INACTIVE` (`next_step` `refresh`). Signatures
+	// already made are kept (they are what members signed). `active` true
+	// makes it required again at its current `version_id`: signatures of
+	// that version count again, so members who signed it need not sign
+	// again (publish a new version to require that). Setting the state the
+	// document is already in changes nothing and leaves no audit entry;
+	// a change leaves `checkout_document.deactivated` or
+	// `checkout_document.reactivated`.
+	//
+	// PUT /admin/checkout-documents/{id}/active
+	SetAdminCheckoutDocumentActive(ctx context.Context, request *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
 	// SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at
@@ -3359,8 +3389,11 @@ type Invoker interface {
 	// `details.current_version_id`) when the version is no longer the
 	// document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
 	// (`details.reason` `parental_consent_required`) for a member under 18
-	// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
-	// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+	// by the date of birth the venue recorded; 409 `DOCUMENT_INACTIVE`
+	// (`next_step` `refresh`) for a document staff deactivated (no
+	// purchase needs it; a retry of a signature made before is refused
+	// too); 404 `NOT_FOUND` for an unknown or another venue's
+	// document; 400 `VALIDATION_ERROR`
 	// for a kind that is not the document's, no signature, or an unknown
 	// `pass_type_slug`.
 	//
@@ -17550,8 +17583,21 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
-// Flexible-quantity memberships answer `purchase_obligation.status`
-// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+// A flexible-quantity membership is priced by its selection: with
+// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+// flexible preview's (`GET /me/checkout/flexible/preview`): the
+// selection's first period, `flexible_selection`, `purchase_obligation`
+// `{status: available, ...}` and the complete `flexible_quote` (no
+// `direct_purchase_quote`), to send unchanged to
+// `POST /me/checkout/purchase`; a selection the membership does not sell
+// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Without a selection it answers `purchase_obligation.status`
+// `unavailable` (reason `selection_required`) and no quote. `kind` for
+// any other pass type, or with `flash_sale_id`, `binding_months` or
+// `promo_code` (not sold with flexible memberships yet), is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+// it, is 400 `VALIDATION_ERROR`.
 //
 // GET /me/checkout/preview
 func (c *Client) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
@@ -17660,6 +17706,40 @@ func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutP
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.Locale.Get(); ok {
 				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "kind" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "kind",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Kind.Get(); ok {
+				return e.EncodeValue(conv.StringToString(string(val)))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "quantity" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "quantity",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -27983,8 +28063,10 @@ func (c *Client) sendPreviewPosPass(ctx context.Context, request *PosPassPreview
 
 // PurchaseCheckout invokes purchaseCheckout operation.
 //
-// Charges `direct_purchase_quote` exactly as previewed (never
-// recomputed). With `payment_method_id` (a saved card) the charge is
+// Charges `direct_purchase_quote` (or a flexible membership's
+// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+// card) the charge is
 // confirmed at once; without it the answer carries the intent's
 // `client_secret` for the payment sheet, and the app calls
 // `POST /me/checkout/confirm` when the sheet is done.
@@ -31473,6 +31555,120 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	return result, nil
 }
 
+// SetAdminCheckoutDocumentActive invokes setAdminCheckoutDocumentActive operation.
+//
+// `active` false withdraws the document: from now on no purchase
+// needs it signed, and signing it (`POST /me/checkout/sign-artifact`)
+// is 409 `DOCUMENT_INACTIVE` (`next_step` `refresh`). Signatures
+// already made are kept (they are what members signed). `active` true
+// makes it required again at its current `version_id`: signatures of
+// that version count again, so members who signed it need not sign
+// again (publish a new version to require that). Setting the state the
+// document is already in changes nothing and leaves no audit entry;
+// a change leaves `checkout_document.deactivated` or
+// `checkout_document.reactivated`.
+//
+// PUT /admin/checkout-documents/{id}/active
+func (c *Client) SetAdminCheckoutDocumentActive(ctx context.Context, request *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error) {
+	res, err := c.sendSetAdminCheckoutDocumentActive(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminCheckoutDocumentActive(ctx context.Context, request *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (res *AdminCheckoutDocumentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/checkout-documents/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/active"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminCheckoutDocumentActiveRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminCheckoutDocumentActiveOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminCheckoutDocumentActiveResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
 //
 // Empty body. The card becomes the default of the client's customer (at
@@ -32999,8 +33195,11 @@ func (c *Client) sendShiftAdminNextCharge(ctx context.Context, request *ShiftNex
 // `details.current_version_id`) when the version is no longer the
 // document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
 // (`details.reason` `parental_consent_required`) for a member under 18
-// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
-// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// by the date of birth the venue recorded; 409 `DOCUMENT_INACTIVE`
+// (`next_step` `refresh`) for a document staff deactivated (no
+// purchase needs it; a retry of a signature made before is refused
+// too); 404 `NOT_FOUND` for an unknown or another venue's
+// document; 400 `VALIDATION_ERROR`
 // for a kind that is not the document's, no signature, or an unknown
 // `pass_type_slug`.
 //

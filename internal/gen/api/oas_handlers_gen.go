@@ -20999,8 +20999,21 @@ func (s *Server) handleGetCalendarRequest(args [0]string, argsEscaped bool, w ht
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
-// Flexible-quantity memberships answer `purchase_obligation.status`
-// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+// A flexible-quantity membership is priced by its selection: with
+// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+// flexible preview's (`GET /me/checkout/flexible/preview`): the
+// selection's first period, `flexible_selection`, `purchase_obligation`
+// `{status: available, ...}` and the complete `flexible_quote` (no
+// `direct_purchase_quote`), to send unchanged to
+// `POST /me/checkout/purchase`; a selection the membership does not sell
+// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Without a selection it answers `purchase_obligation.status`
+// `unavailable` (reason `selection_required`) and no quote. `kind` for
+// any other pass type, or with `flash_sale_id`, `binding_months` or
+// `promo_code` (not sold with flexible memberships yet), is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+// it, is 400 `VALIDATION_ERROR`.
 //
 // GET /me/checkout/preview
 func (s *Server) handleGetCheckoutPreviewRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -21112,6 +21125,14 @@ func (s *Server) handleGetCheckoutPreviewRequest(args [0]string, argsEscaped boo
 					Name: "locale",
 					In:   "query",
 				}: params.Locale,
+				{
+					Name: "kind",
+					In:   "query",
+				}: params.Kind,
+				{
+					Name: "quantity",
+					In:   "query",
+				}: params.Quantity,
 			},
 			Raw: r,
 		}
@@ -35271,8 +35292,10 @@ func (s *Server) handlePreviewPosPassRequest(args [0]string, argsEscaped bool, w
 
 // handlePurchaseCheckoutRequest handles purchaseCheckout operation.
 //
-// Charges `direct_purchase_quote` exactly as previewed (never
-// recomputed). With `payment_method_id` (a saved card) the charge is
+// Charges `direct_purchase_quote` (or a flexible membership's
+// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+// card) the charge is
 // confirmed at once; without it the answer carries the intent's
 // `client_secret` for the payment sheet, and the app calls
 // `POST /me/checkout/confirm` when the sheet is done.
@@ -40364,6 +40387,175 @@ func (s *Server) handleSetActiveOrganizationRequest(args [0]string, argsEscaped 
 	}
 }
 
+// handleSetAdminCheckoutDocumentActiveRequest handles setAdminCheckoutDocumentActive operation.
+//
+// `active` false withdraws the document: from now on no purchase
+// needs it signed, and signing it (`POST /me/checkout/sign-artifact`)
+// is 409 `DOCUMENT_INACTIVE` (`next_step` `refresh`). Signatures
+// already made are kept (they are what members signed). `active` true
+// makes it required again at its current `version_id`: signatures of
+// that version count again, so members who signed it need not sign
+// again (publish a new version to require that). Setting the state the
+// document is already in changes nothing and leaves no audit entry;
+// a change leaves `checkout_document.deactivated` or
+// `checkout_document.reactivated`.
+//
+// PUT /admin/checkout-documents/{id}/active
+func (s *Server) handleSetAdminCheckoutDocumentActiveRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SetAdminCheckoutDocumentActiveOperation,
+			ID:   "setAdminCheckoutDocumentActive",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SetAdminCheckoutDocumentActiveOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSetAdminCheckoutDocumentActiveParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSetAdminCheckoutDocumentActiveRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *AdminCheckoutDocumentResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SetAdminCheckoutDocumentActiveOperation,
+			OperationSummary: "Deactivate or reactivate a checkout document",
+			OperationID:      "setAdminCheckoutDocumentActive",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *AdminCheckoutDocumentActive
+			Params   = SetAdminCheckoutDocumentActiveParams
+			Response = *AdminCheckoutDocumentResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSetAdminCheckoutDocumentActiveParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SetAdminCheckoutDocumentActive(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SetAdminCheckoutDocumentActive(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSetAdminCheckoutDocumentActiveResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleSetAdminClientDefaultPaymentMethodRequest handles setAdminClientDefaultPaymentMethod operation.
 //
 // Empty body. The card becomes the default of the client's customer (at
@@ -42661,8 +42853,11 @@ func (s *Server) handleShiftAdminNextChargeRequest(args [1]string, argsEscaped b
 // `details.current_version_id`) when the version is no longer the
 // document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
 // (`details.reason` `parental_consent_required`) for a member under 18
-// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
-// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// by the date of birth the venue recorded; 409 `DOCUMENT_INACTIVE`
+// (`next_step` `refresh`) for a document staff deactivated (no
+// purchase needs it; a retry of a signature made before is refused
+// too); 404 `NOT_FOUND` for an unknown or another venue's
+// document; 400 `VALIDATION_ERROR`
 // for a kind that is not the document's, no signature, or an unknown
 // `pass_type_slug`.
 //

@@ -3154,6 +3154,102 @@ func (s *AdminCheckoutDocument) UnmarshalJSON(data []byte) error {
 }
 
 // Encode implements json.Marshaler.
+func (s *AdminCheckoutDocumentActive) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AdminCheckoutDocumentActive) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("active")
+		e.Bool(s.Active)
+	}
+}
+
+var jsonFieldsNameOfAdminCheckoutDocumentActive = [1]string{
+	0: "active",
+}
+
+// Decode decodes AdminCheckoutDocumentActive from json.
+func (s *AdminCheckoutDocumentActive) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AdminCheckoutDocumentActive to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "active":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Active = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"active\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AdminCheckoutDocumentActive")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAdminCheckoutDocumentActive) {
+					name = jsonFieldsNameOfAdminCheckoutDocumentActive[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AdminCheckoutDocumentActive) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AdminCheckoutDocumentActive) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
 func (s *AdminCheckoutDocumentCreate) Encode(e *jx.Encoder) {
 	e.ObjStart()
 	s.encodeFields(e)
@@ -37748,6 +37844,18 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.FlexibleQuote.Set {
+			e.FieldStart("flexible_quote")
+			s.FlexibleQuote.Encode(e)
+		}
+	}
+	{
+		if s.FlexibleSelection.Set {
+			e.FieldStart("flexible_selection")
+			s.FlexibleSelection.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("pass_type")
 		s.PassType.Encode(e)
 	}
@@ -37777,7 +37885,7 @@ func (s *CheckoutPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCheckoutPreview = [15]string{
+var jsonFieldsNameOfCheckoutPreview = [17]string{
 	0:  "card_payments",
 	1:  "charged_today",
 	2:  "charged_today_minor",
@@ -37787,12 +37895,14 @@ var jsonFieldsNameOfCheckoutPreview = [15]string{
 	6:  "currency_exponent",
 	7:  "direct_offer",
 	8:  "direct_purchase_quote",
-	9:  "pass_type",
-	10: "promo",
-	11: "purchase_obligation",
-	12: "vat_exempt",
-	13: "vat_minor",
-	14: "vat_rate_bp",
+	9:  "flexible_quote",
+	10: "flexible_selection",
+	11: "pass_type",
+	12: "promo",
+	13: "purchase_obligation",
+	14: "vat_exempt",
+	15: "vat_minor",
+	16: "vat_rate_bp",
 }
 
 // Decode decodes CheckoutPreview from json.
@@ -37800,7 +37910,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CheckoutPreview to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -37902,8 +38012,28 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"direct_purchase_quote\"")
 			}
+		case "flexible_quote":
+			if err := func() error {
+				s.FlexibleQuote.Reset()
+				if err := s.FlexibleQuote.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flexible_quote\"")
+			}
+		case "flexible_selection":
+			if err := func() error {
+				s.FlexibleSelection.Reset()
+				if err := s.FlexibleSelection.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flexible_selection\"")
+			}
 		case "pass_type":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.PassType.Decode(d); err != nil {
 					return err
@@ -37923,7 +38053,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"promo\"")
 			}
 		case "purchase_obligation":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				if err := s.PurchaseObligation.Decode(d); err != nil {
 					return err
@@ -37943,7 +38073,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_exempt\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -37955,7 +38085,7 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -37975,9 +38105,10 @@ func (s *CheckoutPreview) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
+	for i, mask := range [3]uint8{
 		0b01100111,
-		0b01101010,
+		0b10101000,
+		0b00000001,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -38051,6 +38182,12 @@ func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.Kind.Set {
+			e.FieldStart("kind")
+			s.Kind.Encode(e)
+		}
+	}
+	{
 		if s.Locale.Set {
 			e.FieldStart("locale")
 			s.Locale.Encode(e)
@@ -38066,15 +38203,23 @@ func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 			s.PromoCode.Encode(e)
 		}
 	}
+	{
+		if s.Quantity.Set {
+			e.FieldStart("quantity")
+			s.Quantity.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfCheckoutPreviewRequest = [6]string{
+var jsonFieldsNameOfCheckoutPreviewRequest = [8]string{
 	0: "binding_months",
 	1: "brand_id",
 	2: "flash_sale_id",
-	3: "locale",
-	4: "pass_type_slug",
-	5: "promo_code",
+	3: "kind",
+	4: "locale",
+	5: "pass_type_slug",
+	6: "promo_code",
+	7: "quantity",
 }
 
 // Decode decodes CheckoutPreviewRequest from json.
@@ -38116,6 +38261,16 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"flash_sale_id\"")
 			}
+		case "kind":
+			if err := func() error {
+				s.Kind.Reset()
+				if err := s.Kind.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"kind\"")
+			}
 		case "locale":
 			if err := func() error {
 				s.Locale.Reset()
@@ -38127,7 +38282,7 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"locale\"")
 			}
 		case "pass_type_slug":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.PassTypeSlug = string(v)
@@ -38148,6 +38303,16 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"promo_code\"")
 			}
+		case "quantity":
+			if err := func() error {
+				s.Quantity.Reset()
+				if err := s.Quantity.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"quantity\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -38158,7 +38323,7 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [1]uint8{
-		0b00010000,
+		0b00100000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -38200,6 +38365,46 @@ func (s *CheckoutPreviewRequest) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *CheckoutPreviewRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes CheckoutPreviewRequestKind as json.
+func (s CheckoutPreviewRequestKind) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes CheckoutPreviewRequestKind from json.
+func (s *CheckoutPreviewRequestKind) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode CheckoutPreviewRequestKind to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch CheckoutPreviewRequestKind(v) {
+	case CheckoutPreviewRequestKindQuantity:
+		*s = CheckoutPreviewRequestKindQuantity
+	case CheckoutPreviewRequestKindUnlimited:
+		*s = CheckoutPreviewRequestKindUnlimited
+	default:
+		*s = CheckoutPreviewRequestKind(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s CheckoutPreviewRequestKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *CheckoutPreviewRequestKind) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -38780,8 +38985,16 @@ func (s *CheckoutPurchaseRequest) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *CheckoutPurchaseRequest) encodeFields(e *jx.Encoder) {
 	{
-		e.FieldStart("direct_purchase_quote")
-		s.DirectPurchaseQuote.Encode(e)
+		if s.DirectPurchaseQuote.Set {
+			e.FieldStart("direct_purchase_quote")
+			s.DirectPurchaseQuote.Encode(e)
+		}
+	}
+	{
+		if s.FlexibleQuote.Set {
+			e.FieldStart("flexible_quote")
+			s.FlexibleQuote.Encode(e)
+		}
 	}
 	{
 		if s.PaymentMethodID.Set {
@@ -38791,9 +39004,10 @@ func (s *CheckoutPurchaseRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfCheckoutPurchaseRequest = [2]string{
+var jsonFieldsNameOfCheckoutPurchaseRequest = [3]string{
 	0: "direct_purchase_quote",
-	1: "payment_method_id",
+	1: "flexible_quote",
+	2: "payment_method_id",
 }
 
 // Decode decodes CheckoutPurchaseRequest from json.
@@ -38801,19 +39015,28 @@ func (s *CheckoutPurchaseRequest) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CheckoutPurchaseRequest to nil")
 	}
-	var requiredBitSet [1]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
 		case "direct_purchase_quote":
-			requiredBitSet[0] |= 1 << 0
 			if err := func() error {
+				s.DirectPurchaseQuote.Reset()
 				if err := s.DirectPurchaseQuote.Decode(d); err != nil {
 					return err
 				}
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"direct_purchase_quote\"")
+			}
+		case "flexible_quote":
+			if err := func() error {
+				s.FlexibleQuote.Reset()
+				if err := s.FlexibleQuote.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flexible_quote\"")
 			}
 		case "payment_method_id":
 			if err := func() error {
@@ -38831,38 +39054,6 @@ func (s *CheckoutPurchaseRequest) Decode(d *jx.Decoder) error {
 		return nil
 	}); err != nil {
 		return errors.Wrap(err, "decode CheckoutPurchaseRequest")
-	}
-	// Validate required fields.
-	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00000001,
-	} {
-		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
-			// Mask only required fields and check equality to mask using XOR.
-			//
-			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
-			// Bits of fields which would be set are actually bits of missed fields.
-			missed := bits.OnesCount8(result)
-			for bitN := 0; bitN < missed; bitN++ {
-				bitIdx := bits.TrailingZeros8(result)
-				fieldIdx := i*8 + bitIdx
-				var name string
-				if fieldIdx < len(jsonFieldsNameOfCheckoutPurchaseRequest) {
-					name = jsonFieldsNameOfCheckoutPurchaseRequest[fieldIdx]
-				} else {
-					name = strconv.Itoa(fieldIdx)
-				}
-				failures = append(failures, validate.FieldError{
-					Name:  name,
-					Error: validate.ErrFieldRequired,
-				})
-				// Reset bit.
-				result &^= 1 << bitIdx
-			}
-		}
-	}
-	if len(failures) > 0 {
-		return &validate.Error{Fields: failures}
 	}
 
 	return nil
@@ -73693,6 +73884,39 @@ func (s *OptCheckoutLateRefund) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes CheckoutPreviewRequestKind as json.
+func (o OptCheckoutPreviewRequestKind) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes CheckoutPreviewRequestKind from json.
+func (o *OptCheckoutPreviewRequestKind) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptCheckoutPreviewRequestKind to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptCheckoutPreviewRequestKind) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptCheckoutPreviewRequestKind) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes CheckoutPreviewRequestLocale as json.
 func (o OptCheckoutPreviewRequestLocale) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -73957,6 +74181,72 @@ func (s OptFeedbackTip) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptFeedbackTip) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes FlexibleQuote as json.
+func (o OptFlexibleQuote) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes FlexibleQuote from json.
+func (o *OptFlexibleQuote) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptFlexibleQuote to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptFlexibleQuote) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptFlexibleQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes FlexibleSelection as json.
+func (o OptFlexibleSelection) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes FlexibleSelection from json.
+func (o *OptFlexibleSelection) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptFlexibleSelection to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptFlexibleSelection) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptFlexibleSelection) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -272,6 +272,7 @@ const (
 	SellPosGiftCardOperation                       OperationName = "SellPosGiftCard"
 	SendAdminRenewalPaymentLinkOperation           OperationName = "SendAdminRenewalPaymentLink"
 	SetActiveOrganizationOperation                 OperationName = "SetActiveOrganization"
+	SetAdminCheckoutDocumentActiveOperation        OperationName = "SetAdminCheckoutDocumentActive"
 	SetAdminClientDefaultPaymentMethodOperation    OperationName = "SetAdminClientDefaultPaymentMethod"
 	SetAdminLateFeePolicyOperation                 OperationName = "SetAdminLateFeePolicy"
 	SetAdminMemberBirthDateOperation               OperationName = "SetAdminMemberBirthDate"

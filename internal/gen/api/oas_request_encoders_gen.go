@@ -1550,6 +1550,20 @@ func encodeSetActiveOrganizationRequest(
 	return nil
 }
 
+func encodeSetAdminCheckoutDocumentActiveRequest(
+	req *AdminCheckoutDocumentActive,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetAdminLateFeePolicyRequest(
 	req *LateFeePolicyRequest,
 	r *http.Request,

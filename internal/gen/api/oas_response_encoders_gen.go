@@ -3634,6 +3634,19 @@ func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w
 	return nil
 }
 
+func encodeSetAdminCheckoutDocumentActiveResponse(response *AdminCheckoutDocumentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeSetAdminClientDefaultPaymentMethodResponse(response *PaymentMethodListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -1159,6 +1159,21 @@ func (s *AdminCheckoutDocument) SetVersionID(val uuid.UUID) {
 	s.VersionID = val
 }
 
+// Ref: #/components/schemas/AdminCheckoutDocumentActive
+type AdminCheckoutDocumentActive struct {
+	Active bool `json:"active"`
+}
+
+// GetActive returns the value of Active.
+func (s *AdminCheckoutDocumentActive) GetActive() bool {
+	return s.Active
+}
+
+// SetActive sets the value of Active.
+func (s *AdminCheckoutDocumentActive) SetActive(val bool) {
+	s.Active = val
+}
+
 // Ref: #/components/schemas/AdminCheckoutDocumentCreate
 type AdminCheckoutDocumentCreate struct {
 	Body        string                          `json:"body"`
@@ -15446,6 +15461,8 @@ type CheckoutPreview struct {
 	CurrencyExponent    int                    `json:"currency_exponent"`
 	DirectOffer         OptDirectOffer         `json:"direct_offer"`
 	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
+	FlexibleQuote       OptFlexibleQuote       `json:"flexible_quote"`
+	FlexibleSelection   OptFlexibleSelection   `json:"flexible_selection"`
 	PassType            CheckoutPassType       `json:"pass_type"`
 	Promo               OptCheckoutPromo       `json:"promo"`
 	PurchaseObligation  PurchaseObligation     `json:"purchase_obligation"`
@@ -15498,6 +15515,16 @@ func (s *CheckoutPreview) GetDirectOffer() OptDirectOffer {
 // GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
 func (s *CheckoutPreview) GetDirectPurchaseQuote() OptDirectPurchaseQuote {
 	return s.DirectPurchaseQuote
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *CheckoutPreview) GetFlexibleQuote() OptFlexibleQuote {
+	return s.FlexibleQuote
+}
+
+// GetFlexibleSelection returns the value of FlexibleSelection.
+func (s *CheckoutPreview) GetFlexibleSelection() OptFlexibleSelection {
+	return s.FlexibleSelection
 }
 
 // GetPassType returns the value of PassType.
@@ -15575,6 +15602,16 @@ func (s *CheckoutPreview) SetDirectPurchaseQuote(val OptDirectPurchaseQuote) {
 	s.DirectPurchaseQuote = val
 }
 
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *CheckoutPreview) SetFlexibleQuote(val OptFlexibleQuote) {
+	s.FlexibleQuote = val
+}
+
+// SetFlexibleSelection sets the value of FlexibleSelection.
+func (s *CheckoutPreview) SetFlexibleSelection(val OptFlexibleSelection) {
+	s.FlexibleSelection = val
+}
+
 // SetPassType sets the value of PassType.
 func (s *CheckoutPreview) SetPassType(val CheckoutPassType) {
 	s.PassType = val
@@ -15607,13 +15644,17 @@ func (s *CheckoutPreview) SetVatRateBp(val int) {
 
 // Ref: #/components/schemas/CheckoutPreviewRequest
 type CheckoutPreviewRequest struct {
-	BindingMonths OptInt                          `json:"binding_months"`
-	BrandID       OptUUID                         `json:"brand_id"`
-	FlashSaleID   OptUUID                         `json:"flash_sale_id"`
-	Locale        OptCheckoutPreviewRequestLocale `json:"locale"`
-	PassTypeSlug  string                          `json:"pass_type_slug"`
+	BindingMonths OptInt  `json:"binding_months"`
+	BrandID       OptUUID `json:"brand_id"`
+	FlashSaleID   OptUUID `json:"flash_sale_id"`
+	// The selection of a flexible-quantity membership.
+	Kind         OptCheckoutPreviewRequestKind   `json:"kind"`
+	Locale       OptCheckoutPreviewRequestLocale `json:"locale"`
+	PassTypeSlug string                          `json:"pass_type_slug"`
 	// A promo code of the venue (any case); not with flash_sale_id.
 	PromoCode OptString `json:"promo_code"`
+	// Classes a period, with kind quantity.
+	Quantity OptInt `json:"quantity"`
 }
 
 // GetBindingMonths returns the value of BindingMonths.
@@ -15631,6 +15672,11 @@ func (s *CheckoutPreviewRequest) GetFlashSaleID() OptUUID {
 	return s.FlashSaleID
 }
 
+// GetKind returns the value of Kind.
+func (s *CheckoutPreviewRequest) GetKind() OptCheckoutPreviewRequestKind {
+	return s.Kind
+}
+
 // GetLocale returns the value of Locale.
 func (s *CheckoutPreviewRequest) GetLocale() OptCheckoutPreviewRequestLocale {
 	return s.Locale
@@ -15644,6 +15690,11 @@ func (s *CheckoutPreviewRequest) GetPassTypeSlug() string {
 // GetPromoCode returns the value of PromoCode.
 func (s *CheckoutPreviewRequest) GetPromoCode() OptString {
 	return s.PromoCode
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *CheckoutPreviewRequest) GetQuantity() OptInt {
+	return s.Quantity
 }
 
 // SetBindingMonths sets the value of BindingMonths.
@@ -15661,6 +15712,11 @@ func (s *CheckoutPreviewRequest) SetFlashSaleID(val OptUUID) {
 	s.FlashSaleID = val
 }
 
+// SetKind sets the value of Kind.
+func (s *CheckoutPreviewRequest) SetKind(val OptCheckoutPreviewRequestKind) {
+	s.Kind = val
+}
+
 // SetLocale sets the value of Locale.
 func (s *CheckoutPreviewRequest) SetLocale(val OptCheckoutPreviewRequestLocale) {
 	s.Locale = val
@@ -15674,6 +15730,53 @@ func (s *CheckoutPreviewRequest) SetPassTypeSlug(val string) {
 // SetPromoCode sets the value of PromoCode.
 func (s *CheckoutPreviewRequest) SetPromoCode(val OptString) {
 	s.PromoCode = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *CheckoutPreviewRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// The selection of a flexible-quantity membership.
+type CheckoutPreviewRequestKind string
+
+const (
+	CheckoutPreviewRequestKindQuantity  CheckoutPreviewRequestKind = "quantity"
+	CheckoutPreviewRequestKindUnlimited CheckoutPreviewRequestKind = "unlimited"
+)
+
+// AllValues returns all CheckoutPreviewRequestKind values.
+func (CheckoutPreviewRequestKind) AllValues() []CheckoutPreviewRequestKind {
+	return []CheckoutPreviewRequestKind{
+		CheckoutPreviewRequestKindQuantity,
+		CheckoutPreviewRequestKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s CheckoutPreviewRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case CheckoutPreviewRequestKindQuantity:
+		return []byte(s), nil
+	case CheckoutPreviewRequestKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *CheckoutPreviewRequestKind) UnmarshalText(data []byte) error {
+	switch CheckoutPreviewRequestKind(data) {
+	case CheckoutPreviewRequestKindQuantity:
+		*s = CheckoutPreviewRequestKindQuantity
+		return nil
+	case CheckoutPreviewRequestKindUnlimited:
+		*s = CheckoutPreviewRequestKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type CheckoutPreviewRequestLocale string
@@ -15952,16 +16055,25 @@ func (s *CheckoutPurchasePaymentStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Exactly one of `direct_purchase_quote` (a fixed purchase) and
+// `flexible_quote` (a flexible membership previewed with a selection),
+// as the preview answered it; neither or both is 400 `VALIDATION_ERROR`.
 // Ref: #/components/schemas/CheckoutPurchaseRequest
 type CheckoutPurchaseRequest struct {
-	DirectPurchaseQuote DirectPurchaseQuote `json:"direct_purchase_quote"`
+	DirectPurchaseQuote OptDirectPurchaseQuote `json:"direct_purchase_quote"`
+	FlexibleQuote       OptFlexibleQuote       `json:"flexible_quote"`
 	// A saved card of the member at the venue's account; confirms the charge now.
 	PaymentMethodID OptString `json:"payment_method_id"`
 }
 
 // GetDirectPurchaseQuote returns the value of DirectPurchaseQuote.
-func (s *CheckoutPurchaseRequest) GetDirectPurchaseQuote() DirectPurchaseQuote {
+func (s *CheckoutPurchaseRequest) GetDirectPurchaseQuote() OptDirectPurchaseQuote {
 	return s.DirectPurchaseQuote
+}
+
+// GetFlexibleQuote returns the value of FlexibleQuote.
+func (s *CheckoutPurchaseRequest) GetFlexibleQuote() OptFlexibleQuote {
+	return s.FlexibleQuote
 }
 
 // GetPaymentMethodID returns the value of PaymentMethodID.
@@ -15970,8 +16082,13 @@ func (s *CheckoutPurchaseRequest) GetPaymentMethodID() OptString {
 }
 
 // SetDirectPurchaseQuote sets the value of DirectPurchaseQuote.
-func (s *CheckoutPurchaseRequest) SetDirectPurchaseQuote(val DirectPurchaseQuote) {
+func (s *CheckoutPurchaseRequest) SetDirectPurchaseQuote(val OptDirectPurchaseQuote) {
 	s.DirectPurchaseQuote = val
+}
+
+// SetFlexibleQuote sets the value of FlexibleQuote.
+func (s *CheckoutPurchaseRequest) SetFlexibleQuote(val OptFlexibleQuote) {
+	s.FlexibleQuote = val
 }
 
 // SetPaymentMethodID sets the value of PaymentMethodID.
@@ -20957,6 +21074,47 @@ func (s GetBrandAnalyticsOKTextCsv) Read(p []byte) (n int, err error) {
 }
 
 func (*GetBrandAnalyticsOKTextCsv) getBrandAnalyticsRes() {}
+
+type GetCheckoutPreviewKind string
+
+const (
+	GetCheckoutPreviewKindQuantity  GetCheckoutPreviewKind = "quantity"
+	GetCheckoutPreviewKindUnlimited GetCheckoutPreviewKind = "unlimited"
+)
+
+// AllValues returns all GetCheckoutPreviewKind values.
+func (GetCheckoutPreviewKind) AllValues() []GetCheckoutPreviewKind {
+	return []GetCheckoutPreviewKind{
+		GetCheckoutPreviewKindQuantity,
+		GetCheckoutPreviewKindUnlimited,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s GetCheckoutPreviewKind) MarshalText() ([]byte, error) {
+	switch s {
+	case GetCheckoutPreviewKindQuantity:
+		return []byte(s), nil
+	case GetCheckoutPreviewKindUnlimited:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *GetCheckoutPreviewKind) UnmarshalText(data []byte) error {
+	switch GetCheckoutPreviewKind(data) {
+	case GetCheckoutPreviewKindQuantity:
+		*s = GetCheckoutPreviewKindQuantity
+		return nil
+	case GetCheckoutPreviewKindUnlimited:
+		*s = GetCheckoutPreviewKindUnlimited
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
 
 type GetCheckoutPreviewLocale string
 
@@ -32997,6 +33155,52 @@ func (o OptCheckoutLateRefund) Or(d CheckoutLateRefund) CheckoutLateRefund {
 	return d
 }
 
+// NewOptCheckoutPreviewRequestKind returns new OptCheckoutPreviewRequestKind with value set to v.
+func NewOptCheckoutPreviewRequestKind(v CheckoutPreviewRequestKind) OptCheckoutPreviewRequestKind {
+	return OptCheckoutPreviewRequestKind{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptCheckoutPreviewRequestKind is optional CheckoutPreviewRequestKind.
+type OptCheckoutPreviewRequestKind struct {
+	Value CheckoutPreviewRequestKind
+	Set   bool
+}
+
+// IsSet returns true if OptCheckoutPreviewRequestKind was set.
+func (o OptCheckoutPreviewRequestKind) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptCheckoutPreviewRequestKind) Reset() {
+	var v CheckoutPreviewRequestKind
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptCheckoutPreviewRequestKind) SetTo(v CheckoutPreviewRequestKind) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptCheckoutPreviewRequestKind) Get() (v CheckoutPreviewRequestKind, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptCheckoutPreviewRequestKind) Or(d CheckoutPreviewRequestKind) CheckoutPreviewRequestKind {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptCheckoutPreviewRequestLocale returns new OptCheckoutPreviewRequestLocale with value set to v.
 func NewOptCheckoutPreviewRequestLocale(v CheckoutPreviewRequestLocale) OptCheckoutPreviewRequestLocale {
 	return OptCheckoutPreviewRequestLocale{
@@ -33365,6 +33569,98 @@ func (o OptFeedbackTip) Or(d FeedbackTip) FeedbackTip {
 	return d
 }
 
+// NewOptFlexibleQuote returns new OptFlexibleQuote with value set to v.
+func NewOptFlexibleQuote(v FlexibleQuote) OptFlexibleQuote {
+	return OptFlexibleQuote{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFlexibleQuote is optional FlexibleQuote.
+type OptFlexibleQuote struct {
+	Value FlexibleQuote
+	Set   bool
+}
+
+// IsSet returns true if OptFlexibleQuote was set.
+func (o OptFlexibleQuote) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFlexibleQuote) Reset() {
+	var v FlexibleQuote
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFlexibleQuote) SetTo(v FlexibleQuote) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFlexibleQuote) Get() (v FlexibleQuote, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFlexibleQuote) Or(d FlexibleQuote) FlexibleQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptFlexibleSelection returns new OptFlexibleSelection with value set to v.
+func NewOptFlexibleSelection(v FlexibleSelection) OptFlexibleSelection {
+	return OptFlexibleSelection{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptFlexibleSelection is optional FlexibleSelection.
+type OptFlexibleSelection struct {
+	Value FlexibleSelection
+	Set   bool
+}
+
+// IsSet returns true if OptFlexibleSelection was set.
+func (o OptFlexibleSelection) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptFlexibleSelection) Reset() {
+	var v FlexibleSelection
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptFlexibleSelection) SetTo(v FlexibleSelection) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptFlexibleSelection) Get() (v FlexibleSelection, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptFlexibleSelection) Or(d FlexibleSelection) FlexibleSelection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptFloat64 returns new OptFloat64 with value set to v.
 func NewOptFloat64(v float64) OptFloat64 {
 	return OptFloat64{
@@ -33497,6 +33793,52 @@ func (o OptGetAttendanceReportView) Get() (v GetAttendanceReportView, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptGetAttendanceReportView) Or(d GetAttendanceReportView) GetAttendanceReportView {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptGetCheckoutPreviewKind returns new OptGetCheckoutPreviewKind with value set to v.
+func NewOptGetCheckoutPreviewKind(v GetCheckoutPreviewKind) OptGetCheckoutPreviewKind {
+	return OptGetCheckoutPreviewKind{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptGetCheckoutPreviewKind is optional GetCheckoutPreviewKind.
+type OptGetCheckoutPreviewKind struct {
+	Value GetCheckoutPreviewKind
+	Set   bool
+}
+
+// IsSet returns true if OptGetCheckoutPreviewKind was set.
+func (o OptGetCheckoutPreviewKind) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptGetCheckoutPreviewKind) Reset() {
+	var v GetCheckoutPreviewKind
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptGetCheckoutPreviewKind) SetTo(v GetCheckoutPreviewKind) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptGetCheckoutPreviewKind) Get() (v GetCheckoutPreviewKind, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptGetCheckoutPreviewKind) Or(d GetCheckoutPreviewKind) GetCheckoutPreviewKind {
 	if v, ok := o.Get(); ok {
 		return v
 	}

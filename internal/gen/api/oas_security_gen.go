@@ -413,6 +413,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SellPosGiftCardOperation:                       []string{},
 	SendAdminRenewalPaymentLinkOperation:           []string{},
 	SetActiveOrganizationOperation:                 []string{},
+	SetAdminCheckoutDocumentActiveOperation:        []string{},
 	SetAdminClientDefaultPaymentMethodOperation:    []string{},
 	SetAdminLateFeePolicyOperation:                 []string{},
 	SetAdminMemberBirthDateOperation:               []string{},

@@ -2138,8 +2138,21 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // A recurring membership's quote is its first payment (one billing
 // period; renewals are charged by the renewals, not here); a membership
 // priced 0 today is a free start (the card is saved, nothing charged).
-// Flexible-quantity memberships answer `purchase_obligation.status`
-// `unavailable` (reason `flexible_checkout_unavailable`) and no quote.
+// A flexible-quantity membership is priced by its selection: with
+// `kind` (`quantity` with `quantity`, or `unlimited`) the answer is the
+// flexible preview's (`GET /me/checkout/flexible/preview`): the
+// selection's first period, `flexible_selection`, `purchase_obligation`
+// `{status: available, ...}` and the complete `flexible_quote` (no
+// `direct_purchase_quote`), to send unchanged to
+// `POST /me/checkout/purchase`; a selection the membership does not sell
+// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// Without a selection it answers `purchase_obligation.status`
+// `unavailable` (reason `selection_required`) and no quote. `kind` for
+// any other pass type, or with `flash_sale_id`, `binding_months` or
+// `promo_code` (not sold with flexible memberships yet), is 422
+// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// `quantity` without `kind` `quantity`, or `kind` `quantity` without
+// it, is 400 `VALIDATION_ERROR`.
 //
 // GET /me/checkout/preview
 func (UnimplementedHandler) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (r *CheckoutPreviewResponse, _ error) {
@@ -3431,8 +3444,10 @@ func (UnimplementedHandler) PreviewPosPass(ctx context.Context, req *PosPassPrev
 
 // PurchaseCheckout implements purchaseCheckout operation.
 //
-// Charges `direct_purchase_quote` exactly as previewed (never
-// recomputed). With `payment_method_id` (a saved card) the charge is
+// Charges `direct_purchase_quote` (or a flexible membership's
+// `flexible_quote`, exactly as `POST /me/checkout/flexible/purchase`
+// does, with its errors) exactly as previewed (never recomputed). With `payment_method_id` (a saved
+// card) the charge is
 // confirmed at once; without it the answer carries the intent's
 // `client_secret` for the payment sheet, and the app calls
 // `POST /me/checkout/confirm` when the sheet is done.
@@ -3993,6 +4008,24 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 	return r, ht.ErrNotImplemented
 }
 
+// SetAdminCheckoutDocumentActive implements setAdminCheckoutDocumentActive operation.
+//
+// `active` false withdraws the document: from now on no purchase
+// needs it signed, and signing it (`POST /me/checkout/sign-artifact`)
+// is 409 `DOCUMENT_INACTIVE` (`next_step` `refresh`). Signatures
+// already made are kept (they are what members signed). `active` true
+// makes it required again at its current `version_id`: signatures of
+// that version count again, so members who signed it need not sign
+// again (publish a new version to require that). Setting the state the
+// document is already in changes nothing and leaves no audit entry;
+// a change leaves `checkout_document.deactivated` or
+// `checkout_document.reactivated`.
+//
+// PUT /admin/checkout-documents/{id}/active
+func (UnimplementedHandler) SetAdminCheckoutDocumentActive(ctx context.Context, req *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (r *AdminCheckoutDocumentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
 //
 // Empty body. The card becomes the default of the client's customer (at
@@ -4191,8 +4224,11 @@ func (UnimplementedHandler) ShiftAdminNextCharge(ctx context.Context, req *Shift
 // `details.current_version_id`) when the version is no longer the
 // document's current one; 409 `PARENTAL_CONSENT_REQUIRED`
 // (`details.reason` `parental_consent_required`) for a member under 18
-// by the date of birth the venue recorded; 404 `NOT_FOUND` for an
-// unknown, inactive or another venue's document; 400 `VALIDATION_ERROR`
+// by the date of birth the venue recorded; 409 `DOCUMENT_INACTIVE`
+// (`next_step` `refresh`) for a document staff deactivated (no
+// purchase needs it; a retry of a signature made before is refused
+// too); 404 `NOT_FOUND` for an unknown or another venue's
+// document; 400 `VALIDATION_ERROR`
 // for a kind that is not the document's, no signature, or an unknown
 // `pass_type_slug`.
 //

@@ -8590,6 +8590,42 @@ func (s *CheckoutPreview) Validate() error {
 		})
 	}
 	if err := func() error {
+		if value, ok := s.FlexibleQuote.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "flexible_quote",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.FlexibleSelection.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "flexible_selection",
+			Error: err,
+		})
+	}
+	if err := func() error {
 		if err := s.PurchaseObligation.Validate(); err != nil {
 			return err
 		}
@@ -8637,6 +8673,24 @@ func (s *CheckoutPreviewRequest) Validate() error {
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "binding_months",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.Kind.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "kind",
 			Error: err,
 		})
 	}
@@ -8711,10 +8765,49 @@ func (s *CheckoutPreviewRequest) Validate() error {
 			Error: err,
 		})
 	}
+	if err := func() error {
+		if value, ok := s.Quantity.Get(); ok {
+			if err := func() error {
+				if err := (validate.Int{
+					MinSet:        true,
+					Min:           1,
+					MaxSet:        true,
+					Max:           1000,
+					MinExclusive:  false,
+					MaxExclusive:  false,
+					MultipleOfSet: false,
+					MultipleOf:    0,
+					Pattern:       nil,
+				}).Validate(int64(value)); err != nil {
+					return errors.Wrap(err, "int")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "quantity",
+			Error: err,
+		})
+	}
 	if len(failures) > 0 {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
+}
+
+func (s CheckoutPreviewRequestKind) Validate() error {
+	switch s {
+	case "quantity":
+		return nil
+	case "unlimited":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
 }
 
 func (s CheckoutPreviewRequestLocale) Validate() error {
@@ -8796,13 +8889,38 @@ func (s *CheckoutPurchaseRequest) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
-		if err := s.DirectPurchaseQuote.Validate(); err != nil {
-			return err
+		if value, ok := s.DirectPurchaseQuote.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
 		}
 		return nil
 	}(); err != nil {
 		failures = append(failures, validate.FieldError{
 			Name:  "direct_purchase_quote",
+			Error: err,
+		})
+	}
+	if err := func() error {
+		if value, ok := s.FlexibleQuote.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "flexible_quote",
 			Error: err,
 		})
 	}
@@ -11400,6 +11518,17 @@ func (s GetAttendanceReportView) Validate() error {
 	case "class_date":
 		return nil
 	case "action_date":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
+}
+
+func (s GetCheckoutPreviewKind) Validate() error {
+	switch s {
+	case "quantity":
+		return nil
+	case "unlimited":
 		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
