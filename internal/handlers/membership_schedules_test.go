@@ -7,6 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent/auditlog"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/billing"
@@ -100,4 +102,53 @@ func TestIntroSchedule(t *testing.T) {
 	require.Equal(t, e.localToday().AddDate(0, 0, 20), first, "the first renewal falls at the intro's end")
 	e.renewals(t, 3)
 	require.Equal(t, []int64{59900, 59900, 59900}, e.fake.InvoiceAmounts(e.sub))
+}
+
+func (e *bindEnv) cancel(c *api.Client, key string) (*api.MembershipCancelResponse, error) {
+	return c.CancelMyMembership(e.ctx, api.CancelMyMembershipParams{ID: e.pass, XOrganizationID: e.venue.ID, IdempotencyKey: key})
+}
+
+// TestMemberCancelBinding: a member's cancel before the binding ends is 422
+// BINDING_PERIOD_ACTIVE with the day it ends and changes nothing (the
+// schedule stays, nothing audited, renewals go on); another member's pass is
+// 404. From the binding's end the cancel releases the schedule and ends the
+// subscription at the end of the paid period: no more invoices.
+func TestMemberCancelBinding(t *testing.T) {
+	e := newBindEnv(t, func(*payEnv) api.GetCheckoutPreviewParams {
+		return api.GetCheckoutPreviewParams{PassTypeSlug: "unlimited", BindingMonths: api.NewOptInt(6)}
+	})
+	_, err := e.cancel(e.member, "cancel-1")
+	es := hookErr(t, err, 422, "BINDING_PERIOD_ACTIVE")
+	require.JSONEq(t, `"`+e.localToday().AddDate(0, 6, 0).Format(time.DateOnly)+`"`,
+		string(es.Response.Error.Details.AdditionalProps["binding_ends_on"]))
+	sched, _ := e.fake.ScheduleOf(e.sub)
+	require.NotEmpty(t, sched, "a refused cancel keeps the schedule")
+	audits := func() int {
+		return e.studio.client.AuditLog.Query().Where(auditlog.Action("membership.cancel_requested")).CountX(e.op)
+	}
+	require.Zero(t, audits())
+
+	other := e.memberClient(t, "other@pay.example")
+	_, err = e.cancel(other, "cancel-other")
+	hookErr(t, err, 404, "NOT_FOUND")
+
+	// Seven months on (the sale moved back), the binding has ended.
+	e.studio.client.Checkout.Update().Where(checkout.PassID(e.pass)).
+		SetActivatedAt(time.Now().AddDate(0, -7, 0)).ExecX(e.op)
+	res, err := e.cancel(e.member, "cancel-2")
+	require.NoError(t, err)
+	_, next := e.fake.SubscriptionAmount(e.sub)
+	require.Equal(t, next.Format(time.DateOnly), res.Data.EndsOn.Format(time.DateOnly))
+	require.False(t, res.Data.BindingEndsOn.Null)
+	again, err := e.cancel(e.member, "cancel-2")
+	require.NoError(t, err)
+	require.Equal(t, res.Data, again.Data, "a retry replays the answer")
+	require.Equal(t, 1, audits())
+	sched, _ = e.fake.ScheduleOf(e.sub)
+	require.Empty(t, sched, "the schedule is released before the cancel")
+
+	e.renewals(t, 1)
+	require.Empty(t, e.fake.InvoiceAmounts(e.sub), "the subscription ended instead of renewing")
+	row := e.studio.client.Subscription.Query().Where(subscription.PassID(e.pass)).OnlyX(e.op)
+	require.NotNil(t, row.CanceledAt)
 }

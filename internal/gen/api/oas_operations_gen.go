@@ -49,6 +49,7 @@ const (
 	CancelAppointmentVisitOperation                OperationName = "CancelAppointmentVisit"
 	CancelBookingOperation                         OperationName = "CancelBooking"
 	CancelCalendarEventOperation                   OperationName = "CancelCalendarEvent"
+	CancelMyMembershipOperation                    OperationName = "CancelMyMembership"
 	ChangeAdminFlexibleOperation                   OperationName = "ChangeAdminFlexible"
 	ChangeAdminRecurringAmountOperation            OperationName = "ChangeAdminRecurringAmount"
 	ChargeAdminRenewalRecoveryOperation            OperationName = "ChargeAdminRenewalRecovery"

@@ -572,6 +572,19 @@ func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.R
 	return nil
 }
 
+func encodeCancelMyMembershipResponse(response *MembershipCancelResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeChangeAdminFlexibleResponse(response *FlexibleChangeResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -211,6 +211,7 @@ var operationRolesBearerAuth = map[string][]string{
 	CancelAppointmentVisitOperation:                []string{},
 	CancelBookingOperation:                         []string{},
 	CancelCalendarEventOperation:                   []string{},
+	CancelMyMembershipOperation:                    []string{},
 	ChangeAdminFlexibleOperation:                   []string{},
 	ChangeAdminRecurringAmountOperation:            []string{},
 	ChargeAdminRenewalRecoveryOperation:            []string{},

@@ -662,6 +662,22 @@ func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params Canc
 	return r, ht.ErrNotImplemented
 }
 
+// CancelMyMembership implements cancelMyMembership operation.
+//
+// The renewals stop: the subscription ends at the end of the period
+// paid (`ends_on`, the pass stays usable until then) and nothing more
+// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
+// (venue-local today is before `details.binding_ends_on`), 422
+// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
+// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
+// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// `membership.cancel_requested`.
+//
+// POST /me/passes/{id}/cancel
+func (UnimplementedHandler) CancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (r *MembershipCancelResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ChangeAdminFlexible implements changeAdminFlexible operation.
 //
 // Schedules the selection (`kind` `quantity` with `quantity`, or

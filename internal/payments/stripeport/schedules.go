@@ -15,6 +15,7 @@ type Schedules interface {
 	// its phases; the subscription goes on renewing by itself (released)
 	// once the last phase starts.
 	ScheduleSubscription(ctx context.Context, p ScheduleParams) (*Schedule, error)
+	ScheduleReleaser
 }
 
 // ScheduleParams are the two phases of a subscription: First through
@@ -93,4 +94,21 @@ func (s *stripePort) ScheduleSubscription(ctx context.Context, p ScheduleParams)
 		}
 	}
 	return out, nil
+}
+
+// ScheduleReleaser lets a subscription go from its schedule: it renews by
+// itself at its current price (needed before it can be cancelled).
+type ScheduleReleaser interface {
+	ReleaseSchedule(ctx context.Context, account, key, id string) error
+}
+
+func (s *stripePort) ReleaseSchedule(ctx context.Context, account, key, id string) error {
+	params := &stripe.SubscriptionScheduleReleaseParams{}
+	params.Context = ctx
+	params.SetStripeAccount(account)
+	params.SetIdempotencyKey(key)
+	if _, err := s.api.SubscriptionSchedules.Release(id, params); err != nil {
+		return classify(err)
+	}
+	return nil
 }

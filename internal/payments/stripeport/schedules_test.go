@@ -25,4 +25,6 @@ func TestScheduleAgainstStripeMock(t *testing.T) {
 		ThenAmountMinor: 59900})
 	require.NoError(t, err)
 	require.NotEmpty(t, out.ID)
+	// A cancel after the binding releases the schedule first.
+	require.NoError(t, p.ReleaseSchedule(context.Background(), "acct_123", "k-release", out.ID))
 }

@@ -88,6 +88,23 @@ func (f *Fake) serveSchedules(w http.ResponseWriter, r *http.Request, key string
 		return true
 	}
 	id := strings.TrimPrefix(r.URL.Path, "/v1/subscription_schedules/")
+	if rel, ok := strings.CutSuffix(id, "/release"); ok {
+		f.mu.Lock()
+		raw, ok := f.stored[key]
+		if !ok || key == "" {
+			obj := f.releaseSchedule(rel)
+			if obj == nil {
+				f.mu.Unlock()
+				notFound(w)
+				return true
+			}
+			raw, _ = json.Marshal(obj)
+			f.stored[key] = raw
+		}
+		f.mu.Unlock()
+		writeRaw(w, 200, raw)
+		return true
+	}
 	f.mu.Lock()
 	raw, ok := f.stored[key]
 	if !ok || key == "" {
@@ -148,4 +165,19 @@ func scheduleObject(s *fakeSub) map[string]any {
 	}
 	return map[string]any{"id": s.schedule, "object": "subscription_schedule", "status": "active",
 		"subscription": s.obj["id"], "customer": s.obj["customer"], "end_behavior": "release", "phases": phases}
+}
+
+// releaseSchedule answers POST /v1/subscription_schedules/{id}/release: the
+// subscription keeps its current price and renews by itself (f.mu held).
+func (f *Fake) releaseSchedule(id string) map[string]any {
+	for _, s := range f.billing().subs {
+		if s.schedule == id {
+			obj := scheduleObject(s)
+			obj["status"], obj["released_subscription"] = "released", s.obj["id"]
+			s.phases, s.schedule = nil, ""
+			s.obj["schedule"] = nil
+			return obj
+		}
+	}
+	return nil
 }
