@@ -144,6 +144,9 @@ func TestMemberCancelBinding(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, res.Data, again.Data, "a retry replays the answer")
 	require.Equal(t, 1, audits())
+	third, err := e.cancel(e.member, "cancel-3")
+	require.NoError(t, err, "a cancel again (the schedule released already) answers the same end")
+	require.Equal(t, res.Data.EndsOn, third.Data.EndsOn)
 	sched, _ = e.fake.ScheduleOf(e.sub)
 	require.Empty(t, sched, "the schedule is released before the cancel")
 
