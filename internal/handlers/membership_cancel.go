@@ -3,6 +3,9 @@ package handlers
 import (
 	"context"
 
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/internal/billing"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -12,7 +15,19 @@ func (h *Handler) CancelMyMembership(ctx context.Context, p api.CancelMyMembersh
 	if err != nil {
 		return nil, err
 	}
-	c, err := h.billing().CancelAtPeriodEnd(mctx, p.ID)
+	return h.cancelMembership(mctx, p.ID)
+}
+
+// CancelAdminMembership implements api.Handler.
+func (h *Handler) CancelAdminMembership(ctx context.Context, p api.CancelAdminMembershipParams) (*api.MembershipCancelResponse, error) {
+	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
+		return nil, err
+	}
+	return h.cancelMembership(ctx, p.ID)
+}
+
+func (h *Handler) cancelMembership(ctx context.Context, id uuid.UUID) (*api.MembershipCancelResponse, error) {
+	c, err := h.billing().CancelAtPeriodEnd(ctx, id)
 	if err != nil {
 		return nil, err
 	}

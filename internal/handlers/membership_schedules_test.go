@@ -155,3 +155,33 @@ func TestMemberCancelBinding(t *testing.T) {
 	row := e.studio.client.Subscription.Query().Where(subscription.PassID(e.pass)).OnlyX(e.op)
 	require.NotNil(t, row.CanceledAt)
 }
+
+// TestStaffCancelBinding: staff cancel under the same rules: refused while
+// the binding lasts (nothing changes), needs passes.manage, and from the
+// binding's end ends the subscription at the end of the paid period.
+func TestStaffCancelBinding(t *testing.T) {
+	e := newBindEnv(t, func(*payEnv) api.GetCheckoutPreviewParams {
+		return api.GetCheckoutPreviewParams{PassTypeSlug: "unlimited", BindingMonths: api.NewOptInt(6)}
+	})
+	be := &billEnv{payEnv: e.payEnv}
+	staff := be.staffClient(t, "desk@pay.example", billing.PermPassesManage)
+	viewer := be.staffClient(t, "look@pay.example", billing.PermViewInsights)
+	cancel := func(c *api.Client, key string) (*api.MembershipCancelResponse, error) {
+		return c.CancelAdminMembership(e.ctx, api.CancelAdminMembershipParams{ID: e.pass, IdempotencyKey: key})
+	}
+	_, err := cancel(staff, "staff-cancel-1")
+	hookErr(t, err, 422, "BINDING_PERIOD_ACTIVE")
+	_, err = cancel(viewer, "staff-cancel-v")
+	hookErr(t, err, 403, "ACCESS_DENIED")
+	sched, _ := e.fake.ScheduleOf(e.sub)
+	require.NotEmpty(t, sched)
+
+	e.studio.client.Checkout.Update().Where(checkout.PassID(e.pass)).
+		SetActivatedAt(time.Now().AddDate(0, -7, 0)).ExecX(e.op)
+	res, err := cancel(staff, "staff-cancel-2")
+	require.NoError(t, err)
+	_, next := e.fake.SubscriptionAmount(e.sub)
+	require.Equal(t, next.Format(time.DateOnly), res.Data.EndsOn.Format(time.DateOnly))
+	e.renewals(t, 1)
+	require.Empty(t, e.fake.InvoiceAmounts(e.sub))
+}

@@ -3,7 +3,9 @@ package server
 import "github.com/venueplatform/venue/internal/idempotency"
 
 func init() {
-	// A member's cancel of their membership: a required key of 1 to 200
+	// A member's (or staff's) cancel of a membership: a required key of 1 to 200
 	// characters (spec/parts/membership_cancel.yaml).
-	idempotencyPolicies["cancelMyMembership"] = idempotency.Required(idempotency.Max200)
+	for _, op := range []string{"cancelMyMembership", "cancelAdminMembership"} {
+		idempotencyPolicies[op] = idempotency.Required(idempotency.Max200)
+	}
 }

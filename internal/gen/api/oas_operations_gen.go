@@ -42,6 +42,7 @@ const (
 	BulkCancelAdminScheduleOperation               OperationName = "BulkCancelAdminSchedule"
 	BulkEditAdminScheduleOperation                 OperationName = "BulkEditAdminSchedule"
 	BuyGiftCardOperation                           OperationName = "BuyGiftCard"
+	CancelAdminMembershipOperation                 OperationName = "CancelAdminMembership"
 	CancelAdminPassShareInviteOperation            OperationName = "CancelAdminPassShareInvite"
 	CancelAdminScheduleItemOperation               OperationName = "CancelAdminScheduleItem"
 	CancelAdminVisitOperation                      OperationName = "CancelAdminVisit"

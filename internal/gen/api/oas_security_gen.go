@@ -204,6 +204,7 @@ var operationRolesBearerAuth = map[string][]string{
 	BulkCancelAdminScheduleOperation:               []string{},
 	BulkEditAdminScheduleOperation:                 []string{},
 	BuyGiftCardOperation:                           []string{},
+	CancelAdminMembershipOperation:                 []string{},
 	CancelAdminPassShareInviteOperation:            []string{},
 	CancelAdminScheduleItemOperation:               []string{},
 	CancelAdminVisitOperation:                      []string{},

@@ -428,6 +428,17 @@ type Handler interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminMembership implements cancelAdminMembership operation.
+	//
+	// The member's own cancel done by staff, with the same rules and
+	// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+	// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+	// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+	// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+	// `membership.cancel_requested`.
+	//
+	// POST /admin/passes/{id}/cancel
+	CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (*MembershipCancelResponse, error)
 	// CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
 	//
 	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:

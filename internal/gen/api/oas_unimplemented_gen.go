@@ -541,6 +541,20 @@ func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderR
 	return r, ht.ErrNotImplemented
 }
 
+// CancelAdminMembership implements cancelAdminMembership operation.
+//
+// The member's own cancel done by staff, with the same rules and
+// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+// `membership.cancel_requested`.
+//
+// POST /admin/passes/{id}/cancel
+func (UnimplementedHandler) CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (r *MembershipCancelResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
 //
 // 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
