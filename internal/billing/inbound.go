@@ -243,6 +243,9 @@ func (s *Service) settle(ctx context.Context, tx *ent.Tx, sub *ent.Subscription,
 	if err := s.flexAfterRenewal(ctx, tx, sub, row); err != nil { // flexadmin.go
 		return false, err
 	}
+	if err := s.scheduleAfterRenewal(ctx, tx, sub, row); err != nil { // schedules.go
+		return false, err
+	}
 	data := map[string]any{"pass_id": sub.PassID.String(), "member_id": row.MemberID.String(),
 		"invoice_id": row.ID.String(), "invoice_number": row.Number, "amount_minor": rest, "currency": row.Currency,
 		"valid_to": validTo, "settlement": string(st.kind)}

@@ -75,6 +75,12 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 	if err != nil {
 		return nil, err
 	}
+	amount := nextRenewalPrice(p, pt)
+	if t, err := termsOf(ctx, s.client, p, pt); err != nil { // schedules.go
+		return nil, err
+	} else if t != nil && dateOf(*p.ValidTo).Before(t.FirstEnd) {
+		amount = t.FirstMinor
+	}
 	var (
 		sub     *ent.Subscription
 		attempt *ent.PaymentAttempt
@@ -91,7 +97,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 			}
 			sub, err = tx.Subscription.Create().SetMemberID(p.MemberID).SetPassID(p.ID).SetPassTypeID(pt.ID).
 				SetCustomerID(cust.CustomerID).SetNillablePaymentMethodID(cust.DefaultPaymentMethodID).
-				SetAmountMinor(nextRenewalPrice(p, pt)).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
+				SetAmountMinor(amount).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
 				SetInterval(subscription.Interval(*pt.BillingInterval)).SetIntervalCount(n).
 				SetNextChargeAt(*p.ValidTo).Save(ctx)
 		}
@@ -111,7 +117,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 		return nil, err
 	}
 	if sub.ProcessorSubscriptionID != nil {
-		return sub, nil
+		return sub, s.ensureSchedule(ctx, vp, sub, p, pt) // schedules.go
 	}
 	n := sub.IntervalCount
 	out, err := s.port.CreateSubscription(ctx, stripeport.SubscriptionParams{
@@ -141,7 +147,10 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 		return tx.PaymentAttempt.UpdateOneID(attempt.ID).SetState(paymentattempt.StateSucceeded).
 			SetProcessorObjectID(out.ID).ClearLiveSubjectID().Exec(ctx)
 	})
-	return sub, err
+	if err != nil {
+		return sub, err
+	}
+	return sub, s.ensureSchedule(ctx, vp, sub, p, pt) // schedules.go
 }
 
 func deref(p *string) string {

@@ -441,6 +441,17 @@ type Invoker interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, request *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminMembership invokes cancelAdminMembership operation.
+	//
+	// The member's own cancel done by staff, with the same rules and
+	// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+	// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+	// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+	// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+	// `membership.cancel_requested`.
+	//
+	// POST /admin/passes/{id}/cancel
+	CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (*MembershipCancelResponse, error)
 	// CancelAdminPassShareInvite invokes cancelAdminPassShareInvite operation.
 	//
 	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
@@ -541,6 +552,19 @@ type Invoker interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// CancelMyMembership invokes cancelMyMembership operation.
+	//
+	// The renewals stop: the subscription ends at the end of the period
+	// paid (`ends_on`, the pass stays usable until then) and nothing more
+	// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
+	// (venue-local today is before `details.binding_ends_on`), 422
+	// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
+	// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
+	// end. `Idempotency-Key` required: a retry replays the answer. Audit
+	// `membership.cancel_requested`.
+	//
+	// POST /me/passes/{id}/cancel
+	CancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (*MembershipCancelResponse, error)
 	// ChangeAdminFlexible invokes changeAdminFlexible operation.
 	//
 	// Schedules the selection (`kind` `quantity` with `quantity`, or
@@ -6494,6 +6518,113 @@ func (c *Client) sendBuyGiftCard(ctx context.Context, request *GiftCardOrderRequ
 	return result, nil
 }
 
+// CancelAdminMembership invokes cancelAdminMembership operation.
+//
+// The member's own cancel done by staff, with the same rules and
+// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+// `membership.cancel_requested`.
+//
+// POST /admin/passes/{id}/cancel
+func (c *Client) CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (*MembershipCancelResponse, error) {
+	res, err := c.sendCancelAdminMembership(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (res *MembershipCancelResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelAdminMembershipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelAdminMembershipResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // CancelAdminPassShareInvite invokes cancelAdminPassShareInvite operation.
 //
 // 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
@@ -7408,6 +7539,126 @@ func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalen
 	defer body.Close()
 
 	result, err := decodeCancelCalendarEventResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// CancelMyMembership invokes cancelMyMembership operation.
+//
+// The renewals stop: the subscription ends at the end of the period
+// paid (`ends_on`, the pass stays usable until then) and nothing more
+// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
+// (venue-local today is before `details.binding_ends_on`), 422
+// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
+// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
+// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// `membership.cancel_requested`.
+//
+// POST /me/passes/{id}/cancel
+func (c *Client) CancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (*MembershipCancelResponse, error) {
+	res, err := c.sendCancelMyMembership(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendCancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (res *MembershipCancelResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/me/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/cancel"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "X-Organization-ID",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.UUIDToString(params.XOrganizationID))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, CancelMyMembershipOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeCancelMyMembershipResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -481,6 +481,19 @@ func encodeBuyGiftCardResponse(response *GiftCardOrderResponse, w http.ResponseW
 	return nil
 }
 
+func encodeCancelAdminMembershipResponse(response *MembershipCancelResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeCancelAdminPassShareInviteResponse(response *AdminPassShareResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -560,6 +573,19 @@ func encodeCancelBookingResponse(response *BookingCancelResponse, w http.Respons
 }
 
 func encodeCancelCalendarEventResponse(response *CalendarEventResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeCancelMyMembershipResponse(response *MembershipCancelResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

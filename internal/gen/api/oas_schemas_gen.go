@@ -28160,6 +28160,71 @@ func (s *Membership) SetWorkspaceGroup(val MembershipWorkspaceGroup) {
 	s.WorkspaceGroup = val
 }
 
+// Ref: #/components/schemas/MembershipCancel
+type MembershipCancel struct {
+	// The day the membership's binding ended; null without one.
+	BindingEndsOn NilDate `json:"binding_ends_on"`
+	// The last renewal that does not happen; the pass is valid until then.
+	EndsOn time.Time `json:"ends_on"`
+	PassID uuid.UUID `json:"pass_id"`
+}
+
+// GetBindingEndsOn returns the value of BindingEndsOn.
+func (s *MembershipCancel) GetBindingEndsOn() NilDate {
+	return s.BindingEndsOn
+}
+
+// GetEndsOn returns the value of EndsOn.
+func (s *MembershipCancel) GetEndsOn() time.Time {
+	return s.EndsOn
+}
+
+// GetPassID returns the value of PassID.
+func (s *MembershipCancel) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// SetBindingEndsOn sets the value of BindingEndsOn.
+func (s *MembershipCancel) SetBindingEndsOn(val NilDate) {
+	s.BindingEndsOn = val
+}
+
+// SetEndsOn sets the value of EndsOn.
+func (s *MembershipCancel) SetEndsOn(val time.Time) {
+	s.EndsOn = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *MembershipCancel) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// Ref: #/components/schemas/MembershipCancelResponse
+type MembershipCancelResponse struct {
+	Data  MembershipCancel `json:"data"`
+	Error struct{}         `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *MembershipCancelResponse) GetData() MembershipCancel {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *MembershipCancelResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *MembershipCancelResponse) SetData(val MembershipCancel) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *MembershipCancelResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 type MembershipRole string
 
 const (

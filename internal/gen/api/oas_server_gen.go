@@ -428,6 +428,17 @@ type Handler interface {
 	//
 	// POST /me/gift-card-orders
 	BuyGiftCard(ctx context.Context, req *GiftCardOrderRequest, params BuyGiftCardParams) (*GiftCardOrderResponse, error)
+	// CancelAdminMembership implements cancelAdminMembership operation.
+	//
+	// The member's own cancel done by staff, with the same rules and
+	// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+	// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+	// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+	// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+	// `membership.cancel_requested`.
+	//
+	// POST /admin/passes/{id}/cancel
+	CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (*MembershipCancelResponse, error)
 	// CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
 	//
 	// 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
@@ -528,6 +539,19 @@ type Handler interface {
 	//
 	// POST /admin/calendar/events/{id}/cancel
 	CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (*CalendarEventResponse, error)
+	// CancelMyMembership implements cancelMyMembership operation.
+	//
+	// The renewals stop: the subscription ends at the end of the period
+	// paid (`ends_on`, the pass stays usable until then) and nothing more
+	// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
+	// (venue-local today is before `details.binding_ends_on`), 422
+	// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
+	// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
+	// end. `Idempotency-Key` required: a retry replays the answer. Audit
+	// `membership.cancel_requested`.
+	//
+	// POST /me/passes/{id}/cancel
+	CancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (*MembershipCancelResponse, error)
 	// ChangeAdminFlexible implements changeAdminFlexible operation.
 	//
 	// Schedules the selection (`kind` `quantity` with `quantity`, or

@@ -541,6 +541,20 @@ func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderR
 	return r, ht.ErrNotImplemented
 }
 
+// CancelAdminMembership implements cancelAdminMembership operation.
+//
+// The member's own cancel done by staff, with the same rules and
+// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
+// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
+// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// contacted. `passes.manage`; `Idempotency-Key` required. Audit
+// `membership.cancel_requested`.
+//
+// POST /admin/passes/{id}/cancel
+func (UnimplementedHandler) CancelAdminMembership(ctx context.Context, params CancelAdminMembershipParams) (r *MembershipCancelResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // CancelAdminPassShareInvite implements cancelAdminPassShareInvite operation.
 //
 // 422 `INVITE_NOT_PENDING` when it was claimed (it is a share now:
@@ -659,6 +673,22 @@ func (UnimplementedHandler) CancelBooking(ctx context.Context, params CancelBook
 //
 // POST /admin/calendar/events/{id}/cancel
 func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params CancelCalendarEventParams) (r *CalendarEventResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// CancelMyMembership implements cancelMyMembership operation.
+//
+// The renewals stop: the subscription ends at the end of the period
+// paid (`ends_on`, the pass stays usable until then) and nothing more
+// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
+// (venue-local today is before `details.binding_ends_on`), 422
+// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
+// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
+// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// `membership.cancel_requested`.
+//
+// POST /me/passes/{id}/cancel
+func (UnimplementedHandler) CancelMyMembership(ctx context.Context, params CancelMyMembershipParams) (r *MembershipCancelResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 

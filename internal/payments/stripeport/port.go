@@ -47,6 +47,8 @@ type Port interface {
 	Detaches
 	// CreditNotes records part of an open invoice paid outside Stripe.
 	CreditNotes
+	// Schedules gives a subscription the phases of its price.
+	Schedules
 }
 
 // IntentParams are a payment intent to create.

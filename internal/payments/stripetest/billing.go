@@ -37,6 +37,8 @@ type fakeSub struct {
 	periodEnd time.Time
 	canceled  bool
 	cancelAt  time.Time // cancel_at: the subscription ends instead of renewing then
+	schedule  string    // its subscription schedule (schedules.go)
+	phases    []fakePhase
 }
 
 type fakeInvoice struct {
@@ -162,6 +164,7 @@ func (f *Fake) Advance(now time.Time) []SignedEvent {
 func (f *Fake) renew(s *fakeSub, at time.Time) []SignedEvent {
 	b := f.billing()
 	start := s.periodEnd
+	s.applyPhase(start)
 	end := addInterval(start, s.interval, s.count)
 	s.periodEnd = end
 	s.obj["current_period_start"] = start.Unix()
@@ -280,7 +283,7 @@ func addInterval(t time.Time, interval string, n int) time.Time {
 // another endpoint's.
 func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) bool {
 	account := r.Header.Get("Stripe-Account")
-	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) {
+	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) || f.serveSchedules(w, r, key) {
 		return true
 	}
 	switch {

@@ -1,0 +1,123 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/pass"
+	"github.com/venueplatform/venue/ent/paymentattempt"
+	"github.com/venueplatform/venue/internal/audit"
+	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/payments"
+	"github.com/venueplatform/venue/internal/payments/stripeport"
+)
+
+// CodeBindingPeriodActive refuses ending a membership before its binding
+// ends.
+const CodeBindingPeriodActive = "BINDING_PERIOD_ACTIVE"
+
+// AuditCancelRequested is the audit action of a membership's cancel.
+const AuditCancelRequested = "membership.cancel_requested"
+
+// Cancellation is a membership's cancel: it ends (no renewal) on EndsOn.
+type Cancellation struct {
+	PassID        uuid.UUID
+	EndsOn        time.Time
+	BindingEndsOn *time.Time
+}
+
+// CancelAtPeriodEnd ends membership passID of the viewer's venue (the
+// member's own under a member viewer) at the end of its paid period: the
+// subscription gets cancel_at its next charge, after releasing its schedule
+// (Stripe refuses a cancel of a subscription a schedule manages). Before
+// the binding ends it is 422 BINDING_PERIOD_ACTIVE with binding_ends_on;
+// a pass that does not renew is 422 NO_STRIPE_SUBSCRIPTION. Refusals
+// change nothing.
+func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Cancellation, error) {
+	sub, err := s.liveSubscription(ctx, passID, CodeNoStripeSubscription)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.client.Pass.Query().Where(pass.ID(passID)).WithPassType().Only(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t, err := termsOf(ctx, s.client, p, p.Edges.PassType)
+	if err != nil {
+		return nil, err
+	}
+	today, _, err := s.venueToday(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &Cancellation{PassID: passID}
+	if t != nil && t.BindingEndsOn != nil {
+		out.BindingEndsOn = t.BindingEndsOn
+		if today.Before(*t.BindingEndsOn) {
+			return nil, refusal(http.StatusUnprocessableEntity, CodeBindingPeriodActive,
+				"the membership is bound until its binding ends", nil).
+				With("binding_ends_on", t.BindingEndsOn.Format(time.DateOnly))
+		}
+	}
+	if sub.NextChargeAt == nil {
+		return nil, noStripeSubscription(CodeNoStripeSubscription)
+	}
+	end := *sub.NextChargeAt
+	out.EndsOn = dateOf(end)
+	vp, err := s.pay.Chargeable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sched, err := s.client.PaymentAttempt.Query().Where(paymentattempt.SubjectID(sub.ID),
+		paymentattempt.PurposeEQ(paymentattempt.PurposeSubscriptionUpdate), paymentattempt.StateEQ(paymentattempt.StateSucceeded),
+		paymentattempt.ProcessorObjectIDHasPrefix("sub_sched_")).First(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	at, err := s.updateAttempt(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	if sched != nil {
+		// Released already by an earlier cancel: Stripe refuses again, the
+		// replayed key answers as before.
+		err := s.port.ReleaseSchedule(ctx, *vp.AccountID,
+			payments.IdempotencyKey("subscription_schedule", sub.ID.String(), "release"), *sched.ProcessorObjectID)
+		if errors.Is(err, stripeport.ErrUnknownOutcome) {
+			_ = s.client.PaymentAttempt.UpdateOne(at).SetState(paymentattempt.StateUnknown).ClearLiveSubjectID().Exec(ctx)
+			return nil, unknownOutcome()
+		}
+		if err != nil && stripeport.RefusalCode(err) == "" {
+			_ = s.client.PaymentAttempt.UpdateOne(at).SetState(paymentattempt.StateFailed).
+				SetFailureCode("processor_refused").ClearLiveSubjectID().Exec(ctx)
+			s.pay.Logger().ErrorContext(ctx, "schedule release refused", "attempt_id", at.ID, "error", err)
+			return nil, stripeError()
+		}
+	}
+	if _, err := s.stripeUpdate(ctx, at, stripeport.SubscriptionUpdate{Account: *vp.AccountID,
+		ID: *sub.ProcessorSubscriptionID, CancelAt: end}); err != nil {
+		return nil, err
+	}
+	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		details := map[string]any{"subscription_id": sub.ID.String(), "member_id": sub.MemberID.String(),
+			"ends_on": out.EndsOn.Format(time.DateOnly)}
+		if out.BindingEndsOn != nil {
+			details["binding_ends_on"] = out.BindingEndsOn.Format(time.DateOnly)
+		}
+		if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditCancelRequested, Target: "pass:" + passID.String(),
+			Details: details}); err != nil {
+			return err
+		}
+		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).
+			SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
