@@ -71,6 +71,10 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 	if p.ValidTo == nil {
 		return nil, fmt.Errorf("billing: start: pass %s has no period end", passID)
 	}
+	price, err := s.renewalPrice(ctx, p, pt) // a loyalty price of the member (loyalty.go)
+	if err != nil {
+		return nil, err
+	}
 	cust, err := s.pay.Customer(ctx, vp, p.MemberID, true)
 	if err != nil {
 		return nil, err
@@ -91,7 +95,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 			}
 			sub, err = tx.Subscription.Create().SetMemberID(p.MemberID).SetPassID(p.ID).SetPassTypeID(pt.ID).
 				SetCustomerID(cust.CustomerID).SetNillablePaymentMethodID(cust.DefaultPaymentMethodID).
-				SetAmountMinor(nextRenewalPrice(p, pt)).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
+				SetAmountMinor(price).SetCurrency(pt.Currency).SetVatRateBp(vp.VatRateBp).
 				SetInterval(subscription.Interval(*pt.BillingInterval)).SetIntervalCount(n).
 				SetNextChargeAt(*p.ValidTo).Save(ctx)
 		}
