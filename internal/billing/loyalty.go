@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -15,7 +16,27 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/payments"
 )
+
+// New purchases of a pass type by a member with a loyalty price of it are
+// quoted at it (the checkout quote's member price hook).
+func init() {
+	payments.RegisterMemberPriceHook(func(ctx context.Context, c *ent.Client, memberID uuid.UUID, pt *ent.PassType) (int64, bool, error) {
+		if pt.PricingMode == passtype.PricingModeFlexibleQuantity {
+			return 0, false, nil
+		}
+		g, err := c.LoyaltyPrice.Query().Where(loyaltyprice.MemberID(memberID), loyaltyprice.PassTypeID(pt.ID),
+			loyaltyprice.StatusEQ(loyaltyprice.StatusActive)).First(ctx)
+		if ent.IsNotFound(err) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		return g.AmountMinor, strings.EqualFold(g.Currency, pt.Currency), nil
+	})
+}
 
 // Loyalty prices: staff give one member their own price of a pass type.
 // While a grant is active the member's renewing memberships of that pass

@@ -72,6 +72,15 @@ func TestAdminLoyaltyPrice(t *testing.T) {
 		return got.Data.Context
 	}
 	require.True(t, ctxRead().IsNull(), "nothing applies yet")
+	quoted := func() int64 {
+		t.Helper()
+		pv, err := e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "monthly-renew"})
+		require.NoError(t, err)
+		q, ok := pv.Data.DirectPurchaseQuote.Get()
+		require.True(t, ok)
+		return q.PayableMinor
+	}
+	require.Equal(t, int64(49900), quoted())
 
 	// Refusals change nothing.
 	_, err = grant(e.boss, &api.AdminLoyaltyPriceGrantRequest{UserID: uid, PassTypeID: ptID, Amount: api.NewOptFloat64(399), Reason: "loyal"})
@@ -123,6 +132,7 @@ func TestAdminLoyaltyPrice(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, c.RateLock.IsNull())
 	require.Equal(t, g.Data.ID, c.LoyaltyPrice.Value.ID)
+	require.Equal(t, int64(39900), quoted(), "a new purchase is quoted at the loyalty price")
 	require.Equal(t, int64(39900), e.renew(t, false).TotalMinor)
 
 	// A rate lock comes first while it holds, then the loyalty price returns.
@@ -146,6 +156,7 @@ func TestAdminLoyaltyPrice(t *testing.T) {
 	require.Equal(t, api.AdminLoyaltyPriceStatusRevoked, rv.Data[0].Status)
 	require.Equal(t, int64(49900), e.subAmount(t))
 	require.True(t, ctxRead().IsNull())
+	require.Equal(t, int64(49900), quoted())
 	require.Equal(t, 1, e.audits(t, billing.AuditLoyaltyPriceRevoked))
 	_, err = revoke(kc, &api.AdminLoyaltyPriceRevokeRequest{UserID: uid, Reason: "again"})
 	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
