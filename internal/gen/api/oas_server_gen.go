@@ -2105,8 +2105,9 @@ type Handler interface {
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
 	// GrantAdminLoyaltyPrice implements grantAdminLoyaltyPrice operation.
 	//
-	// `user_id` (a member of the venue), `pass_type_id` (a renewing pass
-	// type of the venue), `amount` in major units of the pass type's
+	// `user_id` (a member of the venue), `pass_type_id` (a pass type of
+	// the venue; a flexible one, priced by its tiers, is 400
+	// `VALIDATION_ERROR`), `amount` in major units of the pass type's
 	// currency or `amount_minor` (exactly one; more than 0, whole minor
 	// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
 	// (a pass of that member and pass type, else 404 `NOT_FOUND`,
