@@ -291,24 +291,34 @@ func (s *Service) expireRateLocks(ctx context.Context, subID uuid.UUID) error {
 	return nil
 }
 
-// RateContext is what prices a pass's renewals now beyond the
-// subscription's own price: its active rate lock, or nothing (nil).
+// RateContext is what prices a pass's renewals now beyond the pass type's
+// own price, in precedence: its active rate lock, then the member's active
+// loyalty price of the pass type (loyalty.go); either may be nil.
 type RateContext struct {
-	Pass     uuid.UUID
-	RateLock *ent.RateLock
+	Pass         uuid.UUID
+	RateLock     *ent.RateLock
+	LoyaltyPrice *ent.LoyaltyPrice
 }
 
 // PassRateContext reads a pass's rate context: nil when nothing applies.
 func (s *Service) PassRateContext(ctx context.Context, passID uuid.UUID) (*RateContext, error) {
-	if err := s.passExists(ctx, passID); err != nil {
-		return nil, err
-	}
-	lk, err := s.client.RateLock.Query().Where(ratelock.PassID(passID), ratelock.StatusEQ(ratelock.StatusActive)).First(ctx)
+	p, err := s.client.Pass.Get(ctx, passID)
 	if ent.IsNotFound(err) {
-		return nil, nil
+		return nil, passNotFound()
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &RateContext{Pass: passID, RateLock: lk}, nil
+	lk, err := s.client.RateLock.Query().Where(ratelock.PassID(passID), ratelock.StatusEQ(ratelock.StatusActive)).First(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	lp, err := s.activeLoyaltyPrice(ctx, p.MemberID, p.PassTypeID)
+	if err != nil {
+		return nil, err
+	}
+	if lk == nil && lp == nil {
+		return nil, nil
+	}
+	return &RateContext{Pass: passID, RateLock: lk, LoyaltyPrice: lp}, nil
 }

@@ -71,11 +71,15 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 	if p.ValidTo == nil {
 		return nil, fmt.Errorf("billing: start: pass %s has no period end", passID)
 	}
+	price, err := s.renewalPrice(ctx, p, pt) // a loyalty price of the member (loyalty.go)
+	if err != nil {
+		return nil, err
+	}
 	cust, err := s.pay.Customer(ctx, vp, p.MemberID, true)
 	if err != nil {
 		return nil, err
 	}
-	amount := nextRenewalPrice(p, pt)
+	amount := price // a binding's first phase has its own price (schedules.go)
 	if t, err := termsOf(ctx, s.client, p, pt); err != nil { // schedules.go
 		return nil, err
 	} else if t != nil && dateOf(*p.ValidTo).Before(t.FirstEnd) {

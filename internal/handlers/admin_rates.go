@@ -64,7 +64,16 @@ func (h *Handler) GetAdminRateContext(ctx context.Context, p api.GetAdminRateCon
 	out := api.AdminRateContextResponseData{PassID: p.PassId}
 	out.Context.SetToNull()
 	if rc != nil {
-		out.Context.SetTo(api.AdminRateContext{RateLock: rateLockOf(rc.RateLock)})
+		c := api.AdminRateContext{}
+		c.RateLock.SetToNull()
+		c.LoyaltyPrice.SetToNull()
+		if rc.RateLock != nil {
+			c.RateLock.SetTo(rateLockOf(rc.RateLock))
+		}
+		if rc.LoyaltyPrice != nil {
+			c.LoyaltyPrice.SetTo(loyaltyPriceOf(rc.LoyaltyPrice))
+		}
+		out.Context.SetTo(c)
 	}
 	return &api.AdminRateContextResponse{Data: out}, nil
 }

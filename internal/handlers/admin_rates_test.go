@@ -99,7 +99,8 @@ func TestAdminRateLock(t *testing.T) {
 	require.Equal(t, 1, sent)
 	c, ok := ctxRead().Get()
 	require.True(t, ok)
-	require.Equal(t, lk.Data.ID, c.RateLock.ID)
+	require.Equal(t, lk.Data.ID, c.RateLock.Value.ID)
+	require.True(t, c.LoyaltyPrice.IsNull())
 
 	// The billing clock: two renewals at the locked amount, then the price.
 	require.Equal(t, int64(30000), e.renew(t, false).TotalMinor)

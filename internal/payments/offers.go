@@ -122,6 +122,9 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 			return nil, err
 		}
 	}
+	if err := s.priceMember(ctx, pt, memberID, p); err != nil { // memberprice.go: loyalty prices
+		return nil, err
+	}
 	if err := s.pricePromo(ctx, pt, in, memberID, p); err != nil { // promo.go
 		return nil, err
 	}

@@ -36,7 +36,7 @@ const memberField = "member_id"
 // booking.waitlist_promotion. A class's booked and waitlist counts are kept on
 // the class row by a database trigger, so no member reads other members'
 // bookings to learn whether a class is full.
-var MemberOwnedTypes = []string{"Pass", "Payment", "NotificationDelivery", "Booking", "Checkout", "PaymentCustomer", "Tip", "GiftCardOrder", "MemberCredit", "Appointment", "Visit", "Refund", "Subscription", "Invoice", "GuestInvite", "ArtifactSignature", "Feedback", "DeskCharge", "LateFee", "PromoRedemption", "PassShare", "RateLock"}
+var MemberOwnedTypes = []string{"Pass", "Payment", "NotificationDelivery", "Booking", "Checkout", "PaymentCustomer", "Tip", "GiftCardOrder", "MemberCredit", "Appointment", "Visit", "Refund", "Subscription", "Invoice", "GuestInvite", "ArtifactSignature", "Feedback", "DeskCharge", "LateFee", "PromoRedemption", "PassShare", "RateLock", "LoyaltyPrice"}
 
 // FilterOwnMember limits queries, updates and deletes of a member-owned
 // entity by a member viewer to the rows of that member; every other viewer

@@ -35,7 +35,7 @@ func memberRows(t *testing.T, client *ent.Client, w *world, email string) (uuid.
 	visit := newVisit(client, owner).SaveX(w.ctx)
 	rows := feedbackMemberRows(client, w, en.Member.ID, refundMemberRows(client, w, en.Member.ID, artifactMemberRows(client, w, en.Member.ID, guestMemberRows(client, w, en.Member.ID, giftCardMemberRows(client, w, en.Member.ID, map[string]uuid.UUID{"Pass": pass.ID, "Payment": pay.ID, "NotificationDelivery": delivery.ID, "Booking": bk.ID,
 		"Checkout": co.ID, "PaymentCustomer": pc.ID, "Tip": tp.ID, "Appointment": ap.ID, "Visit": visit.ID})))))
-	return en.Member.ID, en.User.ID, rateLockMemberRows(client, w, en.Member.ID, pass.ID, passShareMemberRows(client, w, en.Member.ID, pass.ID, promoMemberRows(client, w, en.Member.ID, lateFeeMemberRows(client, w, en.Member.ID, deskChargeMemberRows(client, w, en.Member.ID, billingMemberRows(client, w, en.Member.ID, pass.ID, rows))))))
+	return en.Member.ID, en.User.ID, loyaltyPriceMemberRows(client, w, en.Member.ID, rateLockMemberRows(client, w, en.Member.ID, pass.ID, passShareMemberRows(client, w, en.Member.ID, pass.ID, promoMemberRows(client, w, en.Member.ID, lateFeeMemberRows(client, w, en.Member.ID, deskChargeMemberRows(client, w, en.Member.ID, billingMemberRows(client, w, en.Member.ID, pass.ID, rows)))))))
 }
 
 // TestMemberWall runs the member-against-member column of the wall: in one

@@ -1568,7 +1568,8 @@ type Invoker interface {
 	// GetAdminRateContext invokes getAdminRateContext operation.
 	//
 	// `context` is null when nothing applies; else it holds the active
-	// `rate_lock`.
+	// `rate_lock` and the member's active `loyalty_price` of the pass's
+	// pass type (either null when absent).
 	//
 	// GET /admin/rates/context/{passId}
 	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
@@ -2152,6 +2153,21 @@ type Invoker interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GrantAdminLoyaltyPrice invokes grantAdminLoyaltyPrice operation.
+	//
+	// `user_id` (a member of the venue), `pass_type_id` (a pass type of
+	// the venue; a flexible one, priced by its tiers, is 400
+	// `VALIDATION_ERROR`), `amount` in major units of the pass type's
+	// currency or `amount_minor` (exactly one; more than 0, whole minor
+	// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
+	// (a pass of that member and pass type, else 404 `NOT_FOUND`,
+	// recorded as where the grant came from). A grant of the same member
+	// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
+	// membership's price cannot be changed at the payment processor.
+	// Audit `membership.loyalty_price_granted`.
+	//
+	// POST /admin/loyalty-price/grant
+	GrantAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (*AdminLoyaltyPriceResponse, error)
 	// InitMyPaymentSheet invokes initMyPaymentSheet operation.
 	//
 	// What the iOS and Android payment sheets need for the venue
@@ -3135,6 +3151,16 @@ type Invoker interface {
 	//
 	// POST /me/invoices/{id}/retry
 	RetryMyInvoice(ctx context.Context, request OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
+	// RevokeAdminLoyaltyPrice invokes revokeAdminLoyaltyPrice operation.
+	//
+	// Revokes the member's active grants (`user_id`), or with `pass_id`
+	// only the grant of that pass's pass type. 404 `NOT_FOUND` when there
+	// is no active grant to revoke (nothing changes). The pass type's own
+	// price returns from the next renewal on. Audit
+	// `membership.loyalty_price_revoked`, one per grant.
+	//
+	// POST /admin/loyalty-price/revoke
+	RevokeAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (*AdminLoyaltyPriceListResponse, error)
 	// RevokeAdminPassShare invokes revokeAdminPassShare operation.
 	//
 	// The recipient books with the pass no more (bookings made stand).
@@ -15758,7 +15784,8 @@ func (c *Client) sendGetAdminPassShares(ctx context.Context, params GetAdminPass
 // GetAdminRateContext invokes getAdminRateContext operation.
 //
 // `context` is null when nothing applies; else it holds the active
-// `rate_lock`.
+// `rate_lock` and the member's active `loyalty_price` of the pass's
+// pass type (either null when absent).
 //
 // GET /admin/rates/context/{passId}
 func (c *Client) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error) {
@@ -21725,6 +21752,113 @@ func (c *Client) sendGetWebhookSubscription(ctx context.Context, params GetWebho
 	defer body.Close()
 
 	result, err := decodeGetWebhookSubscriptionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GrantAdminLoyaltyPrice invokes grantAdminLoyaltyPrice operation.
+//
+// `user_id` (a member of the venue), `pass_type_id` (a pass type of
+// the venue; a flexible one, priced by its tiers, is 400
+// `VALIDATION_ERROR`), `amount` in major units of the pass type's
+// currency or `amount_minor` (exactly one; more than 0, whole minor
+// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
+// (a pass of that member and pass type, else 404 `NOT_FOUND`,
+// recorded as where the grant came from). A grant of the same member
+// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
+// membership's price cannot be changed at the payment processor.
+// Audit `membership.loyalty_price_granted`.
+//
+// POST /admin/loyalty-price/grant
+func (c *Client) GrantAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (*AdminLoyaltyPriceResponse, error) {
+	res, err := c.sendGrantAdminLoyaltyPrice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendGrantAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (res *AdminLoyaltyPriceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/loyalty-price/grant"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeGrantAdminLoyaltyPriceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, GrantAdminLoyaltyPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GrantAdminLoyaltyPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGrantAdminLoyaltyPriceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -30940,6 +31074,108 @@ func (c *Client) sendRetryMyInvoice(ctx context.Context, request OptInvoiceRetry
 	defer body.Close()
 
 	result, err := decodeRetryMyInvoiceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// RevokeAdminLoyaltyPrice invokes revokeAdminLoyaltyPrice operation.
+//
+// Revokes the member's active grants (`user_id`), or with `pass_id`
+// only the grant of that pass's pass type. 404 `NOT_FOUND` when there
+// is no active grant to revoke (nothing changes). The pass type's own
+// price returns from the next renewal on. Audit
+// `membership.loyalty_price_revoked`, one per grant.
+//
+// POST /admin/loyalty-price/revoke
+func (c *Client) RevokeAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (*AdminLoyaltyPriceListResponse, error) {
+	res, err := c.sendRevokeAdminLoyaltyPrice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendRevokeAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (res *AdminLoyaltyPriceListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [1]string
+	pathParts[0] = "/admin/loyalty-price/revoke"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeRevokeAdminLoyaltyPriceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, RevokeAdminLoyaltyPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, RevokeAdminLoyaltyPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeRevokeAdminLoyaltyPriceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -19508,6 +19508,82 @@ func decodeGetWebhookSubscriptionParams(args [1]string, argsEscaped bool, r *htt
 	return params, nil
 }
 
+// GrantAdminLoyaltyPriceParams is parameters of grantAdminLoyaltyPrice operation.
+type GrantAdminLoyaltyPriceParams struct {
+	// A UUID (else 400 `IDEMPOTENCY_KEY_INVALID`); the same key and body replays the first answer.
+	IdempotencyKey string
+}
+
+func unpackGrantAdminLoyaltyPriceParams(packed middleware.Parameters) (params GrantAdminLoyaltyPriceParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeGrantAdminLoyaltyPriceParams(args [0]string, argsEscaped bool, r *http.Request) (params GrantAdminLoyaltyPriceParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // InitMyPaymentSheetParams is parameters of initMyPaymentSheet operation.
 type InitMyPaymentSheetParams struct {
 	// Retry key of a write: 1 to 200 visible ASCII characters, unique per
@@ -30839,6 +30915,82 @@ func decodeRetryMyInvoiceParams(args [1]string, argsEscaped bool, r *http.Reques
 			}(); err != nil {
 				return err
 			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// RevokeAdminLoyaltyPriceParams is parameters of revokeAdminLoyaltyPrice operation.
+type RevokeAdminLoyaltyPriceParams struct {
+	// A UUID (else 400 `IDEMPOTENCY_KEY_INVALID`); the same key and body replays the first answer.
+	IdempotencyKey string
+}
+
+func unpackRevokeAdminLoyaltyPriceParams(packed middleware.Parameters) (params RevokeAdminLoyaltyPriceParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeRevokeAdminLoyaltyPriceParams(args [0]string, argsEscaped bool, r *http.Request) (params RevokeAdminLoyaltyPriceParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
 		}
 		return nil
 	}(); err != nil {

@@ -1098,6 +1098,20 @@ func encodeFinalizeServiceImageRequest(
 	return nil
 }
 
+func encodeGrantAdminLoyaltyPriceRequest(
+	req *AdminLoyaltyPriceGrantRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeInitMyPaymentSheetRequest(
 	req *PaymentSheetInitRequest,
 	r *http.Request,
@@ -1440,6 +1454,20 @@ func encodeRetryMyInvoiceRequest(
 		if req.Set {
 			req.Encode(e)
 		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeRevokeAdminLoyaltyPriceRequest(
+	req *AdminLoyaltyPriceRevokeRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
 	}
 	encoded := e.Bytes()
 	ht.SetBody(r, bytes.NewReader(encoded), contentType)

@@ -2420,6 +2420,19 @@ func encodeGetWebhookSubscriptionResponse(response *WebhookSubscriptionResponse,
 	return nil
 }
 
+func encodeGrantAdminLoyaltyPriceResponse(response *AdminLoyaltyPriceResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeInitMyPaymentSheetResponse(response *PaymentMethodSetupResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3526,6 +3539,19 @@ func encodeRetryAdminInvoiceResponse(response *InvoiceRetryResponse, w http.Resp
 }
 
 func encodeRetryMyInvoiceResponse(response *InvoiceRetryResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeRevokeAdminLoyaltyPriceResponse(response *AdminLoyaltyPriceListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

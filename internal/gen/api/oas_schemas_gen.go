@@ -3314,6 +3314,323 @@ func (s *AdminLocationUpdateRequest) SetRemoveGalleryURL(val OptURI) {
 	s.RemoveGalleryURL = val
 }
 
+// Ref: #/components/schemas/AdminLoyaltyPrice
+type AdminLoyaltyPrice struct {
+	// The member's price, major units.
+	Amount      float64                 `json:"amount"`
+	AmountMinor int64                   `json:"amount_minor"`
+	CreatedAt   time.Time               `json:"created_at"`
+	Currency    string                  `json:"currency"`
+	ID          uuid.UUID               `json:"id"`
+	MemberID    uuid.UUID               `json:"member_id"`
+	PassID      NilUUID                 `json:"pass_id"`
+	PassTypeID  uuid.UUID               `json:"pass_type_id"`
+	Reason      string                  `json:"reason"`
+	RevokedAt   NilDateTime             `json:"revoked_at"`
+	Status      AdminLoyaltyPriceStatus `json:"status"`
+	UserID      uuid.UUID               `json:"user_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminLoyaltyPrice) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminLoyaltyPrice) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *AdminLoyaltyPrice) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AdminLoyaltyPrice) GetCurrency() string {
+	return s.Currency
+}
+
+// GetID returns the value of ID.
+func (s *AdminLoyaltyPrice) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetMemberID returns the value of MemberID.
+func (s *AdminLoyaltyPrice) GetMemberID() uuid.UUID {
+	return s.MemberID
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminLoyaltyPrice) GetPassID() NilUUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminLoyaltyPrice) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminLoyaltyPrice) GetReason() string {
+	return s.Reason
+}
+
+// GetRevokedAt returns the value of RevokedAt.
+func (s *AdminLoyaltyPrice) GetRevokedAt() NilDateTime {
+	return s.RevokedAt
+}
+
+// GetStatus returns the value of Status.
+func (s *AdminLoyaltyPrice) GetStatus() AdminLoyaltyPriceStatus {
+	return s.Status
+}
+
+// GetUserID returns the value of UserID.
+func (s *AdminLoyaltyPrice) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminLoyaltyPrice) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminLoyaltyPrice) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *AdminLoyaltyPrice) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AdminLoyaltyPrice) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetID sets the value of ID.
+func (s *AdminLoyaltyPrice) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetMemberID sets the value of MemberID.
+func (s *AdminLoyaltyPrice) SetMemberID(val uuid.UUID) {
+	s.MemberID = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminLoyaltyPrice) SetPassID(val NilUUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminLoyaltyPrice) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminLoyaltyPrice) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetRevokedAt sets the value of RevokedAt.
+func (s *AdminLoyaltyPrice) SetRevokedAt(val NilDateTime) {
+	s.RevokedAt = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AdminLoyaltyPrice) SetStatus(val AdminLoyaltyPriceStatus) {
+	s.Status = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *AdminLoyaltyPrice) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// Ref: #/components/schemas/AdminLoyaltyPriceGrantRequest
+type AdminLoyaltyPriceGrantRequest struct {
+	// Major units of the pass type's currency (or amount_minor).
+	Amount OptFloat64 `json:"amount"`
+	// Minor units (or amount).
+	AmountMinor OptInt64  `json:"amount_minor"`
+	PassID      OptUUID   `json:"pass_id"`
+	PassTypeID  uuid.UUID `json:"pass_type_id"`
+	Reason      string    `json:"reason"`
+	UserID      uuid.UUID `json:"user_id"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AdminLoyaltyPriceGrantRequest) GetAmount() OptFloat64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AdminLoyaltyPriceGrantRequest) GetAmountMinor() OptInt64 {
+	return s.AmountMinor
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminLoyaltyPriceGrantRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetPassTypeID returns the value of PassTypeID.
+func (s *AdminLoyaltyPriceGrantRequest) GetPassTypeID() uuid.UUID {
+	return s.PassTypeID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminLoyaltyPriceGrantRequest) GetReason() string {
+	return s.Reason
+}
+
+// GetUserID returns the value of UserID.
+func (s *AdminLoyaltyPriceGrantRequest) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// SetAmount sets the value of Amount.
+func (s *AdminLoyaltyPriceGrantRequest) SetAmount(val OptFloat64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AdminLoyaltyPriceGrantRequest) SetAmountMinor(val OptInt64) {
+	s.AmountMinor = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminLoyaltyPriceGrantRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetPassTypeID sets the value of PassTypeID.
+func (s *AdminLoyaltyPriceGrantRequest) SetPassTypeID(val uuid.UUID) {
+	s.PassTypeID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminLoyaltyPriceGrantRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *AdminLoyaltyPriceGrantRequest) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+// Ref: #/components/schemas/AdminLoyaltyPriceListResponse
+type AdminLoyaltyPriceListResponse struct {
+	Data []AdminLoyaltyPrice `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLoyaltyPriceListResponse) GetData() []AdminLoyaltyPrice {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminLoyaltyPriceListResponse) SetData(val []AdminLoyaltyPrice) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/AdminLoyaltyPriceResponse
+type AdminLoyaltyPriceResponse struct {
+	Data AdminLoyaltyPrice `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *AdminLoyaltyPriceResponse) GetData() AdminLoyaltyPrice {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *AdminLoyaltyPriceResponse) SetData(val AdminLoyaltyPrice) {
+	s.Data = val
+}
+
+// Ref: #/components/schemas/AdminLoyaltyPriceRevokeRequest
+type AdminLoyaltyPriceRevokeRequest struct {
+	PassID OptUUID   `json:"pass_id"`
+	Reason string    `json:"reason"`
+	UserID uuid.UUID `json:"user_id"`
+}
+
+// GetPassID returns the value of PassID.
+func (s *AdminLoyaltyPriceRevokeRequest) GetPassID() OptUUID {
+	return s.PassID
+}
+
+// GetReason returns the value of Reason.
+func (s *AdminLoyaltyPriceRevokeRequest) GetReason() string {
+	return s.Reason
+}
+
+// GetUserID returns the value of UserID.
+func (s *AdminLoyaltyPriceRevokeRequest) GetUserID() uuid.UUID {
+	return s.UserID
+}
+
+// SetPassID sets the value of PassID.
+func (s *AdminLoyaltyPriceRevokeRequest) SetPassID(val OptUUID) {
+	s.PassID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *AdminLoyaltyPriceRevokeRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *AdminLoyaltyPriceRevokeRequest) SetUserID(val uuid.UUID) {
+	s.UserID = val
+}
+
+type AdminLoyaltyPriceStatus string
+
+const (
+	AdminLoyaltyPriceStatusActive  AdminLoyaltyPriceStatus = "active"
+	AdminLoyaltyPriceStatusRevoked AdminLoyaltyPriceStatus = "revoked"
+)
+
+// AllValues returns all AdminLoyaltyPriceStatus values.
+func (AdminLoyaltyPriceStatus) AllValues() []AdminLoyaltyPriceStatus {
+	return []AdminLoyaltyPriceStatus{
+		AdminLoyaltyPriceStatusActive,
+		AdminLoyaltyPriceStatusRevoked,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AdminLoyaltyPriceStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AdminLoyaltyPriceStatusActive:
+		return []byte(s), nil
+	case AdminLoyaltyPriceStatusRevoked:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AdminLoyaltyPriceStatus) UnmarshalText(data []byte) error {
+	switch AdminLoyaltyPriceStatus(data) {
+	case AdminLoyaltyPriceStatusActive:
+		*s = AdminLoyaltyPriceStatusActive
+		return nil
+	case AdminLoyaltyPriceStatusRevoked:
+		*s = AdminLoyaltyPriceStatusRevoked
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/AdminMemberBirthDate
 type AdminMemberBirthDate struct {
 	BirthDate NilDate `json:"birth_date"`
@@ -4499,18 +4816,32 @@ func (s *AdminPaymentOverridesResponseData) SetSubscriptionID(val uuid.UUID) {
 	s.SubscriptionID = val
 }
 
+// What prices the pass's renewals, in precedence: the active
+// `rate_lock`, then the member's `loyalty_price` of the pass type
+// (spec/parts/admin_loyalty_price.yaml); either is null when absent.
 // Ref: #/components/schemas/AdminRateContext
 type AdminRateContext struct {
-	RateLock AdminRateLock `json:"rate_lock"`
+	LoyaltyPrice NilAdminLoyaltyPrice `json:"loyalty_price"`
+	RateLock     NilAdminRateLock     `json:"rate_lock"`
+}
+
+// GetLoyaltyPrice returns the value of LoyaltyPrice.
+func (s *AdminRateContext) GetLoyaltyPrice() NilAdminLoyaltyPrice {
+	return s.LoyaltyPrice
 }
 
 // GetRateLock returns the value of RateLock.
-func (s *AdminRateContext) GetRateLock() AdminRateLock {
+func (s *AdminRateContext) GetRateLock() NilAdminRateLock {
 	return s.RateLock
 }
 
+// SetLoyaltyPrice sets the value of LoyaltyPrice.
+func (s *AdminRateContext) SetLoyaltyPrice(val NilAdminLoyaltyPrice) {
+	s.LoyaltyPrice = val
+}
+
 // SetRateLock sets the value of RateLock.
-func (s *AdminRateContext) SetRateLock(val AdminRateLock) {
+func (s *AdminRateContext) SetRateLock(val NilAdminRateLock) {
 	s.RateLock = val
 }
 
@@ -29260,6 +29591,51 @@ func (s *NamedRef) SetName(val string) {
 	s.Name = val
 }
 
+// NewNilAdminLoyaltyPrice returns new NilAdminLoyaltyPrice with value set to v.
+func NewNilAdminLoyaltyPrice(v AdminLoyaltyPrice) NilAdminLoyaltyPrice {
+	return NilAdminLoyaltyPrice{
+		Value: v,
+	}
+}
+
+// NilAdminLoyaltyPrice is nullable AdminLoyaltyPrice.
+type NilAdminLoyaltyPrice struct {
+	Value AdminLoyaltyPrice
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminLoyaltyPrice) SetTo(v AdminLoyaltyPrice) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminLoyaltyPrice) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminLoyaltyPrice) SetToNull() {
+	o.Null = true
+	var v AdminLoyaltyPrice
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminLoyaltyPrice) Get() (v AdminLoyaltyPrice, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminLoyaltyPrice) Or(d AdminLoyaltyPrice) AdminLoyaltyPrice {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilAdminPaymentOverride returns new NilAdminPaymentOverride with value set to v.
 func NewNilAdminPaymentOverride(v AdminPaymentOverride) NilAdminPaymentOverride {
 	return NilAdminPaymentOverride{
@@ -29344,6 +29720,51 @@ func (o NilAdminRateContext) Get() (v AdminRateContext, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilAdminRateContext) Or(d AdminRateContext) AdminRateContext {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilAdminRateLock returns new NilAdminRateLock with value set to v.
+func NewNilAdminRateLock(v AdminRateLock) NilAdminRateLock {
+	return NilAdminRateLock{
+		Value: v,
+	}
+}
+
+// NilAdminRateLock is nullable AdminRateLock.
+type NilAdminRateLock struct {
+	Value AdminRateLock
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAdminRateLock) SetTo(v AdminRateLock) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAdminRateLock) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAdminRateLock) SetToNull() {
+	o.Null = true
+	var v AdminRateLock
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAdminRateLock) Get() (v AdminRateLock, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAdminRateLock) Or(d AdminRateLock) AdminRateLock {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -121,6 +121,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetVenueScheduleOperation: []string{
 		"read:schedule",
 	},
+	GrantAdminLoyaltyPriceOperation: []string{
+		"write:passes",
+	},
 	ListAdminCheckinOperation: []string{
 		"read:bookings",
 	},
@@ -143,6 +146,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 		"read:bookings",
 	},
 	RemoveAdminRateLockOperation: []string{
+		"write:passes",
+	},
+	RevokeAdminLoyaltyPriceOperation: []string{
 		"write:passes",
 	},
 	SetAdminRateLockOperation: []string{
@@ -331,6 +337,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetVenueAffinitiesOperation:                    []string{},
 	GetVenueJoinOperation:                          []string{},
 	GetWebhookSubscriptionOperation:                []string{},
+	GrantAdminLoyaltyPriceOperation:                []string{},
 	InitMyPaymentSheetOperation:                    []string{},
 	InviteBookingBuddyOperation:                    []string{},
 	IssueAdminGiftCardOperation:                    []string{},
@@ -407,6 +414,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ResumeCheckoutOperation:                        []string{},
 	RetryAdminInvoiceOperation:                     []string{},
 	RetryMyInvoiceOperation:                        []string{},
+	RevokeAdminLoyaltyPriceOperation:               []string{},
 	RevokeAdminPassShareOperation:                  []string{},
 	RotateWebhookSecretOperation:                   []string{},
 	ScheduleAdminMoveToFlexibleOperation:           []string{},

@@ -1555,7 +1555,8 @@ type Handler interface {
 	// GetAdminRateContext implements getAdminRateContext operation.
 	//
 	// `context` is null when nothing applies; else it holds the active
-	// `rate_lock`.
+	// `rate_lock` and the member's active `loyalty_price` of the pass's
+	// pass type (either null when absent).
 	//
 	// GET /admin/rates/context/{passId}
 	GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (*AdminRateContextResponse, error)
@@ -2139,6 +2140,21 @@ type Handler interface {
 	//
 	// GET /admin/webhooks/{id}
 	GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (*WebhookSubscriptionResponse, error)
+	// GrantAdminLoyaltyPrice implements grantAdminLoyaltyPrice operation.
+	//
+	// `user_id` (a member of the venue), `pass_type_id` (a pass type of
+	// the venue; a flexible one, priced by its tiers, is 400
+	// `VALIDATION_ERROR`), `amount` in major units of the pass type's
+	// currency or `amount_minor` (exactly one; more than 0, whole minor
+	// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
+	// (a pass of that member and pass type, else 404 `NOT_FOUND`,
+	// recorded as where the grant came from). A grant of the same member
+	// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
+	// membership's price cannot be changed at the payment processor.
+	// Audit `membership.loyalty_price_granted`.
+	//
+	// POST /admin/loyalty-price/grant
+	GrantAdminLoyaltyPrice(ctx context.Context, req *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (*AdminLoyaltyPriceResponse, error)
 	// InitMyPaymentSheet implements initMyPaymentSheet operation.
 	//
 	// What the iOS and Android payment sheets need for the venue
@@ -3122,6 +3138,16 @@ type Handler interface {
 	//
 	// POST /me/invoices/{id}/retry
 	RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (*InvoiceRetryResponse, error)
+	// RevokeAdminLoyaltyPrice implements revokeAdminLoyaltyPrice operation.
+	//
+	// Revokes the member's active grants (`user_id`), or with `pass_id`
+	// only the grant of that pass's pass type. 404 `NOT_FOUND` when there
+	// is no active grant to revoke (nothing changes). The pass type's own
+	// price returns from the next renewal on. Audit
+	// `membership.loyalty_price_revoked`, one per grant.
+	//
+	// POST /admin/loyalty-price/revoke
+	RevokeAdminLoyaltyPrice(ctx context.Context, req *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (*AdminLoyaltyPriceListResponse, error)
 	// RevokeAdminPassShare implements revokeAdminPassShare operation.
 	//
 	// The recipient books with the pass no more (bookings made stand).

@@ -1917,7 +1917,8 @@ func (UnimplementedHandler) GetAdminPassShares(ctx context.Context, params GetAd
 // GetAdminRateContext implements getAdminRateContext operation.
 //
 // `context` is null when nothing applies; else it holds the active
-// `rate_lock`.
+// `rate_lock` and the member's active `loyalty_price` of the pass's
+// pass type (either null when absent).
 //
 // GET /admin/rates/context/{passId}
 func (UnimplementedHandler) GetAdminRateContext(ctx context.Context, params GetAdminRateContextParams) (r *AdminRateContextResponse, _ error) {
@@ -2663,6 +2664,24 @@ func (UnimplementedHandler) GetVenueSchedule(ctx context.Context, params GetVenu
 //
 // GET /admin/webhooks/{id}
 func (UnimplementedHandler) GetWebhookSubscription(ctx context.Context, params GetWebhookSubscriptionParams) (r *WebhookSubscriptionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// GrantAdminLoyaltyPrice implements grantAdminLoyaltyPrice operation.
+//
+// `user_id` (a member of the venue), `pass_type_id` (a pass type of
+// the venue; a flexible one, priced by its tiers, is 400
+// `VALIDATION_ERROR`), `amount` in major units of the pass type's
+// currency or `amount_minor` (exactly one; more than 0, whole minor
+// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
+// (a pass of that member and pass type, else 404 `NOT_FOUND`,
+// recorded as where the grant came from). A grant of the same member
+// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
+// membership's price cannot be changed at the payment processor.
+// Audit `membership.loyalty_price_granted`.
+//
+// POST /admin/loyalty-price/grant
+func (UnimplementedHandler) GrantAdminLoyaltyPrice(ctx context.Context, req *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (r *AdminLoyaltyPriceResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
@@ -3904,6 +3923,19 @@ func (UnimplementedHandler) RetryAdminInvoice(ctx context.Context, req OptAdminI
 //
 // POST /me/invoices/{id}/retry
 func (UnimplementedHandler) RetryMyInvoice(ctx context.Context, req OptInvoiceRetryRequest, params RetryMyInvoiceParams) (r *InvoiceRetryResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// RevokeAdminLoyaltyPrice implements revokeAdminLoyaltyPrice operation.
+//
+// Revokes the member's active grants (`user_id`), or with `pass_id`
+// only the grant of that pass's pass type. 404 `NOT_FOUND` when there
+// is no active grant to revoke (nothing changes). The pass type's own
+// price returns from the next renewal on. Audit
+// `membership.loyalty_price_revoked`, one per grant.
+//
+// POST /admin/loyalty-price/revoke
+func (UnimplementedHandler) RevokeAdminLoyaltyPrice(ctx context.Context, req *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (r *AdminLoyaltyPriceListResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
