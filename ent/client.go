@@ -56,6 +56,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -203,6 +204,8 @@ type Client struct {
 	LateFeePolicy *LateFeePolicyClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// LoyaltyPrice is the client for interacting with the LoyaltyPrice builders.
+	LoyaltyPrice *LoyaltyPriceClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
 	MFABackupCode *MFABackupCodeClient
 	// MFAChallenge is the client for interacting with the MFAChallenge builders.
@@ -370,6 +373,7 @@ func (c *Client) init() {
 	c.LateFee = NewLateFeeClient(c.config)
 	c.LateFeePolicy = NewLateFeePolicyClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.LoyaltyPrice = NewLoyaltyPriceClient(c.config)
 	c.MFABackupCode = NewMFABackupCodeClient(c.config)
 	c.MFAChallenge = NewMFAChallengeClient(c.config)
 	c.MFAFactor = NewMFAFactorClient(c.config)
@@ -560,6 +564,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		LateFee:                NewLateFeeClient(cfg),
 		LateFeePolicy:          NewLateFeePolicyClient(cfg),
 		Location:               NewLocationClient(cfg),
+		LoyaltyPrice:           NewLoyaltyPriceClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
 		MFAFactor:              NewMFAFactorClient(cfg),
@@ -677,6 +682,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		LateFee:                NewLateFeeClient(cfg),
 		LateFeePolicy:          NewLateFeePolicyClient(cfg),
 		Location:               NewLocationClient(cfg),
+		LoyaltyPrice:           NewLoyaltyPriceClient(cfg),
 		MFABackupCode:          NewMFABackupCodeClient(cfg),
 		MFAChallenge:           NewMFAChallengeClient(cfg),
 		MFAFactor:              NewMFAFactorClient(cfg),
@@ -772,19 +778,19 @@ func (c *Client) Use(hooks ...Hook) {
 		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
-		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
-		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassShare, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
-		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken,
-		c.Refund, c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily,
-		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
-		c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift, c.StockMovement,
-		c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.LateFeePolicy, c.Location, c.LoyaltyPrice, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationAttachment,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassShare, c.PassType,
+		c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride, c.Photo,
+		c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn,
+		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode,
+		c.PromoRedemption, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RateLock, c.RefreshToken, c.Refund, c.RefundReview, c.RenewalReminderPolicy,
+		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
+		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -802,19 +808,19 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
 		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
 		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
-		c.LateFeePolicy, c.Location, c.MFABackupCode, c.MFAChallenge, c.MFAFactor,
-		c.Member, c.MemberCredit, c.NotificationAttachment, c.NotificationDelivery,
-		c.NotificationOptOut, c.NotificationPreference, c.OTPRequest, c.OpeningHours,
-		c.Organization, c.Pass, c.PassShare, c.PassType, c.Payment, c.PaymentAttempt,
-		c.PaymentCustomer, c.PaymentOverride, c.Photo, c.PlatformSetting,
-		c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn, c.PosSale,
-		c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode, c.PromoRedemption,
-		c.ProviderHours, c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken,
-		c.Refund, c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily,
-		c.Service, c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider,
-		c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift, c.StockMovement,
-		c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit, c.WebhookAttempt,
-		c.WebhookDelivery, c.WebhookSubscription,
+		c.LateFeePolicy, c.Location, c.LoyaltyPrice, c.MFABackupCode, c.MFAChallenge,
+		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationAttachment,
+		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
+		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassShare, c.PassType,
+		c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride, c.Photo,
+		c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn,
+		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode,
+		c.PromoRedemption, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
+		c.RateLock, c.RefreshToken, c.Refund, c.RefundReview, c.RenewalReminderPolicy,
+		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
+		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
+		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
+		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -903,6 +909,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LateFeePolicy.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *LoyaltyPriceMutation:
+		return c.LoyaltyPrice.mutate(ctx, m)
 	case *MFABackupCodeMutation:
 		return c.MFABackupCode.mutate(ctx, m)
 	case *MFAChallengeMutation:
@@ -7869,6 +7877,156 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// LoyaltyPriceClient is a client for the LoyaltyPrice schema.
+type LoyaltyPriceClient struct {
+	config
+}
+
+// NewLoyaltyPriceClient returns a client for the LoyaltyPrice from the given config.
+func NewLoyaltyPriceClient(c config) *LoyaltyPriceClient {
+	return &LoyaltyPriceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `loyaltyprice.Hooks(f(g(h())))`.
+func (c *LoyaltyPriceClient) Use(hooks ...Hook) {
+	c.hooks.LoyaltyPrice = append(c.hooks.LoyaltyPrice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `loyaltyprice.Intercept(f(g(h())))`.
+func (c *LoyaltyPriceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LoyaltyPrice = append(c.inters.LoyaltyPrice, interceptors...)
+}
+
+// Create returns a builder for creating a LoyaltyPrice entity.
+func (c *LoyaltyPriceClient) Create() *LoyaltyPriceCreate {
+	mutation := newLoyaltyPriceMutation(c.config, OpCreate)
+	return &LoyaltyPriceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LoyaltyPrice entities.
+func (c *LoyaltyPriceClient) CreateBulk(builders ...*LoyaltyPriceCreate) *LoyaltyPriceCreateBulk {
+	return &LoyaltyPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LoyaltyPriceClient) MapCreateBulk(slice any, setFunc func(*LoyaltyPriceCreate, int)) *LoyaltyPriceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LoyaltyPriceCreateBulk{err: fmt.Errorf("calling to LoyaltyPriceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LoyaltyPriceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LoyaltyPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LoyaltyPrice.
+func (c *LoyaltyPriceClient) Update() *LoyaltyPriceUpdate {
+	mutation := newLoyaltyPriceMutation(c.config, OpUpdate)
+	return &LoyaltyPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LoyaltyPriceClient) UpdateOne(_m *LoyaltyPrice) *LoyaltyPriceUpdateOne {
+	mutation := newLoyaltyPriceMutation(c.config, OpUpdateOne, withLoyaltyPrice(_m))
+	return &LoyaltyPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LoyaltyPriceClient) UpdateOneID(id uuid.UUID) *LoyaltyPriceUpdateOne {
+	mutation := newLoyaltyPriceMutation(c.config, OpUpdateOne, withLoyaltyPriceID(id))
+	return &LoyaltyPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LoyaltyPrice.
+func (c *LoyaltyPriceClient) Delete() *LoyaltyPriceDelete {
+	mutation := newLoyaltyPriceMutation(c.config, OpDelete)
+	return &LoyaltyPriceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LoyaltyPriceClient) DeleteOne(_m *LoyaltyPrice) *LoyaltyPriceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LoyaltyPriceClient) DeleteOneID(id uuid.UUID) *LoyaltyPriceDeleteOne {
+	builder := c.Delete().Where(loyaltyprice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LoyaltyPriceDeleteOne{builder}
+}
+
+// Query returns a query builder for LoyaltyPrice.
+func (c *LoyaltyPriceClient) Query() *LoyaltyPriceQuery {
+	return &LoyaltyPriceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLoyaltyPrice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LoyaltyPrice entity by its id.
+func (c *LoyaltyPriceClient) Get(ctx context.Context, id uuid.UUID) (*LoyaltyPrice, error) {
+	return c.Query().Where(loyaltyprice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LoyaltyPriceClient) GetX(ctx context.Context, id uuid.UUID) *LoyaltyPrice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a LoyaltyPrice.
+func (c *LoyaltyPriceClient) QueryOrganization(_m *LoyaltyPrice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(loyaltyprice.Table, loyaltyprice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, loyaltyprice.OrganizationTable, loyaltyprice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LoyaltyPriceClient) Hooks() []Hook {
+	hooks := c.hooks.LoyaltyPrice
+	return append(hooks[:len(hooks):len(hooks)], loyaltyprice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *LoyaltyPriceClient) Interceptors() []Interceptor {
+	return c.inters.LoyaltyPrice
+}
+
+func (c *LoyaltyPriceClient) mutate(ctx context.Context, m *LoyaltyPriceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LoyaltyPriceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LoyaltyPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LoyaltyPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LoyaltyPriceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LoyaltyPrice mutation op: %q", m.Op())
 	}
 }
 
@@ -17430,14 +17588,15 @@ type (
 		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
-		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass,
-		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
-		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
-		ProviderHours, ProviderTimeOff, PushDevice, RateLock, RefreshToken, Refund,
-		RefundReview, RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		LateFeePolicy, Location, LoyaltyPrice, MFABackupCode, MFAChallenge, MFAFactor,
+		Member, MemberCredit, NotificationAttachment, NotificationDelivery,
+		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
+		Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
+		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosCardSale,
+		PosDayClose, PosFavorites, PosReturn, PosSale, ProcessorEvent, Product,
+		ProductPrice, PromoCode, PromoRedemption, ProviderHours, ProviderTimeOff,
+		PushDevice, RateLock, RefreshToken, Refund, RefundReview,
+		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
 		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
 		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Hook
@@ -17450,14 +17609,15 @@ type (
 		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
 		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
 		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
-		LateFeePolicy, Location, MFABackupCode, MFAChallenge, MFAFactor, Member,
-		MemberCredit, NotificationAttachment, NotificationDelivery, NotificationOptOut,
-		NotificationPreference, OTPRequest, OpeningHours, Organization, Pass,
-		PassShare, PassType, Payment, PaymentAttempt, PaymentCustomer, PaymentOverride,
-		Photo, PlatformSetting, PosCardSale, PosDayClose, PosFavorites, PosReturn,
-		PosSale, ProcessorEvent, Product, ProductPrice, PromoCode, PromoRedemption,
-		ProviderHours, ProviderTimeOff, PushDevice, RateLock, RefreshToken, Refund,
-		RefundReview, RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
+		LateFeePolicy, Location, LoyaltyPrice, MFABackupCode, MFAChallenge, MFAFactor,
+		Member, MemberCredit, NotificationAttachment, NotificationDelivery,
+		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
+		Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
+		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosCardSale,
+		PosDayClose, PosFavorites, PosReturn, PosSale, ProcessorEvent, Product,
+		ProductPrice, PromoCode, PromoRedemption, ProviderHours, ProviderTimeOff,
+		PushDevice, RateLock, RefreshToken, Refund, RefundReview,
+		RenewalReminderPolicy, Room, SalesDaily, Service, ServiceBundle,
 		ServiceBundleItem, ServiceProvider, ServiceVariant, Session, StaffPin,
 		StaffShift, StockMovement, Subscription, Tip, User, VenuePayments, Visit,
 		WebhookAttempt, WebhookDelivery, WebhookSubscription []ent.Interceptor

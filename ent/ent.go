@@ -52,6 +52,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -210,6 +211,7 @@ func checkColumn(t, c string) error {
 			latefee.Table:                latefee.ValidColumn,
 			latefeepolicy.Table:          latefeepolicy.ValidColumn,
 			location.Table:               location.ValidColumn,
+			loyaltyprice.Table:           loyaltyprice.ValidColumn,
 			mfabackupcode.Table:          mfabackupcode.ValidColumn,
 			mfachallenge.Table:           mfachallenge.ValidColumn,
 			mfafactor.Table:              mfafactor.ValidColumn,

@@ -43,6 +43,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -111,7 +112,7 @@ import (
 
 // schemaGraph holds a representation of ent/schema at runtime.
 var schemaGraph = func() *sqlgraph.Schema {
-	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 98)}
+	graph := &sqlgraph.Schema{Nodes: make([]*sqlgraph.Node, 99)}
 	graph.Nodes[0] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   apikey.Table,
@@ -1152,6 +1153,33 @@ var schemaGraph = func() *sqlgraph.Schema {
 	}
 	graph.Nodes[40] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
+			Table:   loyaltyprice.Table,
+			Columns: loyaltyprice.Columns,
+			ID: &sqlgraph.FieldSpec{
+				Type:   field.TypeUUID,
+				Column: loyaltyprice.FieldID,
+			},
+		},
+		Type: "LoyaltyPrice",
+		Fields: map[string]*sqlgraph.FieldSpec{
+			loyaltyprice.FieldCreatedAt:      {Type: field.TypeTime, Column: loyaltyprice.FieldCreatedAt},
+			loyaltyprice.FieldUpdatedAt:      {Type: field.TypeTime, Column: loyaltyprice.FieldUpdatedAt},
+			loyaltyprice.FieldOrganizationID: {Type: field.TypeUUID, Column: loyaltyprice.FieldOrganizationID},
+			loyaltyprice.FieldMemberID:       {Type: field.TypeUUID, Column: loyaltyprice.FieldMemberID},
+			loyaltyprice.FieldUserID:         {Type: field.TypeUUID, Column: loyaltyprice.FieldUserID},
+			loyaltyprice.FieldPassTypeID:     {Type: field.TypeUUID, Column: loyaltyprice.FieldPassTypeID},
+			loyaltyprice.FieldPassID:         {Type: field.TypeUUID, Column: loyaltyprice.FieldPassID},
+			loyaltyprice.FieldAmountMinor:    {Type: field.TypeInt64, Column: loyaltyprice.FieldAmountMinor},
+			loyaltyprice.FieldCurrency:       {Type: field.TypeString, Column: loyaltyprice.FieldCurrency},
+			loyaltyprice.FieldReason:         {Type: field.TypeString, Column: loyaltyprice.FieldReason},
+			loyaltyprice.FieldStatus:         {Type: field.TypeEnum, Column: loyaltyprice.FieldStatus},
+			loyaltyprice.FieldCreatedBy:      {Type: field.TypeUUID, Column: loyaltyprice.FieldCreatedBy},
+			loyaltyprice.FieldRevokedAt:      {Type: field.TypeTime, Column: loyaltyprice.FieldRevokedAt},
+			loyaltyprice.FieldRevokeReason:   {Type: field.TypeString, Column: loyaltyprice.FieldRevokeReason},
+		},
+	}
+	graph.Nodes[41] = &sqlgraph.Node{
+		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfabackupcode.Table,
 			Columns: mfabackupcode.Columns,
 			ID: &sqlgraph.FieldSpec{
@@ -1168,7 +1196,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfabackupcode.FieldUsedAt:    {Type: field.TypeTime, Column: mfabackupcode.FieldUsedAt},
 		},
 	}
-	graph.Nodes[41] = &sqlgraph.Node{
+	graph.Nodes[42] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfachallenge.Table,
 			Columns: mfachallenge.Columns,
@@ -1188,7 +1216,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfachallenge.FieldUsedAt:    {Type: field.TypeTime, Column: mfachallenge.FieldUsedAt},
 		},
 	}
-	graph.Nodes[42] = &sqlgraph.Node{
+	graph.Nodes[43] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   mfafactor.Table,
 			Columns: mfafactor.Columns,
@@ -1208,7 +1236,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			mfafactor.FieldLastStep:    {Type: field.TypeInt64, Column: mfafactor.FieldLastStep},
 		},
 	}
-	graph.Nodes[43] = &sqlgraph.Node{
+	graph.Nodes[44] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   member.Table,
 			Columns: member.Columns,
@@ -1237,7 +1265,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			member.FieldSearchClient:    {Type: field.TypeString, Column: member.FieldSearchClient},
 		},
 	}
-	graph.Nodes[44] = &sqlgraph.Node{
+	graph.Nodes[45] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   membercredit.Table,
 			Columns: membercredit.Columns,
@@ -1259,7 +1287,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			membercredit.FieldCheckoutID:     {Type: field.TypeUUID, Column: membercredit.FieldCheckoutID},
 		},
 	}
-	graph.Nodes[45] = &sqlgraph.Node{
+	graph.Nodes[46] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationattachment.Table,
 			Columns: notificationattachment.Columns,
@@ -1279,7 +1307,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationattachment.FieldData:           {Type: field.TypeBytes, Column: notificationattachment.FieldData},
 		},
 	}
-	graph.Nodes[46] = &sqlgraph.Node{
+	graph.Nodes[47] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationdelivery.Table,
 			Columns: notificationdelivery.Columns,
@@ -1316,7 +1344,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationdelivery.FieldSentAt:            {Type: field.TypeTime, Column: notificationdelivery.FieldSentAt},
 		},
 	}
-	graph.Nodes[47] = &sqlgraph.Node{
+	graph.Nodes[48] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationoptout.Table,
 			Columns: notificationoptout.Columns,
@@ -1334,7 +1362,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationoptout.FieldChannel:        {Type: field.TypeEnum, Column: notificationoptout.FieldChannel},
 		},
 	}
-	graph.Nodes[48] = &sqlgraph.Node{
+	graph.Nodes[49] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   notificationpreference.Table,
 			Columns: notificationpreference.Columns,
@@ -1355,7 +1383,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			notificationpreference.FieldQuietHoursTimezone: {Type: field.TypeString, Column: notificationpreference.FieldQuietHoursTimezone},
 		},
 	}
-	graph.Nodes[49] = &sqlgraph.Node{
+	graph.Nodes[50] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   otprequest.Table,
 			Columns: otprequest.Columns,
@@ -1377,7 +1405,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			otprequest.FieldAttempts:      {Type: field.TypeInt, Column: otprequest.FieldAttempts},
 		},
 	}
-	graph.Nodes[50] = &sqlgraph.Node{
+	graph.Nodes[51] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   openinghours.Table,
 			Columns: openinghours.Columns,
@@ -1399,7 +1427,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			openinghours.FieldClosed:         {Type: field.TypeBool, Column: openinghours.FieldClosed},
 		},
 	}
-	graph.Nodes[51] = &sqlgraph.Node{
+	graph.Nodes[52] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   organization.Table,
 			Columns: organization.Columns,
@@ -1432,7 +1460,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			organization.FieldWorld:                 {Type: field.TypeEnum, Column: organization.FieldWorld},
 		},
 	}
-	graph.Nodes[52] = &sqlgraph.Node{
+	graph.Nodes[53] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pass.Table,
 			Columns: pass.Columns,
@@ -1458,7 +1486,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pass.FieldFlexibleChange:   {Type: field.TypeJSON, Column: pass.FieldFlexibleChange},
 		},
 	}
-	graph.Nodes[53] = &sqlgraph.Node{
+	graph.Nodes[54] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passshare.Table,
 			Columns: passshare.Columns,
@@ -1483,7 +1511,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passshare.FieldEndedAt:        {Type: field.TypeTime, Column: passshare.FieldEndedAt},
 		},
 	}
-	graph.Nodes[54] = &sqlgraph.Node{
+	graph.Nodes[55] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   passtype.Table,
 			Columns: passtype.Columns,
@@ -1521,7 +1549,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			passtype.FieldShareSlots:             {Type: field.TypeInt, Column: passtype.FieldShareSlots},
 		},
 	}
-	graph.Nodes[55] = &sqlgraph.Node{
+	graph.Nodes[56] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   payment.Table,
 			Columns: payment.Columns,
@@ -1549,7 +1577,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			payment.FieldLocationID:         {Type: field.TypeUUID, Column: payment.FieldLocationID},
 		},
 	}
-	graph.Nodes[56] = &sqlgraph.Node{
+	graph.Nodes[57] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentattempt.Table,
 			Columns: paymentattempt.Columns,
@@ -1573,7 +1601,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
 		},
 	}
-	graph.Nodes[57] = &sqlgraph.Node{
+	graph.Nodes[58] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentcustomer.Table,
 			Columns: paymentcustomer.Columns,
@@ -1593,7 +1621,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentcustomer.FieldDefaultPaymentMethodID: {Type: field.TypeString, Column: paymentcustomer.FieldDefaultPaymentMethodID},
 		},
 	}
-	graph.Nodes[58] = &sqlgraph.Node{
+	graph.Nodes[59] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   paymentoverride.Table,
 			Columns: paymentoverride.Columns,
@@ -1620,7 +1648,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentoverride.FieldCreatedBy:                {Type: field.TypeUUID, Column: paymentoverride.FieldCreatedBy},
 		},
 	}
-	graph.Nodes[59] = &sqlgraph.Node{
+	graph.Nodes[60] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   photo.Table,
 			Columns: photo.Columns,
@@ -1642,7 +1670,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			photo.FieldSortOrder:      {Type: field.TypeInt, Column: photo.FieldSortOrder},
 		},
 	}
-	graph.Nodes[60] = &sqlgraph.Node{
+	graph.Nodes[61] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   platformsetting.Table,
 			Columns: platformsetting.Columns,
@@ -1660,7 +1688,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			platformsetting.FieldChangedBy: {Type: field.TypeString, Column: platformsetting.FieldChangedBy},
 		},
 	}
-	graph.Nodes[61] = &sqlgraph.Node{
+	graph.Nodes[62] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   poscardsale.Table,
 			Columns: poscardsale.Columns,
@@ -1699,7 +1727,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			poscardsale.FieldCompletedAt:          {Type: field.TypeTime, Column: poscardsale.FieldCompletedAt},
 		},
 	}
-	graph.Nodes[62] = &sqlgraph.Node{
+	graph.Nodes[63] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posdayclose.Table,
 			Columns: posdayclose.Columns,
@@ -1725,7 +1753,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posdayclose.FieldClosedAt:          {Type: field.TypeTime, Column: posdayclose.FieldClosedAt},
 		},
 	}
-	graph.Nodes[63] = &sqlgraph.Node{
+	graph.Nodes[64] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posfavorites.Table,
 			Columns: posfavorites.Columns,
@@ -1743,7 +1771,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posfavorites.FieldUpdatedByUserID: {Type: field.TypeUUID, Column: posfavorites.FieldUpdatedByUserID},
 		},
 	}
-	graph.Nodes[64] = &sqlgraph.Node{
+	graph.Nodes[65] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   posreturn.Table,
 			Columns: posreturn.Columns,
@@ -1765,7 +1793,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			posreturn.FieldUserID:         {Type: field.TypeUUID, Column: posreturn.FieldUserID},
 		},
 	}
-	graph.Nodes[65] = &sqlgraph.Node{
+	graph.Nodes[66] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   possale.Table,
 			Columns: possale.Columns,
@@ -1799,7 +1827,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			possale.FieldPromoExceptionReason: {Type: field.TypeString, Column: possale.FieldPromoExceptionReason},
 		},
 	}
-	graph.Nodes[66] = &sqlgraph.Node{
+	graph.Nodes[67] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   processorevent.Table,
 			Columns: processorevent.Columns,
@@ -1820,7 +1848,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			processorevent.FieldOutcome:     {Type: field.TypeString, Column: processorevent.FieldOutcome},
 		},
 	}
-	graph.Nodes[67] = &sqlgraph.Node{
+	graph.Nodes[68] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   product.Table,
 			Columns: product.Columns,
@@ -1840,7 +1868,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			product.FieldActive:         {Type: field.TypeBool, Column: product.FieldActive},
 		},
 	}
-	graph.Nodes[68] = &sqlgraph.Node{
+	graph.Nodes[69] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   productprice.Table,
 			Columns: productprice.Columns,
@@ -1860,7 +1888,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			productprice.FieldVersion:        {Type: field.TypeInt, Column: productprice.FieldVersion},
 		},
 	}
-	graph.Nodes[69] = &sqlgraph.Node{
+	graph.Nodes[70] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   promocode.Table,
 			Columns: promocode.Columns,
@@ -1895,7 +1923,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			promocode.FieldCreatedByUserID:  {Type: field.TypeUUID, Column: promocode.FieldCreatedByUserID},
 		},
 	}
-	graph.Nodes[70] = &sqlgraph.Node{
+	graph.Nodes[71] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   promoredemption.Table,
 			Columns: promoredemption.Columns,
@@ -1919,7 +1947,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			promoredemption.FieldLateReason:     {Type: field.TypeString, Column: promoredemption.FieldLateReason},
 		},
 	}
-	graph.Nodes[71] = &sqlgraph.Node{
+	graph.Nodes[72] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providerhours.Table,
 			Columns: providerhours.Columns,
@@ -1940,7 +1968,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providerhours.FieldEndMinute:      {Type: field.TypeInt, Column: providerhours.FieldEndMinute},
 		},
 	}
-	graph.Nodes[72] = &sqlgraph.Node{
+	graph.Nodes[73] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   providertimeoff.Table,
 			Columns: providertimeoff.Columns,
@@ -1960,7 +1988,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			providertimeoff.FieldReason:         {Type: field.TypeString, Column: providertimeoff.FieldReason},
 		},
 	}
-	graph.Nodes[73] = &sqlgraph.Node{
+	graph.Nodes[74] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   pushdevice.Table,
 			Columns: pushdevice.Columns,
@@ -1982,7 +2010,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			pushdevice.FieldAppVariant:     {Type: field.TypeEnum, Column: pushdevice.FieldAppVariant},
 		},
 	}
-	graph.Nodes[74] = &sqlgraph.Node{
+	graph.Nodes[75] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   ratelock.Table,
 			Columns: ratelock.Columns,
@@ -2010,7 +2038,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			ratelock.FieldEndedAt:         {Type: field.TypeTime, Column: ratelock.FieldEndedAt},
 		},
 	}
-	graph.Nodes[75] = &sqlgraph.Node{
+	graph.Nodes[76] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refreshtoken.Table,
 			Columns: refreshtoken.Columns,
@@ -2032,7 +2060,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refreshtoken.FieldUsedAt:    {Type: field.TypeTime, Column: refreshtoken.FieldUsedAt},
 		},
 	}
-	graph.Nodes[76] = &sqlgraph.Node{
+	graph.Nodes[77] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refund.Table,
 			Columns: refund.Columns,
@@ -2066,7 +2094,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refund.FieldRefundedAt:           {Type: field.TypeTime, Column: refund.FieldRefundedAt},
 		},
 	}
-	graph.Nodes[77] = &sqlgraph.Node{
+	graph.Nodes[78] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   refundreview.Table,
 			Columns: refundreview.Columns,
@@ -2090,7 +2118,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			refundreview.FieldUsedAt:             {Type: field.TypeTime, Column: refundreview.FieldUsedAt},
 		},
 	}
-	graph.Nodes[78] = &sqlgraph.Node{
+	graph.Nodes[79] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   renewalreminderpolicy.Table,
 			Columns: renewalreminderpolicy.Columns,
@@ -2108,7 +2136,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			renewalreminderpolicy.FieldPreviewHash:    {Type: field.TypeString, Column: renewalreminderpolicy.FieldPreviewHash},
 		},
 	}
-	graph.Nodes[79] = &sqlgraph.Node{
+	graph.Nodes[80] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   room.Table,
 			Columns: room.Columns,
@@ -2131,7 +2159,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			room.FieldFloorPlanURL:   {Type: field.TypeString, Column: room.FieldFloorPlanURL},
 		},
 	}
-	graph.Nodes[80] = &sqlgraph.Node{
+	graph.Nodes[81] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   salesdaily.Table,
 			Columns: salesdaily.Columns,
@@ -2158,7 +2186,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			salesdaily.FieldRefunds:        {Type: field.TypeInt64, Column: salesdaily.FieldRefunds},
 		},
 	}
-	graph.Nodes[81] = &sqlgraph.Node{
+	graph.Nodes[82] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   service.Table,
 			Columns: service.Columns,
@@ -2193,7 +2221,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			service.FieldDepositPercentBp:    {Type: field.TypeInt, Column: service.FieldDepositPercentBp},
 		},
 	}
-	graph.Nodes[82] = &sqlgraph.Node{
+	graph.Nodes[83] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundle.Table,
 			Columns: servicebundle.Columns,
@@ -2215,7 +2243,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundle.FieldSortOrder:      {Type: field.TypeInt, Column: servicebundle.FieldSortOrder},
 		},
 	}
-	graph.Nodes[83] = &sqlgraph.Node{
+	graph.Nodes[84] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicebundleitem.Table,
 			Columns: servicebundleitem.Columns,
@@ -2235,7 +2263,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicebundleitem.FieldPosition:       {Type: field.TypeInt, Column: servicebundleitem.FieldPosition},
 		},
 	}
-	graph.Nodes[84] = &sqlgraph.Node{
+	graph.Nodes[85] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   serviceprovider.Table,
 			Columns: serviceprovider.Columns,
@@ -2258,7 +2286,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			serviceprovider.FieldIsActive:              {Type: field.TypeBool, Column: serviceprovider.FieldIsActive},
 		},
 	}
-	graph.Nodes[85] = &sqlgraph.Node{
+	graph.Nodes[86] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   servicevariant.Table,
 			Columns: servicevariant.Columns,
@@ -2281,7 +2309,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			servicevariant.FieldDepositMinor:    {Type: field.TypeInt64, Column: servicevariant.FieldDepositMinor},
 		},
 	}
-	graph.Nodes[86] = &sqlgraph.Node{
+	graph.Nodes[87] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   session.Table,
 			Columns: session.Columns,
@@ -2305,7 +2333,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			session.FieldActiveOrganizationID: {Type: field.TypeUUID, Column: session.FieldActiveOrganizationID},
 		},
 	}
-	graph.Nodes[87] = &sqlgraph.Node{
+	graph.Nodes[88] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffpin.Table,
 			Columns: staffpin.Columns,
@@ -2323,7 +2351,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffpin.FieldPinHash:        {Type: field.TypeString, Column: staffpin.FieldPinHash},
 		},
 	}
-	graph.Nodes[88] = &sqlgraph.Node{
+	graph.Nodes[89] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   staffshift.Table,
 			Columns: staffshift.Columns,
@@ -2344,7 +2372,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			staffshift.FieldNote:           {Type: field.TypeString, Column: staffshift.FieldNote},
 		},
 	}
-	graph.Nodes[89] = &sqlgraph.Node{
+	graph.Nodes[90] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   stockmovement.Table,
 			Columns: stockmovement.Columns,
@@ -2368,7 +2396,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			stockmovement.FieldReason:         {Type: field.TypeString, Column: stockmovement.FieldReason},
 		},
 	}
-	graph.Nodes[90] = &sqlgraph.Node{
+	graph.Nodes[91] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   subscription.Table,
 			Columns: subscription.Columns,
@@ -2399,7 +2427,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
 		},
 	}
-	graph.Nodes[91] = &sqlgraph.Node{
+	graph.Nodes[92] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   tip.Table,
 			Columns: tip.Columns,
@@ -2427,7 +2455,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			tip.FieldPaidAt:          {Type: field.TypeTime, Column: tip.FieldPaidAt},
 		},
 	}
-	graph.Nodes[92] = &sqlgraph.Node{
+	graph.Nodes[93] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   user.Table,
 			Columns: user.Columns,
@@ -2451,7 +2479,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			user.FieldMarketingConsent: {Type: field.TypeBool, Column: user.FieldMarketingConsent},
 		},
 	}
-	graph.Nodes[93] = &sqlgraph.Node{
+	graph.Nodes[94] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   venuepayments.Table,
 			Columns: venuepayments.Columns,
@@ -2472,7 +2500,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			venuepayments.FieldApplicationFeeBp: {Type: field.TypeInt, Column: venuepayments.FieldApplicationFeeBp},
 		},
 	}
-	graph.Nodes[94] = &sqlgraph.Node{
+	graph.Nodes[95] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   visit.Table,
 			Columns: visit.Columns,
@@ -2501,7 +2529,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			visit.FieldBundleID:        {Type: field.TypeUUID, Column: visit.FieldBundleID},
 		},
 	}
-	graph.Nodes[95] = &sqlgraph.Node{
+	graph.Nodes[96] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookattempt.Table,
 			Columns: webhookattempt.Columns,
@@ -2527,7 +2555,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookattempt.FieldCorrelationID:   {Type: field.TypeString, Column: webhookattempt.FieldCorrelationID},
 		},
 	}
-	graph.Nodes[96] = &sqlgraph.Node{
+	graph.Nodes[97] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhookdelivery.Table,
 			Columns: webhookdelivery.Columns,
@@ -2553,7 +2581,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			webhookdelivery.FieldReplayOf:       {Type: field.TypeUUID, Column: webhookdelivery.FieldReplayOf},
 		},
 	}
-	graph.Nodes[97] = &sqlgraph.Node{
+	graph.Nodes[98] = &sqlgraph.Node{
 		NodeSpec: sqlgraph.NodeSpec{
 			Table:   webhooksubscription.Table,
 			Columns: webhooksubscription.Columns,
@@ -3695,6 +3723,18 @@ var schemaGraph = func() *sqlgraph.Schema {
 		},
 		"Location",
 		"Photo",
+	)
+	graph.MustAddE(
+		"organization",
+		&sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   loyaltyprice.OrganizationTable,
+			Columns: []string{loyaltyprice.OrganizationColumn},
+			Bidi:    false,
+		},
+		"LoyaltyPrice",
+		"Organization",
 	)
 	graph.MustAddE(
 		"organization",
@@ -10530,6 +10570,130 @@ func (f *LocationFilter) WhereHasPhotosWith(preds ...predicate.Photo) {
 }
 
 // addPredicate implements the predicateAdder interface.
+func (_q *LoyaltyPriceQuery) addPredicate(pred func(s *sql.Selector)) {
+	_q.predicates = append(_q.predicates, pred)
+}
+
+// Filter returns a Filter implementation to apply filters on the LoyaltyPriceQuery builder.
+func (_q *LoyaltyPriceQuery) Filter() *LoyaltyPriceFilter {
+	return &LoyaltyPriceFilter{config: _q.config, predicateAdder: _q}
+}
+
+// addPredicate implements the predicateAdder interface.
+func (m *LoyaltyPriceMutation) addPredicate(pred func(s *sql.Selector)) {
+	m.predicates = append(m.predicates, pred)
+}
+
+// Filter returns an entql.Where implementation to apply filters on the LoyaltyPriceMutation builder.
+func (m *LoyaltyPriceMutation) Filter() *LoyaltyPriceFilter {
+	return &LoyaltyPriceFilter{config: m.config, predicateAdder: m}
+}
+
+// LoyaltyPriceFilter provides a generic filtering capability at runtime for LoyaltyPriceQuery.
+type LoyaltyPriceFilter struct {
+	predicateAdder
+	config
+}
+
+// Where applies the entql predicate on the query filter.
+func (f *LoyaltyPriceFilter) Where(p entql.P) {
+	f.addPredicate(func(s *sql.Selector) {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+			s.AddError(err)
+		}
+	})
+}
+
+// WhereID applies the entql [16]byte predicate on the id field.
+func (f *LoyaltyPriceFilter) WhereID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldID))
+}
+
+// WhereCreatedAt applies the entql time.Time predicate on the created_at field.
+func (f *LoyaltyPriceFilter) WhereCreatedAt(p entql.TimeP) {
+	f.Where(p.Field(loyaltyprice.FieldCreatedAt))
+}
+
+// WhereUpdatedAt applies the entql time.Time predicate on the updated_at field.
+func (f *LoyaltyPriceFilter) WhereUpdatedAt(p entql.TimeP) {
+	f.Where(p.Field(loyaltyprice.FieldUpdatedAt))
+}
+
+// WhereOrganizationID applies the entql [16]byte predicate on the organization_id field.
+func (f *LoyaltyPriceFilter) WhereOrganizationID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldOrganizationID))
+}
+
+// WhereMemberID applies the entql [16]byte predicate on the member_id field.
+func (f *LoyaltyPriceFilter) WhereMemberID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldMemberID))
+}
+
+// WhereUserID applies the entql [16]byte predicate on the user_id field.
+func (f *LoyaltyPriceFilter) WhereUserID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldUserID))
+}
+
+// WherePassTypeID applies the entql [16]byte predicate on the pass_type_id field.
+func (f *LoyaltyPriceFilter) WherePassTypeID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldPassTypeID))
+}
+
+// WherePassID applies the entql [16]byte predicate on the pass_id field.
+func (f *LoyaltyPriceFilter) WherePassID(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldPassID))
+}
+
+// WhereAmountMinor applies the entql int64 predicate on the amount_minor field.
+func (f *LoyaltyPriceFilter) WhereAmountMinor(p entql.Int64P) {
+	f.Where(p.Field(loyaltyprice.FieldAmountMinor))
+}
+
+// WhereCurrency applies the entql string predicate on the currency field.
+func (f *LoyaltyPriceFilter) WhereCurrency(p entql.StringP) {
+	f.Where(p.Field(loyaltyprice.FieldCurrency))
+}
+
+// WhereReason applies the entql string predicate on the reason field.
+func (f *LoyaltyPriceFilter) WhereReason(p entql.StringP) {
+	f.Where(p.Field(loyaltyprice.FieldReason))
+}
+
+// WhereStatus applies the entql string predicate on the status field.
+func (f *LoyaltyPriceFilter) WhereStatus(p entql.StringP) {
+	f.Where(p.Field(loyaltyprice.FieldStatus))
+}
+
+// WhereCreatedBy applies the entql [16]byte predicate on the created_by field.
+func (f *LoyaltyPriceFilter) WhereCreatedBy(p entql.ValueP) {
+	f.Where(p.Field(loyaltyprice.FieldCreatedBy))
+}
+
+// WhereRevokedAt applies the entql time.Time predicate on the revoked_at field.
+func (f *LoyaltyPriceFilter) WhereRevokedAt(p entql.TimeP) {
+	f.Where(p.Field(loyaltyprice.FieldRevokedAt))
+}
+
+// WhereRevokeReason applies the entql string predicate on the revoke_reason field.
+func (f *LoyaltyPriceFilter) WhereRevokeReason(p entql.StringP) {
+	f.Where(p.Field(loyaltyprice.FieldRevokeReason))
+}
+
+// WhereHasOrganization applies a predicate to check if query has an edge organization.
+func (f *LoyaltyPriceFilter) WhereHasOrganization() {
+	f.Where(entql.HasEdge("organization"))
+}
+
+// WhereHasOrganizationWith applies a predicate to check if query has an edge organization with a given conditions (other predicates).
+func (f *LoyaltyPriceFilter) WhereHasOrganizationWith(preds ...predicate.Organization) {
+	f.Where(entql.HasEdgeWith("organization", sqlgraph.WrapFunc(func(s *sql.Selector) {
+		for _, p := range preds {
+			p(s)
+		}
+	})))
+}
+
+// addPredicate implements the predicateAdder interface.
 func (_q *MFABackupCodeQuery) addPredicate(pred func(s *sql.Selector)) {
 	_q.predicates = append(_q.predicates, pred)
 }
@@ -10558,7 +10722,7 @@ type MFABackupCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFABackupCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[40].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10623,7 +10787,7 @@ type MFAChallengeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAChallengeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[41].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10698,7 +10862,7 @@ type MFAFactorFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MFAFactorFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[42].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10773,7 +10937,7 @@ type MemberFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[43].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -10963,7 +11127,7 @@ type MemberCreditFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *MemberCreditFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[44].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11076,7 +11240,7 @@ type NotificationAttachmentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationAttachmentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[45].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11179,7 +11343,7 @@ type NotificationDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[46].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11395,7 +11559,7 @@ type NotificationOptOutFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationOptOutFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[47].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11488,7 +11652,7 @@ type NotificationPreferenceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *NotificationPreferenceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[48].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11568,7 +11732,7 @@ type OTPRequestFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OTPRequestFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[49].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11653,7 +11817,7 @@ type OpeningHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OpeningHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[50].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11766,7 +11930,7 @@ type OrganizationFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *OrganizationFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[51].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -11906,7 +12070,7 @@ type PassFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[52].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12081,7 +12245,7 @@ type PassShareFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassShareFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[53].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12195,7 +12359,7 @@ type PassTypeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PassTypeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[54].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12444,7 +12608,7 @@ type PaymentFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[55].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12601,7 +12765,7 @@ type PaymentAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[56].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12710,7 +12874,7 @@ type PaymentCustomerFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentCustomerFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[57].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12813,7 +12977,7 @@ type PaymentOverrideFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PaymentOverrideFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[58].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -12937,7 +13101,7 @@ type PhotoFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PhotoFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[59].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13064,7 +13228,7 @@ type PlatformSettingFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PlatformSettingFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[60].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13129,7 +13293,7 @@ type PosCardSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosCardSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[61].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13313,7 +13477,7 @@ type PosDayCloseFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosDayCloseFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[62].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13432,7 +13596,7 @@ type PosFavoritesFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosFavoritesFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[63].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13511,7 +13675,7 @@ type PosReturnFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosReturnFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[64].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13610,7 +13774,7 @@ type PosSaleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PosSaleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[65].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13769,7 +13933,7 @@ type ProcessorEventFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProcessorEventFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[66].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13849,7 +14013,7 @@ type ProductFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[67].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -13938,7 +14102,7 @@ type ProductPriceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProductPriceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[68].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14041,7 +14205,7 @@ type PromoCodeFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PromoCodeFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[69].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14205,7 +14369,7 @@ type PromoRedemptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PromoRedemptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[70].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14342,7 +14506,7 @@ type ProviderHoursFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderHoursFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[71].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14464,7 +14628,7 @@ type ProviderTimeOffFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ProviderTimeOffFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[72].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14567,7 +14731,7 @@ type PushDeviceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *PushDeviceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[73].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14680,7 +14844,7 @@ type RateLockFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RateLockFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[74].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14809,7 +14973,7 @@ type RefreshTokenFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefreshTokenFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[75].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -14908,7 +15072,7 @@ type RefundFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[76].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15095,7 +15259,7 @@ type RefundReviewFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RefundReviewFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[77].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15218,7 +15382,7 @@ type RenewalReminderPolicyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RenewalReminderPolicyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[78].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15297,7 +15461,7 @@ type RoomFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *RoomFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[79].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15429,7 +15593,7 @@ type SalesDailyFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SalesDailyFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[80].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15553,7 +15717,7 @@ type ServiceFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[81].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15773,7 +15937,7 @@ type ServiceBundleFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[82].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -15886,7 +16050,7 @@ type ServiceBundleItemFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceBundleItemFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[83].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16017,7 +16181,7 @@ type ServiceProviderFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceProviderFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[84].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16149,7 +16313,7 @@ type ServiceVariantFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *ServiceVariantFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[85].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16267,7 +16431,7 @@ type SessionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SessionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[86].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16390,7 +16554,7 @@ type StaffPinFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffPinFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[87].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16469,7 +16633,7 @@ type StaffShiftFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StaffShiftFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[88].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16591,7 +16755,7 @@ type StockMovementFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *StockMovementFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[89].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16714,7 +16878,7 @@ type SubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *SubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[90].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -16872,7 +17036,7 @@ type TipFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *TipFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[91].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17015,7 +17179,7 @@ type UserFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *UserFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[92].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[93].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17152,7 +17316,7 @@ type VenuePaymentsFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VenuePaymentsFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[93].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[94].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17246,7 +17410,7 @@ type VisitFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *VisitFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[94].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[95].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17408,7 +17572,7 @@ type WebhookAttemptFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookAttemptFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[95].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[96].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17541,7 +17705,7 @@ type WebhookDeliveryFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookDeliveryFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[96].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[97].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})
@@ -17688,7 +17852,7 @@ type WebhookSubscriptionFilter struct {
 // Where applies the entql predicate on the query filter.
 func (f *WebhookSubscriptionFilter) Where(p entql.P) {
 	f.addPredicate(func(s *sql.Selector) {
-		if err := schemaGraph.EvalP(schemaGraph.Nodes[97].Type, p, s); err != nil {
+		if err := schemaGraph.EvalP(schemaGraph.Nodes[98].Type, p, s); err != nil {
 			s.AddError(err)
 		}
 	})

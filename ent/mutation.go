@@ -52,6 +52,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -163,6 +164,7 @@ const (
 	TypeLateFee                = "LateFee"
 	TypeLateFeePolicy          = "LateFeePolicy"
 	TypeLocation               = "Location"
+	TypeLoyaltyPrice           = "LoyaltyPrice"
 	TypeMFABackupCode          = "MFABackupCode"
 	TypeMFAChallenge           = "MFAChallenge"
 	TypeMFAFactor              = "MFAFactor"
@@ -50218,6 +50220,1228 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// LoyaltyPriceMutation represents an operation that mutates the LoyaltyPrice nodes in the graph.
+type LoyaltyPriceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *uuid.UUID
+	created_at          *time.Time
+	updated_at          *time.Time
+	member_id           *uuid.UUID
+	user_id             *uuid.UUID
+	pass_type_id        *uuid.UUID
+	pass_id             *uuid.UUID
+	amount_minor        *int64
+	addamount_minor     *int64
+	currency            *string
+	reason              *string
+	status              *loyaltyprice.Status
+	created_by          *uuid.UUID
+	revoked_at          *time.Time
+	revoke_reason       *string
+	clearedFields       map[string]struct{}
+	organization        *uuid.UUID
+	clearedorganization bool
+	done                bool
+	oldValue            func(context.Context) (*LoyaltyPrice, error)
+	predicates          []predicate.LoyaltyPrice
+}
+
+var _ ent.Mutation = (*LoyaltyPriceMutation)(nil)
+
+// loyaltypriceOption allows management of the mutation configuration using functional options.
+type loyaltypriceOption func(*LoyaltyPriceMutation)
+
+// newLoyaltyPriceMutation creates new mutation for the LoyaltyPrice entity.
+func newLoyaltyPriceMutation(c config, op Op, opts ...loyaltypriceOption) *LoyaltyPriceMutation {
+	m := &LoyaltyPriceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLoyaltyPrice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLoyaltyPriceID sets the ID field of the mutation.
+func withLoyaltyPriceID(id uuid.UUID) loyaltypriceOption {
+	return func(m *LoyaltyPriceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LoyaltyPrice
+		)
+		m.oldValue = func(ctx context.Context) (*LoyaltyPrice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LoyaltyPrice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLoyaltyPrice sets the old LoyaltyPrice of the mutation.
+func withLoyaltyPrice(node *LoyaltyPrice) loyaltypriceOption {
+	return func(m *LoyaltyPriceMutation) {
+		m.oldValue = func(context.Context) (*LoyaltyPrice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LoyaltyPriceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LoyaltyPriceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of LoyaltyPrice entities.
+func (m *LoyaltyPriceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LoyaltyPriceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LoyaltyPriceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LoyaltyPrice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LoyaltyPriceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LoyaltyPriceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LoyaltyPriceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LoyaltyPriceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LoyaltyPriceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LoyaltyPriceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *LoyaltyPriceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *LoyaltyPriceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *LoyaltyPriceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *LoyaltyPriceMutation) SetMemberID(u uuid.UUID) {
+	m.member_id = &u
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *LoyaltyPriceMutation) MemberID() (r uuid.UUID, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMemberID returns the old "member_id" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldMemberID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMemberID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMemberID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMemberID: %w", err)
+	}
+	return oldValue.MemberID, nil
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *LoyaltyPriceMutation) ResetMemberID() {
+	m.member_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *LoyaltyPriceMutation) SetUserID(u uuid.UUID) {
+	m.user_id = &u
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *LoyaltyPriceMutation) UserID() (r uuid.UUID, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldUserID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *LoyaltyPriceMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (m *LoyaltyPriceMutation) SetPassTypeID(u uuid.UUID) {
+	m.pass_type_id = &u
+}
+
+// PassTypeID returns the value of the "pass_type_id" field in the mutation.
+func (m *LoyaltyPriceMutation) PassTypeID() (r uuid.UUID, exists bool) {
+	v := m.pass_type_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassTypeID returns the old "pass_type_id" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldPassTypeID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassTypeID: %w", err)
+	}
+	return oldValue.PassTypeID, nil
+}
+
+// ResetPassTypeID resets all changes to the "pass_type_id" field.
+func (m *LoyaltyPriceMutation) ResetPassTypeID() {
+	m.pass_type_id = nil
+}
+
+// SetPassID sets the "pass_id" field.
+func (m *LoyaltyPriceMutation) SetPassID(u uuid.UUID) {
+	m.pass_id = &u
+}
+
+// PassID returns the value of the "pass_id" field in the mutation.
+func (m *LoyaltyPriceMutation) PassID() (r uuid.UUID, exists bool) {
+	v := m.pass_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassID returns the old "pass_id" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldPassID(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassID: %w", err)
+	}
+	return oldValue.PassID, nil
+}
+
+// ClearPassID clears the value of the "pass_id" field.
+func (m *LoyaltyPriceMutation) ClearPassID() {
+	m.pass_id = nil
+	m.clearedFields[loyaltyprice.FieldPassID] = struct{}{}
+}
+
+// PassIDCleared returns if the "pass_id" field was cleared in this mutation.
+func (m *LoyaltyPriceMutation) PassIDCleared() bool {
+	_, ok := m.clearedFields[loyaltyprice.FieldPassID]
+	return ok
+}
+
+// ResetPassID resets all changes to the "pass_id" field.
+func (m *LoyaltyPriceMutation) ResetPassID() {
+	m.pass_id = nil
+	delete(m.clearedFields, loyaltyprice.FieldPassID)
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *LoyaltyPriceMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *LoyaltyPriceMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *LoyaltyPriceMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *LoyaltyPriceMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *LoyaltyPriceMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *LoyaltyPriceMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *LoyaltyPriceMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *LoyaltyPriceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *LoyaltyPriceMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *LoyaltyPriceMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *LoyaltyPriceMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[loyaltyprice.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *LoyaltyPriceMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[loyaltyprice.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *LoyaltyPriceMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, loyaltyprice.FieldReason)
+}
+
+// SetStatus sets the "status" field.
+func (m *LoyaltyPriceMutation) SetStatus(l loyaltyprice.Status) {
+	m.status = &l
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *LoyaltyPriceMutation) Status() (r loyaltyprice.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldStatus(ctx context.Context) (v loyaltyprice.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *LoyaltyPriceMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *LoyaltyPriceMutation) SetCreatedBy(u uuid.UUID) {
+	m.created_by = &u
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *LoyaltyPriceMutation) CreatedBy() (r uuid.UUID, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldCreatedBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *LoyaltyPriceMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[loyaltyprice.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *LoyaltyPriceMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[loyaltyprice.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *LoyaltyPriceMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, loyaltyprice.FieldCreatedBy)
+}
+
+// SetRevokedAt sets the "revoked_at" field.
+func (m *LoyaltyPriceMutation) SetRevokedAt(t time.Time) {
+	m.revoked_at = &t
+}
+
+// RevokedAt returns the value of the "revoked_at" field in the mutation.
+func (m *LoyaltyPriceMutation) RevokedAt() (r time.Time, exists bool) {
+	v := m.revoked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevokedAt returns the old "revoked_at" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldRevokedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevokedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevokedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevokedAt: %w", err)
+	}
+	return oldValue.RevokedAt, nil
+}
+
+// ClearRevokedAt clears the value of the "revoked_at" field.
+func (m *LoyaltyPriceMutation) ClearRevokedAt() {
+	m.revoked_at = nil
+	m.clearedFields[loyaltyprice.FieldRevokedAt] = struct{}{}
+}
+
+// RevokedAtCleared returns if the "revoked_at" field was cleared in this mutation.
+func (m *LoyaltyPriceMutation) RevokedAtCleared() bool {
+	_, ok := m.clearedFields[loyaltyprice.FieldRevokedAt]
+	return ok
+}
+
+// ResetRevokedAt resets all changes to the "revoked_at" field.
+func (m *LoyaltyPriceMutation) ResetRevokedAt() {
+	m.revoked_at = nil
+	delete(m.clearedFields, loyaltyprice.FieldRevokedAt)
+}
+
+// SetRevokeReason sets the "revoke_reason" field.
+func (m *LoyaltyPriceMutation) SetRevokeReason(s string) {
+	m.revoke_reason = &s
+}
+
+// RevokeReason returns the value of the "revoke_reason" field in the mutation.
+func (m *LoyaltyPriceMutation) RevokeReason() (r string, exists bool) {
+	v := m.revoke_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevokeReason returns the old "revoke_reason" field's value of the LoyaltyPrice entity.
+// If the LoyaltyPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LoyaltyPriceMutation) OldRevokeReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevokeReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevokeReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevokeReason: %w", err)
+	}
+	return oldValue.RevokeReason, nil
+}
+
+// ClearRevokeReason clears the value of the "revoke_reason" field.
+func (m *LoyaltyPriceMutation) ClearRevokeReason() {
+	m.revoke_reason = nil
+	m.clearedFields[loyaltyprice.FieldRevokeReason] = struct{}{}
+}
+
+// RevokeReasonCleared returns if the "revoke_reason" field was cleared in this mutation.
+func (m *LoyaltyPriceMutation) RevokeReasonCleared() bool {
+	_, ok := m.clearedFields[loyaltyprice.FieldRevokeReason]
+	return ok
+}
+
+// ResetRevokeReason resets all changes to the "revoke_reason" field.
+func (m *LoyaltyPriceMutation) ResetRevokeReason() {
+	m.revoke_reason = nil
+	delete(m.clearedFields, loyaltyprice.FieldRevokeReason)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *LoyaltyPriceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[loyaltyprice.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *LoyaltyPriceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *LoyaltyPriceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *LoyaltyPriceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// Where appends a list predicates to the LoyaltyPriceMutation builder.
+func (m *LoyaltyPriceMutation) Where(ps ...predicate.LoyaltyPrice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LoyaltyPriceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LoyaltyPriceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LoyaltyPrice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LoyaltyPriceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LoyaltyPriceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LoyaltyPrice).
+func (m *LoyaltyPriceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LoyaltyPriceMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created_at != nil {
+		fields = append(fields, loyaltyprice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, loyaltyprice.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, loyaltyprice.FieldOrganizationID)
+	}
+	if m.member_id != nil {
+		fields = append(fields, loyaltyprice.FieldMemberID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, loyaltyprice.FieldUserID)
+	}
+	if m.pass_type_id != nil {
+		fields = append(fields, loyaltyprice.FieldPassTypeID)
+	}
+	if m.pass_id != nil {
+		fields = append(fields, loyaltyprice.FieldPassID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, loyaltyprice.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, loyaltyprice.FieldCurrency)
+	}
+	if m.reason != nil {
+		fields = append(fields, loyaltyprice.FieldReason)
+	}
+	if m.status != nil {
+		fields = append(fields, loyaltyprice.FieldStatus)
+	}
+	if m.created_by != nil {
+		fields = append(fields, loyaltyprice.FieldCreatedBy)
+	}
+	if m.revoked_at != nil {
+		fields = append(fields, loyaltyprice.FieldRevokedAt)
+	}
+	if m.revoke_reason != nil {
+		fields = append(fields, loyaltyprice.FieldRevokeReason)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LoyaltyPriceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case loyaltyprice.FieldCreatedAt:
+		return m.CreatedAt()
+	case loyaltyprice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case loyaltyprice.FieldOrganizationID:
+		return m.OrganizationID()
+	case loyaltyprice.FieldMemberID:
+		return m.MemberID()
+	case loyaltyprice.FieldUserID:
+		return m.UserID()
+	case loyaltyprice.FieldPassTypeID:
+		return m.PassTypeID()
+	case loyaltyprice.FieldPassID:
+		return m.PassID()
+	case loyaltyprice.FieldAmountMinor:
+		return m.AmountMinor()
+	case loyaltyprice.FieldCurrency:
+		return m.Currency()
+	case loyaltyprice.FieldReason:
+		return m.Reason()
+	case loyaltyprice.FieldStatus:
+		return m.Status()
+	case loyaltyprice.FieldCreatedBy:
+		return m.CreatedBy()
+	case loyaltyprice.FieldRevokedAt:
+		return m.RevokedAt()
+	case loyaltyprice.FieldRevokeReason:
+		return m.RevokeReason()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LoyaltyPriceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case loyaltyprice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case loyaltyprice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case loyaltyprice.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case loyaltyprice.FieldMemberID:
+		return m.OldMemberID(ctx)
+	case loyaltyprice.FieldUserID:
+		return m.OldUserID(ctx)
+	case loyaltyprice.FieldPassTypeID:
+		return m.OldPassTypeID(ctx)
+	case loyaltyprice.FieldPassID:
+		return m.OldPassID(ctx)
+	case loyaltyprice.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case loyaltyprice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case loyaltyprice.FieldReason:
+		return m.OldReason(ctx)
+	case loyaltyprice.FieldStatus:
+		return m.OldStatus(ctx)
+	case loyaltyprice.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case loyaltyprice.FieldRevokedAt:
+		return m.OldRevokedAt(ctx)
+	case loyaltyprice.FieldRevokeReason:
+		return m.OldRevokeReason(ctx)
+	}
+	return nil, fmt.Errorf("unknown LoyaltyPrice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LoyaltyPriceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case loyaltyprice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case loyaltyprice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case loyaltyprice.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case loyaltyprice.FieldMemberID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case loyaltyprice.FieldUserID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case loyaltyprice.FieldPassTypeID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassTypeID(v)
+		return nil
+	case loyaltyprice.FieldPassID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassID(v)
+		return nil
+	case loyaltyprice.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case loyaltyprice.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case loyaltyprice.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case loyaltyprice.FieldStatus:
+		v, ok := value.(loyaltyprice.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case loyaltyprice.FieldCreatedBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case loyaltyprice.FieldRevokedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevokedAt(v)
+		return nil
+	case loyaltyprice.FieldRevokeReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevokeReason(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LoyaltyPriceMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, loyaltyprice.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LoyaltyPriceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case loyaltyprice.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LoyaltyPriceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case loyaltyprice.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LoyaltyPriceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(loyaltyprice.FieldPassID) {
+		fields = append(fields, loyaltyprice.FieldPassID)
+	}
+	if m.FieldCleared(loyaltyprice.FieldReason) {
+		fields = append(fields, loyaltyprice.FieldReason)
+	}
+	if m.FieldCleared(loyaltyprice.FieldCreatedBy) {
+		fields = append(fields, loyaltyprice.FieldCreatedBy)
+	}
+	if m.FieldCleared(loyaltyprice.FieldRevokedAt) {
+		fields = append(fields, loyaltyprice.FieldRevokedAt)
+	}
+	if m.FieldCleared(loyaltyprice.FieldRevokeReason) {
+		fields = append(fields, loyaltyprice.FieldRevokeReason)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LoyaltyPriceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LoyaltyPriceMutation) ClearField(name string) error {
+	switch name {
+	case loyaltyprice.FieldPassID:
+		m.ClearPassID()
+		return nil
+	case loyaltyprice.FieldReason:
+		m.ClearReason()
+		return nil
+	case loyaltyprice.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case loyaltyprice.FieldRevokedAt:
+		m.ClearRevokedAt()
+		return nil
+	case loyaltyprice.FieldRevokeReason:
+		m.ClearRevokeReason()
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LoyaltyPriceMutation) ResetField(name string) error {
+	switch name {
+	case loyaltyprice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case loyaltyprice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case loyaltyprice.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case loyaltyprice.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case loyaltyprice.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case loyaltyprice.FieldPassTypeID:
+		m.ResetPassTypeID()
+		return nil
+	case loyaltyprice.FieldPassID:
+		m.ResetPassID()
+		return nil
+	case loyaltyprice.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case loyaltyprice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case loyaltyprice.FieldReason:
+		m.ResetReason()
+		return nil
+	case loyaltyprice.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case loyaltyprice.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case loyaltyprice.FieldRevokedAt:
+		m.ResetRevokedAt()
+		return nil
+	case loyaltyprice.FieldRevokeReason:
+		m.ResetRevokeReason()
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LoyaltyPriceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.organization != nil {
+		edges = append(edges, loyaltyprice.EdgeOrganization)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LoyaltyPriceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case loyaltyprice.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LoyaltyPriceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LoyaltyPriceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LoyaltyPriceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedorganization {
+		edges = append(edges, loyaltyprice.EdgeOrganization)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LoyaltyPriceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case loyaltyprice.EdgeOrganization:
+		return m.clearedorganization
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LoyaltyPriceMutation) ClearEdge(name string) error {
+	switch name {
+	case loyaltyprice.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LoyaltyPriceMutation) ResetEdge(name string) error {
+	switch name {
+	case loyaltyprice.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown LoyaltyPrice edge %s", name)
 }
 
 // MFABackupCodeMutation represents an operation that mutates the MFABackupCode nodes in the graph.

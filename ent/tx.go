@@ -94,6 +94,8 @@ type Tx struct {
 	LateFeePolicy *LateFeePolicyClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// LoyaltyPrice is the client for interacting with the LoyaltyPrice builders.
+	LoyaltyPrice *LoyaltyPriceClient
 	// MFABackupCode is the client for interacting with the MFABackupCode builders.
 	MFABackupCode *MFABackupCodeClient
 	// MFAChallenge is the client for interacting with the MFAChallenge builders.
@@ -381,6 +383,7 @@ func (tx *Tx) init() {
 	tx.LateFee = NewLateFeeClient(tx.config)
 	tx.LateFeePolicy = NewLateFeePolicyClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.LoyaltyPrice = NewLoyaltyPriceClient(tx.config)
 	tx.MFABackupCode = NewMFABackupCodeClient(tx.config)
 	tx.MFAChallenge = NewMFAChallengeClient(tx.config)
 	tx.MFAFactor = NewMFAFactorClient(tx.config)

@@ -47,6 +47,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -149,6 +150,7 @@ var edgeTargets = map[string]map[string]string{
 	"LateFee":                {"organization": "Organization", "member": "Member"},
 	"LateFeePolicy":          {"organization": "Organization"},
 	"Location":               {"organization": "Organization", "rooms": "Room", "class_instances": "ClassInstance", "opening_hours": "OpeningHours", "amenities": "Amenity", "photos": "Photo"},
+	"LoyaltyPrice":           {"organization": "Organization"},
 	"MFABackupCode":          {},
 	"MFAChallenge":           {},
 	"MFAFactor":              {},
@@ -246,6 +248,7 @@ var VenueOwnedTypes = []string{
 	"LateFee",
 	"LateFeePolicy",
 	"Location",
+	"LoyaltyPrice",
 	"Member",
 	"MemberCredit",
 	"NotificationAttachment",
@@ -337,6 +340,7 @@ var AllTypes = []string{
 	"LateFee",
 	"LateFeePolicy",
 	"Location",
+	"LoyaltyPrice",
 	"MFABackupCode",
 	"MFAChallenge",
 	"MFAFactor",
@@ -487,6 +491,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.LateFeePolicy.Query().Where(latefeepolicy.IDIn(ids...)).Count(ctx)
 	case "Location":
 		return c.Location.Query().Where(location.IDIn(ids...)).Count(ctx)
+	case "LoyaltyPrice":
+		return c.LoyaltyPrice.Query().Where(loyaltyprice.IDIn(ids...)).Count(ctx)
 	case "MFABackupCode":
 		return c.MFABackupCode.Query().Where(mfabackupcode.IDIn(ids...)).Count(ctx)
 	case "MFAChallenge":

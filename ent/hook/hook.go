@@ -489,6 +489,18 @@ func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
 }
 
+// The LoyaltyPriceFunc type is an adapter to allow the use of ordinary
+// function as LoyaltyPrice mutator.
+type LoyaltyPriceFunc func(context.Context, *ent.LoyaltyPriceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LoyaltyPriceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LoyaltyPriceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LoyaltyPriceMutation", m)
+}
+
 // The MFABackupCodeFunc type is an adapter to allow the use of ordinary
 // function as MFABackupCode mutator.
 type MFABackupCodeFunc func(context.Context, *ent.MFABackupCodeMutation) (ent.Value, error)

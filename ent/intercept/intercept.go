@@ -48,6 +48,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -1243,6 +1244,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The LoyaltyPriceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LoyaltyPriceFunc func(context.Context, *ent.LoyaltyPriceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LoyaltyPriceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LoyaltyPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LoyaltyPriceQuery", q)
+}
+
+// The TraverseLoyaltyPrice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLoyaltyPrice func(context.Context, *ent.LoyaltyPriceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLoyaltyPrice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLoyaltyPrice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LoyaltyPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LoyaltyPriceQuery", q)
 }
 
 // The MFABackupCodeFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2894,6 +2922,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.LateFeePolicyQuery, predicate.LateFeePolicy, latefeepolicy.OrderOption]{typ: ent.TypeLateFeePolicy, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.LoyaltyPriceQuery:
+		return &query[*ent.LoyaltyPriceQuery, predicate.LoyaltyPrice, loyaltyprice.OrderOption]{typ: ent.TypeLoyaltyPrice, tq: q}, nil
 	case *ent.MFABackupCodeQuery:
 		return &query[*ent.MFABackupCodeQuery, predicate.MFABackupCode, mfabackupcode.OrderOption]{typ: ent.TypeMFABackupCode, tq: q}, nil
 	case *ent.MFAChallengeQuery:

@@ -2042,6 +2042,50 @@ var (
 			},
 		},
 	}
+	// LoyaltyPricesColumns holds the columns for the "loyalty_prices" table.
+	LoyaltyPricesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "member_id", Type: field.TypeUUID},
+		{Name: "user_id", Type: field.TypeUUID},
+		{Name: "pass_type_id", Type: field.TypeUUID},
+		{Name: "pass_id", Type: field.TypeUUID, Nullable: true},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "revoked"}, Default: "active"},
+		{Name: "created_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "revoked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "revoke_reason", Type: field.TypeString, Nullable: true, Size: 500},
+		{Name: "organization_id", Type: field.TypeUUID},
+	}
+	// LoyaltyPricesTable holds the schema information for the "loyalty_prices" table.
+	LoyaltyPricesTable = &schema.Table{
+		Name:       "loyalty_prices",
+		Columns:    LoyaltyPricesColumns,
+		PrimaryKey: []*schema.Column{LoyaltyPricesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "loyalty_prices_organizations_organization",
+				Columns:    []*schema.Column{LoyaltyPricesColumns[14]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "loyaltyprice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{LoyaltyPricesColumns[14]},
+			},
+			{
+				Name:    "loyaltyprice_organization_id_member_id_pass_type_id",
+				Unique:  false,
+				Columns: []*schema.Column{LoyaltyPricesColumns[14], LoyaltyPricesColumns[3], LoyaltyPricesColumns[5]},
+			},
+		},
+	}
 	// MfaBackupCodesColumns holds the columns for the "mfa_backup_codes" table.
 	MfaBackupCodesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -4953,6 +4997,7 @@ var (
 		LateFeesTable,
 		LateFeePoliciesTable,
 		LocationsTable,
+		LoyaltyPricesTable,
 		MfaBackupCodesTable,
 		MfaChallengesTable,
 		MfaFactorsTable,
@@ -5094,6 +5139,7 @@ func init() {
 	LateFeesTable.ForeignKeys[1].RefTable = MembersTable
 	LateFeePoliciesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	LocationsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	LoyaltyPricesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	MemberCreditsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -126,6 +126,9 @@ type LateFeePolicy func(*sql.Selector)
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
+// LoyaltyPrice is the predicate function for loyaltyprice builders.
+type LoyaltyPrice func(*sql.Selector)
+
 // MFABackupCode is the predicate function for mfabackupcode builders.
 type MFABackupCode func(*sql.Selector)
 

@@ -1071,6 +1071,30 @@ func (f LocationMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutati
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LocationMutation", m)
 }
 
+// The LoyaltyPriceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type LoyaltyPriceQueryRuleFunc func(context.Context, *ent.LoyaltyPriceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f LoyaltyPriceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LoyaltyPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.LoyaltyPriceQuery", q)
+}
+
+// The LoyaltyPriceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type LoyaltyPriceMutationRuleFunc func(context.Context, *ent.LoyaltyPriceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f LoyaltyPriceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.LoyaltyPriceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.LoyaltyPriceMutation", m)
+}
+
 // The MFABackupCodeQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type MFABackupCodeQueryRuleFunc func(context.Context, *ent.MFABackupCodeQuery) error
@@ -2578,6 +2602,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.LocationQuery:
 		return q.Filter(), nil
+	case *ent.LoyaltyPriceQuery:
+		return q.Filter(), nil
 	case *ent.MFABackupCodeQuery:
 		return q.Filter(), nil
 	case *ent.MFAChallengeQuery:
@@ -2780,6 +2806,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.LateFeePolicyMutation:
 		return m.Filter(), nil
 	case *ent.LocationMutation:
+		return m.Filter(), nil
+	case *ent.LoyaltyPriceMutation:
 		return m.Filter(), nil
 	case *ent.MFABackupCodeMutation:
 		return m.Filter(), nil

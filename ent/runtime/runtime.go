@@ -47,6 +47,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/latefeepolicy"
 	"github.com/venueplatform/venue/ent/location"
+	"github.com/venueplatform/venue/ent/loyaltyprice"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/membercredit"
 	"github.com/venueplatform/venue/ent/mfabackupcode"
@@ -2783,6 +2784,67 @@ func init() {
 	locationDescID := locationMixinFields0[0].Descriptor()
 	// location.DefaultID holds the default value on creation for the id field.
 	location.DefaultID = locationDescID.Default.(func() uuid.UUID)
+	loyaltypriceMixin := schema.LoyaltyPrice{}.Mixin()
+	loyaltyprice.Policy = privacy.NewPolicies(loyaltypriceMixin[1], schema.LoyaltyPrice{})
+	loyaltyprice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := loyaltyprice.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	loyaltypriceMixinHooks1 := loyaltypriceMixin[1].Hooks()
+
+	loyaltyprice.Hooks[1] = loyaltypriceMixinHooks1[0]
+	loyaltypriceMixinFields0 := loyaltypriceMixin[0].Fields()
+	_ = loyaltypriceMixinFields0
+	loyaltypriceFields := schema.LoyaltyPrice{}.Fields()
+	_ = loyaltypriceFields
+	// loyaltypriceDescCreatedAt is the schema descriptor for created_at field.
+	loyaltypriceDescCreatedAt := loyaltypriceMixinFields0[1].Descriptor()
+	// loyaltyprice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	loyaltyprice.DefaultCreatedAt = loyaltypriceDescCreatedAt.Default.(func() time.Time)
+	// loyaltypriceDescUpdatedAt is the schema descriptor for updated_at field.
+	loyaltypriceDescUpdatedAt := loyaltypriceMixinFields0[2].Descriptor()
+	// loyaltyprice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	loyaltyprice.DefaultUpdatedAt = loyaltypriceDescUpdatedAt.Default.(func() time.Time)
+	// loyaltyprice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	loyaltyprice.UpdateDefaultUpdatedAt = loyaltypriceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// loyaltypriceDescAmountMinor is the schema descriptor for amount_minor field.
+	loyaltypriceDescAmountMinor := loyaltypriceFields[4].Descriptor()
+	// loyaltyprice.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	loyaltyprice.AmountMinorValidator = loyaltypriceDescAmountMinor.Validators[0].(func(int64) error)
+	// loyaltypriceDescCurrency is the schema descriptor for currency field.
+	loyaltypriceDescCurrency := loyaltypriceFields[5].Descriptor()
+	// loyaltyprice.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	loyaltyprice.CurrencyValidator = func() func(string) error {
+		validators := loyaltypriceDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// loyaltypriceDescReason is the schema descriptor for reason field.
+	loyaltypriceDescReason := loyaltypriceFields[6].Descriptor()
+	// loyaltyprice.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	loyaltyprice.ReasonValidator = loyaltypriceDescReason.Validators[0].(func(string) error)
+	// loyaltypriceDescRevokeReason is the schema descriptor for revoke_reason field.
+	loyaltypriceDescRevokeReason := loyaltypriceFields[10].Descriptor()
+	// loyaltyprice.RevokeReasonValidator is a validator for the "revoke_reason" field. It is called by the builders before save.
+	loyaltyprice.RevokeReasonValidator = loyaltypriceDescRevokeReason.Validators[0].(func(string) error)
+	// loyaltypriceDescID is the schema descriptor for id field.
+	loyaltypriceDescID := loyaltypriceMixinFields0[0].Descriptor()
+	// loyaltyprice.DefaultID holds the default value on creation for the id field.
+	loyaltyprice.DefaultID = loyaltypriceDescID.Default.(func() uuid.UUID)
 	mfabackupcodeMixin := schema.MFABackupCode{}.Mixin()
 	mfabackupcode.Policy = privacy.NewPolicies(schema.MFABackupCode{})
 	mfabackupcode.Hooks[0] = func(next ent.Mutator) ent.Mutator {
