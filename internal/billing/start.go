@@ -79,7 +79,7 @@ func (s *Service) Start(ctx context.Context, passID uuid.UUID) (*ent.Subscriptio
 	if err != nil {
 		return nil, err
 	}
-	amount := price // a binding's first phase has its own price (schedules.go)
+	amount := price                                          // a binding's first phase has its own price (schedules.go)
 	if t, err := termsOf(ctx, s.client, p, pt); err != nil { // schedules.go
 		return nil, err
 	} else if t != nil && dateOf(*p.ValidTo).Before(t.FirstEnd) {
