@@ -2,19 +2,10 @@ package handlers
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/google/uuid"
-
-	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/billing"
 	"github.com/venueplatform/venue/internal/concurrency"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
-
-// codeIdempotencyKeyInvalid is the contract's 400 of a key that must be a
-// UUID and is not (dead setup removal).
-const codeIdempotencyKeyInvalid = "IDEMPOTENCY_KEY_INVALID"
 
 // GetAdminMembershipSetup implements api.Handler.
 func (h *Handler) GetAdminMembershipSetup(ctx context.Context, p api.GetAdminMembershipSetupParams) (*api.MembershipSetupResponse, error) {
@@ -38,11 +29,9 @@ func (h *Handler) GetAdminMembershipSetup(ctx context.Context, p api.GetAdminMem
 }
 
 // RemoveAdminMembershipSetup implements api.Handler.
+// The key's form (a UUID, else 400 IDEMPOTENCY_KEY_INVALID) is the
+// idempotency policy's (internal/server/billing_late_fees.go).
 func (h *Handler) RemoveAdminMembershipSetup(ctx context.Context, req *api.RemoveMembershipSetupRequest, p api.RemoveAdminMembershipSetupParams) (*api.RemoveMembershipSetupResponse, error) {
-	if _, err := uuid.Parse(p.IdempotencyKey); err != nil || len(p.IdempotencyKey) != 36 {
-		return nil, (&apperr.Error{Status: http.StatusBadRequest, Code: codeIdempotencyKeyInvalid,
-			Message: "Idempotency-Key must be a UUID"}).With("parameter", "Idempotency-Key")
-	}
 	if err := billing.Authorize(ctx, billing.PermCleanupFailedSetup); err != nil {
 		return nil, err
 	}

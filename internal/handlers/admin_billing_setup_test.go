@@ -35,6 +35,14 @@ func (e *lifeEnv) pendingSetup(t *testing.T, started bool) *ent.Pass {
 	return e.db().Pass.GetX(e.op, p.ID)
 }
 
+// keysClaimed counts the stored Idempotency-Keys among keys.
+func (e *lifeEnv) keysClaimed(t *testing.T, keys ...string) int {
+	t.Helper()
+	var n int
+	require.NoError(t, e.pool.QueryRow(e.ctx, `SELECT count(*) FROM idempotency_keys WHERE key = ANY($1)`, keys).Scan(&n))
+	return n
+}
+
 func (e *lifeEnv) removeSetup(t *testing.T, id uuid.UUID, at time.Time) (*api.RemoveMembershipSetupResponse, error) {
 	t.Helper()
 	return e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(at)},
@@ -72,12 +80,18 @@ func TestRemoveDeadSetup(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
 	_, err = e.boss.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(plain.UpdatedAt)},
 		api.RemoveAdminMembershipSetupParams{ID: plain.ID, IdempotencyKey: "key-1"})
-	_, code, _ := apiCode(t, err)
+	st, code, _ := apiCode(t, err)
+	require.Equal(t, http.StatusBadRequest, st)
 	require.Equal(t, "IDEMPOTENCY_KEY_INVALID", code)
+	// The idempotency policy refuses before anything runs: the pass stays,
+	// nothing is audited, and the refused keys are not claimed.
+	require.True(t, e.db().Pass.Query().Where(pass.ID(plain.ID)).ExistX(e.op))
+	require.Zero(t, removed())
+	require.Zero(t, e.keysClaimed(t, "not-a-uuid", "key-1"))
 
 	// 404, 403.
 	_, err = e.removeSetup(t, e.foreignPass(t), time.Now())
-	st, code, _ := apiCode(t, err)
+	st, code, _ = apiCode(t, err)
 	require.Equal(t, http.StatusNotFound, st)
 	require.Equal(t, "NOT_FOUND", code)
 	_, err = e.staff.RemoveAdminMembershipSetup(e.ctx, &api.RemoveMembershipSetupRequest{ExpectedUpdatedAt: concurrency.Format(plain.UpdatedAt)},

@@ -2,12 +2,7 @@ package handlers
 
 import (
 	"context"
-	"net/http"
-
-	"github.com/google/uuid"
-
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/billing"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/money"
@@ -20,21 +15,10 @@ func loyaltyPriceOf(g *ent.LoyaltyPrice) api.AdminLoyaltyPrice {
 		RevokedAt: nilTimeOf(g.RevokedAt)}
 }
 
-// uuidKey refuses an Idempotency-Key that is not a UUID (the contract's 400
-// IDEMPOTENCY_KEY_INVALID of loyalty price writes).
-func uuidKey(key string) error {
-	if _, err := uuid.Parse(key); err != nil || len(key) != 36 {
-		return (&apperr.Error{Status: http.StatusBadRequest, Code: codeIdempotencyKeyInvalid,
-			Message: "Idempotency-Key must be a UUID"}).With("parameter", "Idempotency-Key")
-	}
-	return nil
-}
-
-// GrantAdminLoyaltyPrice implements api.Handler.
+// GrantAdminLoyaltyPrice implements api.Handler. The key's form (a UUID,
+// else 400 IDEMPOTENCY_KEY_INVALID) is the idempotency policy's
+// (internal/server/billing_loyalty.go), as for the revoke.
 func (h *Handler) GrantAdminLoyaltyPrice(ctx context.Context, req *api.AdminLoyaltyPriceGrantRequest, p api.GrantAdminLoyaltyPriceParams) (*api.AdminLoyaltyPriceResponse, error) {
-	if err := uuidKey(p.IdempotencyKey); err != nil {
-		return nil, err
-	}
 	if err := billing.AuthorizeOrKey(ctx, billing.PermLoyaltyPriceGrant); err != nil {
 		return nil, err
 	}
@@ -54,9 +38,6 @@ func (h *Handler) GrantAdminLoyaltyPrice(ctx context.Context, req *api.AdminLoya
 
 // RevokeAdminLoyaltyPrice implements api.Handler.
 func (h *Handler) RevokeAdminLoyaltyPrice(ctx context.Context, req *api.AdminLoyaltyPriceRevokeRequest, p api.RevokeAdminLoyaltyPriceParams) (*api.AdminLoyaltyPriceListResponse, error) {
-	if err := uuidKey(p.IdempotencyKey); err != nil {
-		return nil, err
-	}
 	if err := billing.AuthorizeOrKey(ctx, billing.PermLoyaltyPriceGrant); err != nil {
 		return nil, err
 	}

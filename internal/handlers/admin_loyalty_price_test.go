@@ -109,6 +109,10 @@ func TestAdminLoyaltyPrice(t *testing.T) {
 		`{"user_id":"`+uid.String()+`","pass_type_id":"`+ptID.String()+`","amount":399,"reason":"loyal"}`)
 	require.Equal(t, http.StatusBadRequest, st, body)
 	require.Contains(t, body, "IDEMPOTENCY_KEY_INVALID")
+	_, err = granter.RevokeAdminLoyaltyPrice(e.ctx, &api.AdminLoyaltyPriceRevokeRequest{UserID: uid, Reason: "nothing"},
+		api.RevokeAdminLoyaltyPriceParams{IdempotencyKey: "revoke-1"})
+	requireCode(t, err, http.StatusBadRequest, "IDEMPOTENCY_KEY_INVALID")
+	require.Zero(t, e.keysClaimed(t, "not-a-uuid", "revoke-1"), "a refused key is not claimed")
 	_, err = revoke(granter, &api.AdminLoyaltyPriceRevokeRequest{UserID: uid, Reason: "nothing"})
 	requireCode(t, err, http.StatusNotFound, "NOT_FOUND")
 	require.Zero(t, e.loyaltyRows(t))

@@ -10,6 +10,9 @@ import (
 const (
 	// CodeInvalidKey: a required key is missing, or a key is malformed (400).
 	CodeInvalidKey = "INVALID_IDEMPOTENCY_KEY"
+	// CodeKeyInvalid: the contract's 400 of a key that must be a UUID and
+	// is not, for the operations whose policy names it (WithInvalidCode).
+	CodeKeyInvalid = "IDEMPOTENCY_KEY_INVALID"
 	// CodeMismatch: the key was first used with another request (409).
 	CodeMismatch = "IDEMPOTENCY_KEY_REUSE_MISMATCH"
 	// CodeInUse: the first request with the key is still running (409).

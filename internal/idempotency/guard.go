@@ -165,11 +165,11 @@ func (g *Guard) Hook() middleware.Middleware {
 		case len(values) == 0:
 			return middleware.Response{}, MissingKey()
 		case len(values) > 1:
-			return middleware.Response{}, MalformedKey(st.policy.Format)
+			return middleware.Response{}, st.policy.malformed()
 		}
 		key, err := st.policy.Format.Normalize(values[0])
 		if err != nil {
-			return middleware.Response{}, err
+			return middleware.Response{}, st.policy.malformed()
 		}
 		id := g.opts.Identify(req.Context, req.Raw)
 		k := Key{Scope: id.Scope, Principal: id.Principal, Key: key}

@@ -358,3 +358,34 @@ func TestMissingHookIsLogged(t *testing.T) {
 	h.ServeHTTP(httptest.NewRecorder(), req)
 	require.Contains(t, logs.String(), "is Guard.Hook installed")
 }
+
+// A policy names the code of a malformed key: the refusal carries it, runs
+// nothing and stores nothing; a missing key keeps the layer's code, and a
+// good key runs and replays as under any policy.
+func TestPolicyInvalidCode(t *testing.T) {
+	e := newTestEnv(t)
+	var runs atomic.Int32
+	e.set(counter(&runs))
+	const path = "/api/v1/setups"
+
+	for _, r := range []request{
+		{path: path, key: "not-a-uuid", body: `{}`},
+		{path: path, key: uuid.NewString() + "0", body: `{}`},
+		{path: path, keys: []string{uuid.NewString(), uuid.NewString()}, body: `{}`},
+	} {
+		env := requireCode(t, e.do(t, r), http.StatusBadRequest, "IDEMPOTENCY_KEY_INVALID")
+		require.Equal(t, "Idempotency-Key", env.Error.Details["parameter"])
+		require.Equal(t, "uuid", env.Error.Details["format"])
+	}
+	requireCode(t, e.do(t, request{path: path, body: `{}`}), http.StatusBadRequest, "INVALID_IDEMPOTENCY_KEY")
+	require.Zero(t, runs.Load(), "refused requests never run")
+	require.Zero(t, e.rows(t), "refused requests claim no key")
+
+	// Other policies keep the layer's code.
+	requireCode(t, e.do(t, request{key: "order-1", body: `{}`}), http.StatusBadRequest, "INVALID_IDEMPOTENCY_KEY")
+
+	u := uuid.NewString()
+	require.Equal(t, http.StatusCreated, e.do(t, request{path: path, key: u, body: `{}`}).Code)
+	require.Equal(t, "true", e.do(t, request{path: path, key: strings.ToUpper(u), body: `{}`}).Header().Get("Idempotent-Replayed"))
+	require.Equal(t, int32(1), runs.Load())
+}

@@ -33,12 +33,14 @@ var routes = map[string]string{
 	"/api/v1/notes":   "createNote",   // key optional, at most 128
 	"/api/v1/returns": "createReturn", // key required, 8 to 160 ASCII
 	"/api/v1/reads":   "listReads",    // no policy
+	"/api/v1/setups":  "removeSetup",  // key required, UUID, IDEMPOTENCY_KEY_INVALID
 }
 
 var policies = idempotency.Registry{
 	"createOrder":  idempotency.Required(idempotency.UUID),
 	"createNote":   idempotency.Optional(idempotency.Max128),
 	"createReturn": idempotency.Required(idempotency.ASCII8To160),
+	"removeSetup":  idempotency.Required(idempotency.UUID).WithInvalidCode(idempotency.CodeKeyInvalid),
 }
 
 func route(r *http.Request) (string, bool) {

@@ -80,6 +80,26 @@ type Policy struct {
 	Required bool
 	// Format of the key (zero: Default).
 	Format Format
+	// InvalidCode, when set, is the code of the 400 answering a key not in
+	// Format (a malformed or repeated header) instead of CodeInvalidKey: the
+	// contract names IDEMPOTENCY_KEY_INVALID for some UUID-key writes. A
+	// missing key keeps CodeInvalidKey.
+	InvalidCode string
+}
+
+// WithInvalidCode is p answering a malformed key with code.
+func (p Policy) WithInvalidCode(code string) Policy {
+	p.InvalidCode = code
+	return p
+}
+
+// malformed is the 400 of a key that p refuses for its form.
+func (p Policy) malformed() error {
+	e := MalformedKey(p.Format)
+	if p.InvalidCode != "" {
+		e.Code = p.InvalidCode
+	}
+	return e
 }
 
 // Required is the policy of an operation that needs a key of format f.

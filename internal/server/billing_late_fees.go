@@ -29,10 +29,10 @@ func runLateFeeSweep(ctx context.Context, d Deps, c config.Config) {
 	})
 }
 
-// Removing a dead membership setup: a required key (a UUID, checked by the
-// handler for the contract's IDEMPOTENCY_KEY_INVALID); a retry replays.
+// Removing a dead membership setup: a required key that is a UUID (else the
+// contract's 400 IDEMPOTENCY_KEY_INVALID); a retry replays.
 func init() {
-	idempotencyPolicies["removeAdminMembershipSetup"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["removeAdminMembershipSetup"] = idempotency.Required(idempotency.UUID).WithInvalidCode(idempotency.CodeKeyInvalid)
 }
 
 // The reminder policy's apply requires a key (spec/parts/admin_reminders.yaml).
