@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -45,13 +44,9 @@ var lifecycleActions = []string{AuditPassSuspended, AuditPassUnsuspended, AuditP
 	AuditRecurringAmountSet, AuditSettledExternally, AuditComped, AuditRenewalPaymentLinkSent}
 
 func init() {
-	// A subscription update is absolute (a date, a price): one whose answer
-	// was lost is dropped and may simply be made again.
-	payments.RegisterReconciler(paymentattempt.PurposeSubscriptionUpdate,
-		func(ctx context.Context, client *ent.Client, _ stripeport.Port, at *ent.PaymentAttempt) error {
-			return client.PaymentAttempt.UpdateOneID(at.ID).Where(paymentattempt.StateEQ(paymentattempt.StateUnknown)).
-				SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
-		})
+	// A price change whose answer was lost is finished; another update
+	// (a date) is dropped and may simply be made again (pricechange.go).
+	payments.RegisterReconciler(paymentattempt.PurposeSubscriptionUpdate, reconcileSubscriptionUpdate)
 }
 
 func notEligible(msg string, st pass.Status) *apperr.Error {
@@ -255,8 +250,9 @@ func (s *Service) ShiftNextCharge(ctx context.Context, passID uuid.UUID, newDate
 // ChangeRecurringAmount sets what each period of a membership costs from the
 // next cycle on (amount_minor above zero, in the subscription's currency):
 // the Stripe subscription's item gets the new price without proration, and
-// in one transaction the subscription's amount and the audit entry
-// membership.recurring_amount_changed follow. Invoices already issued keep
+// the subscription's amount and the audit entry
+// membership.recurring_amount_changed are recorded with the attempt before
+// the call (the one price-change path, pricechange.go). Invoices already issued keep
 // their totals. A pass without a live Stripe subscription, or one whose
 // subscription has no item to price, is 422 NO_BILLABLE_ITEM.
 func (s *Service) ChangeRecurringAmount(ctx context.Context, passID uuid.UUID, amountMinor int64, reason string) (*ent.Subscription, error) {
@@ -267,44 +263,10 @@ func (s *Service) ChangeRecurringAmount(ctx context.Context, passID uuid.UUID, a
 	if err != nil {
 		return nil, err
 	}
-	vp, err := s.pay.Chargeable(ctx)
-	if err != nil {
+	if err := s.changePrices(ctx, priceChange{targets: []priceTarget{{sub: sub, to: amountMinor, reason: reason, always: true}}}); err != nil {
 		return nil, err
 	}
-	cur, err := s.port.GetSubscription(ctx, *vp.AccountID, *sub.ProcessorSubscriptionID)
-	if err != nil {
-		return nil, stripeError()
-	}
-	if cur.ItemID == "" || cur.Product == "" {
-		return nil, noStripeSubscription(CodeNoBillableItem)
-	}
-	at, err := s.updateAttempt(ctx, sub)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.stripeUpdate(ctx, at, stripeport.SubscriptionUpdate{Account: *vp.AccountID, ID: *sub.ProcessorSubscriptionID,
-		AmountMinor: amountMinor, Currency: strings.ToLower(sub.Currency), Interval: string(sub.Interval),
-		IntervalCount: sub.IntervalCount, Product: cur.Product, ItemID: cur.ItemID}); err != nil {
-		return nil, err
-	}
-	var out *ent.Subscription
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		row, err := tx.Subscription.Query().Where(subscription.ID(sub.ID)).ForUpdate().Only(ctx)
-		if err != nil {
-			return err
-		}
-		if out, err = tx.Subscription.UpdateOne(row).SetAmountMinor(amountMinor).Save(ctx); err != nil {
-			return err
-		}
-		if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditRecurringAmountSet, Target: "pass:" + passID.String(),
-			Details: map[string]any{"subscription_id": sub.ID.String(), "member_id": sub.MemberID.String(),
-				"from_minor": row.AmountMinor, "to_minor": amountMinor, "currency": sub.Currency, "reason": reason}}); err != nil {
-			return err
-		}
-		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).
-			SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
-	})
-	return out, err
+	return s.client.Subscription.Get(ctx, sub.ID)
 }
 
 // Reactivate makes an expired or cancelled pass that does not renew active

@@ -15,7 +15,6 @@ import (
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments"
 )
 
@@ -111,24 +110,33 @@ func (s *Service) liveSubscriptionsOf(ctx context.Context, memberID, passTypeID 
 		subscription.ProcessorSubscriptionIDNotNil(), subscription.CanceledAtIsNil()).All(ctx)
 }
 
+// lockBases are the base prices of applied rate locks a loyalty change
+// moves: the new ones (set in the change's transaction) and the old ones
+// (put back when Stripe refuses the change).
+type lockBases struct{ next, prev map[uuid.UUID]int64 }
+
+func newLockBases() lockBases {
+	return lockBases{next: map[uuid.UUID]int64{}, prev: map[uuid.UUID]int64{}}
+}
+
 // reprice makes sub's renewals charge amount: through the pass's applied
 // rate lock when one holds the price (the lock then returns to amount, set
-// in the caller's transaction through locks), else at Stripe now.
-func (s *Service) reprice(ctx context.Context, sub *ent.Subscription, amount int64, why string, locks map[uuid.UUID]int64) error {
+// in the change's transaction through locks), else as a target of the one
+// price-change path (nil when nothing changes).
+func (s *Service) reprice(ctx context.Context, sub *ent.Subscription, amount int64, why string, locks lockBases) (*priceTarget, error) {
 	lk, err := s.client.RateLock.Query().Where(ratelock.PassID(sub.PassID), ratelock.StatusEQ(ratelock.StatusActive),
 		ratelock.Applied(true)).First(ctx)
 	if err != nil && !ent.IsNotFound(err) {
-		return err
+		return nil, err
 	}
 	if lk != nil {
-		locks[lk.ID] = amount
-		return nil
+		locks.next[lk.ID], locks.prev[lk.ID] = amount, lk.BaseAmountMinor
+		return nil, nil
 	}
 	if sub.AmountMinor == amount {
-		return nil
+		return nil, nil
 	}
-	_, err = s.ChangeRecurringAmount(ctx, sub.PassID, amount, why)
-	return err
+	return &priceTarget{sub: sub, to: amount, reason: why}, nil
 }
 
 // GrantLoyaltyPrice gives a member their own price of a pass type (a grant
@@ -173,15 +181,20 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 	if err != nil {
 		return nil, err
 	}
-	locks := map[uuid.UUID]int64{}
+	locks := newLockBases()
+	var targets []priceTarget
 	for _, sub := range subs {
-		if err := s.reprice(ctx, sub, amount, "loyalty price", locks); err != nil {
+		t, err := s.reprice(ctx, sub, amount, "loyalty price", locks)
+		if err != nil {
 			return nil, err
+		}
+		if t != nil {
+			targets = append(targets, *t)
 		}
 	}
 	var out *ent.LoyaltyPrice
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		if err := setLockBases(ctx, tx, locks); err != nil {
+	rows := func(ctx context.Context, tx *ent.Tx) error {
+		if err := setLockBases(ctx, tx, locks.next); err != nil {
 			return err
 		}
 		replaced := []string{}
@@ -202,8 +215,25 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 			Details: map[string]any{"loyalty_price_id": out.ID.String(), "pass_type_id": pt.ID.String(), "amount_minor": amount,
 				"currency": pt.Currency, "reason": p.Reason, "memberships_repriced": len(subs), "replaced": replaced}})
 		return err
-	})
-	return out, err
+	}
+	// Stripe refused: the grant goes, the grants it replaced and the lock
+	// bases hold again.
+	undo := func(ctx context.Context, tx *ent.Tx) error {
+		if err := tx.LoyaltyPrice.DeleteOneID(out.ID).Exec(ctx); err != nil {
+			return err
+		}
+		for _, g := range prev {
+			if err := tx.LoyaltyPrice.UpdateOneID(g.ID).SetStatus(loyaltyprice.StatusActive).ClearRevokedAt().
+				ClearRevokeReason().Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return setLockBases(ctx, tx, locks.prev)
+	}
+	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func setLockBases(ctx context.Context, tx *ent.Tx, locks map[uuid.UUID]int64) error {
@@ -242,7 +272,8 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 	if len(grants) == 0 {
 		return nil, apperr.NotFound("loyalty price")
 	}
-	locks := map[uuid.UUID]int64{}
+	locks := newLockBases()
+	var targets []priceTarget
 	for _, g := range grants {
 		subs, err := s.liveSubscriptionsOf(ctx, m.ID, g.PassTypeID)
 		if err != nil {
@@ -253,14 +284,18 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 			if err != nil {
 				return nil, err
 			}
-			if err := s.reprice(ctx, sub, nextRenewalPrice(ps, ps.Edges.PassType), "loyalty price revoked", locks); err != nil {
+			t, err := s.reprice(ctx, sub, nextRenewalPrice(ps, ps.Edges.PassType), "loyalty price revoked", locks)
+			if err != nil {
 				return nil, err
+			}
+			if t != nil {
+				targets = append(targets, *t)
 			}
 		}
 	}
 	out := make([]*ent.LoyaltyPrice, 0, len(grants))
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		if err := setLockBases(ctx, tx, locks); err != nil {
+	rows := func(ctx context.Context, tx *ent.Tx) error {
+		if err := setLockBases(ctx, tx, locks.next); err != nil {
 			return err
 		}
 		for _, g := range grants {
@@ -277,8 +312,21 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 			}
 		}
 		return nil
-	})
-	return out, err
+	}
+	// Stripe refused: the grants hold again, as do the lock bases.
+	undo := func(ctx context.Context, tx *ent.Tx) error {
+		for _, g := range grants {
+			if err := tx.LoyaltyPrice.UpdateOneID(g.ID).SetStatus(loyaltyprice.StatusActive).ClearRevokedAt().
+				ClearRevokeReason().Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return setLockBases(ctx, tx, locks.prev)
+	}
+	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // activeLoyaltyPrice is the member's active grant of a pass type, or nil.

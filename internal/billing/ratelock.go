@@ -15,7 +15,6 @@ import (
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/system"
@@ -151,52 +150,68 @@ func (s *Service) SetRateLock(ctx context.Context, p RateLockParams) (*ent.RateL
 		return nil, err
 	}
 	applies := localDay(next, loc).Before(until)
+	var targets []priceTarget
 	switch {
 	case applies && sub.AmountMinor != amount:
-		if _, err := s.ChangeRecurringAmount(ctx, p.PassID, amount, "rate lock"); err != nil {
-			return nil, err
-		}
+		targets = []priceTarget{{sub: sub, to: amount, reason: "rate lock"}}
 	case !applies && sub.AmountMinor != base:
-		if _, err := s.ChangeRecurringAmount(ctx, p.PassID, base, "rate lock replaced"); err != nil {
-			return nil, err
-		}
+		targets = []priceTarget{{sub: sub, to: base, reason: "rate lock replaced"}}
 	}
 	var out *ent.RateLock
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		if prev != nil {
-			if err := tx.RateLock.UpdateOneID(prev.ID).SetStatus(ratelock.StatusRemoved).SetApplied(false).
-				SetEndedAt(s.now()).Exec(ctx); err != nil {
+	err = s.changePrices(ctx, priceChange{targets: targets,
+		rows: func(ctx context.Context, tx *ent.Tx) error {
+			if prev != nil {
+				if err := tx.RateLock.UpdateOneID(prev.ID).SetStatus(ratelock.StatusRemoved).SetApplied(false).
+					SetEndedAt(s.now()).Exec(ctx); err != nil {
+					return err
+				}
+			}
+			var err error
+			out, err = tx.RateLock.Create().SetPassID(p.PassID).SetMemberID(sub.MemberID).SetSubscriptionID(sub.ID).
+				SetAmountMinor(amount).SetBaseAmountMinor(base).SetCurrency(sub.Currency).SetLockedUntil(until).
+				SetReason(p.Reason).SetApplied(applies).SetNillableCreatedBy(actorID(ctx)).Save(ctx)
+			if err != nil {
 				return err
 			}
-		}
-		out, err = tx.RateLock.Create().SetPassID(p.PassID).SetMemberID(sub.MemberID).SetSubscriptionID(sub.ID).
-			SetAmountMinor(amount).SetBaseAmountMinor(base).SetCurrency(sub.Currency).SetLockedUntil(until).
-			SetReason(p.Reason).SetApplied(applies).SetNillableCreatedBy(actorID(ctx)).Save(ctx)
-		if err != nil {
+			d := map[string]any{"rate_lock_id": out.ID.String(), "amount_minor": amount, "base_amount_minor": base,
+				"currency": sub.Currency, "locked_until": until.Format(time.DateOnly), "reason": p.Reason,
+				"applies_to_next_renewal": applies, "notified": p.Notify}
+			if prev != nil {
+				d["replaced_rate_lock_id"] = prev.ID.String()
+			}
+			_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditRateLockSet, Target: "pass:" + p.PassID.String(), Details: d})
 			return err
-		}
-		if p.Notify {
-			if _, err := notify.EnqueueEmail(ctx, tx.Client(), notify.DirectEmail{
+		},
+		// Stripe refused: the new lock goes and the one it replaced holds again.
+		undo: func(ctx context.Context, tx *ent.Tx) error {
+			if err := tx.RateLock.DeleteOneID(out.ID).Exec(ctx); err != nil {
+				return err
+			}
+			if prev != nil {
+				return tx.RateLock.UpdateOneID(prev.ID).SetStatus(ratelock.StatusActive).SetApplied(prev.Applied).
+					ClearEndedAt().Exec(ctx)
+			}
+			return nil
+		},
+		after: func(ctx context.Context, tx *ent.Tx) error {
+			if !p.Notify {
+				return nil
+			}
+			_, err := notify.EnqueueEmail(ctx, tx.Client(), notify.DirectEmail{
 				To: to, MemberID: sub.MemberID, ToMember: true, Kind: KindRateLock,
 				Subject: "Your membership price is locked",
 				Body: fmt.Sprintf("Your membership renews at %s until %s.", money.Format(amount, sub.Currency),
 					until.Format(time.DateOnly)),
 				Data:          map[string]any{"rate_lock_id": out.ID.String(), "pass_id": p.PassID.String()},
 				CorrelationID: "rate_lock:" + out.ID.String(),
-			}); err != nil {
-				return err
-			}
-		}
-		d := map[string]any{"rate_lock_id": out.ID.String(), "amount_minor": amount, "base_amount_minor": base,
-			"currency": sub.Currency, "locked_until": until.Format(time.DateOnly), "reason": p.Reason,
-			"applies_to_next_renewal": applies, "notified": p.Notify}
-		if prev != nil {
-			d["replaced_rate_lock_id"] = prev.ID.String()
-		}
-		_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditRateLockSet, Target: "pass:" + p.PassID.String(), Details: d})
-		return err
+			})
+			return err
+		},
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // localDay is the venue-local calendar day of t (in loc), as midnight UTC of
@@ -234,29 +249,37 @@ func (s *Service) passExists(ctx context.Context, passID uuid.UUID) error {
 // endRateLock puts the price before back at Stripe when the lock holds it
 // and closes the lock.
 func (s *Service) endRateLock(ctx context.Context, lk *ent.RateLock, to ratelock.Status, action string) (*ent.RateLock, error) {
+	var targets []priceTarget
 	if lk.Applied {
 		sub, err := s.client.Subscription.Query().Where(subscription.ID(lk.SubscriptionID)).Only(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if sub.CanceledAt == nil && sub.AmountMinor != lk.BaseAmountMinor && lk.BaseAmountMinor > 0 {
-			if _, err := s.ChangeRecurringAmount(ctx, lk.PassID, lk.BaseAmountMinor, "rate lock ended"); err != nil {
-				return nil, err
-			}
+		if sub.CanceledAt == nil && sub.ProcessorSubscriptionID != nil && sub.AmountMinor != lk.BaseAmountMinor && lk.BaseAmountMinor > 0 {
+			targets = []priceTarget{{sub: sub, to: lk.BaseAmountMinor, reason: "rate lock ended"}}
 		}
 	}
 	var out *ent.RateLock
-	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		var err error
-		if out, err = tx.RateLock.UpdateOneID(lk.ID).SetStatus(to).SetApplied(false).SetEndedAt(s.now()).Save(ctx); err != nil {
+	err := s.changePrices(ctx, priceChange{targets: targets,
+		rows: func(ctx context.Context, tx *ent.Tx) error {
+			var err error
+			if out, err = tx.RateLock.UpdateOneID(lk.ID).SetStatus(to).SetApplied(false).SetEndedAt(s.now()).Save(ctx); err != nil {
+				return err
+			}
+			_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: action, Target: "pass:" + lk.PassID.String(),
+				Details: map[string]any{"rate_lock_id": lk.ID.String(), "amount_minor": lk.AmountMinor,
+					"base_amount_minor": lk.BaseAmountMinor, "locked_until": lk.LockedUntil.Format(time.DateOnly)}})
 			return err
-		}
-		_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: action, Target: "pass:" + lk.PassID.String(),
-			Details: map[string]any{"rate_lock_id": lk.ID.String(), "amount_minor": lk.AmountMinor,
-				"base_amount_minor": lk.BaseAmountMinor, "locked_until": lk.LockedUntil.Format(time.DateOnly)}})
-		return err
+		},
+		// Stripe refused: the lock holds again.
+		undo: func(ctx context.Context, tx *ent.Tx) error {
+			return tx.RateLock.UpdateOneID(lk.ID).SetStatus(lk.Status).SetApplied(lk.Applied).ClearEndedAt().Exec(ctx)
+		},
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // expireRateLocks ends the active locks of a subscription whose next

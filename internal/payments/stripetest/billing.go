@@ -295,6 +295,9 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/subscriptions":
 		f.replayOr(w, key, func() map[string]any { return f.createSubscription(r, account) })
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/subscriptions/"):
+		if f.subUpdateBefore(w, key) {
+			return true
+		}
 		f.mu.Lock()
 		s := f.billing().subs[strings.TrimPrefix(r.URL.Path, "/v1/subscriptions/")]
 		var raw []byte
@@ -319,6 +322,9 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 		f.mu.Unlock()
 		if s == nil {
 			notFound(w)
+			return true
+		}
+		if f.subUpdateAfter(w, key, strings.TrimPrefix(r.URL.Path, "/v1/subscriptions/"), raw) {
 			return true
 		}
 		writeRaw(w, 200, raw)

@@ -78,6 +78,8 @@ type Fake struct {
 	itemOrder []string
 	// desk is the staff's card writes (detach.go).
 	desk cardDesk
+	// subFaults scripts subscription updates (subfaults.go).
+	subFaults subFaults
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller

@@ -1,0 +1,86 @@
+package stripetest
+
+import (
+	"net/http"
+	"strings"
+)
+
+// subFaults scripts the answers to subscription updates (POST
+// /v1/subscriptions/{id}) and counts the updates applied.
+type subFaults struct {
+	fail500, drop, refuse int
+	// applied counts, per subscription, the updates that changed something
+	// (a replay of a key changes nothing).
+	applied map[string]int
+}
+
+// FailSubscriptionUpdates scripts the next subscription updates: the first
+// fail500 are answered 500 before anything happens, the next drop are
+// applied and then the connection is closed without an answer, the next
+// refuse are refused (400). A retry with the same idempotency key of an
+// applied update replays its answer.
+func (f *Fake) FailSubscriptionUpdates(fail500, drop, refuse int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.fail500, f.subFaults.drop, f.subFaults.refuse = fail500, drop, refuse
+}
+
+// SubscriptionUpdates counts the updates applied to subscription id.
+func (f *Fake) SubscriptionUpdates(id string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.subFaults.applied[id]
+}
+
+// subUpdateBefore answers a scripted 500 or refusal, or replays the stored
+// answer of key; true means the request is answered.
+func (f *Fake) subUpdateBefore(w http.ResponseWriter, key string) bool {
+	f.mu.Lock()
+	switch {
+	case f.subFaults.fail500 > 0:
+		f.subFaults.fail500--
+		f.mu.Unlock()
+		writeRaw(w, 500, []byte(`{"error":{"type":"api_error","message":"an error occurred"}}`))
+		return true
+	case f.subFaults.refuse > 0:
+		f.subFaults.refuse--
+		f.mu.Unlock()
+		refused(w)
+		return true
+	}
+	raw, ok := f.stored[key]
+	f.mu.Unlock()
+	if ok && key != "" && strings.HasPrefix(string(raw), "{") {
+		writeRaw(w, 200, raw)
+		return true
+	}
+	return false
+}
+
+// subUpdateAfter stores the answer of an applied update under key, counts
+// it, and drops the connection when scripted; true means the request is
+// answered (or dropped).
+func (f *Fake) subUpdateAfter(w http.ResponseWriter, key, id string, raw []byte) bool {
+	f.mu.Lock()
+	if f.subFaults.applied == nil {
+		f.subFaults.applied = map[string]int{}
+	}
+	f.subFaults.applied[id]++
+	if key != "" {
+		f.stored[key] = raw
+	}
+	drop := f.subFaults.drop > 0
+	if drop {
+		f.subFaults.drop--
+	}
+	f.mu.Unlock()
+	if drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
+	}
+	return false
+}
