@@ -15,9 +15,9 @@ type subFaults struct {
 }
 
 // FailSubscriptionUpdates scripts the next subscription updates: the first
-// fail500 are answered 500 before anything happens, the next drop are
-// applied and then the connection is closed without an answer, the next
-// refuse are refused (400). A retry with the same idempotency key of an
+// fail500 are answered 500 before anything happens, the next drop answers
+// are dropped (the update applied, or its answer replayed, then the
+// connection closed), the next refuse are refused (400). A retry with the same idempotency key of an
 // applied update replays its answer.
 func (f *Fake) FailSubscriptionUpdates(fail500, drop, refuse int) {
 	f.mu.Lock()
@@ -51,8 +51,29 @@ func (f *Fake) subUpdateBefore(w http.ResponseWriter, key string) bool {
 	raw, ok := f.stored[key]
 	f.mu.Unlock()
 	if ok && key != "" && strings.HasPrefix(string(raw), "{") {
-		writeRaw(w, 200, raw)
+		if !f.subDrop(w) {
+			writeRaw(w, 200, raw)
+		}
 		return true
+	}
+	return false
+}
+
+// subDrop closes the connection without an answer when a drop is scripted.
+func (f *Fake) subDrop(w http.ResponseWriter) bool {
+	f.mu.Lock()
+	drop := f.subFaults.drop > 0
+	if drop {
+		f.subFaults.drop--
+	}
+	f.mu.Unlock()
+	if drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -69,18 +90,6 @@ func (f *Fake) subUpdateAfter(w http.ResponseWriter, key, id string, raw []byte)
 	if key != "" {
 		f.stored[key] = raw
 	}
-	drop := f.subFaults.drop > 0
-	if drop {
-		f.subFaults.drop--
-	}
 	f.mu.Unlock()
-	if drop {
-		if hj, ok := w.(http.Hijacker); ok {
-			if conn, _, err := hj.Hijack(); err == nil {
-				_ = conn.Close()
-				return true
-			}
-		}
-	}
-	return false
+	return f.subDrop(w)
 }
