@@ -17,7 +17,29 @@ type Reconciler func(ctx context.Context, client *ent.Client, port stripeport.Po
 var (
 	hooksMu     sync.RWMutex
 	reconcilers = map[paymentattempt.Purpose]Reconciler{}
+	// domainReconcilers take precedence over reconcilers.
+	domainReconcilers = map[paymentattempt.Purpose]DomainReconciler{}
 )
+
+// A DomainReconciler settles an unknown attempt of a registered purpose
+// through its own domain, with the payments service at hand (billing's
+// invoice payments and subscription creations read the invoice or the
+// subscription from Stripe and settle as their own answers would have).
+type DomainReconciler func(ctx context.Context, s *Service, at *ent.PaymentAttempt) error
+
+// RegisterDomainReconciler makes Reconcile settle attempts of purpose
+// through r; registered once, at init.
+func RegisterDomainReconciler(purpose paymentattempt.Purpose, r DomainReconciler) {
+	hooksMu.Lock()
+	defer hooksMu.Unlock()
+	domainReconcilers[purpose] = r
+}
+
+func domainReconcilerOf(p paymentattempt.Purpose) DomainReconciler {
+	hooksMu.RLock()
+	defer hooksMu.RUnlock()
+	return domainReconcilers[p]
+}
 
 // RegisterReconciler makes Reconcile settle attempts of purpose through r:
 // a package whose attempts are not payment intents (refunds) registers

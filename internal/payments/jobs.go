@@ -126,6 +126,9 @@ func (s *Service) Reconcile(ctx context.Context, attemptID uuid.UUID) error {
 	if s.port == nil {
 		return errors.New("payments: reconcile: card payments are off")
 	}
+	if r := domainReconcilerOf(at.Purpose); r != nil {
+		return r(ctx, s, at)
+	}
 	if r := reconcilerOf(at.Purpose); r != nil {
 		return r(ctx, s.client, s.port, at)
 	}

@@ -49,6 +49,8 @@ type Port interface {
 	CreditNotes
 	// Schedules gives a subscription the phases of its price.
 	Schedules
+	// SubscriptionFinder finds the subscription an attempt created.
+	SubscriptionFinder
 }
 
 // IntentParams are a payment intent to create.

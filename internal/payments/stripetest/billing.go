@@ -293,7 +293,9 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 			return map[string]any{"id": fmt.Sprintf("prod_fake%d", f.seq), "object": "product", "name": r.PostForm.Get("name")}
 		})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/subscriptions":
-		f.replayOr(w, key, func() map[string]any { return f.createSubscription(r, account) })
+		f.createSubscriptionAnswer(w, r, key, account) // subfaults.go
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/subscriptions/search":
+		f.searchSubscriptions(w, r) // subfaults.go
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/subscriptions/"):
 		if f.subUpdateBefore(w, key) {
 			return true
@@ -394,7 +396,9 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 	if raw, ok := f.stored[key]; ok && key != "" {
 		st := f.storedSt[key]
 		f.mu.Unlock()
-		writeRaw(w, st, raw)
+		if !f.dropIf(w, &f.subFaults.payDrop) {
+			writeRaw(w, st, raw)
+		}
 		return
 	}
 	inv := f.billing().invoices[id]
@@ -432,7 +436,9 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 	}
 	f.stored[key], f.storedSt[key] = raw, status
 	f.mu.Unlock()
-	writeRaw(w, status, raw)
+	if !f.dropIf(w, &f.subFaults.payDrop) {
+		writeRaw(w, status, raw)
+	}
 }
 
 // TakeEvents returns and forgets the events of invoices paid on request

@@ -1,6 +1,7 @@
 package stripetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -9,6 +10,9 @@ import (
 // /v1/subscriptions/{id}) and counts the updates applied.
 type subFaults struct {
 	fail500, drop, refuse int
+	// createDrop and payDrop drop the answers of subscription creations and
+	// invoice payments.
+	createDrop, payDrop int
 	// applied counts, per subscription, the updates that changed something
 	// (a replay of a key changes nothing).
 	applied map[string]int
@@ -92,4 +96,74 @@ func (f *Fake) subUpdateAfter(w http.ResponseWriter, key, id string, raw []byte)
 	}
 	f.mu.Unlock()
 	return f.subDrop(w)
+}
+
+// DropSubscriptionCreates makes the next n subscription creations (and
+// replays of their keys) close the connection without an answer after the
+// subscription is made.
+func (f *Fake) DropSubscriptionCreates(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.createDrop = n
+}
+
+// DropInvoicePays makes the next n invoice payments on request (and replays
+// of their keys) close the connection without an answer after the charge.
+func (f *Fake) DropInvoicePays(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.payDrop = n
+}
+
+// dropIf closes the connection when *n > 0 (decrementing it).
+func (f *Fake) dropIf(w http.ResponseWriter, n *int) bool {
+	f.mu.Lock()
+	drop := *n > 0
+	if drop {
+		*n--
+	}
+	f.mu.Unlock()
+	if drop {
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// createSubscriptionAnswer answers POST /v1/subscriptions: made once per key,
+// replayed after, dropped when scripted.
+func (f *Fake) createSubscriptionAnswer(w http.ResponseWriter, r *http.Request, key, account string) {
+	f.mu.Lock()
+	raw, ok := f.stored[key]
+	if !ok || key == "" {
+		raw, _ = json.Marshal(f.createSubscription(r, account))
+		f.stored[key] = raw
+	}
+	f.mu.Unlock()
+	if f.dropIf(w, &f.subFaults.createDrop) {
+		return
+	}
+	writeRaw(w, 200, raw)
+}
+
+// searchSubscriptions answers GET /v1/subscriptions/search for the query
+// metadata['attempt_id']:'<id>'.
+func (f *Fake) searchSubscriptions(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("query")
+	want := strings.TrimSuffix(strings.TrimPrefix(q, "metadata['attempt_id']:'"), "'")
+	f.mu.Lock()
+	data := []any{}
+	for _, id := range f.billing().subOrder {
+		s := f.billing().subs[id]
+		if meta, _ := s.obj["metadata"].(map[string]string); meta["attempt_id"] == want && want != "" {
+			data = append(data, s.obj)
+		}
+	}
+	raw, _ := json.Marshal(map[string]any{"object": "search_result", "data": data, "has_more": false, "url": "/v1/subscriptions/search"})
+	f.mu.Unlock()
+	writeRaw(w, 200, raw)
 }
