@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,14 +14,12 @@ import (
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
-	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/model"
 	"github.com/venueplatform/venue/internal/payments"
-	"github.com/venueplatform/venue/internal/payments/stripeport"
 )
 
 // Flexible memberships for staff: the allowance read, a change of the
@@ -235,27 +232,25 @@ func nextRenewalPrice(p *ent.Pass, pt *ent.PassType) int64 {
 	return payments.PeriodPrice(p, pt)
 }
 
-// schedulePrice queues the price job when p's scheduled change starts at its
-// next renewal (the day its paid period ends).
+// schedulePrice queues the price job when p has a scheduled change: the job
+// gives the subscription's schedule the change's phase (flexschedule.go).
 func schedulePrice(ctx context.Context, tx *ent.Tx, p *ent.Pass) error {
-	ch := p.FlexibleChange
-	if ch == nil || p.ValidTo == nil || ch.EffectiveOn != p.ValidTo.Format(time.DateOnly) {
+	if p.FlexibleChange == nil || p.ValidTo == nil {
 		return nil
 	}
 	return events.EnqueueJobs(ctx, river.InsertManyParams{Args: FlexPriceArgs{PassID: p.ID.String(), OrganizationID: p.OrganizationID.String()}})
 }
 
 // PushFlexiblePrice gives the subscription of flexible membership id the
-// price of its scheduled change when the next renewal is the change's;
-// otherwise, or when the subscription already has it, it changes nothing.
-// The update is an attempt row first, sent without proration.
+// phases of its scheduled change: a phase at the change's price from the
+// change's renewal on (scheduleFlexible). Without a change, or before the
+// renewals started (Start prices the pass as it is), it changes nothing.
 func (s *Service) PushFlexiblePrice(ctx context.Context, id uuid.UUID) error {
 	p, err := s.client.Pass.Get(ctx, id)
 	if err != nil {
 		return fmt.Errorf("billing: flexible price: %w", err)
 	}
-	ch := p.FlexibleChange
-	if ch == nil || p.ValidTo == nil || ch.EffectiveOn != p.ValidTo.Format(time.DateOnly) {
+	if p.FlexibleChange == nil || p.ValidTo == nil {
 		return nil
 	}
 	sub, err := s.client.Subscription.Query().Where(subscription.PassID(id)).Only(ctx)
@@ -265,33 +260,10 @@ func (s *Service) PushFlexiblePrice(ctx context.Context, id uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	if sub.AmountMinor == ch.PriceMinor || sub.ProcessorSubscriptionID == nil || sub.CanceledAt != nil {
+	if sub.ProcessorSubscriptionID == nil || sub.CanceledAt != nil {
 		return nil
 	}
-	vp, err := s.pay.Chargeable(ctx)
-	if err != nil {
-		return err
-	}
-	cur, err := s.port.GetSubscription(ctx, *vp.AccountID, *sub.ProcessorSubscriptionID)
-	if err != nil {
-		return fmt.Errorf("billing: flexible price: %w", err)
-	}
-	at, err := s.updateAttempt(ctx, sub)
-	if err != nil {
-		return err
-	}
-	if _, err := s.stripeUpdate(ctx, at, stripeport.SubscriptionUpdate{Account: *vp.AccountID, ID: *sub.ProcessorSubscriptionID,
-		AmountMinor: ch.PriceMinor, Currency: strings.ToLower(sub.Currency), Interval: string(sub.Interval),
-		IntervalCount: sub.IntervalCount, Product: cur.Product, ItemID: cur.ItemID}); err != nil {
-		return err
-	}
-	return events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		if err := tx.Subscription.UpdateOneID(sub.ID).SetAmountMinor(ch.PriceMinor).Exec(ctx); err != nil {
-			return err
-		}
-		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).
-			SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
-	})
+	return s.scheduleFlexible(ctx, p, sub)
 }
 
 // flexAfterRenewal runs in the transaction that settled a renewal invoice

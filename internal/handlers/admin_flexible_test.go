@@ -148,13 +148,24 @@ func TestAdminFlexibleAllowanceAndChange(t *testing.T) {
 	require.NoError(t, err, "a retry replays")
 	require.Equal(t, ch.Data.ScheduledAt, again.Data.ScheduledAt)
 	require.Equal(t, 1, e.studio.client.AuditLog.Query().Where(auditlog.Action(billing.AuditFlexibleChanged)).CountX(e.op))
-	require.Zero(t, e.runFlexPriceJobs(t), "renewal 3 is not next")
+	// The change becomes a phase of the subscription's schedule from its
+	// renewal on; the price Stripe charges now does not change.
+	require.Equal(t, 1, e.runFlexPriceJobs(t))
+	sched, phases := e.fake.ScheduleOf(e.sub)
+	require.NotEmpty(t, sched)
+	require.Equal(t, []int64{81000, 108000}, phases)
+	amount, _ := e.fake.SubscriptionAmount(e.sub)
+	require.Equal(t, int64(81000), amount, "the subscription's price is not changed directly")
 
 	e.renewOnce(t) // renewal 1: the old price
-	require.Zero(t, e.runFlexPriceJobs(t), "renewal 2 is not the change's")
+	require.Equal(t, 1, e.runFlexPriceJobs(t), "the phases follow each renewal")
 	e.renewOnce(t) // renewal 2: the old price; the change's renewal is next
 	require.Equal(t, 1, e.runFlexPriceJobs(t))
+	again2, phases := e.fake.ScheduleOf(e.sub)
+	require.Equal(t, sched, again2, "the same schedule is updated")
+	require.Equal(t, []int64{81000, 108000}, phases)
 	require.Equal(t, int64(108000), e.allowance(t).RenewalAmountMinor.Value)
+	require.Equal(t, int64(108000), e.studio.client.Subscription.Query().OnlyX(e.op).AmountMinor, "our row says what the next renewal charges")
 	require.Equal(t, 9, e.allowance(t).Selection.Quantity.Value, "not yet in effect")
 	e.renewOnce(t) // renewal 3: the new price
 	require.Equal(t, []int64{81000, 81000, 108000}, e.fake.InvoiceAmounts(e.sub))
@@ -164,14 +175,16 @@ func TestAdminFlexibleAllowanceAndChange(t *testing.T) {
 }
 
 // TestFlexibleMemberChangeReachesRenewal: a member's change from the next
-// renewal gives the subscription its price at once, so the next invoice
-// charges it.
+// renewal becomes the schedule's phase from that renewal on, so the next
+// invoice charges it.
 func TestFlexibleMemberChangeReachesRenewal(t *testing.T) {
 	e := newFlexEnv(t)
 	_, err := e.member.ScheduleFlexibleChange(e.ctx, &api.FlexibleChangeRequest{Kind: api.FlexibleChangeRequestKindUnlimited,
 		Renewal: api.NewOptInt(1)}, api.ScheduleFlexibleChangeParams{ID: e.pass, XOrganizationID: e.venue.ID, IdempotencyKey: "mf-1"})
 	require.NoError(t, err)
 	require.Equal(t, 1, e.runFlexPriceJobs(t))
+	_, phases := e.fake.ScheduleOf(e.sub)
+	require.Equal(t, []int64{81000, 120000}, phases)
 	e.renewOnce(t)
 	require.Equal(t, []int64{120000}, e.fake.InvoiceAmounts(e.sub))
 	a := e.allowance(t)

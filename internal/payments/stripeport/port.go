@@ -51,6 +51,8 @@ type Port interface {
 	Schedules
 	// SubscriptionFinder finds the subscription an attempt created.
 	SubscriptionFinder
+	// PhaseScheduler sets the phases of a subscription's price.
+	PhaseScheduler
 }
 
 // IntentParams are a payment intent to create.

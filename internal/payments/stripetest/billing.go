@@ -283,7 +283,7 @@ func addInterval(t time.Time, interval string, n int) time.Time {
 // another endpoint's.
 func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) bool {
 	account := r.Header.Get("Stripe-Account")
-	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) || f.serveSchedules(w, r, key) {
+	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) || f.serveScheduleRead(w, r) || f.serveSchedules(w, r, key) {
 		return true
 	}
 	switch {

@@ -167,3 +167,26 @@ func (f *Fake) searchSubscriptions(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	writeRaw(w, 200, raw)
 }
+
+// serveScheduleRead answers GET /v1/subscription_schedules/{id}; false
+// means another endpoint.
+func (f *Fake) serveScheduleRead(w http.ResponseWriter, r *http.Request) bool {
+	id, ok := strings.CutPrefix(r.URL.Path, "/v1/subscription_schedules/")
+	if r.Method != http.MethodGet || !ok {
+		return false
+	}
+	f.mu.Lock()
+	var raw []byte
+	for _, s := range f.billing().subs {
+		if s.schedule == id && id != "" {
+			raw, _ = json.Marshal(scheduleObject(s))
+		}
+	}
+	f.mu.Unlock()
+	if raw == nil {
+		notFound(w)
+		return true
+	}
+	writeRaw(w, 200, raw)
+	return true
+}
