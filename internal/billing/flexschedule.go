@@ -98,7 +98,7 @@ func (s *Service) scheduleFlexible(ctx context.Context, p *ent.Pass, sub *ent.Su
 	}
 	params := stripeport.PhasesParams{Account: *vp.AccountID, Subscription: *sub.ProcessorSubscriptionID, Schedule: schedule,
 		IdempotencyKey: payments.IdempotencyKey(string(at.Purpose), at.ID.String(), "flexible_phases"),
-		Product: cur.Product, Currency: sub.Currency, Interval: string(sub.Interval), IntervalCount: sub.IntervalCount,
+		Product:        cur.Product, Currency: sub.Currency, Interval: string(sub.Interval), IntervalCount: sub.IntervalCount,
 		Phases: phases}
 	if cur.TrialEnd.After(now) {
 		params.TrialEnd = cur.TrialEnd // the first period is paid: no invoice before it ends
