@@ -90,6 +90,25 @@ type Invoker interface {
 	//
 	// POST /admin/providers/{providerId}/time-off
 	AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
+	// AdjustPosProductStock invokes adjustPosProductStock operation.
+	//
+	// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+	// `adjustment` stock movement with `reason` (1 to 500 characters after
+	// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+	// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+	// damaged or lost unit), each one conditional update of the stock, like
+	// a sale's, so concurrent sales and adjustments all count; `count`
+	// replaces the stock with `counted`, the units on the shelf, under the
+	// product's row lock (a sale at the same moment waits, then sells from
+	// the counted stock). Stock never goes below zero: a write-off of more
+	// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+	// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+	// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+	// kind, a stock above 1000000, a blank reason), 404 `NOT_FOUND` (an
+	// unknown or another venue's product).
+	//
+	// POST /admin/pos/products/{productId}/stock-adjustments
+	AdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (*PosStockAdjustmentResponse, error)
 	// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -3570,6 +3589,25 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdatePosProduct invokes updatePosProduct operation.
+	//
+	// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+	// left out stay as they are. `prices` sets the VAT-inclusive price of
+	// each currency named: a price that differs becomes the next price book
+	// version of that currency (`version` + 1), a new currency starts at
+	// version 1, currencies not named keep theirs (a price book is never
+	// removed: deactivate the product instead). A catalog preview made
+	// before the change no longer holds at the sale: its `product_quote`
+	// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+	// and the new quote in `details`. `active` false takes the product off
+	// the desk (catalog, previews, sales, pins) without losing its stock
+	// or history. Audited (`pos.product_updated`, with each change before
+	// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+	// field, a blank name, a currency twice, another product's SKU), 404
+	// `NOT_FOUND` (an unknown or another venue's product).
+	//
+	// PATCH /admin/pos/products/{productId}
+	UpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (*PosProductResponse, error)
 	// UpdatePromoCode invokes updatePromoCode operation.
 	//
 	// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
@@ -4248,6 +4286,124 @@ func (c *Client) sendAddProviderTimeOff(ctx context.Context, request *TimeOffReq
 	defer body.Close()
 
 	result, err := decodeAddProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AdjustPosProductStock invokes adjustPosProductStock operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+// `adjustment` stock movement with `reason` (1 to 500 characters after
+// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+// damaged or lost unit), each one conditional update of the stock, like
+// a sale's, so concurrent sales and adjustments all count; `count`
+// replaces the stock with `counted`, the units on the shelf, under the
+// product's row lock (a sale at the same moment waits, then sells from
+// the counted stock). Stock never goes below zero: a write-off of more
+// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+// kind, a stock above 1000000, a blank reason), 404 `NOT_FOUND` (an
+// unknown or another venue's product).
+//
+// POST /admin/pos/products/{productId}/stock-adjustments
+func (c *Client) AdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (*PosStockAdjustmentResponse, error) {
+	res, err := c.sendAdjustPosProductStock(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (res *PosStockAdjustmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/stock-adjustments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAdjustPosProductStockRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AdjustPosProductStockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAdjustPosProductStockResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -34957,6 +35113,123 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	defer body.Close()
 
 	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdatePosProduct invokes updatePosProduct operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+// left out stay as they are. `prices` sets the VAT-inclusive price of
+// each currency named: a price that differs becomes the next price book
+// version of that currency (`version` + 1), a new currency starts at
+// version 1, currencies not named keep theirs (a price book is never
+// removed: deactivate the product instead). A catalog preview made
+// before the change no longer holds at the sale: its `product_quote`
+// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+// and the new quote in `details`. `active` false takes the product off
+// the desk (catalog, previews, sales, pins) without losing its stock
+// or history. Audited (`pos.product_updated`, with each change before
+// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+// field, a blank name, a currency twice, another product's SKU), 404
+// `NOT_FOUND` (an unknown or another venue's product).
+//
+// PATCH /admin/pos/products/{productId}
+func (c *Client) UpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (*PosProductResponse, error) {
+	res, err := c.sendUpdatePosProduct(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (res *PosProductResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdatePosProductRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdatePosProductOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdatePosProductResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -97,6 +97,28 @@ func (UnimplementedHandler) AddProviderTimeOff(ctx context.Context, req *TimeOff
 	return r, ht.ErrNotImplemented
 }
 
+// AdjustPosProductStock implements adjustPosProductStock operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+// `adjustment` stock movement with `reason` (1 to 500 characters after
+// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+// damaged or lost unit), each one conditional update of the stock, like
+// a sale's, so concurrent sales and adjustments all count; `count`
+// replaces the stock with `counted`, the units on the shelf, under the
+// product's row lock (a sale at the same moment waits, then sells from
+// the counted stock). Stock never goes below zero: a write-off of more
+// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+// kind, a stock above 1000000, a blank reason), 404 `NOT_FOUND` (an
+// unknown or another venue's product).
+//
+// POST /admin/pos/products/{productId}/stock-adjustments
+func (UnimplementedHandler) AdjustPosProductStock(ctx context.Context, req *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (r *PosStockAdjustmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
 //
 // For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -4450,6 +4472,28 @@ func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) 
 //
 // PATCH /me/notification-preferences
 func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdatePosProduct implements updatePosProduct operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+// left out stay as they are. `prices` sets the VAT-inclusive price of
+// each currency named: a price that differs becomes the next price book
+// version of that currency (`version` + 1), a new currency starts at
+// version 1, currencies not named keep theirs (a price book is never
+// removed: deactivate the product instead). A catalog preview made
+// before the change no longer holds at the sale: its `product_quote`
+// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+// and the new quote in `details`. `active` false takes the product off
+// the desk (catalog, previews, sales, pins) without losing its stock
+// or history. Audited (`pos.product_updated`, with each change before
+// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+// field, a blank name, a currency twice, another product's SKU), 404
+// `NOT_FOUND` (an unknown or another venue's product).
+//
+// PATCH /admin/pos/products/{productId}
+func (UnimplementedHandler) UpdatePosProduct(ctx context.Context, req *PosProductUpdateRequest, params UpdatePosProductParams) (r *PosProductResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
