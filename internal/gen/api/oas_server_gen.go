@@ -2924,7 +2924,10 @@ type Handler interface {
 	// partner campaign whose window has closed; `reason` is 5 to 500
 	// characters after trimming. Outcomes: `granted` when the code grants a
 	// pass outright: the pass (`pass_id`, active from the venue's today) is
-	// created and the code's use counted, in one transaction;
+	// activated by the payments activation, as every pass, with the code's
+	// use counted, in one transaction: the webhook event `pass.activated`
+	// is recorded with it; the partner paid, so no payment row is written
+	// (the sales snapshot counts money; docs/pos.md);
 	// `sale_required` when the code is a discount: `pass_type_ids` are the
 	// active pass types it may be sold on, through `POST /admin/pos/sale`
 	// or `POST /admin/memberships` with `promo_code` and
