@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/stockmovement"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/pos"
 )
 
@@ -267,4 +268,37 @@ func TestPosRestockDuringConcurrentSales(t *testing.T) {
 	}
 	require.Equal(t, 20-sold, sum)
 	require.Equal(t, sold, sales)
+}
+
+// TestPosPassTypesList: the desk's pass types are the venue's active ones
+// with their VAT-inclusive price in minor and major units; a deactivated
+// pass type leaves the list; without pos.access it is 403.
+func TestPosPassTypesList(t *testing.T) {
+	e := newPosEnv(t)
+	res, err := e.clerk.ListPosPassTypes(e.ctx)
+	require.NoError(t, err)
+	require.Equal(t, len(res.Data), res.Meta.Total)
+	var found *api.PosPassType
+	for i := range res.Data {
+		if res.Data[i].ID == e.ten.ID {
+			found = &res.Data[i]
+		}
+	}
+	require.NotNil(t, found)
+	require.Equal(t, e.ten.PriceMinor, found.PriceMinor)
+	require.Equal(t, e.ten.Currency, found.Currency)
+	require.InDelta(t, money.ToMajor(e.ten.PriceMinor, e.ten.Currency), found.Price, 1e-9)
+
+	e.studio.client.PassType.UpdateOneID(e.ten.ID).SetActive(false).ExecX(e.op)
+	after, err := e.clerk.ListPosPassTypes(e.ctx)
+	require.NoError(t, err)
+	require.Len(t, after.Data, len(res.Data)-1)
+	for _, pt := range after.Data {
+		require.NotEqual(t, e.ten.ID, pt.ID)
+	}
+
+	h := &hookEnv{authEnv: e.authEnv, ctx: e.ctx}
+	seller := h.staffWith(t, "seller@pos.example", pos.PermSell)
+	_, err = seller.ListPosPassTypes(e.ctx)
+	hookErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
 }
