@@ -150,8 +150,12 @@ const (
 	AdjustCount    = "count"
 )
 
-// MaxStock bounds a product's stock and one adjustment.
-const MaxStock = 1000000
+// MaxAdjustment bounds one adjustment's quantity and a count; MaxStock a
+// product's stock after a restock.
+const (
+	MaxAdjustment = 1000000
+	MaxStock      = 100000000
+)
 
 // Adjustment is a change of a product's stock by staff: restock (Quantity
 // more), write_off (Quantity less: damaged, lost) or count (the stock
@@ -190,12 +194,12 @@ func (s *Service) AdjustStock(ctx context.Context, id uuid.UUID, a Adjustment) (
 	}
 	switch a.Kind {
 	case AdjustRestock, AdjustWriteOff:
-		if a.Quantity < 1 || a.Quantity > MaxStock || a.Counted != 0 {
-			return nil, apperr.Validation("quantity", fmt.Sprintf("restock and write_off take a quantity of 1 to %d and no counted", MaxStock))
+		if a.Quantity < 1 || a.Quantity > MaxAdjustment || a.Counted != 0 {
+			return nil, apperr.Validation("quantity", fmt.Sprintf("restock and write_off take a quantity of 1 to %d and no counted", MaxAdjustment))
 		}
 	case AdjustCount:
-		if a.Counted < 0 || a.Counted > MaxStock || a.Quantity != 0 {
-			return nil, apperr.Validation("counted", fmt.Sprintf("count takes counted, 0 to %d, and no quantity", MaxStock))
+		if a.Counted < 0 || a.Counted > MaxAdjustment || a.Quantity != 0 {
+			return nil, apperr.Validation("counted", fmt.Sprintf("count takes counted, 0 to %d, and no quantity", MaxAdjustment))
 		}
 	default:
 		return nil, apperr.Validation("kind", "restock, write_off or count")

@@ -104,7 +104,7 @@ type Invoker interface {
 	// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
 	// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
 	// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
-	// kind, a stock above 1000000, a blank reason), 404 `NOT_FOUND` (an
+	// kind, a restock that would take the stock above 100000000, a blank reason), 404 `NOT_FOUND` (an
 	// unknown or another venue's product).
 	//
 	// POST /admin/pos/products/{productId}/stock-adjustments
@@ -4310,7 +4310,7 @@ func (c *Client) sendAddProviderTimeOff(ctx context.Context, request *TimeOffReq
 // than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
 // `out_of_stock`, `details.available`). Refusals, nothing changed: 400
 // `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
-// kind, a stock above 1000000, a blank reason), 404 `NOT_FOUND` (an
+// kind, a restock that would take the stock above 100000000, a blank reason), 404 `NOT_FOUND` (an
 // unknown or another venue's product).
 //
 // POST /admin/pos/products/{productId}/stock-adjustments
