@@ -3,6 +3,9 @@ package handlers
 import (
 	"context"
 
+	"github.com/google/uuid"
+
+	"github.com/venueplatform/venue/ent"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pos"
 )
@@ -36,12 +39,35 @@ func (h *Handler) AdjustPosProductStock(ctx context.Context, req *api.PosStockAd
 	if err != nil {
 		return nil, err
 	}
-	m := a.Movement
+	return &api.PosStockAdjustmentResponse{Data: api.PosStockAdjustmentResponseData{Movement: posMovementOut(a.Movement),
+		StockOnHand: a.Product.StockOnHand}}, nil
+}
+
+// ListPosStockMovements implements api.Handler.
+func (h *Handler) ListPosStockMovements(ctx context.Context, params api.ListPosStockMovementsParams) (*api.PosStockMovementListResponse, error) {
+	ms, p, err := h.pos().Movements(ctx, params.ProductId, params.Limit.Or(20))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.PosStockMovement, len(ms))
+	for i, m := range ms {
+		out[i] = posMovementOut(m)
+	}
+	return &api.PosStockMovementListResponse{Data: out,
+		Meta: api.PosStockMovementListResponseMeta{Total: len(out), StockOnHand: p.StockOnHand}}, nil
+}
+
+func posMovementOut(m *ent.StockMovement) api.PosStockMovement {
 	out := api.PosStockMovement{ID: m.ID, ProductID: m.ProductID, Kind: api.PosStockMovementKind(m.Kind), Delta: m.Delta,
 		StockAfter: m.StockAfter, Reason: m.Reason, CreatedAt: m.CreatedAt.UTC()}
-	out.UserID.SetToNull()
-	if m.UserID != nil {
-		out.UserID.SetTo(*m.UserID)
+	for _, f := range []struct {
+		dst *api.NilUUID
+		src *uuid.UUID
+	}{{&out.SaleID, m.SaleID}, {&out.ReturnID, m.ReturnID}, {&out.UserID, m.UserID}} {
+		f.dst.SetToNull()
+		if f.src != nil {
+			f.dst.SetTo(*f.src)
+		}
 	}
-	return &api.PosStockAdjustmentResponse{Data: api.PosStockAdjustmentResponseData{Movement: out, StockOnHand: a.Product.StockOnHand}}, nil
+	return out
 }

@@ -302,3 +302,41 @@ func TestPosPassTypesList(t *testing.T) {
 	_, err = seller.ListPosPassTypes(e.ctx)
 	hookErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
 }
+
+// TestPosStockMovementsList: a product's movements newest first, with the
+// sale a sale movement belongs to and who moved each; limit cuts the list;
+// pos.access reads it, pos.sell alone is 403, an unknown product 404.
+func TestPosStockMovementsList(t *testing.T) {
+	e := newPosEnv(t)
+	p := e.product(t, "Water", 5, "DKK", 2500)
+	s, err := e.sell(e.clerk, "mv-sale", &api.PosSaleRequest{Items: []api.PosCartItem{item(p.ID, 2)}, Method: api.PosSaleRequestMethodCash})
+	require.NoError(t, err)
+	_, err = e.adjust(e.keeper, "mv-restock", p.ID, &api.PosStockAdjustmentRequest{Kind: api.PosStockAdjustmentRequestKindRestock,
+		Quantity: api.NewOptInt(4), Reason: "delivery"})
+	require.NoError(t, err)
+
+	res, err := e.clerk.ListPosStockMovements(e.ctx, api.ListPosStockMovementsParams{ProductId: p.ID})
+	require.NoError(t, err)
+	require.Equal(t, 7, res.Meta.StockOnHand)
+	require.Len(t, res.Data, 3)
+	require.Equal(t, 3, res.Meta.Total)
+	require.Equal(t, []int{4, -2, 5}, []int{res.Data[0].Delta, res.Data[1].Delta, res.Data[2].Delta})
+	require.Equal(t, []int{7, 3, 5}, []int{res.Data[0].StockAfter, res.Data[1].StockAfter, res.Data[2].StockAfter})
+	require.Equal(t, api.PosStockMovementKindSale, res.Data[1].Kind)
+	require.Equal(t, s.Data.ID, res.Data[1].SaleID.Value)
+	require.True(t, res.Data[0].SaleID.Null)
+	require.Equal(t, "delivery", res.Data[0].Reason)
+	require.False(t, res.Data[0].UserID.Null)
+
+	one, err := e.keeper.ListPosStockMovements(e.ctx, api.ListPosStockMovementsParams{ProductId: p.ID, Limit: api.NewOptInt(1)})
+	require.NoError(t, err)
+	require.Len(t, one.Data, 1)
+	require.Equal(t, res.Data[0].ID, one.Data[0].ID)
+
+	h := &hookEnv{authEnv: e.authEnv, ctx: e.ctx}
+	seller := h.staffWith(t, "seller@pos.example", pos.PermSell)
+	_, err = seller.ListPosStockMovements(e.ctx, api.ListPosStockMovementsParams{ProductId: p.ID})
+	hookErr(t, err, http.StatusForbidden, "ACCESS_DENIED")
+	_, err = e.clerk.ListPosStockMovements(e.ctx, api.ListPosStockMovementsParams{ProductId: uuid.New()})
+	hookErr(t, err, http.StatusNotFound, "NOT_FOUND")
+}

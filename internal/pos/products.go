@@ -295,3 +295,24 @@ func holdToPreview(q *Quote, expected *int64, fingerprint string) error {
 		With("reason", reason).With("total_minor", q.TotalMinor).With("fingerprint", q.Fingerprint).
 		With("product_price_book_versions", versions).With("next_step", "refresh")
 }
+
+// Movements is a product's latest limit stock movements, newest first, and
+// the product (products.manage_inventory or pos.access; 404 for an unknown
+// or another venue's product).
+func (s *Service) Movements(ctx context.Context, id uuid.UUID, limit int) ([]*ent.StockMovement, *ent.Product, error) {
+	if _, err := Staff(ctx, false, PermInventory, PermAccess); err != nil {
+		return nil, nil, err
+	}
+	p, err := s.client.Product.Query().Where(product.ID(id)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFound("product")
+	} else if err != nil {
+		return nil, nil, err
+	}
+	ms, err := s.client.StockMovement.Query().Where(stockmovement.ProductID(id)).
+		Order(ent.Desc(stockmovement.FieldCreatedAt), ent.Desc(stockmovement.FieldID)).Limit(limit).All(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ms, p, nil
+}

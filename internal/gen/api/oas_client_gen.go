@@ -2530,6 +2530,18 @@ type Invoker interface {
 	//
 	// GET /admin/pos/services
 	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
+	// ListPosStockMovements invokes listPosStockMovements operation.
+	//
+	// Needs `products.manage_inventory` or `pos.access` (else 403
+	// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+	// returns, releases of unpaid card sales, adjustments), newest first,
+	// at most `limit` (1 to 100, default 20), each with its delta, the
+	// stock after it, the sale or return it belongs to and the staff
+	// member who moved it. `meta.stock_on_hand` is the stock now. An
+	// unknown or another venue's product is 404 `NOT_FOUND`.
+	//
+	// GET /admin/pos/products/{productId}/stock-movements
+	ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (*PosStockMovementListResponse, error)
 	// ListPromoCodes invokes listPromoCodes operation.
 	//
 	// Newest first, at most 500. Needs `marketing.campaigns`.
@@ -25653,6 +25665,121 @@ func (c *Client) sendListPosServices(ctx context.Context) (res *PosServiceListRe
 	defer body.Close()
 
 	result, err := decodeListPosServicesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// ListPosStockMovements invokes listPosStockMovements operation.
+//
+// Needs `products.manage_inventory` or `pos.access` (else 403
+// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+// returns, releases of unpaid card sales, adjustments), newest first,
+// at most `limit` (1 to 100, default 20), each with its delta, the
+// stock after it, the sale or return it belongs to and the staff
+// member who moved it. `meta.stock_on_hand` is the stock now. An
+// unknown or another venue's product is 404 `NOT_FOUND`.
+//
+// GET /admin/pos/products/{productId}/stock-movements
+func (c *Client) ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (*PosStockMovementListResponse, error) {
+	res, err := c.sendListPosStockMovements(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (res *PosStockMovementListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/stock-movements"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosStockMovementsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosStockMovementsResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

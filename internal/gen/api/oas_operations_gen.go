@@ -216,6 +216,7 @@ const (
 	ListPosPerksOperation                          OperationName = "ListPosPerks"
 	ListPosProductsOperation                       OperationName = "ListPosProducts"
 	ListPosServicesOperation                       OperationName = "ListPosServices"
+	ListPosStockMovementsOperation                 OperationName = "ListPosStockMovements"
 	ListPromoCodesOperation                        OperationName = "ListPromoCodes"
 	ListProviderTimeOffOperation                   OperationName = "ListProviderTimeOff"
 	ListServiceBundlesOperation                    OperationName = "ListServiceBundles"

@@ -2888,6 +2888,19 @@ func encodeListPosServicesResponse(response *PosServiceListResponse, w http.Resp
 	return nil
 }
 
+func encodeListPosStockMovementsResponse(response *PosStockMovementListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListPromoCodesResponse(response *PromoCodeListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

@@ -43398,6 +43398,8 @@ type PosStockMovement struct {
 	Kind       PosStockMovementKind `json:"kind"`
 	ProductID  uuid.UUID            `json:"product_id"`
 	Reason     string               `json:"reason"`
+	ReturnID   NilUUID              `json:"return_id"`
+	SaleID     NilUUID              `json:"sale_id"`
 	StockAfter int                  `json:"stock_after"`
 	UserID     NilUUID              `json:"user_id"`
 }
@@ -43430,6 +43432,16 @@ func (s *PosStockMovement) GetProductID() uuid.UUID {
 // GetReason returns the value of Reason.
 func (s *PosStockMovement) GetReason() string {
 	return s.Reason
+}
+
+// GetReturnID returns the value of ReturnID.
+func (s *PosStockMovement) GetReturnID() NilUUID {
+	return s.ReturnID
+}
+
+// GetSaleID returns the value of SaleID.
+func (s *PosStockMovement) GetSaleID() NilUUID {
+	return s.SaleID
 }
 
 // GetStockAfter returns the value of StockAfter.
@@ -43470,6 +43482,16 @@ func (s *PosStockMovement) SetProductID(val uuid.UUID) {
 // SetReason sets the value of Reason.
 func (s *PosStockMovement) SetReason(val string) {
 	s.Reason = val
+}
+
+// SetReturnID sets the value of ReturnID.
+func (s *PosStockMovement) SetReturnID(val NilUUID) {
+	s.ReturnID = val
+}
+
+// SetSaleID sets the value of SaleID.
+func (s *PosStockMovement) SetSaleID(val NilUUID) {
+	s.SaleID = val
 }
 
 // SetStockAfter sets the value of StockAfter.
@@ -43535,6 +43557,69 @@ func (s *PosStockMovementKind) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// Ref: #/components/schemas/PosStockMovementListResponse
+type PosStockMovementListResponse struct {
+	Data  []PosStockMovement               `json:"data"`
+	Error struct{}                         `json:"error"`
+	Meta  PosStockMovementListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosStockMovementListResponse) GetData() []PosStockMovement {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosStockMovementListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosStockMovementListResponse) GetMeta() PosStockMovementListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosStockMovementListResponse) SetData(val []PosStockMovement) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosStockMovementListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosStockMovementListResponse) SetMeta(val PosStockMovementListResponseMeta) {
+	s.Meta = val
+}
+
+type PosStockMovementListResponseMeta struct {
+	StockOnHand int `json:"stock_on_hand"`
+	// The movements answered.
+	Total int `json:"total"`
+}
+
+// GetStockOnHand returns the value of StockOnHand.
+func (s *PosStockMovementListResponseMeta) GetStockOnHand() int {
+	return s.StockOnHand
+}
+
+// GetTotal returns the value of Total.
+func (s *PosStockMovementListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetStockOnHand sets the value of StockOnHand.
+func (s *PosStockMovementListResponseMeta) SetStockOnHand(val int) {
+	s.StockOnHand = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PosStockMovementListResponseMeta) SetTotal(val int) {
+	s.Total = val
 }
 
 type PreviewAdminMoveToFlexibleKind string

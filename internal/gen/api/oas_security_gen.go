@@ -372,6 +372,7 @@ var operationRolesBearerAuth = map[string][]string{
 	ListPosPerksOperation:                          []string{},
 	ListPosProductsOperation:                       []string{},
 	ListPosServicesOperation:                       []string{},
+	ListPosStockMovementsOperation:                 []string{},
 	ListPromoCodesOperation:                        []string{},
 	ListProviderTimeOffOperation:                   []string{},
 	ListServiceBundlesOperation:                    []string{},

@@ -3152,6 +3152,21 @@ func (UnimplementedHandler) ListPosServices(ctx context.Context) (r *PosServiceL
 	return r, ht.ErrNotImplemented
 }
 
+// ListPosStockMovements implements listPosStockMovements operation.
+//
+// Needs `products.manage_inventory` or `pos.access` (else 403
+// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+// returns, releases of unpaid card sales, adjustments), newest first,
+// at most `limit` (1 to 100, default 20), each with its delta, the
+// stock after it, the sale or return it belongs to and the staff
+// member who moved it. `meta.stock_on_hand` is the stock now. An
+// unknown or another venue's product is 404 `NOT_FOUND`.
+//
+// GET /admin/pos/products/{productId}/stock-movements
+func (UnimplementedHandler) ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (r *PosStockMovementListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListPromoCodes implements listPromoCodes operation.
 //
 // Newest first, at most 500. Needs `marketing.campaigns`.
