@@ -126,7 +126,7 @@ func writeHistory(ctx context.Context, ds *DataSet, v *Venue) error {
 // signInStaff makes StaffPerVenue members of each venue of ds (at most a
 // quarter of them; members without bookings first, from the other end of
 // the ids than signInMembers, so the members' ops are not touched) staff holding
-// manage.PermissionManage and the desk's pos.access and pos.sell with a known password, signs them in through
+// manage.PermissionManage and the desk's pos.access, pos.sell and products.manage_inventory with a known password, signs them in through
 // POST /auth/login and selects the venue (POST /me/active-organization),
 // filling Venue.StaffTokens.
 func signInStaff(ctx context.Context, ds *DataSet, client *http.Client) error {
@@ -138,7 +138,7 @@ func signInStaff(ctx context.Context, ds *DataSet, client *http.Client) error {
 	if err != nil {
 		return err
 	}
-	perms, _ := json.Marshal([]string{manage.PermissionManage, pos.PermAccess, pos.PermSell})
+	perms, _ := json.Marshal([]string{manage.PermissionManage, pos.PermAccess, pos.PermSell, pos.PermInventory})
 	for i := range ds.Venues {
 		v := &ds.Venues[i]
 		rows, err := ds.Pool.Query(ctx, `

@@ -54,7 +54,7 @@ func prepareProducts(ctx context.Context, ds *DataSet) error {
 		}
 		v.ProductIDs = ids
 	}
-	return nil
+	return preparePassTypes(ctx, ds)
 }
 
 // createProducts creates v's products from the k-th on and returns all of

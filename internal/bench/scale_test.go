@@ -40,7 +40,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 		MemberScales: []int{200, 600}, GeoVenues: []int{2, 5},
 		Ops: []string{"members-search", "members-schedule", "members-admin-schedule", "members-checkin-roster", "members-bookings", "venues-search",
 			"members-webhook-deliveries", "members-audit-list",
-			"members-checkout-preview", "members-pos-preview", "members-pos-cash-sale"},
+			"members-checkout-preview", "members-pos-preview", "members-pos-cash-sale",
+			"members-pos-pass-preview", "members-pos-restock"},
 		Concurrency: []int{2},
 		Warmup:      50 * time.Millisecond, Duration: 250 * time.Millisecond,
 		Timeout: 10 * time.Second,
@@ -58,7 +59,7 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, 600, rep.Sets[3].Members)
 	require.Equal(t, 200, rep.Sets[4].Members, "the platform set is the small venue")
 
-	require.Len(t, rep.Steps, 10*3+2)
+	require.Len(t, rep.Steps, 12*3+2)
 	for _, s := range rep.Steps {
 		require.Positive(t, s.Requests, "%s %s", s.Op, s.Set)
 		require.Zero(t, s.Errors, "%s %s: %v", s.Op, s.Set, s.ErrorSample)
@@ -85,23 +86,26 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, min(StaffPerVenue, 600/4), staff)
 	require.Equal(t, staff, staffManaging, "every staff member holds the webhook permission")
 
-	// The desk ops sell the venue's bench products in cash: every sale took
-	// its stock, and nothing was sold below zero.
-	var products, sales, sold, stock int
+	// The desk ops sell the venue's bench products in cash and restock
+	// them: every sale took its stock, every restock added its unit, and
+	// nothing was sold below zero.
+	var products, sales, sold, restocked, stock int
 	require.NoError(t, large.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM products WHERE organization_id = $1 AND sku LIKE 'bench-%'),
 		(SELECT count(*) FROM pos_sales WHERE organization_id = $1 AND method = 'cash'),
 		(SELECT COALESCE(-sum(delta), 0) FROM stock_movements WHERE organization_id = $1 AND kind = 'sale'),
+		(SELECT COALESCE(sum(delta), 0) FROM stock_movements WHERE organization_id = $1 AND kind = 'adjustment' AND reason = 'bench delivery'),
 		(SELECT sum(stock_on_hand) FROM products WHERE organization_id = $1 AND sku LIKE 'bench-%')`,
-		venue).Scan(&products, &sales, &sold, &stock))
+		venue).Scan(&products, &sales, &sold, &restocked, &stock))
 	require.Equal(t, ProductsPerVenue, products)
 	require.Positive(t, sales)
 	require.Positive(t, sold)
-	require.Equal(t, ProductsPerVenue*ProductStock-sold, stock)
+	require.Positive(t, restocked)
+	require.Equal(t, ProductsPerVenue*ProductStock-sold+restocked, stock)
 
 	// Per members op: scale and platform rows; the search also against the
 	// schedule; the directory's scale row.
-	require.Len(t, rep.Scale, 10*2+1+1)
+	require.Len(t, rep.Scale, 12*2+1+1)
 	goals := map[string]int{}
 	for _, g := range rep.Goals {
 		goals[g.Op]++
@@ -110,7 +114,8 @@ func TestMembersFamilyEndToEnd(t *testing.T) {
 	require.Equal(t, map[string]int{"members-search": 3, "members-schedule": 2, "members-admin-schedule": 2,
 		"members-checkin-roster": 2, "members-bookings": 2, "venues-search": 1,
 		"members-webhook-deliveries": 2, "members-audit-list": 2,
-		"members-checkout-preview": 2, "members-pos-preview": 2, "members-pos-cash-sale": 2}, goals)
+		"members-checkout-preview": 2, "members-pos-preview": 2, "members-pos-cash-sale": 2,
+		"members-pos-pass-preview": 2, "members-pos-restock": 2}, goals)
 	var text bytes.Buffer
 	require.NoError(t, rep.WriteText(&text))
 	require.Contains(t, text.String(), "members-search / members-schedule members-600 -> members-600")

@@ -198,6 +198,13 @@ func (h *Handler) CreatePosSale(ctx context.Context, req *api.PosSaleRequest, _ 
 	if v, ok := req.ExpectedTotalMinor.Get(); ok {
 		sp.ExpectedTotalMinor = &v
 	}
+	if pq, ok := req.ProductQuote.Get(); ok {
+		if v, ok := req.ExpectedTotalMinor.Get(); ok && v != pq.TotalMinor {
+			return nil, apperr.Validation("expected_total_minor", "differs from product_quote.total_minor")
+		}
+		total := pq.TotalMinor
+		sp.ExpectedTotalMinor, sp.ProductQuote = &total, pq.Fingerprint
+	}
 	sp.RequestKey, _ = idempotency.Derive(ctx, "createPosSale")
 	sp.Cart.FlashSaleID, sp.Exception = req.FlashSaleID.Or(uuid.Nil), posException(req.PromoWindowException)
 	sp.Cart.PromoCode = req.PromoCode.Or("")

@@ -6,9 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent/checkout"
+	"github.com/venueplatform/venue/ent/event"
 	"github.com/venueplatform/venue/ent/notificationdelivery"
+	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/promoredemption"
 	api "github.com/venueplatform/venue/internal/gen/api"
 	"github.com/venueplatform/venue/internal/pos"
 )
@@ -76,4 +81,53 @@ func TestPosPaymentLinkEmailedWithPromo(t *testing.T) {
 	require.Zero(t, claimed, "the lapse gave the use back")
 	require.Zero(t, redeemed)
 	require.Equal(t, 5, e.stock(t, towel.ID))
+}
+
+// TestPosPartnerGrantIsAnActivation: a pass granted for an expired partner
+// code is activated like every other pass: through the payments
+// activation, whose transaction records pass.activated in the outbox (its
+// data naming the pass, the member and the checkout), with the code's use
+// redeemed on that checkout; it takes no money, so no payment row is written
+// (the sales snapshot and the payment history count money) and no
+// payment.succeeded. A refused redemption records no event.
+func TestPosPartnerGrantIsAnActivation(t *testing.T) {
+	e := newPromoEnv(t)
+	m := e.memberID(t, "buyer@pay.example")
+	grant := e.code(t, &api.PromoCodeCreateRequest{Code: "FAIRPASS", DiscountKind: api.PromoCodeCreateRequestDiscountKindPercent,
+		PercentOff: api.NewOptInt(100), StartsAt: api.NewOptDateTime(time.Now().Add(-48 * time.Hour)),
+		Campaign: api.NewOptString("fair-2026"), GrantsPassTypeID: api.NewOptUUID(e.ten.ID)})
+	redeem := func(code string) (*api.PosPartnerCodeRedemptionResponse, error) {
+		return e.marketer.RedeemPosPartnerCode(e.ctx, &api.PosPartnerCodeRedeemRequest{MemberID: m, Code: code, Reason: "came to the fair"},
+			api.RedeemPosPartnerCodeParams{IdempotencyKey: uuid.NewString()})
+	}
+	_, err := redeem("fairpass")
+	hookErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Zero(t, e.events(t, "pass.activated"), "a refusal records nothing")
+
+	e.studio.client.PromoCode.UpdateOneID(grant.ID).SetEndsAt(time.Now().Add(-time.Hour)).ExecX(e.op)
+	payments := e.count(t, "payments")
+	g, err := redeem("fairpass")
+	require.NoError(t, err)
+	passID := g.Data.PassID.Value
+
+	evs := e.studio.client.Event.Query().Where(event.Type("pass.activated")).AllX(e.op)
+	require.Len(t, evs, 1)
+	require.Equal(t, passID.String(), evs[0].Payload["pass_id"])
+	require.Equal(t, m.String(), evs[0].Payload["member_id"])
+	require.Equal(t, e.ten.ID.String(), evs[0].Payload["pass_type_id"])
+	co := e.studio.client.Checkout.Query().Where(checkout.PassID(passID)).OnlyX(e.op)
+	require.Equal(t, checkout.StatusPaid, co.Status)
+	require.Zero(t, co.AmountMinor)
+	require.Equal(t, co.ID.String(), evs[0].Payload["checkout_id"])
+	r := e.studio.client.PromoRedemption.Query().Where(promoredemption.SubjectID(co.ID)).OnlyX(e.op)
+	require.Equal(t, promoredemption.StatusRedeemed, r.Status)
+	require.Equal(t, "came to the fair", *r.LateReason)
+
+	require.Equal(t, payments, e.count(t, "payments"), "the partner paid: no payment row")
+	require.Zero(t, e.studio.client.Payment.Query().Where(payment.PassID(passID)).CountX(e.op))
+	require.Zero(t, e.events(t, "payment.succeeded"))
+
+	_, err = redeem("FAIRPASS")
+	hookErr(t, err, http.StatusConflict, "ALREADY_CLAIMED")
+	require.Equal(t, 1, e.events(t, "pass.activated"))
 }

@@ -141,9 +141,8 @@ func (s *Service) SellByCard(ctx context.Context, pay *payments.Service, p SaleP
 		if err != nil {
 			return err
 		}
-		if p.ExpectedTotalMinor != nil && *p.ExpectedTotalMinor != q.TotalMinor {
-			return conflict("BALANCE_CHANGED", "the total differs from the expected total; nothing was charged").
-				With("total_minor", q.TotalMinor).With("next_step", "refresh")
+		if err := holdToPreview(q, p.ExpectedTotalMinor, p.ProductQuote); err != nil {
+			return err
 		}
 		if q.TotalMinor <= 0 {
 			return apperr.Validation("method", "a sale of nothing to pay is paid in cash")

@@ -11,11 +11,13 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/ent/passtype"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/promocode"
 	"github.com/venueplatform/venue/ent/promoredemption"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/promos"
 )
 
@@ -116,20 +118,31 @@ func (s *Service) RedeemPartnerCode(ctx context.Context, memberID uuid.UUID, cod
 			} else if err != nil {
 				return err
 			}
-			today, _, err := venueDay(ctx, tx.Client(), now)
+			// The grant is an activation like every other: a checkout of
+			// nothing (the partner paid) activated by the payments
+			// activation, which writes the pass, marks the code's use
+			// redeemed and records pass.activated in the outbox. It takes no
+			// money, so it writes no payment row (as a free start).
+			rate, err := vatRate(ctx, tx.Client())
 			if err != nil {
 				return err
 			}
-			ps, err := newPass(tx, ctx, memberID, pt, today)
+			co, err := tx.Checkout.Create().SetMemberID(memberID).SetPassTypeID(pt.ID).SetAmountMinor(0).
+				SetCurrency(strings.ToUpper(pt.Currency)).SetVatMinor(0).SetVatRateBp(rate).
+				SetQuoteFingerprint("partner:" + pc.ID.String()).SetQuoteIssuedAt(now).Save(ctx)
 			if err != nil {
 				return err
 			}
 			a := &promos.Applied{Code: pc, Late: true}
-			if err := promos.Claim(ctx, tx, a, memberID, ps.ID, pt.Currency, true, reason, now); err != nil {
+			if err := promos.Claim(ctx, tx, a, memberID, co.ID, pt.Currency, false, reason, now); err != nil {
 				return err
 			}
-			out.Outcome, out.PassID, out.PassTypeIDs = PartnerGranted, &ps.ID, []uuid.UUID{pt.ID}
-			details["pass_id"] = ps.ID.String()
+			if co, err = payments.ActivateAtDesk(ctx, tx, co, "", payment.MethodOther, now); err != nil {
+				return err
+			}
+			out.Outcome, out.PassID, out.PassTypeIDs = PartnerGranted, co.PassID, []uuid.UUID{pt.ID}
+			details["pass_id"] = co.PassID.String()
+			details["checkout_id"] = co.ID.String()
 		} else {
 			if len(pc.PassTypeIds) == 0 && len(pc.ProductIds) > 0 {
 				return (&apperr.Error{Status: http.StatusUnprocessableEntity, Code: CodeLateDiscountUnsupported,

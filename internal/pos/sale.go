@@ -45,6 +45,10 @@ type SaleParams struct {
 	// ExpectedTotalMinor, when set, is the preview's total: a sale that
 	// would charge anything else is refused (409 BALANCE_CHANGED).
 	ExpectedTotalMinor *int64
+	// ProductQuote, when set, is the fingerprint of the catalog preview's
+	// product_quote: a sale priced from anything else (a price book moved
+	// meanwhile, even to the same total) is refused (409 BALANCE_CHANGED).
+	ProductQuote string
 	// RequestKey is the digest of the request's Idempotency-Key: a retry
 	// finds the sale it made.
 	RequestKey string
@@ -103,9 +107,8 @@ func (s *Service) Sell(ctx context.Context, p SaleParams) (*Sale, error) {
 		if err != nil {
 			return err
 		}
-		if p.ExpectedTotalMinor != nil && *p.ExpectedTotalMinor != q.TotalMinor {
-			return conflict("BALANCE_CHANGED", "the total differs from the expected total; nothing was charged").
-				With("total_minor", q.TotalMinor).With("next_step", "refresh")
+		if err := holdToPreview(q, p.ExpectedTotalMinor, p.ProductQuote); err != nil {
+			return err
 		}
 		var mem *ent.Member
 		if p.MemberID != uuid.Nil {

@@ -29,6 +29,7 @@ var regexMap = map[string]ogenregex.Regexp{
 	"^pi_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pi_[A-Za-z0-9_]{1,200}$"),
 	"^pm_[A-Za-z0-9_]+$":               ogenregex.MustCompile("^pm_[A-Za-z0-9_]+$"),
 	"^pm_[A-Za-z0-9_]{1,200}$":         ogenregex.MustCompile("^pm_[A-Za-z0-9_]{1,200}$"),
+	"^pq1_[0-9a-f]{32}$":               ogenregex.MustCompile("^pq1_[0-9a-f]{32}$"),
 	"^seti_[A-Za-z0-9_]{1,200}$":       ogenregex.MustCompile("^seti_[A-Za-z0-9_]{1,200}$"),
 	"^uploads/[0-9a-f-]{36}$":          ogenregex.MustCompile("^uploads/[0-9a-f-]{36}$"),
 }

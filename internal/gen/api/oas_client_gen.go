@@ -90,6 +90,25 @@ type Invoker interface {
 	//
 	// POST /admin/providers/{providerId}/time-off
 	AddProviderTimeOff(ctx context.Context, request *TimeOffRequest, params AddProviderTimeOffParams) (*TimeOffResponse, error)
+	// AdjustPosProductStock invokes adjustPosProductStock operation.
+	//
+	// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+	// `adjustment` stock movement with `reason` (1 to 500 characters after
+	// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+	// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+	// damaged or lost unit), each one conditional update of the stock, like
+	// a sale's, so concurrent sales and adjustments all count; `count`
+	// replaces the stock with `counted`, the units on the shelf, under the
+	// product's row lock (a sale at the same moment waits, then sells from
+	// the counted stock). Stock never goes below zero: a write-off of more
+	// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+	// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+	// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+	// kind, a restock that would take the stock above 100000000, a blank reason), 404 `NOT_FOUND` (an
+	// unknown or another venue's product).
+	//
+	// POST /admin/pos/products/{productId}/stock-adjustments
+	AdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (*PosStockAdjustmentResponse, error)
 	// AdminScheduleNotificationAvailability invokes adminScheduleNotificationAvailability operation.
 	//
 	// For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -2511,6 +2530,18 @@ type Invoker interface {
 	//
 	// GET /admin/pos/services
 	ListPosServices(ctx context.Context) (*PosServiceListResponse, error)
+	// ListPosStockMovements invokes listPosStockMovements operation.
+	//
+	// Needs `products.manage_inventory` or `pos.access` (else 403
+	// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+	// returns, releases of unpaid card sales, adjustments), newest first,
+	// at most `limit` (1 to 100, default 20), each with its delta, the
+	// stock after it, the sale or return it belongs to and the staff
+	// member who moved it. `meta.stock_on_hand` is the stock now. An
+	// unknown or another venue's product is 404 `NOT_FOUND`.
+	//
+	// GET /admin/pos/products/{productId}/stock-movements
+	ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (*PosStockMovementListResponse, error)
 	// ListPromoCodes invokes listPromoCodes operation.
 	//
 	// Newest first, at most 500. Needs `marketing.campaigns`.
@@ -2918,7 +2949,10 @@ type Invoker interface {
 	// partner campaign whose window has closed; `reason` is 5 to 500
 	// characters after trimming. Outcomes: `granted` when the code grants a
 	// pass outright: the pass (`pass_id`, active from the venue's today) is
-	// created and the code's use counted, in one transaction;
+	// activated by the payments activation, as every pass, with the code's
+	// use counted, in one transaction: the webhook event `pass.activated`
+	// is recorded with it; the partner paid, so no payment row is written
+	// (the sales snapshot counts money; docs/pos.md);
 	// `sale_required` when the code is a discount: `pass_type_ids` are the
 	// active pass types it may be sold on, through `POST /admin/pos/sale`
 	// or `POST /admin/memberships` with `promo_code` and
@@ -3570,6 +3604,25 @@ type Invoker interface {
 	//
 	// PATCH /me/notification-preferences
 	UpdateMyNotificationPreferences(ctx context.Context, request *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (*MeNotificationPreferencesResponse, error)
+	// UpdatePosProduct invokes updatePosProduct operation.
+	//
+	// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+	// left out stay as they are. `prices` sets the VAT-inclusive price of
+	// each currency named: a price that differs becomes the next price book
+	// version of that currency (`version` + 1), a new currency starts at
+	// version 1, currencies not named keep theirs (a price book is never
+	// removed: deactivate the product instead). A catalog preview made
+	// before the change no longer holds at the sale: its `product_quote`
+	// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+	// and the new quote in `details`. `active` false takes the product off
+	// the desk (catalog, previews, sales, pins) without losing its stock
+	// or history. Audited (`pos.product_updated`, with each change before
+	// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+	// field, a blank name, a currency twice, another product's SKU), 404
+	// `NOT_FOUND` (an unknown or another venue's product).
+	//
+	// PATCH /admin/pos/products/{productId}
+	UpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (*PosProductResponse, error)
 	// UpdatePromoCode invokes updatePromoCode operation.
 	//
 	// Needs `marketing.campaigns`. Changes only the fields sent: `active`,
@@ -4248,6 +4301,124 @@ func (c *Client) sendAddProviderTimeOff(ctx context.Context, request *TimeOffReq
 	defer body.Close()
 
 	result, err := decodeAddProviderTimeOffResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// AdjustPosProductStock invokes adjustPosProductStock operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+// `adjustment` stock movement with `reason` (1 to 500 characters after
+// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+// damaged or lost unit), each one conditional update of the stock, like
+// a sale's, so concurrent sales and adjustments all count; `count`
+// replaces the stock with `counted`, the units on the shelf, under the
+// product's row lock (a sale at the same moment waits, then sells from
+// the counted stock). Stock never goes below zero: a write-off of more
+// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+// kind, a restock that would take the stock above 100000000, a blank reason), 404 `NOT_FOUND` (an
+// unknown or another venue's product).
+//
+// POST /admin/pos/products/{productId}/stock-adjustments
+func (c *Client) AdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (*PosStockAdjustmentResponse, error) {
+	res, err := c.sendAdjustPosProductStock(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendAdjustPosProductStock(ctx context.Context, request *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (res *PosStockAdjustmentResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/stock-adjustments"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeAdjustPosProductStockRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, AdjustPosProductStockOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeAdjustPosProductStockResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -25501,6 +25672,121 @@ func (c *Client) sendListPosServices(ctx context.Context) (res *PosServiceListRe
 	return result, nil
 }
 
+// ListPosStockMovements invokes listPosStockMovements operation.
+//
+// Needs `products.manage_inventory` or `pos.access` (else 403
+// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+// returns, releases of unpaid card sales, adjustments), newest first,
+// at most `limit` (1 to 100, default 20), each with its delta, the
+// stock after it, the sale or return it belongs to and the staff
+// member who moved it. `meta.stock_on_hand` is the stock now. An
+// unknown or another venue's product is 404 `NOT_FOUND`.
+//
+// GET /admin/pos/products/{productId}/stock-movements
+func (c *Client) ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (*PosStockMovementListResponse, error) {
+	res, err := c.sendListPosStockMovements(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (res *PosStockMovementListResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/stock-movements"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	q := uri.NewQueryEncoder()
+	{
+		// Encode "limit" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "limit",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.Limit.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	u.RawQuery = q.Values().Encode()
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, ListPosStockMovementsOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeListPosStockMovementsResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ListPromoCodes invokes listPromoCodes operation.
 //
 // Newest first, at most 500. Needs `marketing.campaigns`.
@@ -29178,7 +29464,10 @@ func (c *Client) sendRedeemGiftCard(ctx context.Context, request *GiftCardRedeem
 // partner campaign whose window has closed; `reason` is 5 to 500
 // characters after trimming. Outcomes: `granted` when the code grants a
 // pass outright: the pass (`pass_id`, active from the venue's today) is
-// created and the code's use counted, in one transaction;
+// activated by the payments activation, as every pass, with the code's
+// use counted, in one transaction: the webhook event `pass.activated`
+// is recorded with it; the partner paid, so no payment row is written
+// (the sales snapshot counts money; docs/pos.md);
 // `sale_required` when the code is a discount: `pass_type_ids` are the
 // active pass types it may be sold on, through `POST /admin/pos/sale`
 // or `POST /admin/memberships` with `promo_code` and
@@ -34957,6 +35246,123 @@ func (c *Client) sendUpdateMyNotificationPreferences(ctx context.Context, reques
 	defer body.Close()
 
 	result, err := decodeUpdateMyNotificationPreferencesResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// UpdatePosProduct invokes updatePosProduct operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+// left out stay as they are. `prices` sets the VAT-inclusive price of
+// each currency named: a price that differs becomes the next price book
+// version of that currency (`version` + 1), a new currency starts at
+// version 1, currencies not named keep theirs (a price book is never
+// removed: deactivate the product instead). A catalog preview made
+// before the change no longer holds at the sale: its `product_quote`
+// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+// and the new quote in `details`. `active` false takes the product off
+// the desk (catalog, previews, sales, pins) without losing its stock
+// or history. Audited (`pos.product_updated`, with each change before
+// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+// field, a blank name, a currency twice, another product's SKU), 404
+// `NOT_FOUND` (an unknown or another venue's product).
+//
+// PATCH /admin/pos/products/{productId}
+func (c *Client) UpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (*PosProductResponse, error) {
+	res, err := c.sendUpdatePosProduct(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendUpdatePosProduct(ctx context.Context, request *PosProductUpdateRequest, params UpdatePosProductParams) (res *PosProductResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [2]string
+	pathParts[0] = "/admin/pos/products/"
+	{
+		// Encode "productId" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "productId",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ProductId))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PATCH", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeUpdatePosProductRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, UpdatePosProductOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeUpdatePosProductResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

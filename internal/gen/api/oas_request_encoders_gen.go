@@ -52,6 +52,20 @@ func encodeAddProviderTimeOffRequest(
 	return nil
 }
 
+func encodeAdjustPosProductStockRequest(
+	req *PosStockAdjustmentRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeAdminScheduleNotificationAvailabilityRequest(
 	req *AdminScheduleAvailabilityRequest,
 	r *http.Request,
@@ -1928,6 +1942,20 @@ func encodeUpdateMeRequest(
 
 func encodeUpdateMyNotificationPreferencesRequest(
 	req *MeNotificationPreferencesPatch,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeUpdatePosProductRequest(
+	req *PosProductUpdateRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

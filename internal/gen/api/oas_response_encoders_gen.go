@@ -78,6 +78,19 @@ func encodeAddProviderTimeOffResponse(response *TimeOffResponse, w http.Response
 	return nil
 }
 
+func encodeAdjustPosProductStockResponse(response *PosStockAdjustmentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(201)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeAdminScheduleNotificationAvailabilityResponse(response *AdminScheduleAvailabilityResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -2875,6 +2888,19 @@ func encodeListPosServicesResponse(response *PosServiceListResponse, w http.Resp
 	return nil
 }
 
+func encodeListPosStockMovementsResponse(response *PosStockMovementListResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeListPromoCodesResponse(response *PromoCodeListResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -4025,6 +4051,19 @@ func encodeUpdateMeResponse(response *MeResponse, w http.ResponseWriter) error {
 }
 
 func encodeUpdateMyNotificationPreferencesResponse(response *MeNotificationPreferencesResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeUpdatePosProductResponse(response *PosProductResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -36111,6 +36111,52 @@ func (o OptPosQuotePromoCode) Or(d PosQuotePromoCode) PosQuotePromoCode {
 	return d
 }
 
+// NewOptPosSaleRequestProductQuote returns new OptPosSaleRequestProductQuote with value set to v.
+func NewOptPosSaleRequestProductQuote(v PosSaleRequestProductQuote) OptPosSaleRequestProductQuote {
+	return OptPosSaleRequestProductQuote{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptPosSaleRequestProductQuote is optional PosSaleRequestProductQuote.
+type OptPosSaleRequestProductQuote struct {
+	Value PosSaleRequestProductQuote
+	Set   bool
+}
+
+// IsSet returns true if OptPosSaleRequestProductQuote was set.
+func (o OptPosSaleRequestProductQuote) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptPosSaleRequestProductQuote) Reset() {
+	var v PosSaleRequestProductQuote
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptPosSaleRequestProductQuote) SetTo(v PosSaleRequestProductQuote) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptPosSaleRequestProductQuote) Get() (v PosSaleRequestProductQuote, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptPosSaleRequestProductQuote) Or(d PosSaleRequestProductQuote) PosSaleRequestProductQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptPurchaseConfirmation returns new OptPurchaseConfirmation with value set to v.
 func NewOptPurchaseConfirmation(v PurchaseConfirmation) OptPurchaseConfirmation {
 	return OptPurchaseConfirmation{
@@ -41774,6 +41820,54 @@ func (s *PosProductResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/PosProductUpdateRequest
+type PosProductUpdateRequest struct {
+	Active OptBool    `json:"active"`
+	Name   OptString  `json:"name"`
+	Prices []PosPrice `json:"prices"`
+	Sku    OptString  `json:"sku"`
+}
+
+// GetActive returns the value of Active.
+func (s *PosProductUpdateRequest) GetActive() OptBool {
+	return s.Active
+}
+
+// GetName returns the value of Name.
+func (s *PosProductUpdateRequest) GetName() OptString {
+	return s.Name
+}
+
+// GetPrices returns the value of Prices.
+func (s *PosProductUpdateRequest) GetPrices() []PosPrice {
+	return s.Prices
+}
+
+// GetSku returns the value of Sku.
+func (s *PosProductUpdateRequest) GetSku() OptString {
+	return s.Sku
+}
+
+// SetActive sets the value of Active.
+func (s *PosProductUpdateRequest) SetActive(val OptBool) {
+	s.Active = val
+}
+
+// SetName sets the value of Name.
+func (s *PosProductUpdateRequest) SetName(val OptString) {
+	s.Name = val
+}
+
+// SetPrices sets the value of Prices.
+func (s *PosProductUpdateRequest) SetPrices(val []PosPrice) {
+	s.Prices = val
+}
+
+// SetSku sets the value of Sku.
+func (s *PosProductUpdateRequest) SetSku(val OptString) {
+	s.Sku = val
+}
+
 // Honours, for this one sale, what has ended: `flash_sale_after_end`
 // an offer (`flash_sale_id`) whose window closed, charged at its price;
 // `late_code_redemption` a promo code (`promo_code`) whose window
@@ -42661,6 +42755,10 @@ type PosSaleRequest struct {
 	// Method card: the member's saved card (member_id required), charged off-session.
 	PaymentMethodID OptString `json:"payment_method_id"`
 	ProductCurrency OptString `json:"product_currency"`
+	// The catalog preview's product_quote, as it answered it: the sale charges it or is refused (409
+	// BALANCE_CHANGED, details.reason total_changed or price_book_changed, with the new total_minor,
+	// fingerprint and product_price_book_versions) when a price book moved since, even to the same total.
+	ProductQuote OptPosSaleRequestProductQuote `json:"product_quote"`
 	// A promo code of the venue (any case), applied to the pass or the products it names; not with
 	// flash_sale_id.
 	PromoCode            OptString                  `json:"promo_code"`
@@ -42717,6 +42815,11 @@ func (s *PosSaleRequest) GetPaymentMethodID() OptString {
 // GetProductCurrency returns the value of ProductCurrency.
 func (s *PosSaleRequest) GetProductCurrency() OptString {
 	return s.ProductCurrency
+}
+
+// GetProductQuote returns the value of ProductQuote.
+func (s *PosSaleRequest) GetProductQuote() OptPosSaleRequestProductQuote {
+	return s.ProductQuote
 }
 
 // GetPromoCode returns the value of PromoCode.
@@ -42782,6 +42885,11 @@ func (s *PosSaleRequest) SetPaymentMethodID(val OptString) {
 // SetProductCurrency sets the value of ProductCurrency.
 func (s *PosSaleRequest) SetProductCurrency(val OptString) {
 	s.ProductCurrency = val
+}
+
+// SetProductQuote sets the value of ProductQuote.
+func (s *PosSaleRequest) SetProductQuote(val OptPosSaleRequestProductQuote) {
+	s.ProductQuote = val
 }
 
 // SetPromoCode sets the value of PromoCode.
@@ -42852,6 +42960,45 @@ func (s *PosSaleRequestMethod) UnmarshalText(data []byte) error {
 	default:
 		return errors.Errorf("invalid value: %q", data)
 	}
+}
+
+// The catalog preview's product_quote, as it answered it: the sale charges it or is refused (409
+// BALANCE_CHANGED, details.reason total_changed or price_book_changed, with the new total_minor,
+// fingerprint and product_price_book_versions) when a price book moved since, even to the same total.
+type PosSaleRequestProductQuote struct {
+	Currency    string `json:"currency"`
+	Fingerprint string `json:"fingerprint"`
+	TotalMinor  int64  `json:"total_minor"`
+}
+
+// GetCurrency returns the value of Currency.
+func (s *PosSaleRequestProductQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFingerprint returns the value of Fingerprint.
+func (s *PosSaleRequestProductQuote) GetFingerprint() string {
+	return s.Fingerprint
+}
+
+// GetTotalMinor returns the value of TotalMinor.
+func (s *PosSaleRequestProductQuote) GetTotalMinor() int64 {
+	return s.TotalMinor
+}
+
+// SetCurrency sets the value of Currency.
+func (s *PosSaleRequestProductQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFingerprint sets the value of Fingerprint.
+func (s *PosSaleRequestProductQuote) SetFingerprint(val string) {
+	s.Fingerprint = val
+}
+
+// SetTotalMinor sets the value of TotalMinor.
+func (s *PosSaleRequestProductQuote) SetTotalMinor(val int64) {
+	s.TotalMinor = val
 }
 
 // Ref: #/components/schemas/PosSaleResponse
@@ -43092,6 +43239,387 @@ func (s *PosServiceVariant) SetPrice(val float64) {
 // SetPriceMinor sets the value of PriceMinor.
 func (s *PosServiceVariant) SetPriceMinor(val int64) {
 	s.PriceMinor = val
+}
+
+// Ref: #/components/schemas/PosStockAdjustmentRequest
+type PosStockAdjustmentRequest struct {
+	// Count: the units on the shelf.
+	Counted OptInt                        `json:"counted"`
+	Kind    PosStockAdjustmentRequestKind `json:"kind"`
+	// Restock and write_off: the units added or taken away.
+	Quantity OptInt `json:"quantity"`
+	Reason   string `json:"reason"`
+}
+
+// GetCounted returns the value of Counted.
+func (s *PosStockAdjustmentRequest) GetCounted() OptInt {
+	return s.Counted
+}
+
+// GetKind returns the value of Kind.
+func (s *PosStockAdjustmentRequest) GetKind() PosStockAdjustmentRequestKind {
+	return s.Kind
+}
+
+// GetQuantity returns the value of Quantity.
+func (s *PosStockAdjustmentRequest) GetQuantity() OptInt {
+	return s.Quantity
+}
+
+// GetReason returns the value of Reason.
+func (s *PosStockAdjustmentRequest) GetReason() string {
+	return s.Reason
+}
+
+// SetCounted sets the value of Counted.
+func (s *PosStockAdjustmentRequest) SetCounted(val OptInt) {
+	s.Counted = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosStockAdjustmentRequest) SetKind(val PosStockAdjustmentRequestKind) {
+	s.Kind = val
+}
+
+// SetQuantity sets the value of Quantity.
+func (s *PosStockAdjustmentRequest) SetQuantity(val OptInt) {
+	s.Quantity = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosStockAdjustmentRequest) SetReason(val string) {
+	s.Reason = val
+}
+
+type PosStockAdjustmentRequestKind string
+
+const (
+	PosStockAdjustmentRequestKindRestock  PosStockAdjustmentRequestKind = "restock"
+	PosStockAdjustmentRequestKindWriteOff PosStockAdjustmentRequestKind = "write_off"
+	PosStockAdjustmentRequestKindCount    PosStockAdjustmentRequestKind = "count"
+)
+
+// AllValues returns all PosStockAdjustmentRequestKind values.
+func (PosStockAdjustmentRequestKind) AllValues() []PosStockAdjustmentRequestKind {
+	return []PosStockAdjustmentRequestKind{
+		PosStockAdjustmentRequestKindRestock,
+		PosStockAdjustmentRequestKindWriteOff,
+		PosStockAdjustmentRequestKindCount,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosStockAdjustmentRequestKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosStockAdjustmentRequestKindRestock:
+		return []byte(s), nil
+	case PosStockAdjustmentRequestKindWriteOff:
+		return []byte(s), nil
+	case PosStockAdjustmentRequestKindCount:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosStockAdjustmentRequestKind) UnmarshalText(data []byte) error {
+	switch PosStockAdjustmentRequestKind(data) {
+	case PosStockAdjustmentRequestKindRestock:
+		*s = PosStockAdjustmentRequestKindRestock
+		return nil
+	case PosStockAdjustmentRequestKindWriteOff:
+		*s = PosStockAdjustmentRequestKindWriteOff
+		return nil
+	case PosStockAdjustmentRequestKindCount:
+		*s = PosStockAdjustmentRequestKindCount
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosStockAdjustmentResponse
+type PosStockAdjustmentResponse struct {
+	Data  PosStockAdjustmentResponseData `json:"data"`
+	Error struct{}                       `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *PosStockAdjustmentResponse) GetData() PosStockAdjustmentResponseData {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosStockAdjustmentResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *PosStockAdjustmentResponse) SetData(val PosStockAdjustmentResponseData) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosStockAdjustmentResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+type PosStockAdjustmentResponseData struct {
+	Movement    PosStockMovement `json:"movement"`
+	StockOnHand int              `json:"stock_on_hand"`
+}
+
+// GetMovement returns the value of Movement.
+func (s *PosStockAdjustmentResponseData) GetMovement() PosStockMovement {
+	return s.Movement
+}
+
+// GetStockOnHand returns the value of StockOnHand.
+func (s *PosStockAdjustmentResponseData) GetStockOnHand() int {
+	return s.StockOnHand
+}
+
+// SetMovement sets the value of Movement.
+func (s *PosStockAdjustmentResponseData) SetMovement(val PosStockMovement) {
+	s.Movement = val
+}
+
+// SetStockOnHand sets the value of StockOnHand.
+func (s *PosStockAdjustmentResponseData) SetStockOnHand(val int) {
+	s.StockOnHand = val
+}
+
+// Ref: #/components/schemas/PosStockMovement
+type PosStockMovement struct {
+	CreatedAt  time.Time            `json:"created_at"`
+	Delta      int                  `json:"delta"`
+	ID         uuid.UUID            `json:"id"`
+	Kind       PosStockMovementKind `json:"kind"`
+	ProductID  uuid.UUID            `json:"product_id"`
+	Reason     string               `json:"reason"`
+	ReturnID   NilUUID              `json:"return_id"`
+	SaleID     NilUUID              `json:"sale_id"`
+	StockAfter int                  `json:"stock_after"`
+	UserID     NilUUID              `json:"user_id"`
+}
+
+// GetCreatedAt returns the value of CreatedAt.
+func (s *PosStockMovement) GetCreatedAt() time.Time {
+	return s.CreatedAt
+}
+
+// GetDelta returns the value of Delta.
+func (s *PosStockMovement) GetDelta() int {
+	return s.Delta
+}
+
+// GetID returns the value of ID.
+func (s *PosStockMovement) GetID() uuid.UUID {
+	return s.ID
+}
+
+// GetKind returns the value of Kind.
+func (s *PosStockMovement) GetKind() PosStockMovementKind {
+	return s.Kind
+}
+
+// GetProductID returns the value of ProductID.
+func (s *PosStockMovement) GetProductID() uuid.UUID {
+	return s.ProductID
+}
+
+// GetReason returns the value of Reason.
+func (s *PosStockMovement) GetReason() string {
+	return s.Reason
+}
+
+// GetReturnID returns the value of ReturnID.
+func (s *PosStockMovement) GetReturnID() NilUUID {
+	return s.ReturnID
+}
+
+// GetSaleID returns the value of SaleID.
+func (s *PosStockMovement) GetSaleID() NilUUID {
+	return s.SaleID
+}
+
+// GetStockAfter returns the value of StockAfter.
+func (s *PosStockMovement) GetStockAfter() int {
+	return s.StockAfter
+}
+
+// GetUserID returns the value of UserID.
+func (s *PosStockMovement) GetUserID() NilUUID {
+	return s.UserID
+}
+
+// SetCreatedAt sets the value of CreatedAt.
+func (s *PosStockMovement) SetCreatedAt(val time.Time) {
+	s.CreatedAt = val
+}
+
+// SetDelta sets the value of Delta.
+func (s *PosStockMovement) SetDelta(val int) {
+	s.Delta = val
+}
+
+// SetID sets the value of ID.
+func (s *PosStockMovement) SetID(val uuid.UUID) {
+	s.ID = val
+}
+
+// SetKind sets the value of Kind.
+func (s *PosStockMovement) SetKind(val PosStockMovementKind) {
+	s.Kind = val
+}
+
+// SetProductID sets the value of ProductID.
+func (s *PosStockMovement) SetProductID(val uuid.UUID) {
+	s.ProductID = val
+}
+
+// SetReason sets the value of Reason.
+func (s *PosStockMovement) SetReason(val string) {
+	s.Reason = val
+}
+
+// SetReturnID sets the value of ReturnID.
+func (s *PosStockMovement) SetReturnID(val NilUUID) {
+	s.ReturnID = val
+}
+
+// SetSaleID sets the value of SaleID.
+func (s *PosStockMovement) SetSaleID(val NilUUID) {
+	s.SaleID = val
+}
+
+// SetStockAfter sets the value of StockAfter.
+func (s *PosStockMovement) SetStockAfter(val int) {
+	s.StockAfter = val
+}
+
+// SetUserID sets the value of UserID.
+func (s *PosStockMovement) SetUserID(val NilUUID) {
+	s.UserID = val
+}
+
+type PosStockMovementKind string
+
+const (
+	PosStockMovementKindSale       PosStockMovementKind = "sale"
+	PosStockMovementKindReturn     PosStockMovementKind = "return"
+	PosStockMovementKindAdjustment PosStockMovementKind = "adjustment"
+	PosStockMovementKindRelease    PosStockMovementKind = "release"
+)
+
+// AllValues returns all PosStockMovementKind values.
+func (PosStockMovementKind) AllValues() []PosStockMovementKind {
+	return []PosStockMovementKind{
+		PosStockMovementKindSale,
+		PosStockMovementKindReturn,
+		PosStockMovementKindAdjustment,
+		PosStockMovementKindRelease,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s PosStockMovementKind) MarshalText() ([]byte, error) {
+	switch s {
+	case PosStockMovementKindSale:
+		return []byte(s), nil
+	case PosStockMovementKindReturn:
+		return []byte(s), nil
+	case PosStockMovementKindAdjustment:
+		return []byte(s), nil
+	case PosStockMovementKindRelease:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *PosStockMovementKind) UnmarshalText(data []byte) error {
+	switch PosStockMovementKind(data) {
+	case PosStockMovementKindSale:
+		*s = PosStockMovementKindSale
+		return nil
+	case PosStockMovementKindReturn:
+		*s = PosStockMovementKindReturn
+		return nil
+	case PosStockMovementKindAdjustment:
+		*s = PosStockMovementKindAdjustment
+		return nil
+	case PosStockMovementKindRelease:
+		*s = PosStockMovementKindRelease
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/PosStockMovementListResponse
+type PosStockMovementListResponse struct {
+	Data  []PosStockMovement               `json:"data"`
+	Error struct{}                         `json:"error"`
+	Meta  PosStockMovementListResponseMeta `json:"meta"`
+}
+
+// GetData returns the value of Data.
+func (s *PosStockMovementListResponse) GetData() []PosStockMovement {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *PosStockMovementListResponse) GetError() struct{} {
+	return s.Error
+}
+
+// GetMeta returns the value of Meta.
+func (s *PosStockMovementListResponse) GetMeta() PosStockMovementListResponseMeta {
+	return s.Meta
+}
+
+// SetData sets the value of Data.
+func (s *PosStockMovementListResponse) SetData(val []PosStockMovement) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *PosStockMovementListResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
+// SetMeta sets the value of Meta.
+func (s *PosStockMovementListResponse) SetMeta(val PosStockMovementListResponseMeta) {
+	s.Meta = val
+}
+
+type PosStockMovementListResponseMeta struct {
+	StockOnHand int `json:"stock_on_hand"`
+	// The movements answered.
+	Total int `json:"total"`
+}
+
+// GetStockOnHand returns the value of StockOnHand.
+func (s *PosStockMovementListResponseMeta) GetStockOnHand() int {
+	return s.StockOnHand
+}
+
+// GetTotal returns the value of Total.
+func (s *PosStockMovementListResponseMeta) GetTotal() int {
+	return s.Total
+}
+
+// SetStockOnHand sets the value of StockOnHand.
+func (s *PosStockMovementListResponseMeta) SetStockOnHand(val int) {
+	s.StockOnHand = val
+}
+
+// SetTotal sets the value of Total.
+func (s *PosStockMovementListResponseMeta) SetTotal(val int) {
+	s.Total = val
 }
 
 type PreviewAdminMoveToFlexibleKind string

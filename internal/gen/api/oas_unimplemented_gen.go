@@ -97,6 +97,28 @@ func (UnimplementedHandler) AddProviderTimeOff(ctx context.Context, req *TimeOff
 	return r, ht.ErrNotImplemented
 }
 
+// AdjustPosProductStock implements adjustPosProductStock operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). One
+// `adjustment` stock movement with `reason` (1 to 500 characters after
+// trimming) and the stock after it, audited (`pos.stock_adjusted`).
+// `kind` `restock` adds `quantity` and `write_off` takes it away (a
+// damaged or lost unit), each one conditional update of the stock, like
+// a sale's, so concurrent sales and adjustments all count; `count`
+// replaces the stock with `counted`, the units on the shelf, under the
+// product's row lock (a sale at the same moment waits, then sells from
+// the counted stock). Stock never goes below zero: a write-off of more
+// than is in stock is 422 `PRODUCT_QUANTITY_LIMIT` (`details.reason`
+// `out_of_stock`, `details.available`). Refusals, nothing changed: 400
+// `VALIDATION_ERROR` (`quantity` with `count`, `counted` with another
+// kind, a restock that would take the stock above 100000000, a blank reason), 404 `NOT_FOUND` (an
+// unknown or another venue's product).
+//
+// POST /admin/pos/products/{productId}/stock-adjustments
+func (UnimplementedHandler) AdjustPosProductStock(ctx context.Context, req *PosStockAdjustmentRequest, params AdjustPosProductStockParams) (r *PosStockAdjustmentResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // AdminScheduleNotificationAvailability implements adminScheduleNotificationAvailability operation.
 //
 // For one `action` (cancel, edit, substitute, restore) and 1 to 200 distinct
@@ -3130,6 +3152,21 @@ func (UnimplementedHandler) ListPosServices(ctx context.Context) (r *PosServiceL
 	return r, ht.ErrNotImplemented
 }
 
+// ListPosStockMovements implements listPosStockMovements operation.
+//
+// Needs `products.manage_inventory` or `pos.access` (else 403
+// `ACCESS_DENIED`); changes nothing. The product's movements (sales,
+// returns, releases of unpaid card sales, adjustments), newest first,
+// at most `limit` (1 to 100, default 20), each with its delta, the
+// stock after it, the sale or return it belongs to and the staff
+// member who moved it. `meta.stock_on_hand` is the stock now. An
+// unknown or another venue's product is 404 `NOT_FOUND`.
+//
+// GET /admin/pos/products/{productId}/stock-movements
+func (UnimplementedHandler) ListPosStockMovements(ctx context.Context, params ListPosStockMovementsParams) (r *PosStockMovementListResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ListPromoCodes implements listPromoCodes operation.
 //
 // Newest first, at most 500. Needs `marketing.campaigns`.
@@ -3642,7 +3679,10 @@ func (UnimplementedHandler) RedeemGiftCard(ctx context.Context, req *GiftCardRed
 // partner campaign whose window has closed; `reason` is 5 to 500
 // characters after trimming. Outcomes: `granted` when the code grants a
 // pass outright: the pass (`pass_id`, active from the venue's today) is
-// created and the code's use counted, in one transaction;
+// activated by the payments activation, as every pass, with the code's
+// use counted, in one transaction: the webhook event `pass.activated`
+// is recorded with it; the partner paid, so no payment row is written
+// (the sales snapshot counts money; docs/pos.md);
 // `sale_required` when the code is a discount: `pass_type_ids` are the
 // active pass types it may be sold on, through `POST /admin/pos/sale`
 // or `POST /admin/memberships` with `promo_code` and
@@ -4450,6 +4490,28 @@ func (UnimplementedHandler) UpdateMe(ctx context.Context, req *MeUpdateRequest) 
 //
 // PATCH /me/notification-preferences
 func (UnimplementedHandler) UpdateMyNotificationPreferences(ctx context.Context, req *MeNotificationPreferencesPatch, params UpdateMyNotificationPreferencesParams) (r *MeNotificationPreferencesResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// UpdatePosProduct implements updatePosProduct operation.
+//
+// Needs `products.manage_inventory` (else 403 `ACCESS_DENIED`). Fields
+// left out stay as they are. `prices` sets the VAT-inclusive price of
+// each currency named: a price that differs becomes the next price book
+// version of that currency (`version` + 1), a new currency starts at
+// version 1, currencies not named keep theirs (a price book is never
+// removed: deactivate the product instead). A catalog preview made
+// before the change no longer holds at the sale: its `product_quote`
+// (or `expected_total_minor`) is refused with 409 `BALANCE_CHANGED`
+// and the new quote in `details`. `active` false takes the product off
+// the desk (catalog, previews, sales, pins) without losing its stock
+// or history. Audited (`pos.product_updated`, with each change before
+// and after). Refusals, nothing changed: 400 `VALIDATION_ERROR` (no
+// field, a blank name, a currency twice, another product's SKU), 404
+// `NOT_FOUND` (an unknown or another venue's product).
+//
+// PATCH /admin/pos/products/{productId}
+func (UnimplementedHandler) UpdatePosProduct(ctx context.Context, req *PosProductUpdateRequest, params UpdatePosProductParams) (r *PosProductResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
