@@ -118,3 +118,26 @@ func TestProfileRequestAcrossChannels(t *testing.T) {
 	}
 	require.Equal(t, before, e.count(t, "notification_deliveries"))
 }
+
+// TestAdminRetryKeyReuse: the staff's retry of a failed renewal replays its
+// answer for the same key and body, and the same key with another card is
+// 409 IDEMPOTENCY_KEY_REUSE_MISMATCH; neither charges again.
+func TestAdminRetryKeyReuse(t *testing.T) {
+	e := newBillEnv(t)
+	inv := e.renew(t, true)
+	retry := func(card, key string) (*api.InvoiceRetryResponse, error) {
+		return e.staff.RetryAdminInvoice(e.ctx, api.NewOptAdminInvoiceRetryRequest(api.AdminInvoiceRetryRequest{
+			PaymentMethodID: api.NewOptString(card)}), api.RetryAdminInvoiceParams{ID: inv.ID, IdempotencyKey: key})
+	}
+	first, err := retry("pm_bill", "staff-retry-1")
+	require.NoError(t, err)
+	require.Equal(t, "failed", string(first.Data.Status))
+	charges := e.fake.InvoiceCharges()
+
+	again, err := retry("pm_bill", "staff-retry-1")
+	require.NoError(t, err)
+	require.Equal(t, first.Data, again.Data, "a retry with the same key replays")
+	_, err = retry("pm_other", "staff-retry-1")
+	hookErr(t, err, 409, "IDEMPOTENCY_KEY_REUSE_MISMATCH")
+	require.Equal(t, charges, e.fake.InvoiceCharges(), "nothing charged again")
+}
