@@ -5,11 +5,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
 	entbooking "github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/billing"
@@ -95,6 +97,17 @@ func TestPaymentOverrideLimits(t *testing.T) {
 	st, _ := e.rawAs(t, s.AccessToken, http.MethodPost, path+"/bulk",
 		`{"action":"set","period_starts":[`+strings.Join(dates[:6], ",")+`],"amount_minor":100}`)
 	require.Equal(t, http.StatusOK, st, "six dates are allowed")
+	require.Equal(t, 6, e.overrideRows(t))
+
+	// A pass that does not renew at Stripe has no upcoming billing.
+	plain := e.db().Pass.Create().SetMemberID(e.mid).SetPassTypeID(e.ten.ID).SetStatus(pass.StatusActive).
+		SetValidFrom(time.Now().AddDate(0, -1, 0)).SetValidTo(time.Now().AddDate(0, 1, 0)).SaveX(e.op)
+	_, err = staff.ListAdminPaymentOverrides(e.ctx, api.ListAdminPaymentOverridesParams{ID: plain.ID})
+	hookErr(t, err, 422, billing.CodeNoUpcomingBilling)
+	st, b := e.rawAs(t, s.AccessToken, http.MethodPost, "/admin/passes/"+plain.ID.String()+"/payment-overrides",
+		`{"mode":"periods","period_starts":[`+dates[0]+`],"amount_minor":100}`)
+	require.Equal(t, http.StatusUnprocessableEntity, st)
+	require.Contains(t, b, `"`+billing.CodeNoUpcomingBilling+`"`)
 	require.Equal(t, 6, e.overrideRows(t))
 }
 
