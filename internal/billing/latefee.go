@@ -32,7 +32,9 @@ import (
 // (an open invoice cannot take new lines): it is charged to the same card
 // right after the renewal is paid by the invoice retry (the member's pay
 // link, the staff's recovery charge), as a payment attempt of purpose
-// late_fee_charge whose subject is the fee row. Staff may waive a pending
+// late_fee_charge whose subject is the fee row; a renewal Stripe's own retry
+// pays has its fee charged the same way by the invoice event
+// (latefee_auto.go). Staff may waive a pending
 // fee (membership.late_fee_waived).
 
 // Error codes and audit actions of late fees.
