@@ -61,6 +61,7 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 		return "not_ours", nil
 	}
 	outcome := "invoice_recorded"
+	var paid uuid.UUID // a renewal Stripe reported paid by card (latefee_auto.go)
 	err := events.WithTx(vctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		sub, err := tx.Subscription.Query().Where(subscription.ID(subID)).ForUpdate().Only(ctx)
 		if ent.IsNotFound(err) {
@@ -73,6 +74,9 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 		row, err := s.invoiceRow(ctx, tx, sub, in)
 		if err != nil {
 			return err
+		}
+		if (typ == "invoice.paid" || in.Status == "paid") && !in.PaidOutOfBand {
+			paid = row.ID
 		}
 		switch {
 		case typ == "invoice.paid" || in.Status == "paid":
@@ -116,6 +120,13 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 		if err == nil {
 			// A rate lock ends before the first renewal on or after its day (ratelock.go).
 			err = s.expireRateLocks(vctx, subID)
+		}
+		if err == nil && paid != uuid.Nil {
+			// The renewal's pending late fee follows it (latefee_auto.go).
+			var fee string
+			if fee, err = s.chargeLateFeeAfterPaid(vctx, subID, paid); err == nil && fee != LateFeeNone {
+				s.pay.Logger().InfoContext(vctx, "late fee after paid renewal", "invoice_id", paid, "late_fee", fee)
+			}
 		}
 	}
 	return outcome, err

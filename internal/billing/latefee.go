@@ -28,11 +28,13 @@ import (
 // Late fees on renewals. A venue sets a late fee per currency (amount and
 // grace days, late_fee_policies). A renewal invoice still unpaid grace days
 // after its due date (venue-local days) gets one late_fees row, once, by the
-// sweep (ApplyLateFees). The fee is not a line of the processor's invoice
+// sweep (ApplyLateFees), and the member is told (tellLateFee). The fee is not a line of the processor's invoice
 // (an open invoice cannot take new lines): it is charged to the same card
 // right after the renewal is paid by the invoice retry (the member's pay
 // link, the staff's recovery charge), as a payment attempt of purpose
-// late_fee_charge whose subject is the fee row. Staff may waive a pending
+// late_fee_charge whose subject is the fee row; a renewal Stripe's own retry
+// pays has its fee charged the same way by the invoice event
+// (latefee_auto.go). Staff may waive a pending
 // fee (membership.late_fee_waived).
 
 // Error codes and audit actions of late fees.
@@ -211,7 +213,10 @@ func (s *Service) applyLateFee(ctx context.Context, pol *ent.LateFeePolicy, invo
 			Details: map[string]any{"late_fee_id": fee.ID.String(), "invoice_id": in.ID.String(), "invoice_number": in.Number,
 				"member_id": in.MemberID.String(), "amount_minor": fee.AmountMinor, "currency": fee.Currency,
 				"grace_days": pol.GraceDays}})
-		return err
+		if err != nil {
+			return err
+		}
+		return tellLateFee(ctx, tx, in, fee) // latefee_notify.go
 	})
 	return applied, err
 }

@@ -83,6 +83,8 @@ func TestResumeCheckoutExtendsHold(t *testing.T) {
 		require.Equal(t, api.PurchaseObligationStatusAvailable, f.PurchaseObligation.Status)
 		require.Equal(t, int64(59900), f.PurchaseObligation.MinimumTotalPayable.Value)
 		require.Equal(t, api.ObligationCancellationKindEndOfPeriod, f.PurchaseObligation.Cancellation.Value.Kind)
+		require.Equal(t, api.ObligationCancellationRequestMethodInApp, f.PurchaseObligation.Cancellation.Value.RequestMethod.Value,
+			"the member ends it in the app")
 	}
 	require.Len(t, e.fake.Intents(), 1)
 	for k, n := range intentCreates(e.fake) {

@@ -20,7 +20,8 @@ func obligationOut(pv *payments.Preview) api.PurchaseObligation {
 	c := api.ObligationCancellation{Kind: api.ObligationCancellationKind(o.CancellationKind)}
 	if o.CancellationCond != "" {
 		c.Condition = api.NewNilString(o.CancellationCond)
-		c.RequestMethod = api.NewNilObligationCancellationRequestMethod(api.ObligationCancellationRequestMethodContactVenue)
+		// Members end a membership themselves (POST /me/passes/{id}/cancel).
+		c.RequestMethod = api.NewNilObligationCancellationRequestMethod(api.ObligationCancellationRequestMethodInApp)
 	} else {
 		c.Condition.SetToNull()
 		c.RequestMethod.SetToNull()

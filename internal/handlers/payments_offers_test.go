@@ -195,7 +195,10 @@ func TestCheckoutBindingTier(t *testing.T) {
 	require.Equal(t, int64(12*49900), d.PurchaseObligation.MinimumTotalPayable.Value)
 	c := d.PurchaseObligation.Cancellation.Value
 	require.Equal(t, api.ObligationCancellationKindAfterCommitment, c.Kind)
-	require.Equal(t, today.AddDate(0, 12, 0), c.EarliestPossibleEndOn.Value)
+	// A cancel is accepted from the binding's last day, after its renewal:
+	// the membership ends a period later (TestCancellationTermsHold).
+	require.Equal(t, today.AddDate(0, 13, 0), c.EarliestPossibleEndOn.Value)
+	require.Equal(t, api.ObligationCancellationRequestMethodInApp, c.RequestMethod.Value)
 	q := d.DirectPurchaseQuote.Value
 	require.Equal(t, 12, q.BindingMonths.Value)
 
@@ -204,6 +207,7 @@ func TestCheckoutBindingTier(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(59900), plain.Data.ChargedTodayMinor)
 	require.Equal(t, api.ObligationCancellationKindEndOfPeriod, plain.Data.PurchaseObligation.Cancellation.Value.Kind)
+	require.Equal(t, today.AddDate(0, 1, 0), plain.Data.PurchaseObligation.Cancellation.Value.EarliestPossibleEndOn.Value)
 	require.Equal(t, 0, plain.Data.PurchaseObligation.Commitment.Value.MinimumFullPriceCycles)
 
 	for _, months := range []int{3, 24} {

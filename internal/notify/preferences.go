@@ -124,6 +124,8 @@ func CategoryOfKind(kind string) Category {
 		return CatWaitlist
 	case strings.HasPrefix(kind, "booking."):
 		return CatBookings
+	case strings.HasPrefix(kind, "payment."):
+		return CatPayments
 	}
 	return CatVenueMessages
 }

@@ -72576,6 +72576,8 @@ func (s *ObligationCancellationRequestMethod) Decode(d *jx.Decoder) error {
 	switch ObligationCancellationRequestMethod(v) {
 	case ObligationCancellationRequestMethodContactVenue:
 		*s = ObligationCancellationRequestMethodContactVenue
+	case ObligationCancellationRequestMethodInApp:
+		*s = ObligationCancellationRequestMethodInApp
 	default:
 		*s = ObligationCancellationRequestMethod(v)
 	}

@@ -31528,10 +31528,22 @@ func (o NilWorkshopEntryTarget) Or(d WorkshopEntryTarget) WorkshopEntryTarget {
 
 // Ref: #/components/schemas/ObligationCancellation
 type ObligationCancellation struct {
-	Condition             NilString                              `json:"condition"`
-	EarliestPossibleEndOn NilDate                                `json:"earliest_possible_end_on"`
-	Kind                  ObligationCancellationKind             `json:"kind"`
-	RequestMethod         NilObligationCancellationRequestMethod `json:"request_method"`
+	Condition NilString `json:"condition"`
+	// The first day the membership can have ended if the member cancels
+	// at the first moment the rules allow: the end of the first period
+	// paid (`end_of_period`), or, with a binding (`after_commitment`),
+	// the end of the period that starts on `commitment_ends_on` (a cancel
+	// is accepted from that day, after its renewal is charged).
+	EarliestPossibleEndOn NilDate                    `json:"earliest_possible_end_on"`
+	Kind                  ObligationCancellationKind `json:"kind"`
+	// How the member ends the membership (null for a pass that does not
+	// renew). `in_app`: the member ends it themselves with `POST
+	// /me/passes/{id}/cancel` (what this service answers for every
+	// membership); it ends at the end of the period paid, and not before
+	// `commitment.commitment_ends_on` while a binding lasts.
+	// `contact_venue`: the member asks the venue (kept for clients that
+	// know it; not answered any more).
+	RequestMethod NilObligationCancellationRequestMethod `json:"request_method"`
 }
 
 // GetCondition returns the value of Condition.
@@ -31626,12 +31638,14 @@ type ObligationCancellationRequestMethod string
 
 const (
 	ObligationCancellationRequestMethodContactVenue ObligationCancellationRequestMethod = "contact_venue"
+	ObligationCancellationRequestMethodInApp        ObligationCancellationRequestMethod = "in_app"
 )
 
 // AllValues returns all ObligationCancellationRequestMethod values.
 func (ObligationCancellationRequestMethod) AllValues() []ObligationCancellationRequestMethod {
 	return []ObligationCancellationRequestMethod{
 		ObligationCancellationRequestMethodContactVenue,
+		ObligationCancellationRequestMethodInApp,
 	}
 }
 
@@ -31639,6 +31653,8 @@ func (ObligationCancellationRequestMethod) AllValues() []ObligationCancellationR
 func (s ObligationCancellationRequestMethod) MarshalText() ([]byte, error) {
 	switch s {
 	case ObligationCancellationRequestMethodContactVenue:
+		return []byte(s), nil
+	case ObligationCancellationRequestMethodInApp:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -31650,6 +31666,9 @@ func (s *ObligationCancellationRequestMethod) UnmarshalText(data []byte) error {
 	switch ObligationCancellationRequestMethod(data) {
 	case ObligationCancellationRequestMethodContactVenue:
 		*s = ObligationCancellationRequestMethodContactVenue
+		return nil
+	case ObligationCancellationRequestMethodInApp:
+		*s = ObligationCancellationRequestMethodInApp
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

@@ -15959,6 +15959,8 @@ func (s ObligationCancellationRequestMethod) Validate() error {
 	switch s {
 	case "contact_venue":
 		return nil
+	case "in_app":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
