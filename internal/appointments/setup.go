@@ -438,6 +438,11 @@ func UpdatePolicy(ctx context.Context, c *ent.Client, p PolicyPatch) (Policy, er
 	if err != nil {
 		return Policy{}, err
 	}
+	if p.PaymentMode != nil && p.OfferingMode == nil {
+		if err := OfferingAllowsPaymentMode(cur, *p.PaymentMode); err != nil {
+			return Policy{}, err
+		}
+	}
 	var id uuid.UUID
 	if cur.Row == nil {
 		row, err := c.AppointmentPolicy.Create().

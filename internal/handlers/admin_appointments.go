@@ -458,6 +458,13 @@ func (h *Handler) UpdateAppointmentPolicies(ctx context.Context, req *api.Appoin
 	patch := appointments.PolicyPatch{SlotInterval: optValue(req.SlotIntervalMinutes)}
 	if m, ok := req.PaymentAtBookingMode.Get(); ok {
 		v := appointmentpolicy.PaymentAtBookingMode(m)
+		cur, err := appointments.LoadPolicy(ctx, h.client)
+		if err != nil {
+			return nil, err
+		}
+		if err := appointments.OfferingAllowsPaymentMode(cur, v); err != nil {
+			return nil, err
+		}
 		if err := appointments.PaymentModeAvailable(ctx, h.payments(), v); err != nil {
 			return nil, err
 		}

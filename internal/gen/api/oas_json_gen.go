@@ -1328,6 +1328,12 @@ func (s *AdminAppointmentActionRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.RefundPayment.Set {
+			e.FieldStart("refund_payment")
+			s.RefundPayment.Encode(e)
+		}
+	}
+	{
 		if s.StartTime.Set {
 			e.FieldStart("start_time")
 			s.StartTime.Encode(e, json.EncodeDateTime)
@@ -1335,12 +1341,13 @@ func (s *AdminAppointmentActionRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAdminAppointmentActionRequest = [5]string{
+var jsonFieldsNameOfAdminAppointmentActionRequest = [6]string{
 	0: "action",
 	1: "expected_updated_at",
 	2: "provider_id",
 	3: "reason",
-	4: "start_time",
+	4: "refund_payment",
+	5: "start_time",
 }
 
 // Decode decodes AdminAppointmentActionRequest from json.
@@ -1393,6 +1400,16 @@ func (s *AdminAppointmentActionRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		case "refund_payment":
+			if err := func() error {
+				s.RefundPayment.Reset()
+				if err := s.RefundPayment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_payment\"")
 			}
 		case "start_time":
 			if err := func() error {
@@ -20872,6 +20889,12 @@ func (s *Appointment) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.ProviderID)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("rescheduled_to_id")
 		s.RescheduledToID.Encode(e)
 	}
@@ -20909,7 +20932,7 @@ func (s *Appointment) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAppointment = [26]string{
+var jsonFieldsNameOfAppointment = [27]string{
 	0:  "amount_due_at_booking_minor",
 	1:  "amount_paid_minor",
 	2:  "cancel_fee_minor",
@@ -20927,15 +20950,16 @@ var jsonFieldsNameOfAppointment = [26]string{
 	14: "price_amount",
 	15: "price_minor",
 	16: "provider_id",
-	17: "rescheduled_to_id",
-	18: "room_id",
-	19: "service_id",
-	20: "service_name",
-	21: "start_time",
-	22: "status",
-	23: "updated_at",
-	24: "variant_id",
-	25: "visit_id",
+	17: "refund",
+	18: "rescheduled_to_id",
+	19: "room_id",
+	20: "service_id",
+	21: "service_name",
+	22: "start_time",
+	23: "status",
+	24: "updated_at",
+	25: "variant_id",
+	26: "visit_id",
 }
 
 // Decode decodes Appointment from json.
@@ -21139,8 +21163,18 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"provider_id\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "rescheduled_to_id":
-			requiredBitSet[2] |= 1 << 1
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				if err := s.RescheduledToID.Decode(d); err != nil {
 					return err
@@ -21150,7 +21184,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"rescheduled_to_id\"")
 			}
 		case "room_id":
-			requiredBitSet[2] |= 1 << 2
+			requiredBitSet[2] |= 1 << 3
 			if err := func() error {
 				if err := s.RoomID.Decode(d); err != nil {
 					return err
@@ -21160,7 +21194,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"room_id\"")
 			}
 		case "service_id":
-			requiredBitSet[2] |= 1 << 3
+			requiredBitSet[2] |= 1 << 4
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ServiceID = v
@@ -21172,7 +21206,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_id\"")
 			}
 		case "service_name":
-			requiredBitSet[2] |= 1 << 4
+			requiredBitSet[2] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.ServiceName = string(v)
@@ -21184,7 +21218,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_name\"")
 			}
 		case "start_time":
-			requiredBitSet[2] |= 1 << 5
+			requiredBitSet[2] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -21196,7 +21230,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[2] |= 1 << 6
+			requiredBitSet[2] |= 1 << 7
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -21206,7 +21240,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "updated_at":
-			requiredBitSet[2] |= 1 << 7
+			requiredBitSet[3] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.UpdatedAt = string(v)
@@ -21218,7 +21252,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"updated_at\"")
 			}
 		case "variant_id":
-			requiredBitSet[3] |= 1 << 0
+			requiredBitSet[3] |= 1 << 1
 			if err := func() error {
 				if err := s.VariantID.Decode(d); err != nil {
 					return err
@@ -21228,7 +21262,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"variant_id\"")
 			}
 		case "visit_id":
-			requiredBitSet[3] |= 1 << 1
+			requiredBitSet[3] |= 1 << 2
 			if err := func() error {
 				if err := s.VisitID.Decode(d); err != nil {
 					return err
@@ -21249,8 +21283,8 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 	for i, mask := range [4]uint8{
 		0b11111111,
 		0b11111111,
-		0b11111111,
-		0b00000011,
+		0b11111101,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -21646,6 +21680,10 @@ func (s *AppointmentCancelPreview) encodeFields(e *jx.Encoder) {
 		e.Bool(s.PackageLinked)
 	}
 	{
+		e.FieldStart("refund")
+		s.Refund.Encode(e)
+	}
+	{
 		e.FieldStart("visit_id")
 		s.VisitID.Encode(e)
 	}
@@ -21659,16 +21697,17 @@ func (s *AppointmentCancelPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAppointmentCancelPreview = [9]string{
+var jsonFieldsNameOfAppointmentCancelPreview = [10]string{
 	0: "blocked_reason",
 	1: "can_cancel",
 	2: "currency",
 	3: "fee_amount",
 	4: "fee_minor",
 	5: "package_linked",
-	6: "visit_id",
-	7: "visit_linked",
-	8: "window_hours",
+	6: "refund",
+	7: "visit_id",
+	8: "visit_linked",
+	9: "window_hours",
 }
 
 // Decode decodes AppointmentCancelPreview from json.
@@ -21750,8 +21789,18 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"package_linked\"")
 			}
-		case "visit_id":
+		case "refund":
 			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
+		case "visit_id":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				if err := s.VisitID.Decode(d); err != nil {
 					return err
@@ -21761,7 +21810,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"visit_id\"")
 			}
 		case "visit_linked":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Bool()
 				s.VisitLinked = bool(v)
@@ -21773,7 +21822,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"visit_linked\"")
 			}
 		case "window_hours":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.WindowHours = int(v)
@@ -21795,7 +21844,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000001,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -21993,6 +22042,229 @@ func (s *AppointmentCancelPreviewResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AppointmentCancelPreviewResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *AppointmentCancelRefund) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AppointmentCancelRefund) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount")
+		e.Float64(s.Amount)
+	}
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("fee_withheld_minor")
+		e.Int64(s.FeeWithheldMinor)
+	}
+	{
+		e.FieldStart("refund_id")
+		s.RefundID.Encode(e)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfAppointmentCancelRefund = [6]string{
+	0: "amount",
+	1: "amount_minor",
+	2: "currency",
+	3: "fee_withheld_minor",
+	4: "refund_id",
+	5: "status",
+}
+
+// Decode decodes AppointmentCancelRefund from json.
+func (s *AppointmentCancelRefund) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentCancelRefund to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Float64()
+				s.Amount = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount\"")
+			}
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "fee_withheld_minor":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int64()
+				s.FeeWithheldMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"fee_withheld_minor\"")
+			}
+		case "refund_id":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.RefundID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_id\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AppointmentCancelRefund")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAppointmentCancelRefund) {
+					name = jsonFieldsNameOfAppointmentCancelRefund[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AppointmentCancelRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentCancelRefund) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentCancelRefundStatus as json.
+func (s AppointmentCancelRefundStatus) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentCancelRefundStatus from json.
+func (s *AppointmentCancelRefundStatus) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentCancelRefundStatus to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentCancelRefundStatus(v) {
+	case AppointmentCancelRefundStatusQueued:
+		*s = AppointmentCancelRefundStatusQueued
+	case AppointmentCancelRefundStatusPending:
+		*s = AppointmentCancelRefundStatusPending
+	case AppointmentCancelRefundStatusSucceeded:
+		*s = AppointmentCancelRefundStatusSucceeded
+	case AppointmentCancelRefundStatusFailed:
+		*s = AppointmentCancelRefundStatusFailed
+	case AppointmentCancelRefundStatusNone:
+		*s = AppointmentCancelRefundStatusNone
+	default:
+		*s = AppointmentCancelRefundStatus(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentCancelRefundStatus) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentCancelRefundStatus) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -24799,6 +25071,315 @@ func (s AppointmentReadinessStatus) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AppointmentReadinessStatus) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *AppointmentRefundQuote) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AppointmentRefundQuote) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount")
+		e.Float64(s.Amount)
+	}
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("available")
+		e.Bool(s.Available)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("fee_withheld_minor")
+		e.Int64(s.FeeWithheldMinor)
+	}
+	{
+		e.FieldStart("paid_minor")
+		e.Int64(s.PaidMinor)
+	}
+	{
+		e.FieldStart("scope")
+		s.Scope.Encode(e)
+	}
+	{
+		e.FieldStart("terms")
+		s.Terms.Encode(e)
+	}
+	{
+		e.FieldStart("unavailable_reason")
+		s.UnavailableReason.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfAppointmentRefundQuote = [9]string{
+	0: "amount",
+	1: "amount_minor",
+	2: "available",
+	3: "currency",
+	4: "fee_withheld_minor",
+	5: "paid_minor",
+	6: "scope",
+	7: "terms",
+	8: "unavailable_reason",
+}
+
+// Decode decodes AppointmentRefundQuote from json.
+func (s *AppointmentRefundQuote) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuote to nil")
+	}
+	var requiredBitSet [2]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Float64()
+				s.Amount = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount\"")
+			}
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "available":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Available = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"available\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "fee_withheld_minor":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int64()
+				s.FeeWithheldMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"fee_withheld_minor\"")
+			}
+		case "paid_minor":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int64()
+				s.PaidMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"paid_minor\"")
+			}
+		case "scope":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Scope.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"scope\"")
+			}
+		case "terms":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.Terms.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"terms\"")
+			}
+		case "unavailable_reason":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				if err := s.UnavailableReason.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"unavailable_reason\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AppointmentRefundQuote")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b11111111,
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAppointmentRefundQuote) {
+					name = jsonFieldsNameOfAppointmentRefundQuote[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AppointmentRefundQuote) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteScope as json.
+func (s AppointmentRefundQuoteScope) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentRefundQuoteScope from json.
+func (s *AppointmentRefundQuoteScope) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuoteScope to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentRefundQuoteScope(v) {
+	case AppointmentRefundQuoteScopeAppointment:
+		*s = AppointmentRefundQuoteScopeAppointment
+	case AppointmentRefundQuoteScopeVisit:
+		*s = AppointmentRefundQuoteScopeVisit
+	default:
+		*s = AppointmentRefundQuoteScope(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentRefundQuoteScope) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuoteScope) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteUnavailableReason as json.
+func (s AppointmentRefundQuoteUnavailableReason) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentRefundQuoteUnavailableReason from json.
+func (s *AppointmentRefundQuoteUnavailableReason) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuoteUnavailableReason to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentRefundQuoteUnavailableReason(v) {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		*s = AppointmentRefundQuoteUnavailableReasonNoRefundTerms
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		*s = AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		*s = AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff
+	default:
+		*s = AppointmentRefundQuoteUnavailableReason(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentRefundQuoteUnavailableReason) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuoteUnavailableReason) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -70735,6 +71316,94 @@ func (s *NilAppointmentCheckoutConfirmCode) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes AppointmentRefundQuote as json.
+func (o NilAppointmentRefundQuote) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes AppointmentRefundQuote from json.
+func (o *NilAppointmentRefundQuote) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilAppointmentRefundQuote to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v AppointmentRefundQuote
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilAppointmentRefundQuote) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilAppointmentRefundQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteUnavailableReason as json.
+func (o NilAppointmentRefundQuoteUnavailableReason) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes AppointmentRefundQuoteUnavailableReason from json.
+func (o *NilAppointmentRefundQuoteUnavailableReason) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilAppointmentRefundQuoteUnavailableReason to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v AppointmentRefundQuoteUnavailableReason
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilAppointmentRefundQuoteUnavailableReason) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilAppointmentRefundQuoteUnavailableReason) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes BookingItemFeeStatus as json.
 func (o NilBookingItemFeeStatus) Encode(e *jx.Encoder) {
 	if o.Null {
@@ -74520,6 +75189,39 @@ func (s OptAdminScheduleRow) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptAdminScheduleRow) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentCancelRefund as json.
+func (o OptAppointmentCancelRefund) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes AppointmentCancelRefund from json.
+func (o *OptAppointmentCancelRefund) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptAppointmentCancelRefund to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptAppointmentCancelRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptAppointmentCancelRefund) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -115230,6 +115932,12 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.ID)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("start_time")
 		json.EncodeDateTime(e, s.StartTime)
 	}
@@ -115251,7 +115959,7 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfVisit = [13]string{
+var jsonFieldsNameOfVisit = [14]string{
 	0:  "amount_due_at_booking_minor",
 	1:  "amount_paid_minor",
 	2:  "appointments",
@@ -115260,11 +115968,12 @@ var jsonFieldsNameOfVisit = [13]string{
 	5:  "end_time",
 	6:  "hold_expires_at",
 	7:  "id",
-	8:  "start_time",
-	9:  "status",
-	10: "total_price_amount",
-	11: "total_price_minor",
-	12: "updated_at",
+	8:  "refund",
+	9:  "start_time",
+	10: "status",
+	11: "total_price_amount",
+	12: "total_price_minor",
+	13: "updated_at",
 }
 
 // Decode decodes Visit from json.
@@ -115374,8 +116083,18 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "start_time":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -115387,7 +116106,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -115397,7 +116116,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "total_price_amount":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := d.Float64()
 				s.TotalPriceAmount = float64(v)
@@ -115409,7 +116128,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_amount\"")
 			}
 		case "total_price_minor":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.TotalPriceMinor = int64(v)
@@ -115421,7 +116140,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_minor\"")
 			}
 		case "updated_at":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.UpdatedAt = string(v)
@@ -115443,7 +116162,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11110111,
-		0b00011111,
+		0b00111110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -2041,6 +2041,8 @@ type CancelAdminVisitParams struct {
 	// Optional retry key (1 to 200 characters); a retry with the same key and body replays the first
 	// answer.
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// True refunds the whole online payment of the visit to its card.
+	RefundPayment OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAdminVisitParams(packed middleware.Parameters) (params CancelAdminVisitParams) {
@@ -2067,6 +2069,15 @@ func unpackCancelAdminVisitParams(packed middleware.Parameters) (params CancelAd
 		}
 		if v, ok := packed[key]; ok {
 			params.IdempotencyKey = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "refund_payment",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.RefundPayment = v.(OptBool)
 		}
 	}
 	return params
@@ -2254,6 +2265,52 @@ func decodeCancelAdminVisitParams(args [1]string, argsEscaped bool, r *http.Requ
 			Err:  err,
 		}
 	}
+	// Set default value for query: refund_payment.
+	{
+		val := bool(false)
+		params.RefundPayment.SetTo(val)
+	}
+	// Decode query: refund_payment.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "refund_payment",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotRefundPaymentVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotRefundPaymentVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.RefundPayment.SetTo(paramsDotRefundPaymentVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "refund_payment",
+			In:   "query",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -2268,6 +2325,11 @@ type CancelAppointmentParams struct {
 	IdempotencyKey string
 	// The appointment's updated_at as last read.
 	UpdatedAt OptString `json:",omitempty,omitzero"`
+	// True accepts the refund the venue's terms give (the cancel
+	// preview's `refund`) for a booking paid online; absent or false, such
+	// a cancel is 422 `REFUND_REQUIRED`. No effect on a booking not paid
+	// online.
+	AcceptRefundTerms OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAppointmentParams(packed middleware.Parameters) (params CancelAppointmentParams) {
@@ -2299,6 +2361,15 @@ func unpackCancelAppointmentParams(packed middleware.Parameters) (params CancelA
 		}
 		if v, ok := packed[key]; ok {
 			params.UpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "accept_refund_terms",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.AcceptRefundTerms = v.(OptBool)
 		}
 	}
 	return params
@@ -2508,6 +2579,52 @@ func decodeCancelAppointmentParams(args [1]string, argsEscaped bool, r *http.Req
 			Err:  err,
 		}
 	}
+	// Set default value for query: accept_refund_terms.
+	{
+		val := bool(false)
+		params.AcceptRefundTerms.SetTo(val)
+	}
+	// Decode query: accept_refund_terms.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotAcceptRefundTermsVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotAcceptRefundTermsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.AcceptRefundTerms.SetTo(paramsDotAcceptRefundTermsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "accept_refund_terms",
+			In:   "query",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -2522,6 +2639,11 @@ type CancelAppointmentVisitParams struct {
 	IdempotencyKey string
 	// The visit's updated_at as last read.
 	UpdatedAt OptString `json:",omitempty,omitzero"`
+	// True accepts the refund the venue's terms give (the cancel
+	// preview's `refund`) for a booking paid online; absent or false, such
+	// a cancel is 422 `REFUND_REQUIRED`. No effect on a booking not paid
+	// online.
+	AcceptRefundTerms OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAppointmentVisitParams(packed middleware.Parameters) (params CancelAppointmentVisitParams) {
@@ -2553,6 +2675,15 @@ func unpackCancelAppointmentVisitParams(packed middleware.Parameters) (params Ca
 		}
 		if v, ok := packed[key]; ok {
 			params.UpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "accept_refund_terms",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.AcceptRefundTerms = v.(OptBool)
 		}
 	}
 	return params
@@ -2758,6 +2889,52 @@ func decodeCancelAppointmentVisitParams(args [1]string, argsEscaped bool, r *htt
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "updated_at",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Set default value for query: accept_refund_terms.
+	{
+		val := bool(false)
+		params.AcceptRefundTerms.SetTo(val)
+	}
+	// Decode query: accept_refund_terms.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotAcceptRefundTermsVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotAcceptRefundTermsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.AcceptRefundTerms.SetTo(paramsDotAcceptRefundTermsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "accept_refund_terms",
 			In:   "query",
 			Err:  err,
 		}

@@ -420,7 +420,9 @@ type AdminAppointmentActionRequest struct {
 	ExpectedUpdatedAt string                              `json:"expected_updated_at"`
 	ProviderID        OptUUID                             `json:"provider_id"`
 	Reason            OptString                           `json:"reason"`
-	StartTime         OptDateTime                         `json:"start_time"`
+	// With `cancel` only; true refunds the whole online payment to its card.
+	RefundPayment OptBool     `json:"refund_payment"`
+	StartTime     OptDateTime `json:"start_time"`
 }
 
 // GetAction returns the value of Action.
@@ -441,6 +443,11 @@ func (s *AdminAppointmentActionRequest) GetProviderID() OptUUID {
 // GetReason returns the value of Reason.
 func (s *AdminAppointmentActionRequest) GetReason() OptString {
 	return s.Reason
+}
+
+// GetRefundPayment returns the value of RefundPayment.
+func (s *AdminAppointmentActionRequest) GetRefundPayment() OptBool {
+	return s.RefundPayment
 }
 
 // GetStartTime returns the value of StartTime.
@@ -466,6 +473,11 @@ func (s *AdminAppointmentActionRequest) SetProviderID(val OptUUID) {
 // SetReason sets the value of Reason.
 func (s *AdminAppointmentActionRequest) SetReason(val OptString) {
 	s.Reason = val
+}
+
+// SetRefundPayment sets the value of RefundPayment.
+func (s *AdminAppointmentActionRequest) SetRefundPayment(val OptBool) {
+	s.RefundPayment = val
 }
 
 // SetStartTime sets the value of StartTime.
@@ -8076,15 +8088,16 @@ type Appointment struct {
 	PassID          NilUUID            `json:"pass_id"`
 	Payment         AppointmentPayment `json:"payment"`
 	// Major units of the service's currency.
-	PriceAmount     float64           `json:"price_amount"`
-	PriceMinor      int64             `json:"price_minor"`
-	ProviderID      uuid.UUID         `json:"provider_id"`
-	RescheduledToID NilUUID           `json:"rescheduled_to_id"`
-	RoomID          NilUUID           `json:"room_id"`
-	ServiceID       uuid.UUID         `json:"service_id"`
-	ServiceName     string            `json:"service_name"`
-	StartTime       time.Time         `json:"start_time"`
-	Status          AppointmentStatus `json:"status"`
+	PriceAmount     float64                    `json:"price_amount"`
+	PriceMinor      int64                      `json:"price_minor"`
+	ProviderID      uuid.UUID                  `json:"provider_id"`
+	Refund          OptAppointmentCancelRefund `json:"refund"`
+	RescheduledToID NilUUID                    `json:"rescheduled_to_id"`
+	RoomID          NilUUID                    `json:"room_id"`
+	ServiceID       uuid.UUID                  `json:"service_id"`
+	ServiceName     string                     `json:"service_name"`
+	StartTime       time.Time                  `json:"start_time"`
+	Status          AppointmentStatus          `json:"status"`
 	// The concurrency token a cancel or staff action sends back (RFC 3339, microseconds).
 	UpdatedAt string  `json:"updated_at"`
 	VariantID NilUUID `json:"variant_id"`
@@ -8174,6 +8187,11 @@ func (s *Appointment) GetPriceMinor() int64 {
 // GetProviderID returns the value of ProviderID.
 func (s *Appointment) GetProviderID() uuid.UUID {
 	return s.ProviderID
+}
+
+// GetRefund returns the value of Refund.
+func (s *Appointment) GetRefund() OptAppointmentCancelRefund {
+	return s.Refund
 }
 
 // GetRescheduledToID returns the value of RescheduledToID.
@@ -8304,6 +8322,11 @@ func (s *Appointment) SetPriceMinor(val int64) {
 // SetProviderID sets the value of ProviderID.
 func (s *Appointment) SetProviderID(val uuid.UUID) {
 	s.ProviderID = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *Appointment) SetRefund(val OptAppointmentCancelRefund) {
+	s.Refund = val
 }
 
 // SetRescheduledToID sets the value of RescheduledToID.
@@ -8466,6 +8489,7 @@ type AppointmentCancelPreview struct {
 	FeeAmount     float64                                  `json:"fee_amount"`
 	FeeMinor      int64                                    `json:"fee_minor"`
 	PackageLinked bool                                     `json:"package_linked"`
+	Refund        NilAppointmentRefundQuote                `json:"refund"`
 	VisitID       NilUUID                                  `json:"visit_id"`
 	VisitLinked   bool                                     `json:"visit_linked"`
 	WindowHours   int                                      `json:"window_hours"`
@@ -8499,6 +8523,11 @@ func (s *AppointmentCancelPreview) GetFeeMinor() int64 {
 // GetPackageLinked returns the value of PackageLinked.
 func (s *AppointmentCancelPreview) GetPackageLinked() bool {
 	return s.PackageLinked
+}
+
+// GetRefund returns the value of Refund.
+func (s *AppointmentCancelPreview) GetRefund() NilAppointmentRefundQuote {
+	return s.Refund
 }
 
 // GetVisitID returns the value of VisitID.
@@ -8544,6 +8573,11 @@ func (s *AppointmentCancelPreview) SetFeeMinor(val int64) {
 // SetPackageLinked sets the value of PackageLinked.
 func (s *AppointmentCancelPreview) SetPackageLinked(val bool) {
 	s.PackageLinked = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *AppointmentCancelPreview) SetRefund(val NilAppointmentRefundQuote) {
+	s.Refund = val
 }
 
 // SetVisitID sets the value of VisitID.
@@ -8647,6 +8681,140 @@ func (s *AppointmentCancelPreviewResponse) SetData(val AppointmentCancelPreview)
 // SetError sets the value of Error.
 func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Only on the answer of a cancel that gave back an online payment:
+// where its refund stands.
+// Ref: #/components/schemas/AppointmentCancelRefund
+type AppointmentCancelRefund struct {
+	Amount           float64                       `json:"amount"`
+	AmountMinor      int64                         `json:"amount_minor"`
+	Currency         string                        `json:"currency"`
+	FeeWithheldMinor int64                         `json:"fee_withheld_minor"`
+	RefundID         NilUUID                       `json:"refund_id"`
+	Status           AppointmentCancelRefundStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AppointmentCancelRefund) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AppointmentCancelRefund) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCancelRefund) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeWithheldMinor returns the value of FeeWithheldMinor.
+func (s *AppointmentCancelRefund) GetFeeWithheldMinor() int64 {
+	return s.FeeWithheldMinor
+}
+
+// GetRefundID returns the value of RefundID.
+func (s *AppointmentCancelRefund) GetRefundID() NilUUID {
+	return s.RefundID
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentCancelRefund) GetStatus() AppointmentCancelRefundStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *AppointmentCancelRefund) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AppointmentCancelRefund) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCancelRefund) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeWithheldMinor sets the value of FeeWithheldMinor.
+func (s *AppointmentCancelRefund) SetFeeWithheldMinor(val int64) {
+	s.FeeWithheldMinor = val
+}
+
+// SetRefundID sets the value of RefundID.
+func (s *AppointmentCancelRefund) SetRefundID(val NilUUID) {
+	s.RefundID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentCancelRefund) SetStatus(val AppointmentCancelRefundStatus) {
+	s.Status = val
+}
+
+type AppointmentCancelRefundStatus string
+
+const (
+	AppointmentCancelRefundStatusQueued    AppointmentCancelRefundStatus = "queued"
+	AppointmentCancelRefundStatusPending   AppointmentCancelRefundStatus = "pending"
+	AppointmentCancelRefundStatusSucceeded AppointmentCancelRefundStatus = "succeeded"
+	AppointmentCancelRefundStatusFailed    AppointmentCancelRefundStatus = "failed"
+	AppointmentCancelRefundStatusNone      AppointmentCancelRefundStatus = "none"
+)
+
+// AllValues returns all AppointmentCancelRefundStatus values.
+func (AppointmentCancelRefundStatus) AllValues() []AppointmentCancelRefundStatus {
+	return []AppointmentCancelRefundStatus{
+		AppointmentCancelRefundStatusQueued,
+		AppointmentCancelRefundStatusPending,
+		AppointmentCancelRefundStatusSucceeded,
+		AppointmentCancelRefundStatusFailed,
+		AppointmentCancelRefundStatusNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCancelRefundStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCancelRefundStatusQueued:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusPending:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusSucceeded:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusFailed:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCancelRefundStatus) UnmarshalText(data []byte) error {
+	switch AppointmentCancelRefundStatus(data) {
+	case AppointmentCancelRefundStatusQueued:
+		*s = AppointmentCancelRefundStatusQueued
+		return nil
+	case AppointmentCancelRefundStatusPending:
+		*s = AppointmentCancelRefundStatusPending
+		return nil
+	case AppointmentCancelRefundStatusSucceeded:
+		*s = AppointmentCancelRefundStatusSucceeded
+		return nil
+	case AppointmentCancelRefundStatusFailed:
+		*s = AppointmentCancelRefundStatusFailed
+		return nil
+	case AppointmentCancelRefundStatusNone:
+		*s = AppointmentCancelRefundStatusNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AppointmentCheckout
@@ -10008,6 +10176,198 @@ func (s *AppointmentReadinessStatus) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentReadinessStatusIncomplete:
 		*s = AppointmentReadinessStatusIncomplete
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentRefundQuote
+type AppointmentRefundQuote struct {
+	Amount            float64                                    `json:"amount"`
+	AmountMinor       int64                                      `json:"amount_minor"`
+	Available         bool                                       `json:"available"`
+	Currency          string                                     `json:"currency"`
+	FeeWithheldMinor  int64                                      `json:"fee_withheld_minor"`
+	PaidMinor         int64                                      `json:"paid_minor"`
+	Scope             AppointmentRefundQuoteScope                `json:"scope"`
+	Terms             NilString                                  `json:"terms"`
+	UnavailableReason NilAppointmentRefundQuoteUnavailableReason `json:"unavailable_reason"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AppointmentRefundQuote) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AppointmentRefundQuote) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetAvailable returns the value of Available.
+func (s *AppointmentRefundQuote) GetAvailable() bool {
+	return s.Available
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentRefundQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeWithheldMinor returns the value of FeeWithheldMinor.
+func (s *AppointmentRefundQuote) GetFeeWithheldMinor() int64 {
+	return s.FeeWithheldMinor
+}
+
+// GetPaidMinor returns the value of PaidMinor.
+func (s *AppointmentRefundQuote) GetPaidMinor() int64 {
+	return s.PaidMinor
+}
+
+// GetScope returns the value of Scope.
+func (s *AppointmentRefundQuote) GetScope() AppointmentRefundQuoteScope {
+	return s.Scope
+}
+
+// GetTerms returns the value of Terms.
+func (s *AppointmentRefundQuote) GetTerms() NilString {
+	return s.Terms
+}
+
+// GetUnavailableReason returns the value of UnavailableReason.
+func (s *AppointmentRefundQuote) GetUnavailableReason() NilAppointmentRefundQuoteUnavailableReason {
+	return s.UnavailableReason
+}
+
+// SetAmount sets the value of Amount.
+func (s *AppointmentRefundQuote) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AppointmentRefundQuote) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetAvailable sets the value of Available.
+func (s *AppointmentRefundQuote) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentRefundQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeWithheldMinor sets the value of FeeWithheldMinor.
+func (s *AppointmentRefundQuote) SetFeeWithheldMinor(val int64) {
+	s.FeeWithheldMinor = val
+}
+
+// SetPaidMinor sets the value of PaidMinor.
+func (s *AppointmentRefundQuote) SetPaidMinor(val int64) {
+	s.PaidMinor = val
+}
+
+// SetScope sets the value of Scope.
+func (s *AppointmentRefundQuote) SetScope(val AppointmentRefundQuoteScope) {
+	s.Scope = val
+}
+
+// SetTerms sets the value of Terms.
+func (s *AppointmentRefundQuote) SetTerms(val NilString) {
+	s.Terms = val
+}
+
+// SetUnavailableReason sets the value of UnavailableReason.
+func (s *AppointmentRefundQuote) SetUnavailableReason(val NilAppointmentRefundQuoteUnavailableReason) {
+	s.UnavailableReason = val
+}
+
+type AppointmentRefundQuoteScope string
+
+const (
+	AppointmentRefundQuoteScopeAppointment AppointmentRefundQuoteScope = "appointment"
+	AppointmentRefundQuoteScopeVisit       AppointmentRefundQuoteScope = "visit"
+)
+
+// AllValues returns all AppointmentRefundQuoteScope values.
+func (AppointmentRefundQuoteScope) AllValues() []AppointmentRefundQuoteScope {
+	return []AppointmentRefundQuoteScope{
+		AppointmentRefundQuoteScopeAppointment,
+		AppointmentRefundQuoteScopeVisit,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentRefundQuoteScope) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentRefundQuoteScopeAppointment:
+		return []byte(s), nil
+	case AppointmentRefundQuoteScopeVisit:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentRefundQuoteScope) UnmarshalText(data []byte) error {
+	switch AppointmentRefundQuoteScope(data) {
+	case AppointmentRefundQuoteScopeAppointment:
+		*s = AppointmentRefundQuoteScopeAppointment
+		return nil
+	case AppointmentRefundQuoteScopeVisit:
+		*s = AppointmentRefundQuoteScopeVisit
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AppointmentRefundQuoteUnavailableReason string
+
+const (
+	AppointmentRefundQuoteUnavailableReasonNoRefundTerms         AppointmentRefundQuoteUnavailableReason = "no_refund_terms"
+	AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable AppointmentRefundQuoteUnavailableReason = "card_refund_unavailable"
+	AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff  AppointmentRefundQuoteUnavailableReason = "package_requires_staff"
+)
+
+// AllValues returns all AppointmentRefundQuoteUnavailableReason values.
+func (AppointmentRefundQuoteUnavailableReason) AllValues() []AppointmentRefundQuoteUnavailableReason {
+	return []AppointmentRefundQuoteUnavailableReason{
+		AppointmentRefundQuoteUnavailableReasonNoRefundTerms,
+		AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable,
+		AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentRefundQuoteUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		return []byte(s), nil
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		return []byte(s), nil
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentRefundQuoteUnavailableReason) UnmarshalText(data []byte) error {
+	switch AppointmentRefundQuoteUnavailableReason(data) {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		*s = AppointmentRefundQuoteUnavailableReasonNoRefundTerms
+		return nil
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		*s = AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable
+		return nil
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		*s = AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -29861,6 +30221,96 @@ func (o NilAppointmentCheckoutConfirmCode) Or(d AppointmentCheckoutConfirmCode) 
 	return d
 }
 
+// NewNilAppointmentRefundQuote returns new NilAppointmentRefundQuote with value set to v.
+func NewNilAppointmentRefundQuote(v AppointmentRefundQuote) NilAppointmentRefundQuote {
+	return NilAppointmentRefundQuote{
+		Value: v,
+	}
+}
+
+// NilAppointmentRefundQuote is nullable AppointmentRefundQuote.
+type NilAppointmentRefundQuote struct {
+	Value AppointmentRefundQuote
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentRefundQuote) SetTo(v AppointmentRefundQuote) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentRefundQuote) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentRefundQuote) SetToNull() {
+	o.Null = true
+	var v AppointmentRefundQuote
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentRefundQuote) Get() (v AppointmentRefundQuote, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentRefundQuote) Or(d AppointmentRefundQuote) AppointmentRefundQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilAppointmentRefundQuoteUnavailableReason returns new NilAppointmentRefundQuoteUnavailableReason with value set to v.
+func NewNilAppointmentRefundQuoteUnavailableReason(v AppointmentRefundQuoteUnavailableReason) NilAppointmentRefundQuoteUnavailableReason {
+	return NilAppointmentRefundQuoteUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilAppointmentRefundQuoteUnavailableReason is nullable AppointmentRefundQuoteUnavailableReason.
+type NilAppointmentRefundQuoteUnavailableReason struct {
+	Value AppointmentRefundQuoteUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentRefundQuoteUnavailableReason) SetTo(v AppointmentRefundQuoteUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentRefundQuoteUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentRefundQuoteUnavailableReason) SetToNull() {
+	o.Null = true
+	var v AppointmentRefundQuoteUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentRefundQuoteUnavailableReason) Get() (v AppointmentRefundQuoteUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentRefundQuoteUnavailableReason) Or(d AppointmentRefundQuoteUnavailableReason) AppointmentRefundQuoteUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -32899,6 +33349,52 @@ func (o OptAdminScheduleRow) Get() (v AdminScheduleRow, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptAppointmentCancelRefund returns new OptAppointmentCancelRefund with value set to v.
+func NewOptAppointmentCancelRefund(v AppointmentCancelRefund) OptAppointmentCancelRefund {
+	return OptAppointmentCancelRefund{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCancelRefund is optional AppointmentCancelRefund.
+type OptAppointmentCancelRefund struct {
+	Value AppointmentCancelRefund
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCancelRefund was set.
+func (o OptAppointmentCancelRefund) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCancelRefund) Reset() {
+	var v AppointmentCancelRefund
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCancelRefund) SetTo(v AppointmentCancelRefund) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCancelRefund) Get() (v AppointmentCancelRefund, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCancelRefund) Or(d AppointmentCancelRefund) AppointmentCancelRefund {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -52705,15 +53201,16 @@ type Visit struct {
 	AmountPaidMinor         int64         `json:"amount_paid_minor"`
 	Appointments            []Appointment `json:"appointments"`
 	// The combo package the visit was booked as (priced at the bundle's price); null otherwise.
-	BundleID         OptNilUUID  `json:"bundle_id"`
-	Currency         string      `json:"currency"`
-	EndTime          time.Time   `json:"end_time"`
-	HoldExpiresAt    NilDateTime `json:"hold_expires_at"`
-	ID               uuid.UUID   `json:"id"`
-	StartTime        time.Time   `json:"start_time"`
-	Status           VisitStatus `json:"status"`
-	TotalPriceAmount float64     `json:"total_price_amount"`
-	TotalPriceMinor  int64       `json:"total_price_minor"`
+	BundleID         OptNilUUID                 `json:"bundle_id"`
+	Currency         string                     `json:"currency"`
+	EndTime          time.Time                  `json:"end_time"`
+	HoldExpiresAt    NilDateTime                `json:"hold_expires_at"`
+	ID               uuid.UUID                  `json:"id"`
+	Refund           OptAppointmentCancelRefund `json:"refund"`
+	StartTime        time.Time                  `json:"start_time"`
+	Status           VisitStatus                `json:"status"`
+	TotalPriceAmount float64                    `json:"total_price_amount"`
+	TotalPriceMinor  int64                      `json:"total_price_minor"`
 	// The concurrency token a visit cancel sends back.
 	UpdatedAt string `json:"updated_at"`
 }
@@ -52756,6 +53253,11 @@ func (s *Visit) GetHoldExpiresAt() NilDateTime {
 // GetID returns the value of ID.
 func (s *Visit) GetID() uuid.UUID {
 	return s.ID
+}
+
+// GetRefund returns the value of Refund.
+func (s *Visit) GetRefund() OptAppointmentCancelRefund {
+	return s.Refund
 }
 
 // GetStartTime returns the value of StartTime.
@@ -52821,6 +53323,11 @@ func (s *Visit) SetHoldExpiresAt(val NilDateTime) {
 // SetID sets the value of ID.
 func (s *Visit) SetID(val uuid.UUID) {
 	s.ID = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *Visit) SetRefund(val OptAppointmentCancelRefund) {
+	s.Refund = val
 }
 
 // SetStartTime sets the value of StartTime.
