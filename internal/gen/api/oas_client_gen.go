@@ -950,6 +950,11 @@ type Invoker interface {
 	// corrected fact took effect: not in the future and not before the
 	// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 	// 500 characters) is required.
+	// A correction that could not be carried out (the database refused
+	// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+	// (`details.next_step` `refresh`); its transaction is rolled back, the
+	// Idempotency-Key stays free, and a retry is safe: a correction that
+	// did land answers 409 `STALE_TARGET`.
 	//
 	// POST /admin/appointments/{id}/historical-corrections
 	CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error)
@@ -10388,6 +10393,11 @@ func (c *Client) sendContactAdminCheckinClass(ctx context.Context, request *Chec
 // corrected fact took effect: not in the future and not before the
 // appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 // 500 characters) is required.
+// A correction that could not be carried out (the database refused
+// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+// (`details.next_step` `refresh`); its transaction is rolled back, the
+// Idempotency-Key stays free, and a retry is safe: a correction that
+// did land answers 409 `STALE_TARGET`.
 //
 // POST /admin/appointments/{id}/historical-corrections
 func (c *Client) CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error) {

@@ -10249,6 +10249,11 @@ func (s *Server) handleContactAdminCheckinClassRequest(args [1]string, argsEscap
 // corrected fact took effect: not in the future and not before the
 // appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 // 500 characters) is required.
+// A correction that could not be carried out (the database refused
+// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+// (`details.next_step` `refresh`); its transaction is rolled back, the
+// Idempotency-Key stays free, and a retry is safe: a correction that
+// did land answers 409 `STALE_TARGET`.
 //
 // POST /admin/appointments/{id}/historical-corrections
 func (s *Server) handleCorrectAdminAppointmentHistoryRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
