@@ -243,7 +243,15 @@ func TestVisitCancelAcceptingRefundTerms(t *testing.T) {
 	c.AppointmentPolicy.Update().SetGroupedVisitRefundTerms("Full refund up to 24 hours before.").
 		SetGroupedVisitTermsConfirmedAt(time.Now()).ExecX(op)
 
-	got, err := cancel(true)
+	// The token also goes by the contract's name, expected_updated_at; two
+	// different tokens are refused.
+	_, err = e.member.CancelAppointmentVisit(e.ctx, api.CancelAppointmentVisitParams{VisitId: v.ID, XOrganizationID: e.venue.ID,
+		IdempotencyKey: uuid.NewString(), UpdatedAt: api.NewOptString(v.UpdatedAt),
+		ExpectedUpdatedAt: api.NewOptString(time.Now().UTC().Format(time.RFC3339Nano)), AcceptRefundTerms: api.NewOptBool(true)})
+	requireErr(t, err, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Equal(t, entvisit.StatusBooked, c.Visit.GetX(op, v.ID).Status)
+	got, err := e.member.CancelAppointmentVisit(e.ctx, api.CancelAppointmentVisitParams{VisitId: v.ID, XOrganizationID: e.venue.ID,
+		IdempotencyKey: uuid.NewString(), ExpectedUpdatedAt: api.NewOptString(v.UpdatedAt), AcceptRefundTerms: api.NewOptBool(true)})
 	require.NoError(t, err)
 	require.Equal(t, api.VisitStatusCancelled, got.Data.Status)
 	rf := got.Data.Refund.Value

@@ -374,7 +374,14 @@ func (h *Handler) GetAppointmentVisit(ctx context.Context, p api.GetAppointmentV
 
 // CancelAppointmentVisit implements cancelAppointmentVisit.
 func (h *Handler) CancelAppointmentVisit(ctx context.Context, p api.CancelAppointmentVisitParams) (*api.VisitResponse, error) {
-	tok, err := concurrency.ParseParam("updated_at", p.UpdatedAt.Or(""))
+	name, raw := "updated_at", p.UpdatedAt.Or("")
+	if exp, ok := p.ExpectedUpdatedAt.Get(); ok {
+		if raw != "" && raw != exp {
+			return nil, apperr.Validation("expected_updated_at", "updated_at and expected_updated_at name different tokens")
+		}
+		name, raw = "expected_updated_at", exp
+	}
+	tok, err := concurrency.ParseParam(name, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -7383,6 +7383,23 @@ func (c *Client) sendCancelAppointmentVisit(ctx context.Context, params CancelAp
 		}
 	}
 	{
+		// Encode "expected_updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "expected_updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ExpectedUpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
 		// Encode "accept_refund_terms" parameter.
 		cfg := uri.QueryParameterEncodingConfig{
 			Name:    "accept_refund_terms",

@@ -5943,6 +5943,10 @@ func (s *Server) handleCancelAppointmentVisitRequest(args [1]string, argsEscaped
 					In:   "query",
 				}: params.UpdatedAt,
 				{
+					Name: "expected_updated_at",
+					In:   "query",
+				}: params.ExpectedUpdatedAt,
+				{
 					Name: "accept_refund_terms",
 					In:   "query",
 				}: params.AcceptRefundTerms,

@@ -2639,6 +2639,10 @@ type CancelAppointmentVisitParams struct {
 	IdempotencyKey string
 	// The visit's updated_at as last read.
 	UpdatedAt OptString `json:",omitempty,omitzero"`
+	// The same token under the contract's name for visit actions (as
+	// the reschedule's body and the staff cancel take it); either may
+	// be sent, both only when equal (else 400 `VALIDATION_ERROR`).
+	ExpectedUpdatedAt OptString `json:",omitempty,omitzero"`
 	// True accepts the refund the venue's terms give (the cancel
 	// preview's `refund`) for a booking paid online; absent or false, such
 	// a cancel is 422 `REFUND_REQUIRED`. No effect on a booking not paid
@@ -2675,6 +2679,15 @@ func unpackCancelAppointmentVisitParams(packed middleware.Parameters) (params Ca
 		}
 		if v, ok := packed[key]; ok {
 			params.UpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "expected_updated_at",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.ExpectedUpdatedAt = v.(OptString)
 		}
 	}
 	{
@@ -2889,6 +2902,74 @@ func decodeCancelAppointmentVisitParams(args [1]string, argsEscaped bool, r *htt
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "updated_at",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: expected_updated_at.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "expected_updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotExpectedUpdatedAtVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotExpectedUpdatedAtVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.ExpectedUpdatedAt.SetTo(paramsDotExpectedUpdatedAtVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.ExpectedUpdatedAt.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     0,
+							MinLengthSet:  false,
+							MaxLength:     64,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         nil,
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "expected_updated_at",
 			In:   "query",
 			Err:  err,
 		}
