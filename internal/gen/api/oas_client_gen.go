@@ -1755,7 +1755,22 @@ type Invoker interface {
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
 	// GetBookingOffering invokes getBookingOffering operation.
 	//
-	// Whether the venue offers classes, appointments or both.
+	// The booking offering with what follows from `mode` (the contract
+	// shows these fields without their rules; these are this service's):
+	// `booking_mode` is `mode`; `business_type` `studio` (classes),
+	// `salon` (appointments) or `hybrid` (both);
+	// `operations.classes.enabled` and `operations.appointments.enabled`
+	// follow the mode, `visibility` `visible` or `hidden` with them;
+	// `operations.appointments.management_enabled` is always true (staff
+	// set up services, providers and policies in every mode, so a salon
+	// prepares its book before it opens it), `access_level` `full` and
+	// `plan_full_access` true (no plan limits appointments here),
+	// `service_count` the active services, `provider_count` the distinct
+	// active providers assigned to an active service.
+	// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+	// `schedule` and `check_in` with classes; `appointments` with
+	// appointments. `vertical_modules` and `active_modules` (in the order
+	// classes, appointments, pos) name the same.
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
@@ -3616,6 +3631,9 @@ type Invoker interface {
 	// UpdateBookingOffering invokes updateBookingOffering operation.
 	//
 	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	// Answers the offering as `GET` does; when the mode was saved but the
+	// rest could not be read again, only `contract_version`,
+	// `organization_id` and `mode` with `refresh_failed` true.
 	//
 	// PATCH /admin/booking-offering
 	UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
@@ -17663,7 +17681,22 @@ func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (r
 
 // GetBookingOffering invokes getBookingOffering operation.
 //
-// Whether the venue offers classes, appointments or both.
+// The booking offering with what follows from `mode` (the contract
+// shows these fields without their rules; these are this service's):
+// `booking_mode` is `mode`; `business_type` `studio` (classes),
+// `salon` (appointments) or `hybrid` (both);
+// `operations.classes.enabled` and `operations.appointments.enabled`
+// follow the mode, `visibility` `visible` or `hidden` with them;
+// `operations.appointments.management_enabled` is always true (staff
+// set up services, providers and policies in every mode, so a salon
+// prepares its book before it opens it), `access_level` `full` and
+// `plan_full_access` true (no plan limits appointments here),
+// `service_count` the active services, `provider_count` the distinct
+// active providers assigned to an active service.
+// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+// `schedule` and `check_in` with classes; `appointments` with
+// appointments. `vertical_modules` and `active_modules` (in the order
+// classes, appointments, pos) name the same.
 //
 // GET /admin/booking-offering
 func (c *Client) GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error) {
@@ -34917,6 +34950,9 @@ func (c *Client) sendUpdateAppointmentPolicies(ctx context.Context, request *App
 // UpdateBookingOffering invokes updateBookingOffering operation.
 //
 // Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+// Answers the offering as `GET` does; when the mode was saved but the
+// rest could not be read again, only `contract_version`,
+// `organization_id` and `mode` with `refresh_failed` true.
 //
 // PATCH /admin/booking-offering
 func (c *Client) UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error) {

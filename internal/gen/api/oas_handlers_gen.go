@@ -20867,7 +20867,22 @@ func (s *Server) handleGetBookingRequest(args [1]string, argsEscaped bool, w htt
 
 // handleGetBookingOfferingRequest handles getBookingOffering operation.
 //
-// Whether the venue offers classes, appointments or both.
+// The booking offering with what follows from `mode` (the contract
+// shows these fields without their rules; these are this service's):
+// `booking_mode` is `mode`; `business_type` `studio` (classes),
+// `salon` (appointments) or `hybrid` (both);
+// `operations.classes.enabled` and `operations.appointments.enabled`
+// follow the mode, `visibility` `visible` or `hidden` with them;
+// `operations.appointments.management_enabled` is always true (staff
+// set up services, providers and policies in every mode, so a salon
+// prepares its book before it opens it), `access_level` `full` and
+// `plan_full_access` true (no plan limits appointments here),
+// `service_count` the active services, `provider_count` the distinct
+// active providers assigned to an active service.
+// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+// `schedule` and `check_in` with classes; `appointments` with
+// appointments. `vertical_modules` and `active_modules` (in the order
+// classes, appointments, pos) name the same.
 //
 // GET /admin/booking-offering
 func (s *Server) handleGetBookingOfferingRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -45140,6 +45155,9 @@ func (s *Server) handleUpdateAppointmentPoliciesRequest(args [0]string, argsEsca
 // handleUpdateBookingOfferingRequest handles updateBookingOffering operation.
 //
 // Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+// Answers the offering as `GET` does; when the mode was saved but the
+// rest could not be read again, only `contract_version`,
+// `organization_id` and `mode` with `refresh_failed` true.
 //
 // PATCH /admin/booking-offering
 func (s *Server) handleUpdateBookingOfferingRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {

@@ -28623,6 +28623,28 @@ func (s *BookingOffering) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *BookingOffering) encodeFields(e *jx.Encoder) {
 	{
+		if s.ActiveModules != nil {
+			e.FieldStart("active_modules")
+			e.ArrStart()
+			for _, elem := range s.ActiveModules {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		if s.BookingMode.Set {
+			e.FieldStart("booking_mode")
+			s.BookingMode.Encode(e)
+		}
+	}
+	{
+		if s.BusinessType.Set {
+			e.FieldStart("business_type")
+			s.BusinessType.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("contract_version")
 		e.Int(s.ContractVersion)
 	}
@@ -28631,15 +28653,46 @@ func (s *BookingOffering) encodeFields(e *jx.Encoder) {
 		s.Mode.Encode(e)
 	}
 	{
+		if s.Operations.Set {
+			e.FieldStart("operations")
+			s.Operations.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("organization_id")
 		json.EncodeUUID(e, s.OrganizationID)
 	}
+	{
+		if s.RefreshFailed.Set {
+			e.FieldStart("refresh_failed")
+			s.RefreshFailed.Encode(e)
+		}
+	}
+	{
+		if s.VenueSurfaces.Set {
+			e.FieldStart("venue_surfaces")
+			s.VenueSurfaces.Encode(e)
+		}
+	}
+	{
+		if s.VerticalModules.Set {
+			e.FieldStart("vertical_modules")
+			s.VerticalModules.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfBookingOffering = [3]string{
-	0: "contract_version",
-	1: "mode",
-	2: "organization_id",
+var jsonFieldsNameOfBookingOffering = [10]string{
+	0: "active_modules",
+	1: "booking_mode",
+	2: "business_type",
+	3: "contract_version",
+	4: "mode",
+	5: "operations",
+	6: "organization_id",
+	7: "refresh_failed",
+	8: "venue_surfaces",
+	9: "vertical_modules",
 }
 
 // Decode decodes BookingOffering from json.
@@ -28647,12 +28700,49 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode BookingOffering to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "active_modules":
+			if err := func() error {
+				s.ActiveModules = make([]BookingOfferingActiveModulesItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem BookingOfferingActiveModulesItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.ActiveModules = append(s.ActiveModules, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"active_modules\"")
+			}
+		case "booking_mode":
+			if err := func() error {
+				s.BookingMode.Reset()
+				if err := s.BookingMode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"booking_mode\"")
+			}
+		case "business_type":
+			if err := func() error {
+				s.BusinessType.Reset()
+				if err := s.BusinessType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"business_type\"")
+			}
 		case "contract_version":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.ContractVersion = int(v)
@@ -28664,7 +28754,7 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"contract_version\"")
 			}
 		case "mode":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.Mode.Decode(d); err != nil {
 					return err
@@ -28673,8 +28763,18 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"mode\"")
 			}
+		case "operations":
+			if err := func() error {
+				s.Operations.Reset()
+				if err := s.Operations.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"operations\"")
+			}
 		case "organization_id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.OrganizationID = v
@@ -28685,6 +28785,36 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
+		case "refresh_failed":
+			if err := func() error {
+				s.RefreshFailed.Reset()
+				if err := s.RefreshFailed.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refresh_failed\"")
+			}
+		case "venue_surfaces":
+			if err := func() error {
+				s.VenueSurfaces.Reset()
+				if err := s.VenueSurfaces.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"venue_surfaces\"")
+			}
+		case "vertical_modules":
+			if err := func() error {
+				s.VerticalModules.Reset()
+				if err := s.VerticalModules.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"vertical_modules\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -28694,8 +28824,9 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00000111,
+	for i, mask := range [2]uint8{
+		0b01011000,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -28741,6 +28872,132 @@ func (s *BookingOffering) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes BookingOfferingActiveModulesItem as json.
+func (s BookingOfferingActiveModulesItem) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingActiveModulesItem from json.
+func (s *BookingOfferingActiveModulesItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingActiveModulesItem to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingActiveModulesItem(v) {
+	case BookingOfferingActiveModulesItemClasses:
+		*s = BookingOfferingActiveModulesItemClasses
+	case BookingOfferingActiveModulesItemAppointments:
+		*s = BookingOfferingActiveModulesItemAppointments
+	case BookingOfferingActiveModulesItemPos:
+		*s = BookingOfferingActiveModulesItemPos
+	default:
+		*s = BookingOfferingActiveModulesItem(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingActiveModulesItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingActiveModulesItem) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBookingMode as json.
+func (s BookingOfferingBookingMode) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingBookingMode from json.
+func (s *BookingOfferingBookingMode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingBookingMode to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingBookingMode(v) {
+	case BookingOfferingBookingModeClasses:
+		*s = BookingOfferingBookingModeClasses
+	case BookingOfferingBookingModeAppointments:
+		*s = BookingOfferingBookingModeAppointments
+	case BookingOfferingBookingModeBoth:
+		*s = BookingOfferingBookingModeBoth
+	default:
+		*s = BookingOfferingBookingMode(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingBookingMode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingBookingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBusinessType as json.
+func (s BookingOfferingBusinessType) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingBusinessType from json.
+func (s *BookingOfferingBusinessType) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingBusinessType to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingBusinessType(v) {
+	case BookingOfferingBusinessTypeStudio:
+		*s = BookingOfferingBusinessTypeStudio
+	case BookingOfferingBusinessTypeSalon:
+		*s = BookingOfferingBusinessTypeSalon
+	case BookingOfferingBusinessTypeHybrid:
+		*s = BookingOfferingBusinessTypeHybrid
+	default:
+		*s = BookingOfferingBusinessType(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingBusinessType) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingBusinessType) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes BookingOfferingMode as json.
 func (s BookingOfferingMode) Encode(e *jx.Encoder) {
 	e.Str(string(s))
@@ -28779,6 +29036,668 @@ func (s BookingOfferingMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *BookingOfferingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingModules) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingModules) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		e.Bool(s.Appointments)
+	}
+	{
+		e.FieldStart("classes")
+		e.Bool(s.Classes)
+	}
+	{
+		e.FieldStart("pos")
+		e.Bool(s.Pos)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingModules = [3]string{
+	0: "appointments",
+	1: "classes",
+	2: "pos",
+}
+
+// Decode decodes BookingOfferingModules from json.
+func (s *BookingOfferingModules) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingModules to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Appointments = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "classes":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.Classes = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"classes\"")
+			}
+		case "pos":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Pos = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pos\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingModules")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingModules) {
+					name = jsonFieldsNameOfBookingOfferingModules[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingModules) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingModules) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperations) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperations) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		s.Appointments.Encode(e)
+	}
+	{
+		e.FieldStart("classes")
+		s.Classes.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperations = [2]string{
+	0: "appointments",
+	1: "classes",
+}
+
+// Decode decodes BookingOfferingOperations from json.
+func (s *BookingOfferingOperations) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperations to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Appointments.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "classes":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Classes.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"classes\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperations")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperations) {
+					name = jsonFieldsNameOfBookingOfferingOperations[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperations) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperations) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperationsAppointments) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperationsAppointments) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("access_level")
+		s.AccessLevel.Encode(e)
+	}
+	{
+		e.FieldStart("enabled")
+		e.Bool(s.Enabled)
+	}
+	{
+		e.FieldStart("management_enabled")
+		e.Bool(s.ManagementEnabled)
+	}
+	{
+		e.FieldStart("plan_full_access")
+		e.Bool(s.PlanFullAccess)
+	}
+	{
+		e.FieldStart("provider_count")
+		e.Int(s.ProviderCount)
+	}
+	{
+		e.FieldStart("service_count")
+		e.Int(s.ServiceCount)
+	}
+	{
+		e.FieldStart("visibility")
+		s.Visibility.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperationsAppointments = [7]string{
+	0: "access_level",
+	1: "enabled",
+	2: "management_enabled",
+	3: "plan_full_access",
+	4: "provider_count",
+	5: "service_count",
+	6: "visibility",
+}
+
+// Decode decodes BookingOfferingOperationsAppointments from json.
+func (s *BookingOfferingOperationsAppointments) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointments to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "access_level":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AccessLevel.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"access_level\"")
+			}
+		case "enabled":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.Enabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"enabled\"")
+			}
+		case "management_enabled":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.ManagementEnabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"management_enabled\"")
+			}
+		case "plan_full_access":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.PlanFullAccess = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"plan_full_access\"")
+			}
+		case "provider_count":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int()
+				s.ProviderCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider_count\"")
+			}
+		case "service_count":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int()
+				s.ServiceCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"service_count\"")
+			}
+		case "visibility":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Visibility.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"visibility\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperationsAppointments")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b01111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperationsAppointments) {
+					name = jsonFieldsNameOfBookingOfferingOperationsAppointments[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperationsAppointments) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointments) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsAppointmentsAccessLevel as json.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsAppointmentsAccessLevel from json.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointmentsAccessLevel to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsAppointmentsAccessLevel(v) {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		*s = BookingOfferingOperationsAppointmentsAccessLevelFull
+	default:
+		*s = BookingOfferingOperationsAppointmentsAccessLevel(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsAppointmentsVisibility as json.
+func (s BookingOfferingOperationsAppointmentsVisibility) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsAppointmentsVisibility from json.
+func (s *BookingOfferingOperationsAppointmentsVisibility) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointmentsVisibility to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsAppointmentsVisibility(v) {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		*s = BookingOfferingOperationsAppointmentsVisibilityVisible
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		*s = BookingOfferingOperationsAppointmentsVisibilityHidden
+	default:
+		*s = BookingOfferingOperationsAppointmentsVisibility(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsAppointmentsVisibility) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointmentsVisibility) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperationsClasses) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperationsClasses) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("enabled")
+		e.Bool(s.Enabled)
+	}
+	{
+		e.FieldStart("visibility")
+		s.Visibility.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperationsClasses = [2]string{
+	0: "enabled",
+	1: "visibility",
+}
+
+// Decode decodes BookingOfferingOperationsClasses from json.
+func (s *BookingOfferingOperationsClasses) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsClasses to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "enabled":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Enabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"enabled\"")
+			}
+		case "visibility":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Visibility.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"visibility\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperationsClasses")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperationsClasses) {
+					name = jsonFieldsNameOfBookingOfferingOperationsClasses[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperationsClasses) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsClasses) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsClassesVisibility as json.
+func (s BookingOfferingOperationsClassesVisibility) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsClassesVisibility from json.
+func (s *BookingOfferingOperationsClassesVisibility) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsClassesVisibility to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsClassesVisibility(v) {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		*s = BookingOfferingOperationsClassesVisibilityVisible
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		*s = BookingOfferingOperationsClassesVisibilityHidden
+	default:
+		*s = BookingOfferingOperationsClassesVisibility(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsClassesVisibility) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsClassesVisibility) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -28889,6 +29808,187 @@ func (s *BookingOfferingResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *BookingOfferingResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingSurfaces) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingSurfaces) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		e.Bool(s.Appointments)
+	}
+	{
+		e.FieldStart("check_in")
+		e.Bool(s.CheckIn)
+	}
+	{
+		e.FieldStart("clients")
+		e.Bool(s.Clients)
+	}
+	{
+		e.FieldStart("dashboard")
+		e.Bool(s.Dashboard)
+	}
+	{
+		e.FieldStart("point_of_sale")
+		e.Bool(s.PointOfSale)
+	}
+	{
+		e.FieldStart("schedule")
+		e.Bool(s.Schedule)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingSurfaces = [6]string{
+	0: "appointments",
+	1: "check_in",
+	2: "clients",
+	3: "dashboard",
+	4: "point_of_sale",
+	5: "schedule",
+}
+
+// Decode decodes BookingOfferingSurfaces from json.
+func (s *BookingOfferingSurfaces) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingSurfaces to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Appointments = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "check_in":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.CheckIn = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"check_in\"")
+			}
+		case "clients":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Clients = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"clients\"")
+			}
+		case "dashboard":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.Dashboard = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"dashboard\"")
+			}
+		case "point_of_sale":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Bool()
+				s.PointOfSale = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"point_of_sale\"")
+			}
+		case "schedule":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Bool()
+				s.Schedule = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"schedule\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingSurfaces")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingSurfaces) {
+					name = jsonFieldsNameOfBookingOfferingSurfaces[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingSurfaces) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingSurfaces) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -75354,6 +76454,171 @@ func (s OptAppointmentStatus) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptAppointmentStatus) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBookingMode as json.
+func (o OptBookingOfferingBookingMode) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes BookingOfferingBookingMode from json.
+func (o *OptBookingOfferingBookingMode) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingBookingMode to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingBookingMode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingBookingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBusinessType as json.
+func (o OptBookingOfferingBusinessType) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes BookingOfferingBusinessType from json.
+func (o *OptBookingOfferingBusinessType) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingBusinessType to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingBusinessType) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingBusinessType) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingModules as json.
+func (o OptBookingOfferingModules) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingModules from json.
+func (o *OptBookingOfferingModules) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingModules to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingModules) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingModules) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperations as json.
+func (o OptBookingOfferingOperations) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingOperations from json.
+func (o *OptBookingOfferingOperations) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingOperations to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingOperations) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingOperations) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingSurfaces as json.
+func (o OptBookingOfferingSurfaces) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingSurfaces from json.
+func (o *OptBookingOfferingSurfaces) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingSurfaces to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingSurfaces) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingSurfaces) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -11729,9 +11729,32 @@ func (s *BookingListResponse) SetMeta(val BookingListMeta) {
 
 // Ref: #/components/schemas/BookingOffering
 type BookingOffering struct {
-	ContractVersion int                 `json:"contract_version"`
-	Mode            BookingOfferingMode `json:"mode"`
-	OrganizationID  uuid.UUID           `json:"organization_id"`
+	ActiveModules   []BookingOfferingActiveModulesItem `json:"active_modules"`
+	BookingMode     OptBookingOfferingBookingMode      `json:"booking_mode"`
+	BusinessType    OptBookingOfferingBusinessType     `json:"business_type"`
+	ContractVersion int                                `json:"contract_version"`
+	Mode            BookingOfferingMode                `json:"mode"`
+	Operations      OptBookingOfferingOperations       `json:"operations"`
+	OrganizationID  uuid.UUID                          `json:"organization_id"`
+	// Only on a PATCH whose answer could not be read again.
+	RefreshFailed   OptBool                    `json:"refresh_failed"`
+	VenueSurfaces   OptBookingOfferingSurfaces `json:"venue_surfaces"`
+	VerticalModules OptBookingOfferingModules  `json:"vertical_modules"`
+}
+
+// GetActiveModules returns the value of ActiveModules.
+func (s *BookingOffering) GetActiveModules() []BookingOfferingActiveModulesItem {
+	return s.ActiveModules
+}
+
+// GetBookingMode returns the value of BookingMode.
+func (s *BookingOffering) GetBookingMode() OptBookingOfferingBookingMode {
+	return s.BookingMode
+}
+
+// GetBusinessType returns the value of BusinessType.
+func (s *BookingOffering) GetBusinessType() OptBookingOfferingBusinessType {
+	return s.BusinessType
 }
 
 // GetContractVersion returns the value of ContractVersion.
@@ -11744,9 +11767,44 @@ func (s *BookingOffering) GetMode() BookingOfferingMode {
 	return s.Mode
 }
 
+// GetOperations returns the value of Operations.
+func (s *BookingOffering) GetOperations() OptBookingOfferingOperations {
+	return s.Operations
+}
+
 // GetOrganizationID returns the value of OrganizationID.
 func (s *BookingOffering) GetOrganizationID() uuid.UUID {
 	return s.OrganizationID
+}
+
+// GetRefreshFailed returns the value of RefreshFailed.
+func (s *BookingOffering) GetRefreshFailed() OptBool {
+	return s.RefreshFailed
+}
+
+// GetVenueSurfaces returns the value of VenueSurfaces.
+func (s *BookingOffering) GetVenueSurfaces() OptBookingOfferingSurfaces {
+	return s.VenueSurfaces
+}
+
+// GetVerticalModules returns the value of VerticalModules.
+func (s *BookingOffering) GetVerticalModules() OptBookingOfferingModules {
+	return s.VerticalModules
+}
+
+// SetActiveModules sets the value of ActiveModules.
+func (s *BookingOffering) SetActiveModules(val []BookingOfferingActiveModulesItem) {
+	s.ActiveModules = val
+}
+
+// SetBookingMode sets the value of BookingMode.
+func (s *BookingOffering) SetBookingMode(val OptBookingOfferingBookingMode) {
+	s.BookingMode = val
+}
+
+// SetBusinessType sets the value of BusinessType.
+func (s *BookingOffering) SetBusinessType(val OptBookingOfferingBusinessType) {
+	s.BusinessType = val
 }
 
 // SetContractVersion sets the value of ContractVersion.
@@ -11759,9 +11817,173 @@ func (s *BookingOffering) SetMode(val BookingOfferingMode) {
 	s.Mode = val
 }
 
+// SetOperations sets the value of Operations.
+func (s *BookingOffering) SetOperations(val OptBookingOfferingOperations) {
+	s.Operations = val
+}
+
 // SetOrganizationID sets the value of OrganizationID.
 func (s *BookingOffering) SetOrganizationID(val uuid.UUID) {
 	s.OrganizationID = val
+}
+
+// SetRefreshFailed sets the value of RefreshFailed.
+func (s *BookingOffering) SetRefreshFailed(val OptBool) {
+	s.RefreshFailed = val
+}
+
+// SetVenueSurfaces sets the value of VenueSurfaces.
+func (s *BookingOffering) SetVenueSurfaces(val OptBookingOfferingSurfaces) {
+	s.VenueSurfaces = val
+}
+
+// SetVerticalModules sets the value of VerticalModules.
+func (s *BookingOffering) SetVerticalModules(val OptBookingOfferingModules) {
+	s.VerticalModules = val
+}
+
+type BookingOfferingActiveModulesItem string
+
+const (
+	BookingOfferingActiveModulesItemClasses      BookingOfferingActiveModulesItem = "classes"
+	BookingOfferingActiveModulesItemAppointments BookingOfferingActiveModulesItem = "appointments"
+	BookingOfferingActiveModulesItemPos          BookingOfferingActiveModulesItem = "pos"
+)
+
+// AllValues returns all BookingOfferingActiveModulesItem values.
+func (BookingOfferingActiveModulesItem) AllValues() []BookingOfferingActiveModulesItem {
+	return []BookingOfferingActiveModulesItem{
+		BookingOfferingActiveModulesItemClasses,
+		BookingOfferingActiveModulesItemAppointments,
+		BookingOfferingActiveModulesItemPos,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingActiveModulesItem) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingActiveModulesItemClasses:
+		return []byte(s), nil
+	case BookingOfferingActiveModulesItemAppointments:
+		return []byte(s), nil
+	case BookingOfferingActiveModulesItemPos:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingActiveModulesItem) UnmarshalText(data []byte) error {
+	switch BookingOfferingActiveModulesItem(data) {
+	case BookingOfferingActiveModulesItemClasses:
+		*s = BookingOfferingActiveModulesItemClasses
+		return nil
+	case BookingOfferingActiveModulesItemAppointments:
+		*s = BookingOfferingActiveModulesItemAppointments
+		return nil
+	case BookingOfferingActiveModulesItemPos:
+		*s = BookingOfferingActiveModulesItemPos
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingBookingMode string
+
+const (
+	BookingOfferingBookingModeClasses      BookingOfferingBookingMode = "classes"
+	BookingOfferingBookingModeAppointments BookingOfferingBookingMode = "appointments"
+	BookingOfferingBookingModeBoth         BookingOfferingBookingMode = "both"
+)
+
+// AllValues returns all BookingOfferingBookingMode values.
+func (BookingOfferingBookingMode) AllValues() []BookingOfferingBookingMode {
+	return []BookingOfferingBookingMode{
+		BookingOfferingBookingModeClasses,
+		BookingOfferingBookingModeAppointments,
+		BookingOfferingBookingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingBookingModeClasses:
+		return []byte(s), nil
+	case BookingOfferingBookingModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingBookingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingBookingMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingBookingMode(data) {
+	case BookingOfferingBookingModeClasses:
+		*s = BookingOfferingBookingModeClasses
+		return nil
+	case BookingOfferingBookingModeAppointments:
+		*s = BookingOfferingBookingModeAppointments
+		return nil
+	case BookingOfferingBookingModeBoth:
+		*s = BookingOfferingBookingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingBusinessType string
+
+const (
+	BookingOfferingBusinessTypeStudio BookingOfferingBusinessType = "studio"
+	BookingOfferingBusinessTypeSalon  BookingOfferingBusinessType = "salon"
+	BookingOfferingBusinessTypeHybrid BookingOfferingBusinessType = "hybrid"
+)
+
+// AllValues returns all BookingOfferingBusinessType values.
+func (BookingOfferingBusinessType) AllValues() []BookingOfferingBusinessType {
+	return []BookingOfferingBusinessType{
+		BookingOfferingBusinessTypeStudio,
+		BookingOfferingBusinessTypeSalon,
+		BookingOfferingBusinessTypeHybrid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingBusinessType) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingBusinessTypeStudio:
+		return []byte(s), nil
+	case BookingOfferingBusinessTypeSalon:
+		return []byte(s), nil
+	case BookingOfferingBusinessTypeHybrid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingBusinessType) UnmarshalText(data []byte) error {
+	switch BookingOfferingBusinessType(data) {
+	case BookingOfferingBusinessTypeStudio:
+		*s = BookingOfferingBusinessTypeStudio
+		return nil
+	case BookingOfferingBusinessTypeSalon:
+		*s = BookingOfferingBusinessTypeSalon
+		return nil
+	case BookingOfferingBusinessTypeHybrid:
+		*s = BookingOfferingBusinessTypeHybrid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type BookingOfferingMode string
@@ -11812,6 +12034,290 @@ func (s *BookingOfferingMode) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/BookingOfferingModules
+type BookingOfferingModules struct {
+	Appointments bool `json:"appointments"`
+	Classes      bool `json:"classes"`
+	Pos          bool `json:"pos"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingModules) GetAppointments() bool {
+	return s.Appointments
+}
+
+// GetClasses returns the value of Classes.
+func (s *BookingOfferingModules) GetClasses() bool {
+	return s.Classes
+}
+
+// GetPos returns the value of Pos.
+func (s *BookingOfferingModules) GetPos() bool {
+	return s.Pos
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingModules) SetAppointments(val bool) {
+	s.Appointments = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BookingOfferingModules) SetClasses(val bool) {
+	s.Classes = val
+}
+
+// SetPos sets the value of Pos.
+func (s *BookingOfferingModules) SetPos(val bool) {
+	s.Pos = val
+}
+
+// Ref: #/components/schemas/BookingOfferingOperations
+type BookingOfferingOperations struct {
+	Appointments BookingOfferingOperationsAppointments `json:"appointments"`
+	Classes      BookingOfferingOperationsClasses      `json:"classes"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingOperations) GetAppointments() BookingOfferingOperationsAppointments {
+	return s.Appointments
+}
+
+// GetClasses returns the value of Classes.
+func (s *BookingOfferingOperations) GetClasses() BookingOfferingOperationsClasses {
+	return s.Classes
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingOperations) SetAppointments(val BookingOfferingOperationsAppointments) {
+	s.Appointments = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BookingOfferingOperations) SetClasses(val BookingOfferingOperationsClasses) {
+	s.Classes = val
+}
+
+type BookingOfferingOperationsAppointments struct {
+	AccessLevel       BookingOfferingOperationsAppointmentsAccessLevel `json:"access_level"`
+	Enabled           bool                                             `json:"enabled"`
+	ManagementEnabled bool                                             `json:"management_enabled"`
+	PlanFullAccess    bool                                             `json:"plan_full_access"`
+	ProviderCount     int                                              `json:"provider_count"`
+	ServiceCount      int                                              `json:"service_count"`
+	Visibility        BookingOfferingOperationsAppointmentsVisibility  `json:"visibility"`
+}
+
+// GetAccessLevel returns the value of AccessLevel.
+func (s *BookingOfferingOperationsAppointments) GetAccessLevel() BookingOfferingOperationsAppointmentsAccessLevel {
+	return s.AccessLevel
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *BookingOfferingOperationsAppointments) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetManagementEnabled returns the value of ManagementEnabled.
+func (s *BookingOfferingOperationsAppointments) GetManagementEnabled() bool {
+	return s.ManagementEnabled
+}
+
+// GetPlanFullAccess returns the value of PlanFullAccess.
+func (s *BookingOfferingOperationsAppointments) GetPlanFullAccess() bool {
+	return s.PlanFullAccess
+}
+
+// GetProviderCount returns the value of ProviderCount.
+func (s *BookingOfferingOperationsAppointments) GetProviderCount() int {
+	return s.ProviderCount
+}
+
+// GetServiceCount returns the value of ServiceCount.
+func (s *BookingOfferingOperationsAppointments) GetServiceCount() int {
+	return s.ServiceCount
+}
+
+// GetVisibility returns the value of Visibility.
+func (s *BookingOfferingOperationsAppointments) GetVisibility() BookingOfferingOperationsAppointmentsVisibility {
+	return s.Visibility
+}
+
+// SetAccessLevel sets the value of AccessLevel.
+func (s *BookingOfferingOperationsAppointments) SetAccessLevel(val BookingOfferingOperationsAppointmentsAccessLevel) {
+	s.AccessLevel = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *BookingOfferingOperationsAppointments) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetManagementEnabled sets the value of ManagementEnabled.
+func (s *BookingOfferingOperationsAppointments) SetManagementEnabled(val bool) {
+	s.ManagementEnabled = val
+}
+
+// SetPlanFullAccess sets the value of PlanFullAccess.
+func (s *BookingOfferingOperationsAppointments) SetPlanFullAccess(val bool) {
+	s.PlanFullAccess = val
+}
+
+// SetProviderCount sets the value of ProviderCount.
+func (s *BookingOfferingOperationsAppointments) SetProviderCount(val int) {
+	s.ProviderCount = val
+}
+
+// SetServiceCount sets the value of ServiceCount.
+func (s *BookingOfferingOperationsAppointments) SetServiceCount(val int) {
+	s.ServiceCount = val
+}
+
+// SetVisibility sets the value of Visibility.
+func (s *BookingOfferingOperationsAppointments) SetVisibility(val BookingOfferingOperationsAppointmentsVisibility) {
+	s.Visibility = val
+}
+
+type BookingOfferingOperationsAppointmentsAccessLevel string
+
+const (
+	BookingOfferingOperationsAppointmentsAccessLevelFull BookingOfferingOperationsAppointmentsAccessLevel = "full"
+)
+
+// AllValues returns all BookingOfferingOperationsAppointmentsAccessLevel values.
+func (BookingOfferingOperationsAppointmentsAccessLevel) AllValues() []BookingOfferingOperationsAppointmentsAccessLevel {
+	return []BookingOfferingOperationsAppointmentsAccessLevel{
+		BookingOfferingOperationsAppointmentsAccessLevelFull,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsAppointmentsAccessLevel(data) {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		*s = BookingOfferingOperationsAppointmentsAccessLevelFull
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingOperationsAppointmentsVisibility string
+
+const (
+	BookingOfferingOperationsAppointmentsVisibilityVisible BookingOfferingOperationsAppointmentsVisibility = "visible"
+	BookingOfferingOperationsAppointmentsVisibilityHidden  BookingOfferingOperationsAppointmentsVisibility = "hidden"
+)
+
+// AllValues returns all BookingOfferingOperationsAppointmentsVisibility values.
+func (BookingOfferingOperationsAppointmentsVisibility) AllValues() []BookingOfferingOperationsAppointmentsVisibility {
+	return []BookingOfferingOperationsAppointmentsVisibility{
+		BookingOfferingOperationsAppointmentsVisibilityVisible,
+		BookingOfferingOperationsAppointmentsVisibilityHidden,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsAppointmentsVisibility) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		return []byte(s), nil
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsAppointmentsVisibility) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsAppointmentsVisibility(data) {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		*s = BookingOfferingOperationsAppointmentsVisibilityVisible
+		return nil
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		*s = BookingOfferingOperationsAppointmentsVisibilityHidden
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingOperationsClasses struct {
+	Enabled    bool                                       `json:"enabled"`
+	Visibility BookingOfferingOperationsClassesVisibility `json:"visibility"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *BookingOfferingOperationsClasses) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetVisibility returns the value of Visibility.
+func (s *BookingOfferingOperationsClasses) GetVisibility() BookingOfferingOperationsClassesVisibility {
+	return s.Visibility
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *BookingOfferingOperationsClasses) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetVisibility sets the value of Visibility.
+func (s *BookingOfferingOperationsClasses) SetVisibility(val BookingOfferingOperationsClassesVisibility) {
+	s.Visibility = val
+}
+
+type BookingOfferingOperationsClassesVisibility string
+
+const (
+	BookingOfferingOperationsClassesVisibilityVisible BookingOfferingOperationsClassesVisibility = "visible"
+	BookingOfferingOperationsClassesVisibilityHidden  BookingOfferingOperationsClassesVisibility = "hidden"
+)
+
+// AllValues returns all BookingOfferingOperationsClassesVisibility values.
+func (BookingOfferingOperationsClassesVisibility) AllValues() []BookingOfferingOperationsClassesVisibility {
+	return []BookingOfferingOperationsClassesVisibility{
+		BookingOfferingOperationsClassesVisibilityVisible,
+		BookingOfferingOperationsClassesVisibilityHidden,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsClassesVisibility) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		return []byte(s), nil
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsClassesVisibility) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsClassesVisibility(data) {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		*s = BookingOfferingOperationsClassesVisibilityVisible
+		return nil
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		*s = BookingOfferingOperationsClassesVisibilityHidden
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BookingOfferingResponse
 type BookingOfferingResponse struct {
 	Data  BookingOffering `json:"data"`
@@ -11836,6 +12342,76 @@ func (s *BookingOfferingResponse) SetData(val BookingOffering) {
 // SetError sets the value of Error.
 func (s *BookingOfferingResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingOfferingSurfaces
+type BookingOfferingSurfaces struct {
+	Appointments bool `json:"appointments"`
+	CheckIn      bool `json:"check_in"`
+	Clients      bool `json:"clients"`
+	Dashboard    bool `json:"dashboard"`
+	PointOfSale  bool `json:"point_of_sale"`
+	Schedule     bool `json:"schedule"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingSurfaces) GetAppointments() bool {
+	return s.Appointments
+}
+
+// GetCheckIn returns the value of CheckIn.
+func (s *BookingOfferingSurfaces) GetCheckIn() bool {
+	return s.CheckIn
+}
+
+// GetClients returns the value of Clients.
+func (s *BookingOfferingSurfaces) GetClients() bool {
+	return s.Clients
+}
+
+// GetDashboard returns the value of Dashboard.
+func (s *BookingOfferingSurfaces) GetDashboard() bool {
+	return s.Dashboard
+}
+
+// GetPointOfSale returns the value of PointOfSale.
+func (s *BookingOfferingSurfaces) GetPointOfSale() bool {
+	return s.PointOfSale
+}
+
+// GetSchedule returns the value of Schedule.
+func (s *BookingOfferingSurfaces) GetSchedule() bool {
+	return s.Schedule
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingSurfaces) SetAppointments(val bool) {
+	s.Appointments = val
+}
+
+// SetCheckIn sets the value of CheckIn.
+func (s *BookingOfferingSurfaces) SetCheckIn(val bool) {
+	s.CheckIn = val
+}
+
+// SetClients sets the value of Clients.
+func (s *BookingOfferingSurfaces) SetClients(val bool) {
+	s.Clients = val
+}
+
+// SetDashboard sets the value of Dashboard.
+func (s *BookingOfferingSurfaces) SetDashboard(val bool) {
+	s.Dashboard = val
+}
+
+// SetPointOfSale sets the value of PointOfSale.
+func (s *BookingOfferingSurfaces) SetPointOfSale(val bool) {
+	s.PointOfSale = val
+}
+
+// SetSchedule sets the value of Schedule.
+func (s *BookingOfferingSurfaces) SetSchedule(val bool) {
+	s.Schedule = val
 }
 
 // Ref: #/components/schemas/BookingOfferingUpdateRequest
@@ -33579,6 +34155,236 @@ func (o OptAppointmentStatus) Get() (v AppointmentStatus, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAppointmentStatus) Or(d AppointmentStatus) AppointmentStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingBookingMode returns new OptBookingOfferingBookingMode with value set to v.
+func NewOptBookingOfferingBookingMode(v BookingOfferingBookingMode) OptBookingOfferingBookingMode {
+	return OptBookingOfferingBookingMode{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingBookingMode is optional BookingOfferingBookingMode.
+type OptBookingOfferingBookingMode struct {
+	Value BookingOfferingBookingMode
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingBookingMode was set.
+func (o OptBookingOfferingBookingMode) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingBookingMode) Reset() {
+	var v BookingOfferingBookingMode
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingBookingMode) SetTo(v BookingOfferingBookingMode) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingBookingMode) Get() (v BookingOfferingBookingMode, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingBookingMode) Or(d BookingOfferingBookingMode) BookingOfferingBookingMode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingBusinessType returns new OptBookingOfferingBusinessType with value set to v.
+func NewOptBookingOfferingBusinessType(v BookingOfferingBusinessType) OptBookingOfferingBusinessType {
+	return OptBookingOfferingBusinessType{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingBusinessType is optional BookingOfferingBusinessType.
+type OptBookingOfferingBusinessType struct {
+	Value BookingOfferingBusinessType
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingBusinessType was set.
+func (o OptBookingOfferingBusinessType) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingBusinessType) Reset() {
+	var v BookingOfferingBusinessType
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingBusinessType) SetTo(v BookingOfferingBusinessType) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingBusinessType) Get() (v BookingOfferingBusinessType, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingBusinessType) Or(d BookingOfferingBusinessType) BookingOfferingBusinessType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingModules returns new OptBookingOfferingModules with value set to v.
+func NewOptBookingOfferingModules(v BookingOfferingModules) OptBookingOfferingModules {
+	return OptBookingOfferingModules{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingModules is optional BookingOfferingModules.
+type OptBookingOfferingModules struct {
+	Value BookingOfferingModules
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingModules was set.
+func (o OptBookingOfferingModules) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingModules) Reset() {
+	var v BookingOfferingModules
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingModules) SetTo(v BookingOfferingModules) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingModules) Get() (v BookingOfferingModules, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingModules) Or(d BookingOfferingModules) BookingOfferingModules {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingOperations returns new OptBookingOfferingOperations with value set to v.
+func NewOptBookingOfferingOperations(v BookingOfferingOperations) OptBookingOfferingOperations {
+	return OptBookingOfferingOperations{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingOperations is optional BookingOfferingOperations.
+type OptBookingOfferingOperations struct {
+	Value BookingOfferingOperations
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingOperations was set.
+func (o OptBookingOfferingOperations) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingOperations) Reset() {
+	var v BookingOfferingOperations
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingOperations) SetTo(v BookingOfferingOperations) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingOperations) Get() (v BookingOfferingOperations, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingOperations) Or(d BookingOfferingOperations) BookingOfferingOperations {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingSurfaces returns new OptBookingOfferingSurfaces with value set to v.
+func NewOptBookingOfferingSurfaces(v BookingOfferingSurfaces) OptBookingOfferingSurfaces {
+	return OptBookingOfferingSurfaces{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingSurfaces is optional BookingOfferingSurfaces.
+type OptBookingOfferingSurfaces struct {
+	Value BookingOfferingSurfaces
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingSurfaces was set.
+func (o OptBookingOfferingSurfaces) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingSurfaces) Reset() {
+	var v BookingOfferingSurfaces
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingSurfaces) SetTo(v BookingOfferingSurfaces) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingSurfaces) Get() (v BookingOfferingSurfaces, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingSurfaces) Or(d BookingOfferingSurfaces) BookingOfferingSurfaces {
 	if v, ok := o.Get(); ok {
 		return v
 	}
