@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -57,4 +58,23 @@ func TestBookingOfferingResource(t *testing.T) {
 	read, err := staff.GetBookingOffering(e.ctx)
 	require.NoError(t, err)
 	require.Equal(t, o, read.Data)
+}
+
+// TestAppointmentReadinessQueryFailed: a readiness report that cannot be
+// read is 503 QUERY_FAILED with no internal text, and reads again once the
+// database answers.
+func TestAppointmentReadinessQueryFailed(t *testing.T) {
+	e := newSchedEnv(t)
+	staff := e.staff(t, "ready@studio.example", "bookings.manage")
+	_, err := e.pool.Exec(e.ctx, `ALTER TABLE services RENAME TO services_away`)
+	require.NoError(t, err)
+	_, err = staff.GetAppointmentReadiness(e.ctx)
+	es := requireErr(t, err, http.StatusServiceUnavailable, "QUERY_FAILED")
+	require.NotContains(t, es.Response.Error.Message, "services")
+	_, err = e.pool.Exec(e.ctx, `ALTER TABLE services_away RENAME TO services`)
+	require.NoError(t, err)
+	got, err := staff.GetAppointmentReadiness(e.ctx)
+	require.NoError(t, err)
+	require.Equal(t, api.AppointmentReadinessStatusIncomplete, got.Data.Status)
+	require.Contains(t, got.Data.Missing, "active_service")
 }

@@ -9748,13 +9748,16 @@ func (s *AppointmentPayment) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/AppointmentPolicies
 type AppointmentPolicies struct {
-	GroupedVisits              GroupedVisitsPolicy                     `json:"grouped_visits"`
-	PaymentAtBookingMode       AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
-	RequirePaymentAtBooking    bool                                    `json:"require_payment_at_booking"`
-	RowPresent                 bool                                    `json:"row_present"`
-	SelfServiceCutoffHours     NilInt                                  `json:"self_service_cutoff_hours"`
-	SelfServiceCutoffMalformed bool                                    `json:"self_service_cutoff_malformed"`
-	SlotIntervalMinutes        int                                     `json:"slot_interval_minutes"`
+	GroupedVisits           GroupedVisitsPolicy                     `json:"grouped_visits"`
+	PaymentAtBookingMode    AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RequirePaymentAtBooking bool                                    `json:"require_payment_at_booking"`
+	RowPresent              bool                                    `json:"row_present"`
+	SelfServiceCutoffHours  NilInt                                  `json:"self_service_cutoff_hours"`
+	// The contract's malformed flag. Always false here: the cutoff is
+	// stored as a whole number of hours (0 to 720) that every write
+	// checks, so there is no malformed value to report.
+	SelfServiceCutoffMalformed bool `json:"self_service_cutoff_malformed"`
+	SlotIntervalMinutes        int  `json:"slot_interval_minutes"`
 }
 
 // GetGroupedVisits returns the value of GroupedVisits.
