@@ -13,6 +13,7 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/system"
 )
 
@@ -101,16 +102,31 @@ func PreviewCancel(v *Venue, ap *ent.Appointment, self bool, now time.Time) Prev
 		p.BlockedReason = BlockedNotCancellable
 	case self && ap.VisitID != nil:
 		p.BlockedReason = BlockedGroupedVisit
-	case self && paidOnline(ap.PaidAt, ap.PaidMinor):
-		p.BlockedReason = BlockedRefundRequired
 	case self && v.Policy.SelfServiceCutoff != nil && ap.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff:
 		p.BlockedReason = BlockedSelfService
+	case self && paidOnline(ap.PaidAt, ap.PaidMinor):
+		// Cancellable only by accepting the refund the venue's terms give
+		// (CancelOptions.AcceptRefundTerms).
+		p.BlockedReason = BlockedRefundRequired
 	}
 	p.CanCancel = p.BlockedReason == ""
 	if !p.CanCancel {
 		p.FeeMinor = 0
 	}
 	return p
+}
+
+// CancelOptions say what a cancel does with an online payment.
+type CancelOptions struct {
+	// AcceptRefundTerms: the member accepts the refund the venue's terms
+	// give (the cancel preview's refund); without it a member's cancel of
+	// what was paid online is 422 REFUND_REQUIRED.
+	AcceptRefundTerms bool
+	// Refund: staff give the whole online payment back (their refund
+	// permission applies); without it a staff cancel keeps the payment.
+	Refund bool
+	// Pay is the payments service refunds go through.
+	Pay *payments.Service
 }
 
 // Cancel cancels appointment id for the actor, guarded by the exact
@@ -122,14 +138,29 @@ func PreviewCancel(v *Venue, ap *ent.Appointment, self bool, now time.Time) Prev
 // NOT_CANCELLABLE). A clip the appointment took goes back to its pass;
 // inside the service's window its fee is recorded on the appointment.
 func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, reason string, now time.Time) (*ent.Appointment, error) {
+	ap, _, err := CancelWith(ctx, client, a, id, tok, reason, now, CancelOptions{})
+	return ap, err
+}
+
+// CancelWith is Cancel with what to do with an online payment: a member's
+// cancel of an appointment paid online is 422 REFUND_REQUIRED unless o
+// accepts the refund terms, and then also when the refund cannot go back
+// to the card (details.reason card_refund_unavailable); accepted, the
+// appointment is cancelled with its fee withheld from the payment and the
+// rest refunded (see cancel_refund.go), exactly once.
+func CancelWith(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, reason string, now time.Time, o CancelOptions) (*ent.Appointment, *CancelRefund, error) {
 	if tok.IsZero() {
-		return nil, concurrency.Missing("updated_at")
+		return nil, nil, concurrency.Missing("updated_at")
 	}
 	v, err := LoadVenue(ctx, client)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out *ent.Appointment
+	var (
+		out  *ent.Appointment
+		q    *RefundQuote
+		args *CancelRefundArgs
+	)
 	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		ap, err := Get(ctx, c, id)
@@ -146,6 +177,7 @@ func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok 
 		if err != nil {
 			return err
 		}
+		fee := p.FeeMinor
 		switch p.BlockedReason {
 		case BlockedPackageStaff:
 			return packageRequiresStaff(ap.VisitID.String())
@@ -154,20 +186,46 @@ func Cancel(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok 
 		case BlockedGroupedVisit:
 			return unprocessable(CodeGroupedVisit, "cancel the whole visit instead").With("visit_id", ap.VisitID.String())
 		case BlockedRefundRequired:
-			return refundRequired(ap.PaidMinor, ap.Currency)
+			if !o.AcceptRefundTerms {
+				return refundRequired(ap.PaidMinor, ap.Currency)
+			}
+			if q, err = AppointmentRefundQuote(ctx, c, o.Pay, v, ap, true, now); err != nil {
+				return err
+			}
+			if q.Unavailable != "" {
+				return refundUnavailable(q)
+			}
+			fee = feeOf(ap, now)
 		case BlockedSelfService:
 			return unprocessable(CodeSelfServiceCutoff, "the appointment is too close to cancel online; contact the venue").
 				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))
 		}
-		out, err = setCancelled(ctx, c, ap, tok, p.FeeMinor, reason, now)
+		out, err = setCancelled(ctx, c, ap, tok, fee, reason, now, refundDetails(q))
+		if err != nil {
+			return err
+		}
+		args, err = decideRefund(ctx, ap.OrganizationID, q, ap.ID, CancelRefundReason, now)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, refundNow(ctx, o.Pay, args, q), nil
+}
+
+// refundDetails are what a cancel's event and audit entry say of its
+// refund.
+func refundDetails(q *RefundQuote) map[string]any {
+	if q == nil {
+		return nil
+	}
+	return map[string]any{"refund_minor": q.AmountMinor, "refund_fee_withheld_minor": q.FeeWithheldMinor,
+		"refund_currency": q.Currency}
 }
 
 // setCancelled cancels ap (guarded by tok), restores its clip and records
 // the event and the audit entry.
-func setCancelled(ctx context.Context, c *ent.Client, ap *ent.Appointment, tok concurrency.Token, fee int64, reason string, now time.Time) (*ent.Appointment, error) {
+func setCancelled(ctx context.Context, c *ent.Client, ap *ent.Appointment, tok concurrency.Token, fee int64, reason string, now time.Time, extra map[string]any) (*ent.Appointment, error) {
 	upd := c.Appointment.UpdateOneID(ap.ID).Where(entappointment.UpdatedAt(tok.Time()), entappointment.StatusEQ(ap.Status)).
 		SetStatus(entappointment.StatusCancelled).SetCancelledAt(now).SetCancelReason(reason)
 	if fee > 0 {
@@ -185,12 +243,17 @@ func setCancelled(ctx context.Context, c *ent.Client, ap *ent.Appointment, tok c
 			return nil, fmt.Errorf("appointments: restore clip: %w", err)
 		}
 	}
-	if _, err := events.Record(ctx, c, events.AppointmentCancelled, map[string]any{
+	data := map[string]any{
 		"appointment_id": out.ID.String(), "status": string(out.Status), "member_id": out.MemberID.String(), "reason": reason,
-	}); err != nil {
+	}
+	details := map[string]any{"reason": reason, "fee_minor": fee}
+	for k, v := range extra {
+		data[k], details[k] = v, v
+	}
+	if _, err := events.Record(ctx, c, events.AppointmentCancelled, data); err != nil {
 		return nil, err
 	}
-	if err := auditEntry(ctx, c, "appointment.cancelled", out, map[string]any{"reason": reason, "fee_minor": fee}); err != nil {
+	if err := auditEntry(ctx, c, "appointment.cancelled", out, details); err != nil {
 		return nil, err
 	}
 	out.Edges.Service = ap.Edges.Service

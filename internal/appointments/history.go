@@ -2,7 +2,9 @@ package appointments
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -133,4 +135,26 @@ func Correct(ctx context.Context, client *ent.Client, id uuid.UUID, p HistoryPar
 		return nil, err
 	}
 	return out, nil
+}
+
+// CodeHistoryUnavailable is the contract's answer when the historical
+// command could not be carried out.
+const CodeHistoryUnavailable = "HISTORICAL_EXECUTOR_UNAVAILABLE"
+
+// HistoryFailure is how the historical command answers err: the rule
+// refusals as they are, and a failure of the correction itself (the
+// database refused or lost it; its transaction is rolled back or, if the
+// commit's answer was lost, may have landed) as 503
+// HISTORICAL_EXECUTOR_UNAVAILABLE with next_step refresh. A 503 leaves the
+// Idempotency-Key free, and a retry is safe: the correction is guarded by
+// expected_updated_at and expected_status, so one that landed answers 409
+// STALE_TARGET.
+func HistoryFailure(err error) error {
+	var ae *apperr.Error
+	if err == nil || errors.As(err, &ae) {
+		return err
+	}
+	return (&apperr.Error{Status: http.StatusServiceUnavailable, Code: CodeHistoryUnavailable,
+		Message: "the correction could not be carried out; reload the appointment and retry"}).
+		With("next_step", "refresh")
 }

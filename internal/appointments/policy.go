@@ -106,3 +106,19 @@ func PaymentModeAvailable(ctx context.Context, pay *payments.Service, mode appoi
 	}
 	return nil
 }
+
+// OfferingAllowsPaymentMode refuses a payment-at-booking mode that takes
+// money online (online, client_choice) while the venue offers classes only
+// (offering mode classes, the default): 403 APPOINTMENT_SETTINGS_UNAVAILABLE
+// with details.reason appointments_not_offered and the offering mode, so no
+// venue takes card payments for a book it has not opened. Everything else
+// of the policy stays settable, so a salon prepares its book before it
+// offers appointments.
+func OfferingAllowsPaymentMode(p Policy, mode appointmentpolicy.PaymentAtBookingMode) error {
+	if mode == appointmentpolicy.PaymentAtBookingModeVenue || p.OfferingMode != appointmentpolicy.OfferingModeClasses {
+		return nil
+	}
+	return (&apperr.Error{Status: http.StatusForbidden, Code: CodeSettingsUnavailable,
+		Message: "the venue offers classes only; offer appointments (booking offering) before taking payment at booking"}).
+		With("reason", "appointments_not_offered").With("offering_mode", string(p.OfferingMode)).With("next_step", nil)
+}

@@ -438,6 +438,11 @@ func UpdatePolicy(ctx context.Context, c *ent.Client, p PolicyPatch) (Policy, er
 	if err != nil {
 		return Policy{}, err
 	}
+	if p.PaymentMode != nil && p.OfferingMode == nil {
+		if err := OfferingAllowsPaymentMode(cur, *p.PaymentMode); err != nil {
+			return Policy{}, err
+		}
+	}
 	var id uuid.UUID
 	if cur.Row == nil {
 		row, err := c.AppointmentPolicy.Create().
@@ -529,4 +534,43 @@ func CheckReadiness(ctx context.Context, c *ent.Client) (Readiness, error) {
 		r.Missing = []string{}
 	}
 	return r, nil
+}
+
+// Offering is the venue's booking offering with the counts the staff app
+// shows beside it.
+type Offering struct {
+	Mode appointmentpolicy.OfferingMode
+	// ServiceCount is the active services; ProviderCount the distinct
+	// active providers assigned (actively) to an active service.
+	ServiceCount, ProviderCount int
+}
+
+// Classes and Appointments say what the mode offers.
+func (o Offering) Classes() bool { return o.Mode != appointmentpolicy.OfferingModeAppointments }
+
+// Appointments says whether the mode offers appointments.
+func (o Offering) Appointments() bool { return o.Mode != appointmentpolicy.OfferingModeClasses }
+
+// OfferingOf reads the viewer's venue's booking offering.
+func OfferingOf(ctx context.Context, c *ent.Client) (Offering, error) {
+	pol, err := LoadPolicy(ctx, c)
+	if err != nil {
+		return Offering{}, err
+	}
+	out := Offering{Mode: pol.OfferingMode}
+	if out.ServiceCount, err = c.Service.Query().Where(service.IsActive(true)).Count(ctx); err != nil {
+		return Offering{}, fmt.Errorf("appointments: offering services: %w", err)
+	}
+	pids, err := c.ServiceProvider.Query().Where(serviceprovider.IsActive(true),
+		serviceprovider.HasServiceWith(service.IsActive(true)), serviceprovider.HasProviderWith(instructor.Active(true))).
+		Unique(true).Select(serviceprovider.FieldProviderID).Strings(ctx)
+	if err != nil {
+		return Offering{}, fmt.Errorf("appointments: offering providers: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, p := range pids {
+		seen[p] = true
+	}
+	out.ProviderCount = len(seen)
+	return out, nil
 }

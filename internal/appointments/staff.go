@@ -14,6 +14,8 @@ import (
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/events"
+	"github.com/venueplatform/venue/internal/payments"
+	"github.com/venueplatform/venue/internal/payments/refunds"
 )
 
 // Book limits of the staff appointment book.
@@ -109,6 +111,10 @@ type ActRequest struct {
 	// Reschedule: the new start and, optionally, another provider.
 	Start      time.Time
 	ProviderID *uuid.UUID
+	// Cancel: RefundPayment gives the whole online payment back through Pay
+	// (the staff member's refund permission applies).
+	RefundPayment bool
+	Pay           *payments.Service
 }
 
 // Act applies a staff action to appointment id, guarded by the expected
@@ -122,18 +128,37 @@ type ActRequest struct {
 // appointment.rescheduled. It returns the appointment the action leaves
 // current (the new one for a reschedule).
 func Act(ctx context.Context, client *ent.Client, id uuid.UUID, r ActRequest, now time.Time) (*ent.Appointment, error) {
+	ap, _, err := ActWith(ctx, client, id, r, now)
+	return ap, err
+}
+
+// ActWith is Act, with the refund a cancel with RefundPayment made: the
+// whole of what the appointment's online payment has left, to the card,
+// exactly once (cancel_refund.go). Such a cancel of an appointment not paid
+// online is 422 VALIDATION_FAILED (reason not_paid_online), and of one
+// whose payment cannot go back to its card 422 CARD_PAYMENTS_UNAVAILABLE
+// (reason card_refund_unavailable); a staff member without the refund
+// permission is 403; each changes nothing.
+func ActWith(ctx context.Context, client *ent.Client, id uuid.UUID, r ActRequest, now time.Time) (*ent.Appointment, *CancelRefund, error) {
 	if r.Expected.IsZero() {
-		return nil, concurrency.Missing("expected_updated_at")
+		return nil, nil, concurrency.Missing("expected_updated_at")
 	}
 	allowed, ok := from[r.Action]
 	if !ok {
-		return nil, apperr.Validation("action", "unknown action")
+		return nil, nil, apperr.Validation("action", "unknown action")
+	}
+	if r.RefundPayment && r.Action != ActionCancel {
+		return nil, nil, apperr.Validation("refund_payment", "refund_payment goes with the cancel action")
 	}
 	v, err := LoadVenue(ctx, client)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out *ent.Appointment
+	var (
+		out  *ent.Appointment
+		q    *RefundQuote
+		args *CancelRefundArgs
+	)
 	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		ap, err := Get(ctx, c, id)
@@ -164,7 +189,15 @@ func Act(ctx context.Context, client *ent.Client, id uuid.UUID, r ActRequest, no
 			}
 			guard.SetStatus(entappointment.StatusNoShow)
 		case ActionCancel:
-			out, err = setCancelled(ctx, c, ap, r.Expected, 0, orText(r.Reason, "staff"), now)
+			if r.RefundPayment {
+				if q, err = staffRefundQuote(ctx, c, r.Pay, v, ap, now); err != nil {
+					return err
+				}
+			}
+			if out, err = setCancelled(ctx, c, ap, r.Expected, 0, orText(r.Reason, "staff"), now, refundDetails(q)); err != nil {
+				return err
+			}
+			args, err = decideRefund(ctx, ap.OrganizationID, q, ap.ID, StaffCancelRefundReason, now)
 			return err
 		case ActionReschedule:
 			out, err = reschedule(ctx, c, v, ap, r, now)
@@ -189,11 +222,46 @@ func Act(ctx context.Context, client *ent.Client, id uuid.UUID, r ActRequest, no
 	})
 	if err != nil {
 		if IsOverlap(err) {
-			return nil, slotUnavailable(ReasonSlotTaken)
+			return nil, nil, slotUnavailable(ReasonSlotTaken)
 		}
+		return nil, nil, err
+	}
+	return out, refundNow(ctx, r.Pay, args, q), nil
+}
+
+// staffRefundQuote is the refund of ap's whole online payment that staff
+// asked for with a cancel, refused (nothing changed) when ap was not paid
+// online, when the payment cannot go back to its card, or when the staff
+// member may not refund it.
+func staffRefundQuote(ctx context.Context, c *ent.Client, pay *payments.Service, v *Venue, ap *ent.Appointment, now time.Time) (*RefundQuote, error) {
+	q, err := AppointmentRefundQuote(ctx, c, pay, v, ap, false, now)
+	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	if q == nil && ap.VisitID != nil && paidOnline(ap.PaidAt, ap.PaidMinor) {
+		return nil, unprocessable("VALIDATION_FAILED", "the visit was paid as a whole; cancel the whole visit with its refund").
+			With("reason", "visit_payment").With("visit_id", ap.VisitID.String())
+	}
+	return staffRefundChecks(ctx, c, pay, q)
+}
+
+// staffRefundChecks refuses a staff refund that cannot be made, before
+// anything changes.
+func staffRefundChecks(ctx context.Context, c *ent.Client, pay *payments.Service, q *RefundQuote) (*RefundQuote, error) {
+	if q == nil {
+		return nil, unprocessable("VALIDATION_FAILED", "nothing was paid online; cancel without refund_payment").
+			With("reason", "not_paid_online")
+	}
+	if q.Unavailable != "" {
+		return nil, unprocessable("CARD_PAYMENTS_UNAVAILABLE", "the payment cannot go back to its card; cancel without refund_payment and refund it outside").
+			With("reason", RefundCardUnavailable)
+	}
+	if q.AmountMinor > 0 {
+		if err := refunds.New(c, pay.Port(), pay.Logger()).MayRefund(ctx, q.PaymentID); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
 }
 
 func orText(s, def string) string {

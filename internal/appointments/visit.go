@@ -11,6 +11,7 @@ import (
 	entappointment "github.com/venueplatform/venue/ent/appointment"
 	entvisit "github.com/venueplatform/venue/ent/visit"
 	"github.com/venueplatform/venue/internal/apperr"
+	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/concurrency"
 	"github.com/venueplatform/venue/internal/events"
 )
@@ -183,15 +184,31 @@ func onGrid(t time.Time, v *Venue) time.Time {
 // NOT_CANCELLABLE. Each appointment records appointment.cancelled; the
 // services' cancellation fees apply as for single appointments.
 func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, now time.Time) (*ent.Visit, []*ent.Appointment, error) {
+	visit, aps, _, err := CancelVisitWith(ctx, client, a, id, tok, now, CancelOptions{})
+	return visit, aps, err
+}
+
+// CancelVisitWith is CancelVisit with what to do with the visit's online
+// payment: a member accepting the refund terms (the venue's confirmed
+// grouped-visit terms; without them 422 REFUND_REQUIRED, reason
+// no_refund_terms) gets the payment back less the fees of its services
+// inside their windows; staff choosing to refund give it all back. Both
+// exactly once (cancel_refund.go); a refund that cannot be made refuses
+// the cancel and changes nothing.
+func CancelVisitWith(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID, tok concurrency.Token, now time.Time, o CancelOptions) (*ent.Visit, []*ent.Appointment, *CancelRefund, error) {
 	if tok.IsZero() {
-		return nil, nil, concurrency.Missing("updated_at")
+		return nil, nil, nil, concurrency.Missing("updated_at")
 	}
 	v, err := LoadVenue(ctx, client)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	var visit *ent.Visit
-	var out []*ent.Appointment
+	var (
+		visit *ent.Visit
+		out   []*ent.Appointment
+		q     *RefundQuote
+		args  *CancelRefundArgs
+	)
 	err = events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
 		c := tx.Client()
 		var err error
@@ -208,15 +225,31 @@ func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID,
 		if visit.Status != entvisit.StatusBooked || !now.Before(visit.StartsAt) {
 			return notCancellable(string(visit.Status))
 		}
-		switch {
-		case a.Self && visit.BundleID != nil && paidOnline(visit.PaidAt, visit.PaidMinor):
+		paid := paidOnline(visit.PaidAt, visit.PaidMinor)
+		if a.Self && visit.BundleID != nil && paid {
 			return packageRequiresStaff(visit.ID.String())
-		case a.Self && paidOnline(visit.PaidAt, visit.PaidMinor):
-			return refundRequired(visit.PaidMinor, visit.Currency)
 		}
 		if a.Self && v.Policy.SelfServiceCutoff != nil && visit.StartsAt.Sub(now) < *v.Policy.SelfServiceCutoff {
 			return unprocessable(CodeSelfServiceCutoff, "the visit is too close to cancel online; contact the venue").
 				With("cutoff_hours", int(*v.Policy.SelfServiceCutoff/time.Hour))
+		}
+		switch {
+		case a.Self && paid && !o.AcceptRefundTerms:
+			return refundRequired(visit.PaidMinor, visit.Currency)
+		case a.Self && paid:
+			if q, err = VisitRefundQuote(ctx, c, o.Pay, v, visit, true, now); err != nil {
+				return err
+			}
+			if q.Unavailable != "" {
+				return refundUnavailable(q)
+			}
+		case !a.Self && o.Refund:
+			if q, err = VisitRefundQuote(ctx, c, o.Pay, v, visit, false, now); err != nil {
+				return err
+			}
+			if q, err = staffRefundChecks(ctx, c, o.Pay, q); err != nil {
+				return err
+			}
 		}
 		aps, err := c.Appointment.Query().Where(entappointment.VisitID(visit.ID), entappointment.StatusEQ(entappointment.StatusBooked)).
 			WithService().Order(entappointment.ByStartsAt()).All(ctx)
@@ -232,22 +265,38 @@ func CancelVisit(ctx context.Context, client *ent.Client, a Actor, id uuid.UUID,
 			if !a.Self {
 				fee = 0 // staff cancels carry no fee
 			}
-			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), fee, reason, now)
+			done, err := setCancelled(ctx, c, ap, concurrency.Of(ap.UpdatedAt), fee, reason, now, nil)
 			if err != nil {
 				return err
 			}
 			out = append(out, done)
 		}
-		visit, err = c.Visit.UpdateOne(visit).Where(entvisit.UpdatedAt(tok.Time())).SetStatus(entvisit.StatusCancelled).Save(ctx)
+		cancelled, err := c.Visit.UpdateOne(visit).Where(entvisit.UpdatedAt(tok.Time())).SetStatus(entvisit.StatusCancelled).Save(ctx)
 		if ent.IsNotFound(err) {
 			return concurrency.Stale(tok.Time())
 		}
+		if err != nil {
+			return err
+		}
+		visit = cancelled
+		if q == nil {
+			return nil
+		}
+		if _, err := audit.Record(ctx, c, audit.Entry{Action: "visit.refund_decided", Target: "visit:" + visit.ID.String(),
+			Details: refundDetails(q)}); err != nil {
+			return err
+		}
+		refundReason := CancelRefundReason
+		if !a.Self {
+			refundReason = StaffCancelRefundReason
+		}
+		args, err = decideRefund(ctx, visit.OrganizationID, q, visit.ID, refundReason, now)
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return visit, out, nil
+	return visit, out, refundNow(ctx, o.Pay, args, q), nil
 }
 
 // GetVisit reads visit id of the viewer's venue (a member: its own only)

@@ -124,11 +124,11 @@ func (h *Handler) ActOnAdminAppointment(ctx context.Context, req *api.AdminAppoi
 		return nil, err
 	}
 	r := appointments.ActRequest{Action: strings.ReplaceAll(string(req.Action), "-", "_"), Expected: tok,
-		Reason: req.Reason.Or(""), ProviderID: optUUID(req.ProviderID)}
+		Reason: req.Reason.Or(""), ProviderID: optUUID(req.ProviderID), RefundPayment: req.RefundPayment.Or(false), Pay: h.payments()}
 	if s, ok := req.StartTime.Get(); ok {
 		r.Start = s
 	}
-	ap, err := appointments.Act(ctx, h.client, p.ID, r, h.now())
+	ap, rf, err := appointments.ActWith(ctx, h.client, p.ID, r, h.now())
 	if err != nil {
 		return nil, err
 	}
@@ -137,5 +137,7 @@ func (h *Handler) ActOnAdminAppointment(ctx context.Context, req *api.AdminAppoi
 			return nil, err
 		}
 	}
-	return &api.AppointmentResponse{Data: appointmentOut(ap)}, nil
+	out := appointmentOut(ap)
+	out.Refund = cancelRefundOut(rf)
+	return &api.AppointmentResponse{Data: out}, nil
 }

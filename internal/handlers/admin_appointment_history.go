@@ -23,6 +23,10 @@ func (h *Handler) CorrectAdminAppointmentHistory(ctx context.Context, req *api.A
 		Reason: req.HistoryReason, EffectiveAt: req.EffectiveAt,
 	}, h.now())
 	if err != nil {
+		if ferr := appointments.HistoryFailure(err); ferr != err {
+			h.log.ErrorContext(ctx, "appointment history correction failed", "appointment_id", p.ID, "error", err)
+			return nil, ferr
+		}
 		return nil, err
 	}
 	return &api.AppointmentResponse{Data: appointmentOut(ap)}, nil

@@ -458,6 +458,13 @@ func (h *Handler) UpdateAppointmentPolicies(ctx context.Context, req *api.Appoin
 	patch := appointments.PolicyPatch{SlotInterval: optValue(req.SlotIntervalMinutes)}
 	if m, ok := req.PaymentAtBookingMode.Get(); ok {
 		v := appointmentpolicy.PaymentAtBookingMode(m)
+		cur, err := appointments.LoadPolicy(ctx, h.client)
+		if err != nil {
+			return nil, err
+		}
+		if err := appointments.OfferingAllowsPaymentMode(cur, v); err != nil {
+			return nil, err
+		}
 		if err := appointments.PaymentModeAvailable(ctx, h.payments(), v); err != nil {
 			return nil, err
 		}
@@ -500,17 +507,56 @@ func venueOf(ctx context.Context) uuid.UUID {
 	return org
 }
 
+// offeringOut is the API shape of the venue's booking offering.
+func offeringOut(org uuid.UUID, o appointments.Offering) api.BookingOffering {
+	visibility := func(on bool) string {
+		if on {
+			return "visible"
+		}
+		return "hidden"
+	}
+	classes, appts := o.Classes(), o.Appointments()
+	business := api.BookingOfferingBusinessTypeHybrid
+	switch {
+	case !appts:
+		business = api.BookingOfferingBusinessTypeStudio
+	case !classes:
+		business = api.BookingOfferingBusinessTypeSalon
+	}
+	out := api.BookingOffering{ContractVersion: 1, OrganizationID: org, Mode: api.BookingOfferingMode(o.Mode),
+		BookingMode:  api.NewOptBookingOfferingBookingMode(api.BookingOfferingBookingMode(o.Mode)),
+		BusinessType: api.NewOptBookingOfferingBusinessType(business),
+		Operations: api.NewOptBookingOfferingOperations(api.BookingOfferingOperations{
+			Classes: api.BookingOfferingOperationsClasses{Enabled: classes,
+				Visibility: api.BookingOfferingOperationsClassesVisibility(visibility(classes))},
+			Appointments: api.BookingOfferingOperationsAppointments{Enabled: appts, ManagementEnabled: true,
+				Visibility:  api.BookingOfferingOperationsAppointmentsVisibility(visibility(appts)),
+				AccessLevel: api.BookingOfferingOperationsAppointmentsAccessLevelFull, PlanFullAccess: true,
+				ServiceCount: o.ServiceCount, ProviderCount: o.ProviderCount}}),
+		VenueSurfaces: api.NewOptBookingOfferingSurfaces(api.BookingOfferingSurfaces{Dashboard: true, Schedule: classes,
+			CheckIn: classes, Appointments: appts, Clients: true, PointOfSale: true}),
+		VerticalModules: api.NewOptBookingOfferingModules(api.BookingOfferingModules{Classes: classes, Appointments: appts, Pos: true}),
+		ActiveModules:   []api.BookingOfferingActiveModulesItem{}}
+	if classes {
+		out.ActiveModules = append(out.ActiveModules, api.BookingOfferingActiveModulesItemClasses)
+	}
+	if appts {
+		out.ActiveModules = append(out.ActiveModules, api.BookingOfferingActiveModulesItemAppointments)
+	}
+	out.ActiveModules = append(out.ActiveModules, api.BookingOfferingActiveModulesItemPos)
+	return out
+}
+
 // GetBookingOffering implements getBookingOffering.
 func (h *Handler) GetBookingOffering(ctx context.Context) (*api.BookingOfferingResponse, error) {
 	if err := appointments.Authorize(ctx, appointments.PermSettingsBusiness); err != nil {
 		return nil, err
 	}
-	p, err := appointments.LoadPolicy(ctx, h.client)
+	o, err := appointments.OfferingOf(ctx, h.client)
 	if err != nil {
 		return nil, err
 	}
-	return &api.BookingOfferingResponse{Data: api.BookingOffering{ContractVersion: 1, OrganizationID: venueOf(ctx),
-		Mode: api.BookingOfferingMode(p.OfferingMode)}}, nil
+	return &api.BookingOfferingResponse{Data: offeringOut(venueOf(ctx), o)}, nil
 }
 
 // UpdateBookingOffering implements updateBookingOffering.
@@ -528,8 +574,13 @@ func (h *Handler) UpdateBookingOffering(ctx context.Context, req *api.BookingOff
 	if err != nil {
 		return nil, err
 	}
-	return &api.BookingOfferingResponse{Data: api.BookingOffering{ContractVersion: 1, OrganizationID: venueOf(ctx),
-		Mode: api.BookingOfferingMode(pol.OfferingMode)}}, nil
+	o, err := appointments.OfferingOf(ctx, h.client)
+	if err != nil {
+		h.log.WarnContext(ctx, "booking offering not read again", "error", err)
+		return &api.BookingOfferingResponse{Data: api.BookingOffering{ContractVersion: 1, OrganizationID: venueOf(ctx),
+			Mode: api.BookingOfferingMode(pol.OfferingMode), RefreshFailed: api.NewOptBool(true)}}, nil
+	}
+	return &api.BookingOfferingResponse{Data: offeringOut(venueOf(ctx), o)}, nil
 }
 
 // GetAppointmentReadiness implements getAppointmentReadiness.

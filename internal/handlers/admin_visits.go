@@ -22,14 +22,18 @@ func (h *Handler) CancelAdminVisit(ctx context.Context, p api.CancelAdminVisitPa
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := appointments.CancelVisit(ctx, h.client, staffVisitActor, p.VisitId, tok, h.now()); err != nil {
+	_, _, rf, err := appointments.CancelVisitWith(ctx, h.client, staffVisitActor, p.VisitId, tok, h.now(),
+		appointments.CancelOptions{Refund: p.RefundPayment.Or(false), Pay: h.payments()})
+	if err != nil {
 		return nil, err
 	}
 	visit, aps, err := appointments.GetVisit(ctx, h.client, p.VisitId)
 	if err != nil {
 		return nil, err
 	}
-	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
+	out := visitOut(visit, aps)
+	out.Refund = cancelRefundOut(rf)
+	return &api.VisitResponse{Data: out}, nil
 }
 
 // RescheduleAdminVisit implements rescheduleAdminVisit.

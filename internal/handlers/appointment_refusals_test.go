@@ -13,10 +13,11 @@ import (
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
-// TestAppointmentSettingsUnavailable: a venue that cannot take card
-// payments yet may not switch to taking payment at booking (403
-// APPOINTMENT_SETTINGS_UNAVAILABLE, nothing changed), while paying at the
-// venue stays settable; a venue with a connected account may.
+// TestAppointmentSettingsUnavailable: a venue that offers classes only, or
+// that cannot take card payments yet, may not switch to taking payment at
+// booking (403 APPOINTMENT_SETTINGS_UNAVAILABLE, nothing changed), while
+// paying at the venue and the other settings stay settable; a venue
+// offering appointments with a connected account may.
 func TestAppointmentSettingsUnavailable(t *testing.T) {
 	e := newPayEnv(t, false, true)
 	staff := e.staffClient(t, "settings@unpaid.example", "settings.business")
@@ -25,22 +26,50 @@ func TestAppointmentSettingsUnavailable(t *testing.T) {
 			PaymentAtBookingMode: api.NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode(m), SlotIntervalMinutes: api.NewOptInt(30)},
 			api.UpdateAppointmentPoliciesParams{})
 	}
+	offer := func(c *api.Client, m api.BookingOfferingUpdateRequestMode) {
+		_, err := c.UpdateBookingOffering(e.ctx, &api.BookingOfferingUpdateRequest{Mode: m}, api.UpdateBookingOfferingParams{})
+		require.NoError(t, err)
+	}
+	// Classes only (the default): refused before the payments are asked.
+	for _, m := range []api.AppointmentPoliciesUpdateRequestPaymentAtBookingMode{
+		api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline, api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice} {
+		_, err := patch(staff, m)
+		es := requireErr(t, err, http.StatusForbidden, "APPOINTMENT_SETTINGS_UNAVAILABLE")
+		require.Equal(t, "appointments_not_offered", es.Response.Error.Details.Reason.Value)
+		require.JSONEq(t, `"classes"`, string(es.Response.Error.Details.AdditionalProps["offering_mode"]))
+	}
+	pol, err := staff.GetAppointmentPolicies(e.ctx)
+	require.NoError(t, err)
+	require.False(t, pol.Data.RowPresent, "nothing was saved")
+	cutoff, err := staff.UpdateAppointmentPolicies(e.ctx, &api.AppointmentPoliciesUpdateRequest{SelfServiceCutoffHours: api.NewOptNilInt(2)},
+		api.UpdateAppointmentPoliciesParams{})
+	require.NoError(t, err, "the other settings are prepared while classes only are offered")
+	require.Equal(t, 2, cutoff.Data.SelfServiceCutoffHours.Value)
+	require.Equal(t, "venue", string(cutoff.Data.PaymentAtBookingMode))
+
+	offer(staff, api.BookingOfferingUpdateRequestModeBoth)
 	for _, m := range []api.AppointmentPoliciesUpdateRequestPaymentAtBookingMode{
 		api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeOnline, api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice} {
 		_, err := patch(staff, m)
 		es := requireErr(t, err, http.StatusForbidden, "APPOINTMENT_SETTINGS_UNAVAILABLE")
 		require.Equal(t, "card_payments_unavailable", es.Response.Error.Details.Reason.Value)
 	}
-	pol, err := staff.GetAppointmentPolicies(e.ctx)
+	pol, err = staff.GetAppointmentPolicies(e.ctx)
 	require.NoError(t, err)
-	require.False(t, pol.Data.RowPresent, "nothing was saved")
-	require.Equal(t, 15, pol.Data.SlotIntervalMinutes)
+	require.Equal(t, 15, pol.Data.SlotIntervalMinutes, "nothing was saved")
 	ok, err := patch(staff, api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeVenue)
 	require.NoError(t, err)
 	require.Equal(t, 30, ok.Data.SlotIntervalMinutes)
 
 	paid := newPaySalon(t)
 	owner := paid.staffClient(t, "settings@paid.example", "settings.business")
+	_, err = owner.UpdateAppointmentPolicies(paid.ctx, &api.AppointmentPoliciesUpdateRequest{
+		PaymentAtBookingMode: api.NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode(api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice)},
+		api.UpdateAppointmentPoliciesParams{})
+	requireErr(t, err, http.StatusForbidden, "APPOINTMENT_SETTINGS_UNAVAILABLE")
+	_, err = owner.UpdateBookingOffering(paid.ctx, &api.BookingOfferingUpdateRequest{Mode: api.BookingOfferingUpdateRequestModeAppointments},
+		api.UpdateBookingOfferingParams{})
+	require.NoError(t, err)
 	res, err := owner.UpdateAppointmentPolicies(paid.ctx, &api.AppointmentPoliciesUpdateRequest{
 		PaymentAtBookingMode: api.NewOptAppointmentPoliciesUpdateRequestPaymentAtBookingMode(api.AppointmentPoliciesUpdateRequestPaymentAtBookingModeClientChoice)},
 		api.UpdateAppointmentPoliciesParams{})

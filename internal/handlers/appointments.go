@@ -161,11 +161,43 @@ func (h *Handler) CancelAppointment(ctx context.Context, p api.CancelAppointment
 	if err != nil {
 		return nil, err
 	}
-	ap, err := appointments.Cancel(mctx, h.client, a, p.ID, tok, "member", h.now())
+	ap, rf, err := appointments.CancelWith(mctx, h.client, a, p.ID, tok, "member", h.now(),
+		appointments.CancelOptions{AcceptRefundTerms: p.AcceptRefundTerms.Or(false), Pay: h.payments()})
 	if err != nil {
 		return nil, err
 	}
-	return &api.AppointmentResponse{Data: appointmentOut(ap)}, nil
+	out := appointmentOut(ap)
+	out.Refund = cancelRefundOut(rf)
+	return &api.AppointmentResponse{Data: out}, nil
+}
+
+// cancelRefundOut is the API shape of a cancel's refund (unset: none).
+func cancelRefundOut(rf *appointments.CancelRefund) api.OptAppointmentCancelRefund {
+	if rf == nil {
+		return api.OptAppointmentCancelRefund{}
+	}
+	return api.NewOptAppointmentCancelRefund(api.AppointmentCancelRefund{Status: api.AppointmentCancelRefundStatus(rf.Status),
+		AmountMinor: rf.AmountMinor, Amount: money.ToMajor(rf.AmountMinor, rf.Currency), FeeWithheldMinor: rf.FeeWithheldMinor,
+		Currency: rf.Currency, RefundID: nilUUIDOf(rf.RefundID)})
+}
+
+// refundQuoteOut is the API shape of a cancel preview's refund.
+func refundQuoteOut(q *appointments.RefundQuote) api.NilAppointmentRefundQuote {
+	if q == nil {
+		return api.NilAppointmentRefundQuote{Null: true}
+	}
+	out := api.AppointmentRefundQuote{Scope: api.AppointmentRefundQuoteScope(q.Scope), PaidMinor: q.PaidMinor,
+		FeeWithheldMinor: q.FeeWithheldMinor, AmountMinor: q.AmountMinor, Amount: money.ToMajor(q.AmountMinor, q.Currency),
+		Currency: q.Currency, Terms: api.NilString{Null: true}, Available: q.Unavailable == ""}
+	if q.Terms != nil {
+		out.Terms = api.NewNilString(*q.Terms)
+	}
+	if q.Unavailable != "" {
+		out.UnavailableReason.SetTo(api.AppointmentRefundQuoteUnavailableReason(q.Unavailable))
+	} else {
+		out.UnavailableReason.SetToNull()
+	}
+	return api.NewNilAppointmentRefundQuote(out)
 }
 
 // PreviewAppointmentCancel implements previewAppointmentCancel.
@@ -182,7 +214,20 @@ func (h *Handler) PreviewAppointmentCancel(ctx context.Context, p api.PreviewApp
 	if err != nil {
 		return nil, err
 	}
-	out := api.AppointmentCancelPreview{CanCancel: pv.CanCancel, FeeMinor: pv.FeeMinor,
+	var q *appointments.RefundQuote
+	if pv.VisitID != nil {
+		visit, _, err := appointments.GetVisit(mctx, h.client, *pv.VisitID)
+		if err != nil {
+			return nil, err
+		}
+		q, err = appointments.VisitRefundQuote(mctx, h.client, h.payments(), v, visit, true, h.now())
+		if err != nil {
+			return nil, err
+		}
+	} else if q, err = appointments.AppointmentRefundQuote(mctx, h.client, h.payments(), v, ap, true, h.now()); err != nil {
+		return nil, err
+	}
+	out := api.AppointmentCancelPreview{CanCancel: pv.CanCancel, FeeMinor: pv.FeeMinor, Refund: refundQuoteOut(q),
 		FeeAmount: money.ToMajor(pv.FeeMinor, pv.Currency), Currency: pv.Currency, WindowHours: pv.WindowHours,
 		VisitLinked: pv.VisitID != nil, VisitID: nilUUIDOf(pv.VisitID), PackageLinked: pv.PackageLinked}
 	if pv.BlockedReason != "" {
@@ -329,7 +374,14 @@ func (h *Handler) GetAppointmentVisit(ctx context.Context, p api.GetAppointmentV
 
 // CancelAppointmentVisit implements cancelAppointmentVisit.
 func (h *Handler) CancelAppointmentVisit(ctx context.Context, p api.CancelAppointmentVisitParams) (*api.VisitResponse, error) {
-	tok, err := concurrency.ParseParam("updated_at", p.UpdatedAt.Or(""))
+	name, raw := "updated_at", p.UpdatedAt.Or("")
+	if exp, ok := p.ExpectedUpdatedAt.Get(); ok {
+		if raw != "" && raw != exp {
+			return nil, apperr.Validation("expected_updated_at", "updated_at and expected_updated_at name different tokens")
+		}
+		name, raw = "expected_updated_at", exp
+	}
+	tok, err := concurrency.ParseParam(name, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -337,12 +389,16 @@ func (h *Handler) CancelAppointmentVisit(ctx context.Context, p api.CancelAppoin
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := appointments.CancelVisit(mctx, h.client, a, p.VisitId, tok, h.now()); err != nil {
+	_, _, rf, err := appointments.CancelVisitWith(mctx, h.client, a, p.VisitId, tok, h.now(),
+		appointments.CancelOptions{AcceptRefundTerms: p.AcceptRefundTerms.Or(false), Pay: h.payments()})
+	if err != nil {
 		return nil, err
 	}
 	visit, aps, err := appointments.GetVisit(mctx, h.client, p.VisitId)
 	if err != nil {
 		return nil, err
 	}
-	return &api.VisitResponse{Data: visitOut(visit, aps)}, nil
+	out := visitOut(visit, aps)
+	out.Refund = cancelRefundOut(rf)
+	return &api.VisitResponse{Data: out}, nil
 }

@@ -266,6 +266,7 @@ var registry = map[string]SiteInfo{
 		"Pass"),
 	"booking.share_claim": members("claiming the open pass-share invites sent to the caller's own e-mail address in the viewer's venue, which name no member until claimed",
 		"PassShare"),
+	"appointments.cancel_refund": elevation("a cancel that gives back an online payment (a member accepting the venue's refund terms, staff choosing to refund) reads whether the venue can refund the payment to its card, and the request and a job holding only ids make the refund the cancel decided: both act as an operator of the venue the payment names, as staff refunding would"),
 }
 
 // globals are the entity types without a venue, each with the reason it has

@@ -52,6 +52,21 @@ type Invoker interface {
 	// answer is the new appointment. An action that does not apply (every
 	// action on a completed, no-show, cancelled or rescheduled appointment)
 	// is 422 `INVALID_TRANSITION`.
+	// Refund. A `cancel` with `refund_payment` true also gives back the
+	// whole of what the appointment's online payment has left, to the
+	// card that paid (no fee withheld; exactly once however often the
+	// request is retried: the refund is keyed by the appointment), and
+	// the answer carries `refund`; without it the payment is kept (it may
+	// be refunded later through the refunds). It needs the staff member's
+	// refund permission (`billing.refunds.full`, or
+	// `billing.refunds.same_day` for a payment of today; else 403) and is
+	// refused, nothing changed, for an appointment not paid online (422
+	// `VALIDATION_FAILED`, `details.reason` `not_paid_online`; an
+	// appointment of a visit paid as a whole: `visit_payment`, cancel the
+	// visit), for a payment that cannot go back to its card (422
+	// `CARD_PAYMENTS_UNAVAILABLE`, `details.reason`
+	// `card_refund_unavailable`), and with another action (400
+	// `VALIDATION_ERROR`).
 	//
 	// PATCH /admin/appointments/{id}
 	ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
@@ -496,7 +511,11 @@ type Invoker interface {
 	// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
 	// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
 	// cancels carry no fee. Each appointment records
-	// `appointment.cancelled`.
+	// `appointment.cancelled`. `refund_payment=true` also gives back the
+	// whole of what the visit's online payment has left, to its card,
+	// exactly once (keyed by the visit; the answer carries `refund`), with
+	// the rules and refusals of the appointment cancel's `refund_payment`
+	// (`PATCH /admin/appointments/{id}`).
 	//
 	// DELETE /admin/visits/{visitId}
 	CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error)
@@ -518,6 +537,22 @@ type Invoker interface {
 	// goes back to its pass; inside the service's cancellation window its
 	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 	// the venue. Records `appointment.cancelled`.
+	// Refund terms. An appointment paid online is cancelled by the member
+	// only with `accept_refund_terms=true`, accepting the refund the
+	// cancel preview shows (`refund`): what was paid, less the service's
+	// cancellation fee when the cancel falls inside its window (the fee is
+	// withheld from the payment; `cancel_fee_minor` records it, and only
+	// a fee above what was paid is owed at the venue). The appointment is
+	// cancelled and the rest goes back to the card that paid, once however
+	// often the request is retried (the refund is keyed by the
+	// appointment), and the answer carries `refund` (`status` `succeeded`,
+	// `pending` while the card network answers, `failed` for the venue to
+	// handle, `queued` when it is made moments later, `none` when the fee
+	// kept everything). A payment that cannot go back to its card (card
+	// payments switched off since) is 422 `REFUND_REQUIRED` with
+	// `details.reason` `card_refund_unavailable`, and nothing changes. The
+	// refund is audited (`payment.refunded`) and emits `refund.succeeded`;
+	// `appointment.cancelled` carries `refund_minor`.
 	//
 	// DELETE /appointments/{id}
 	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
@@ -530,9 +565,17 @@ type Invoker interface {
 	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
 	// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
 	// paid online and 422 `REFUND_REQUIRED` for another visit paid online
-	// (the venue cancels it and refunds the payment; `details.next_step`
+	// without `accept_refund_terms=true` (`details.next_step`
 	// `contact_venue`). Each appointment records `appointment.cancelled`,
 	// with its service's cancellation fee inside the service's window.
+	// Refund terms. With `accept_refund_terms=true` the member accepts the
+	// venue's confirmed grouped-visit refund terms (the visit plan's
+	// `refund_terms`; a venue that confirmed none is 422
+	// `REFUND_REQUIRED`, `details.reason` `no_refund_terms`): the visit is
+	// cancelled and its payment, less the fees withheld, goes back to the
+	// card once (keyed by the visit), as for a single appointment; the
+	// answer carries `refund`, and the audit entry `visit.refund_decided`
+	// the amounts.
 	//
 	// DELETE /appointments/visits/{visitId}
 	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
@@ -926,6 +969,11 @@ type Invoker interface {
 	// corrected fact took effect: not in the future and not before the
 	// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 	// 500 characters) is required.
+	// A correction that could not be carried out (the database refused
+	// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+	// (`details.next_step` `refresh`); its transaction is rolled back, the
+	// Idempotency-Key stays free, and a retry is safe: a correction that
+	// did land answers 409 `STALE_TARGET`.
 	//
 	// POST /admin/appointments/{id}/historical-corrections
 	CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error)
@@ -1726,7 +1774,22 @@ type Invoker interface {
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
 	// GetBookingOffering invokes getBookingOffering operation.
 	//
-	// Whether the venue offers classes, appointments or both.
+	// The booking offering with what follows from `mode` (the contract
+	// shows these fields without their rules; these are this service's):
+	// `booking_mode` is `mode`; `business_type` `studio` (classes),
+	// `salon` (appointments) or `hybrid` (both);
+	// `operations.classes.enabled` and `operations.appointments.enabled`
+	// follow the mode, `visibility` `visible` or `hidden` with them;
+	// `operations.appointments.management_enabled` is always true (staff
+	// set up services, providers and policies in every mode, so a salon
+	// prepares its book before it opens it), `access_level` `full` and
+	// `plan_full_access` true (no plan limits appointments here),
+	// `service_count` the active services, `provider_count` the distinct
+	// active providers assigned to an active service.
+	// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+	// `schedule` and `check_in` with classes; `appointments` with
+	// appointments. `vertical_modules` and `active_modules` (in the order
+	// classes, appointments, pos) name the same.
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
@@ -2751,8 +2814,22 @@ type Invoker interface {
 	// fee a cancellation now would record (`fee_minor`, from the service:
 	// window default 24 hours, fee default 0); `package_linked` (the
 	// appointment belongs to a combo package's visit), `visit_linked` and
-	// `visit_id`. `refund_required`: the appointment was paid online;
-	// `package_requires_staff`: it belongs to a package paid online.
+	// `visit_id`. `refund_required`: the appointment was paid online and
+	// is cancelled only by accepting the refund terms
+	// (`accept_refund_terms`); `package_requires_staff`: it belongs to a
+	// package paid online.
+	// `refund` (null when nothing was paid online): what a cancel
+	// accepting the venue's refund terms gives back now. `scope`
+	// `appointment`, or `visit` for an appointment of a visit (the visit
+	// is cancelled and refunded whole); `paid_minor`, the fee withheld
+	// (`fee_withheld_minor`: the cancellation fees inside their windows,
+	// at most what was paid), `amount_minor` and `amount` (major units);
+	// `terms`, the venue's confirmed grouped-visit refund terms for a
+	// visit (null for a single appointment, whose terms are its service's
+	// fee); `available` false with `unavailable_reason` when such a cancel
+	// would still be refused: `no_refund_terms` (a visit at a venue that
+	// confirmed none), `card_refund_unavailable`,
+	// `package_requires_staff`.
 	//
 	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
@@ -3574,13 +3651,23 @@ type Invoker interface {
 	// take card payments yet (no connected account, charges not enabled,
 	// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
 	// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
-	// the payments' own reason) and changes nothing.
+	// the payments' own reason) and changes nothing. So is such a mode
+	// while the venue offers classes only (booking offering `classes`, the
+	// default): `details.reason` `appointments_not_offered`,
+	// `details.offering_mode` `classes` (checked first); offer
+	// appointments (`PATCH /admin/booking-offering`, `appointments` or
+	// `both`) first. The other fields stay settable in every offering
+	// mode, so a salon prepares its book before it opens it; switching
+	// back to `classes` keeps the saved policies, dormant.
 	//
 	// PATCH /admin/appointment-policies
 	UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
 	// UpdateBookingOffering invokes updateBookingOffering operation.
 	//
 	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	// Answers the offering as `GET` does; when the mode was saved but the
+	// rest could not be read again, only `contract_version`,
+	// `organization_id` and `mode` with `refresh_failed` true.
 	//
 	// PATCH /admin/booking-offering
 	UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)
@@ -3886,6 +3973,21 @@ func (c *Client) sendAcceptBookingBuddy(ctx context.Context, params AcceptBookin
 // answer is the new appointment. An action that does not apply (every
 // action on a completed, no-show, cancelled or rescheduled appointment)
 // is 422 `INVALID_TRANSITION`.
+// Refund. A `cancel` with `refund_payment` true also gives back the
+// whole of what the appointment's online payment has left, to the
+// card that paid (no fee withheld; exactly once however often the
+// request is retried: the refund is keyed by the appointment), and
+// the answer carries `refund`; without it the payment is kept (it may
+// be refunded later through the refunds). It needs the staff member's
+// refund permission (`billing.refunds.full`, or
+// `billing.refunds.same_day` for a payment of today; else 403) and is
+// refused, nothing changed, for an appointment not paid online (422
+// `VALIDATION_FAILED`, `details.reason` `not_paid_online`; an
+// appointment of a visit paid as a whole: `visit_payment`, cancel the
+// visit), for a payment that cannot go back to its card (422
+// `CARD_PAYMENTS_UNAVAILABLE`, `details.reason`
+// `card_refund_unavailable`), and with another action (400
+// `VALIDATION_ERROR`).
 //
 // PATCH /admin/appointments/{id}
 func (c *Client) ActOnAdminAppointment(ctx context.Context, request *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error) {
@@ -7076,7 +7178,11 @@ func (c *Client) sendCancelAdminScheduleItem(ctx context.Context, request *Admin
 // `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
 // `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
 // cancels carry no fee. Each appointment records
-// `appointment.cancelled`.
+// `appointment.cancelled`. `refund_payment=true` also gives back the
+// whole of what the visit's online payment has left, to its card,
+// exactly once (keyed by the visit; the answer carries `refund`), with
+// the rules and refusals of the appointment cancel's `refund_payment`
+// (`PATCH /admin/appointments/{id}`).
 //
 // DELETE /admin/visits/{visitId}
 func (c *Client) CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error) {
@@ -7121,6 +7227,23 @@ func (c *Client) sendCancelAdminVisit(ctx context.Context, params CancelAdminVis
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.ExpectedUpdatedAt.Get(); ok {
 				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "refund_payment" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "refund_payment",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.RefundPayment.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -7216,6 +7339,22 @@ func (c *Client) sendCancelAdminVisit(ctx context.Context, params CancelAdminVis
 // goes back to its pass; inside the service's cancellation window its
 // fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 // the venue. Records `appointment.cancelled`.
+// Refund terms. An appointment paid online is cancelled by the member
+// only with `accept_refund_terms=true`, accepting the refund the
+// cancel preview shows (`refund`): what was paid, less the service's
+// cancellation fee when the cancel falls inside its window (the fee is
+// withheld from the payment; `cancel_fee_minor` records it, and only
+// a fee above what was paid is owed at the venue). The appointment is
+// cancelled and the rest goes back to the card that paid, once however
+// often the request is retried (the refund is keyed by the
+// appointment), and the answer carries `refund` (`status` `succeeded`,
+// `pending` while the card network answers, `failed` for the venue to
+// handle, `queued` when it is made moments later, `none` when the fee
+// kept everything). A payment that cannot go back to its card (card
+// payments switched off since) is 422 `REFUND_REQUIRED` with
+// `details.reason` `card_refund_unavailable`, and nothing changes. The
+// refund is audited (`payment.refunded`) and emits `refund.succeeded`;
+// `appointment.cancelled` carries `refund_minor`.
 //
 // DELETE /appointments/{id}
 func (c *Client) CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error) {
@@ -7260,6 +7399,23 @@ func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppoint
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.UpdatedAt.Get(); ok {
 				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "accept_refund_terms" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AcceptRefundTerms.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -7354,9 +7510,17 @@ func (c *Client) sendCancelAppointment(ctx context.Context, params CancelAppoint
 // cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
 // cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
 // paid online and 422 `REFUND_REQUIRED` for another visit paid online
-// (the venue cancels it and refunds the payment; `details.next_step`
+// without `accept_refund_terms=true` (`details.next_step`
 // `contact_venue`). Each appointment records `appointment.cancelled`,
 // with its service's cancellation fee inside the service's window.
+// Refund terms. With `accept_refund_terms=true` the member accepts the
+// venue's confirmed grouped-visit refund terms (the visit plan's
+// `refund_terms`; a venue that confirmed none is 422
+// `REFUND_REQUIRED`, `details.reason` `no_refund_terms`): the visit is
+// cancelled and its payment, less the fees withheld, goes back to the
+// card once (keyed by the visit), as for a single appointment; the
+// answer carries `refund`, and the audit entry `visit.refund_decided`
+// the amounts.
 //
 // DELETE /appointments/visits/{visitId}
 func (c *Client) CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error) {
@@ -7401,6 +7565,40 @@ func (c *Client) sendCancelAppointmentVisit(ctx context.Context, params CancelAp
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.UpdatedAt.Get(); ok {
 				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "expected_updated_at" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "expected_updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.ExpectedUpdatedAt.Get(); ok {
+				return e.EncodeValue(conv.StringToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "accept_refund_terms" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.AcceptRefundTerms.Get(); ok {
+				return e.EncodeValue(conv.BoolToString(val))
 			}
 			return nil
 		}); err != nil {
@@ -10401,6 +10599,11 @@ func (c *Client) sendContactAdminCheckinClass(ctx context.Context, request *Chec
 // corrected fact took effect: not in the future and not before the
 // appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 // 500 characters) is required.
+// A correction that could not be carried out (the database refused
+// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+// (`details.next_step` `refresh`); its transaction is rolled back, the
+// Idempotency-Key stays free, and a retry is safe: a correction that
+// did land answers 409 `STALE_TARGET`.
 //
 // POST /admin/appointments/{id}/historical-corrections
 func (c *Client) CorrectAdminAppointmentHistory(ctx context.Context, request *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error) {
@@ -17649,7 +17852,22 @@ func (c *Client) sendGetBooking(ctx context.Context, params GetBookingParams) (r
 
 // GetBookingOffering invokes getBookingOffering operation.
 //
-// Whether the venue offers classes, appointments or both.
+// The booking offering with what follows from `mode` (the contract
+// shows these fields without their rules; these are this service's):
+// `booking_mode` is `mode`; `business_type` `studio` (classes),
+// `salon` (appointments) or `hybrid` (both);
+// `operations.classes.enabled` and `operations.appointments.enabled`
+// follow the mode, `visibility` `visible` or `hidden` with them;
+// `operations.appointments.management_enabled` is always true (staff
+// set up services, providers and policies in every mode, so a salon
+// prepares its book before it opens it), `access_level` `full` and
+// `plan_full_access` true (no plan limits appointments here),
+// `service_count` the active services, `provider_count` the distinct
+// active providers assigned to an active service.
+// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+// `schedule` and `check_in` with classes; `appointments` with
+// appointments. `vertical_modules` and `active_modules` (in the order
+// classes, appointments, pos) name the same.
 //
 // GET /admin/booking-offering
 func (c *Client) GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error) {
@@ -28179,8 +28397,22 @@ func (c *Client) sendPreviewAdminReminderPolicy(ctx context.Context, request *Re
 // fee a cancellation now would record (`fee_minor`, from the service:
 // window default 24 hours, fee default 0); `package_linked` (the
 // appointment belongs to a combo package's visit), `visit_linked` and
-// `visit_id`. `refund_required`: the appointment was paid online;
-// `package_requires_staff`: it belongs to a package paid online.
+// `visit_id`. `refund_required`: the appointment was paid online and
+// is cancelled only by accepting the refund terms
+// (`accept_refund_terms`); `package_requires_staff`: it belongs to a
+// package paid online.
+// `refund` (null when nothing was paid online): what a cancel
+// accepting the venue's refund terms gives back now. `scope`
+// `appointment`, or `visit` for an appointment of a visit (the visit
+// is cancelled and refunded whole); `paid_minor`, the fee withheld
+// (`fee_withheld_minor`: the cancellation fees inside their windows,
+// at most what was paid), `amount_minor` and `amount` (major units);
+// `terms`, the venue's confirmed grouped-visit refund terms for a
+// visit (null for a single appointment, whose terms are its service's
+// fee); `available` false with `unavailable_reason` when such a cancel
+// would still be refused: `no_refund_terms` (a visit at a venue that
+// confirmed none), `card_refund_unavailable`,
+// `package_requires_staff`.
 //
 // GET /appointments/cancel-preview/{id}
 func (c *Client) PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error) {
@@ -34910,7 +35142,14 @@ func (c *Client) sendUpdateAdminScheduleItem(ctx context.Context, request *Admin
 // take card payments yet (no connected account, charges not enabled,
 // card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
 // (`details.reason` `card_payments_unavailable`, `details.payments_reason`
-// the payments' own reason) and changes nothing.
+// the payments' own reason) and changes nothing. So is such a mode
+// while the venue offers classes only (booking offering `classes`, the
+// default): `details.reason` `appointments_not_offered`,
+// `details.offering_mode` `classes` (checked first); offer
+// appointments (`PATCH /admin/booking-offering`, `appointments` or
+// `both`) first. The other fields stay settable in every offering
+// mode, so a salon prepares its book before it opens it; switching
+// back to `classes` keeps the saved policies, dormant.
 //
 // PATCH /admin/appointment-policies
 func (c *Client) UpdateAppointmentPolicies(ctx context.Context, request *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error) {
@@ -35000,6 +35239,9 @@ func (c *Client) sendUpdateAppointmentPolicies(ctx context.Context, request *App
 // UpdateBookingOffering invokes updateBookingOffering operation.
 //
 // Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+// Answers the offering as `GET` does; when the mode was saved but the
+// rest could not be read again, only `contract_version`,
+// `organization_id` and `mode` with `refresh_failed` true.
 //
 // PATCH /admin/booking-offering
 func (c *Client) UpdateBookingOffering(ctx context.Context, request *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error) {

@@ -1328,6 +1328,12 @@ func (s *AdminAppointmentActionRequest) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.RefundPayment.Set {
+			e.FieldStart("refund_payment")
+			s.RefundPayment.Encode(e)
+		}
+	}
+	{
 		if s.StartTime.Set {
 			e.FieldStart("start_time")
 			s.StartTime.Encode(e, json.EncodeDateTime)
@@ -1335,12 +1341,13 @@ func (s *AdminAppointmentActionRequest) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAdminAppointmentActionRequest = [5]string{
+var jsonFieldsNameOfAdminAppointmentActionRequest = [6]string{
 	0: "action",
 	1: "expected_updated_at",
 	2: "provider_id",
 	3: "reason",
-	4: "start_time",
+	4: "refund_payment",
+	5: "start_time",
 }
 
 // Decode decodes AdminAppointmentActionRequest from json.
@@ -1393,6 +1400,16 @@ func (s *AdminAppointmentActionRequest) Decode(d *jx.Decoder) error {
 				return nil
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"reason\"")
+			}
+		case "refund_payment":
+			if err := func() error {
+				s.RefundPayment.Reset()
+				if err := s.RefundPayment.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_payment\"")
 			}
 		case "start_time":
 			if err := func() error {
@@ -20872,6 +20889,12 @@ func (s *Appointment) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.ProviderID)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("rescheduled_to_id")
 		s.RescheduledToID.Encode(e)
 	}
@@ -20909,7 +20932,7 @@ func (s *Appointment) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAppointment = [26]string{
+var jsonFieldsNameOfAppointment = [27]string{
 	0:  "amount_due_at_booking_minor",
 	1:  "amount_paid_minor",
 	2:  "cancel_fee_minor",
@@ -20927,15 +20950,16 @@ var jsonFieldsNameOfAppointment = [26]string{
 	14: "price_amount",
 	15: "price_minor",
 	16: "provider_id",
-	17: "rescheduled_to_id",
-	18: "room_id",
-	19: "service_id",
-	20: "service_name",
-	21: "start_time",
-	22: "status",
-	23: "updated_at",
-	24: "variant_id",
-	25: "visit_id",
+	17: "refund",
+	18: "rescheduled_to_id",
+	19: "room_id",
+	20: "service_id",
+	21: "service_name",
+	22: "start_time",
+	23: "status",
+	24: "updated_at",
+	25: "variant_id",
+	26: "visit_id",
 }
 
 // Decode decodes Appointment from json.
@@ -21139,8 +21163,18 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"provider_id\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "rescheduled_to_id":
-			requiredBitSet[2] |= 1 << 1
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				if err := s.RescheduledToID.Decode(d); err != nil {
 					return err
@@ -21150,7 +21184,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"rescheduled_to_id\"")
 			}
 		case "room_id":
-			requiredBitSet[2] |= 1 << 2
+			requiredBitSet[2] |= 1 << 3
 			if err := func() error {
 				if err := s.RoomID.Decode(d); err != nil {
 					return err
@@ -21160,7 +21194,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"room_id\"")
 			}
 		case "service_id":
-			requiredBitSet[2] |= 1 << 3
+			requiredBitSet[2] |= 1 << 4
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ServiceID = v
@@ -21172,7 +21206,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_id\"")
 			}
 		case "service_name":
-			requiredBitSet[2] |= 1 << 4
+			requiredBitSet[2] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.ServiceName = string(v)
@@ -21184,7 +21218,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"service_name\"")
 			}
 		case "start_time":
-			requiredBitSet[2] |= 1 << 5
+			requiredBitSet[2] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -21196,7 +21230,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[2] |= 1 << 6
+			requiredBitSet[2] |= 1 << 7
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -21206,7 +21240,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "updated_at":
-			requiredBitSet[2] |= 1 << 7
+			requiredBitSet[3] |= 1 << 0
 			if err := func() error {
 				v, err := d.Str()
 				s.UpdatedAt = string(v)
@@ -21218,7 +21252,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"updated_at\"")
 			}
 		case "variant_id":
-			requiredBitSet[3] |= 1 << 0
+			requiredBitSet[3] |= 1 << 1
 			if err := func() error {
 				if err := s.VariantID.Decode(d); err != nil {
 					return err
@@ -21228,7 +21262,7 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"variant_id\"")
 			}
 		case "visit_id":
-			requiredBitSet[3] |= 1 << 1
+			requiredBitSet[3] |= 1 << 2
 			if err := func() error {
 				if err := s.VisitID.Decode(d); err != nil {
 					return err
@@ -21249,8 +21283,8 @@ func (s *Appointment) Decode(d *jx.Decoder) error {
 	for i, mask := range [4]uint8{
 		0b11111111,
 		0b11111111,
-		0b11111111,
-		0b00000011,
+		0b11111101,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -21646,6 +21680,10 @@ func (s *AppointmentCancelPreview) encodeFields(e *jx.Encoder) {
 		e.Bool(s.PackageLinked)
 	}
 	{
+		e.FieldStart("refund")
+		s.Refund.Encode(e)
+	}
+	{
 		e.FieldStart("visit_id")
 		s.VisitID.Encode(e)
 	}
@@ -21659,16 +21697,17 @@ func (s *AppointmentCancelPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfAppointmentCancelPreview = [9]string{
+var jsonFieldsNameOfAppointmentCancelPreview = [10]string{
 	0: "blocked_reason",
 	1: "can_cancel",
 	2: "currency",
 	3: "fee_amount",
 	4: "fee_minor",
 	5: "package_linked",
-	6: "visit_id",
-	7: "visit_linked",
-	8: "window_hours",
+	6: "refund",
+	7: "visit_id",
+	8: "visit_linked",
+	9: "window_hours",
 }
 
 // Decode decodes AppointmentCancelPreview from json.
@@ -21750,8 +21789,18 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"package_linked\"")
 			}
-		case "visit_id":
+		case "refund":
 			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
+		case "visit_id":
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				if err := s.VisitID.Decode(d); err != nil {
 					return err
@@ -21761,7 +21810,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"visit_id\"")
 			}
 		case "visit_linked":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Bool()
 				s.VisitLinked = bool(v)
@@ -21773,7 +21822,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"visit_linked\"")
 			}
 		case "window_hours":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.WindowHours = int(v)
@@ -21795,7 +21844,7 @@ func (s *AppointmentCancelPreview) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000001,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -21993,6 +22042,229 @@ func (s *AppointmentCancelPreviewResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AppointmentCancelPreviewResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *AppointmentCancelRefund) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AppointmentCancelRefund) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount")
+		e.Float64(s.Amount)
+	}
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("fee_withheld_minor")
+		e.Int64(s.FeeWithheldMinor)
+	}
+	{
+		e.FieldStart("refund_id")
+		s.RefundID.Encode(e)
+	}
+	{
+		e.FieldStart("status")
+		s.Status.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfAppointmentCancelRefund = [6]string{
+	0: "amount",
+	1: "amount_minor",
+	2: "currency",
+	3: "fee_withheld_minor",
+	4: "refund_id",
+	5: "status",
+}
+
+// Decode decodes AppointmentCancelRefund from json.
+func (s *AppointmentCancelRefund) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentCancelRefund to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Float64()
+				s.Amount = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount\"")
+			}
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "fee_withheld_minor":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Int64()
+				s.FeeWithheldMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"fee_withheld_minor\"")
+			}
+		case "refund_id":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.RefundID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund_id\"")
+			}
+		case "status":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				if err := s.Status.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"status\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AppointmentCancelRefund")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAppointmentCancelRefund) {
+					name = jsonFieldsNameOfAppointmentCancelRefund[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AppointmentCancelRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentCancelRefund) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentCancelRefundStatus as json.
+func (s AppointmentCancelRefundStatus) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentCancelRefundStatus from json.
+func (s *AppointmentCancelRefundStatus) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentCancelRefundStatus to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentCancelRefundStatus(v) {
+	case AppointmentCancelRefundStatusQueued:
+		*s = AppointmentCancelRefundStatusQueued
+	case AppointmentCancelRefundStatusPending:
+		*s = AppointmentCancelRefundStatusPending
+	case AppointmentCancelRefundStatusSucceeded:
+		*s = AppointmentCancelRefundStatusSucceeded
+	case AppointmentCancelRefundStatusFailed:
+		*s = AppointmentCancelRefundStatusFailed
+	case AppointmentCancelRefundStatusNone:
+		*s = AppointmentCancelRefundStatusNone
+	default:
+		*s = AppointmentCancelRefundStatus(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentCancelRefundStatus) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentCancelRefundStatus) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -24799,6 +25071,315 @@ func (s AppointmentReadinessStatus) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *AppointmentReadinessStatus) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *AppointmentRefundQuote) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *AppointmentRefundQuote) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount")
+		e.Float64(s.Amount)
+	}
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("available")
+		e.Bool(s.Available)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("fee_withheld_minor")
+		e.Int64(s.FeeWithheldMinor)
+	}
+	{
+		e.FieldStart("paid_minor")
+		e.Int64(s.PaidMinor)
+	}
+	{
+		e.FieldStart("scope")
+		s.Scope.Encode(e)
+	}
+	{
+		e.FieldStart("terms")
+		s.Terms.Encode(e)
+	}
+	{
+		e.FieldStart("unavailable_reason")
+		s.UnavailableReason.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfAppointmentRefundQuote = [9]string{
+	0: "amount",
+	1: "amount_minor",
+	2: "available",
+	3: "currency",
+	4: "fee_withheld_minor",
+	5: "paid_minor",
+	6: "scope",
+	7: "terms",
+	8: "unavailable_reason",
+}
+
+// Decode decodes AppointmentRefundQuote from json.
+func (s *AppointmentRefundQuote) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuote to nil")
+	}
+	var requiredBitSet [2]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Float64()
+				s.Amount = float64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount\"")
+			}
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "available":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Available = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"available\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "fee_withheld_minor":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int64()
+				s.FeeWithheldMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"fee_withheld_minor\"")
+			}
+		case "paid_minor":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int64()
+				s.PaidMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"paid_minor\"")
+			}
+		case "scope":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Scope.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"scope\"")
+			}
+		case "terms":
+			requiredBitSet[0] |= 1 << 7
+			if err := func() error {
+				if err := s.Terms.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"terms\"")
+			}
+		case "unavailable_reason":
+			requiredBitSet[1] |= 1 << 0
+			if err := func() error {
+				if err := s.UnavailableReason.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"unavailable_reason\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode AppointmentRefundQuote")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [2]uint8{
+		0b11111111,
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfAppointmentRefundQuote) {
+					name = jsonFieldsNameOfAppointmentRefundQuote[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *AppointmentRefundQuote) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteScope as json.
+func (s AppointmentRefundQuoteScope) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentRefundQuoteScope from json.
+func (s *AppointmentRefundQuoteScope) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuoteScope to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentRefundQuoteScope(v) {
+	case AppointmentRefundQuoteScopeAppointment:
+		*s = AppointmentRefundQuoteScopeAppointment
+	case AppointmentRefundQuoteScopeVisit:
+		*s = AppointmentRefundQuoteScopeVisit
+	default:
+		*s = AppointmentRefundQuoteScope(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentRefundQuoteScope) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuoteScope) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteUnavailableReason as json.
+func (s AppointmentRefundQuoteUnavailableReason) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes AppointmentRefundQuoteUnavailableReason from json.
+func (s *AppointmentRefundQuoteUnavailableReason) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode AppointmentRefundQuoteUnavailableReason to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch AppointmentRefundQuoteUnavailableReason(v) {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		*s = AppointmentRefundQuoteUnavailableReasonNoRefundTerms
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		*s = AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		*s = AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff
+	default:
+		*s = AppointmentRefundQuoteUnavailableReason(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s AppointmentRefundQuoteUnavailableReason) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *AppointmentRefundQuoteUnavailableReason) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -28042,6 +28623,28 @@ func (s *BookingOffering) Encode(e *jx.Encoder) {
 // encodeFields encodes fields.
 func (s *BookingOffering) encodeFields(e *jx.Encoder) {
 	{
+		if s.ActiveModules != nil {
+			e.FieldStart("active_modules")
+			e.ArrStart()
+			for _, elem := range s.ActiveModules {
+				elem.Encode(e)
+			}
+			e.ArrEnd()
+		}
+	}
+	{
+		if s.BookingMode.Set {
+			e.FieldStart("booking_mode")
+			s.BookingMode.Encode(e)
+		}
+	}
+	{
+		if s.BusinessType.Set {
+			e.FieldStart("business_type")
+			s.BusinessType.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("contract_version")
 		e.Int(s.ContractVersion)
 	}
@@ -28050,15 +28653,46 @@ func (s *BookingOffering) encodeFields(e *jx.Encoder) {
 		s.Mode.Encode(e)
 	}
 	{
+		if s.Operations.Set {
+			e.FieldStart("operations")
+			s.Operations.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("organization_id")
 		json.EncodeUUID(e, s.OrganizationID)
 	}
+	{
+		if s.RefreshFailed.Set {
+			e.FieldStart("refresh_failed")
+			s.RefreshFailed.Encode(e)
+		}
+	}
+	{
+		if s.VenueSurfaces.Set {
+			e.FieldStart("venue_surfaces")
+			s.VenueSurfaces.Encode(e)
+		}
+	}
+	{
+		if s.VerticalModules.Set {
+			e.FieldStart("vertical_modules")
+			s.VerticalModules.Encode(e)
+		}
+	}
 }
 
-var jsonFieldsNameOfBookingOffering = [3]string{
-	0: "contract_version",
-	1: "mode",
-	2: "organization_id",
+var jsonFieldsNameOfBookingOffering = [10]string{
+	0: "active_modules",
+	1: "booking_mode",
+	2: "business_type",
+	3: "contract_version",
+	4: "mode",
+	5: "operations",
+	6: "organization_id",
+	7: "refresh_failed",
+	8: "venue_surfaces",
+	9: "vertical_modules",
 }
 
 // Decode decodes BookingOffering from json.
@@ -28066,12 +28700,49 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode BookingOffering to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
+		case "active_modules":
+			if err := func() error {
+				s.ActiveModules = make([]BookingOfferingActiveModulesItem, 0)
+				if err := d.Arr(func(d *jx.Decoder) error {
+					var elem BookingOfferingActiveModulesItem
+					if err := elem.Decode(d); err != nil {
+						return err
+					}
+					s.ActiveModules = append(s.ActiveModules, elem)
+					return nil
+				}); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"active_modules\"")
+			}
+		case "booking_mode":
+			if err := func() error {
+				s.BookingMode.Reset()
+				if err := s.BookingMode.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"booking_mode\"")
+			}
+		case "business_type":
+			if err := func() error {
+				s.BusinessType.Reset()
+				if err := s.BusinessType.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"business_type\"")
+			}
 		case "contract_version":
-			requiredBitSet[0] |= 1 << 0
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.ContractVersion = int(v)
@@ -28083,7 +28754,7 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"contract_version\"")
 			}
 		case "mode":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.Mode.Decode(d); err != nil {
 					return err
@@ -28092,8 +28763,18 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"mode\"")
 			}
+		case "operations":
+			if err := func() error {
+				s.Operations.Reset()
+				if err := s.Operations.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"operations\"")
+			}
 		case "organization_id":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.OrganizationID = v
@@ -28104,6 +28785,36 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
+		case "refresh_failed":
+			if err := func() error {
+				s.RefreshFailed.Reset()
+				if err := s.RefreshFailed.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refresh_failed\"")
+			}
+		case "venue_surfaces":
+			if err := func() error {
+				s.VenueSurfaces.Reset()
+				if err := s.VenueSurfaces.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"venue_surfaces\"")
+			}
+		case "vertical_modules":
+			if err := func() error {
+				s.VerticalModules.Reset()
+				if err := s.VerticalModules.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"vertical_modules\"")
+			}
 		default:
 			return d.Skip()
 		}
@@ -28113,8 +28824,9 @@ func (s *BookingOffering) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
-		0b00000111,
+	for i, mask := range [2]uint8{
+		0b01011000,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -28160,6 +28872,132 @@ func (s *BookingOffering) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes BookingOfferingActiveModulesItem as json.
+func (s BookingOfferingActiveModulesItem) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingActiveModulesItem from json.
+func (s *BookingOfferingActiveModulesItem) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingActiveModulesItem to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingActiveModulesItem(v) {
+	case BookingOfferingActiveModulesItemClasses:
+		*s = BookingOfferingActiveModulesItemClasses
+	case BookingOfferingActiveModulesItemAppointments:
+		*s = BookingOfferingActiveModulesItemAppointments
+	case BookingOfferingActiveModulesItemPos:
+		*s = BookingOfferingActiveModulesItemPos
+	default:
+		*s = BookingOfferingActiveModulesItem(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingActiveModulesItem) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingActiveModulesItem) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBookingMode as json.
+func (s BookingOfferingBookingMode) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingBookingMode from json.
+func (s *BookingOfferingBookingMode) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingBookingMode to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingBookingMode(v) {
+	case BookingOfferingBookingModeClasses:
+		*s = BookingOfferingBookingModeClasses
+	case BookingOfferingBookingModeAppointments:
+		*s = BookingOfferingBookingModeAppointments
+	case BookingOfferingBookingModeBoth:
+		*s = BookingOfferingBookingModeBoth
+	default:
+		*s = BookingOfferingBookingMode(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingBookingMode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingBookingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBusinessType as json.
+func (s BookingOfferingBusinessType) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingBusinessType from json.
+func (s *BookingOfferingBusinessType) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingBusinessType to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingBusinessType(v) {
+	case BookingOfferingBusinessTypeStudio:
+		*s = BookingOfferingBusinessTypeStudio
+	case BookingOfferingBusinessTypeSalon:
+		*s = BookingOfferingBusinessTypeSalon
+	case BookingOfferingBusinessTypeHybrid:
+		*s = BookingOfferingBusinessTypeHybrid
+	default:
+		*s = BookingOfferingBusinessType(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingBusinessType) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingBusinessType) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes BookingOfferingMode as json.
 func (s BookingOfferingMode) Encode(e *jx.Encoder) {
 	e.Str(string(s))
@@ -28198,6 +29036,668 @@ func (s BookingOfferingMode) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *BookingOfferingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingModules) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingModules) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		e.Bool(s.Appointments)
+	}
+	{
+		e.FieldStart("classes")
+		e.Bool(s.Classes)
+	}
+	{
+		e.FieldStart("pos")
+		e.Bool(s.Pos)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingModules = [3]string{
+	0: "appointments",
+	1: "classes",
+	2: "pos",
+}
+
+// Decode decodes BookingOfferingModules from json.
+func (s *BookingOfferingModules) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingModules to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Appointments = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "classes":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.Classes = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"classes\"")
+			}
+		case "pos":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Pos = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"pos\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingModules")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingModules) {
+					name = jsonFieldsNameOfBookingOfferingModules[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingModules) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingModules) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperations) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperations) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		s.Appointments.Encode(e)
+	}
+	{
+		e.FieldStart("classes")
+		s.Classes.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperations = [2]string{
+	0: "appointments",
+	1: "classes",
+}
+
+// Decode decodes BookingOfferingOperations from json.
+func (s *BookingOfferingOperations) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperations to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Appointments.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "classes":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Classes.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"classes\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperations")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperations) {
+					name = jsonFieldsNameOfBookingOfferingOperations[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperations) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperations) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperationsAppointments) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperationsAppointments) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("access_level")
+		s.AccessLevel.Encode(e)
+	}
+	{
+		e.FieldStart("enabled")
+		e.Bool(s.Enabled)
+	}
+	{
+		e.FieldStart("management_enabled")
+		e.Bool(s.ManagementEnabled)
+	}
+	{
+		e.FieldStart("plan_full_access")
+		e.Bool(s.PlanFullAccess)
+	}
+	{
+		e.FieldStart("provider_count")
+		e.Int(s.ProviderCount)
+	}
+	{
+		e.FieldStart("service_count")
+		e.Int(s.ServiceCount)
+	}
+	{
+		e.FieldStart("visibility")
+		s.Visibility.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperationsAppointments = [7]string{
+	0: "access_level",
+	1: "enabled",
+	2: "management_enabled",
+	3: "plan_full_access",
+	4: "provider_count",
+	5: "service_count",
+	6: "visibility",
+}
+
+// Decode decodes BookingOfferingOperationsAppointments from json.
+func (s *BookingOfferingOperationsAppointments) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointments to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "access_level":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AccessLevel.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"access_level\"")
+			}
+		case "enabled":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.Enabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"enabled\"")
+			}
+		case "management_enabled":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.ManagementEnabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"management_enabled\"")
+			}
+		case "plan_full_access":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.PlanFullAccess = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"plan_full_access\"")
+			}
+		case "provider_count":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Int()
+				s.ProviderCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"provider_count\"")
+			}
+		case "service_count":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Int()
+				s.ServiceCount = int(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"service_count\"")
+			}
+		case "visibility":
+			requiredBitSet[0] |= 1 << 6
+			if err := func() error {
+				if err := s.Visibility.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"visibility\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperationsAppointments")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b01111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperationsAppointments) {
+					name = jsonFieldsNameOfBookingOfferingOperationsAppointments[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperationsAppointments) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointments) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsAppointmentsAccessLevel as json.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsAppointmentsAccessLevel from json.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointmentsAccessLevel to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsAppointmentsAccessLevel(v) {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		*s = BookingOfferingOperationsAppointmentsAccessLevelFull
+	default:
+		*s = BookingOfferingOperationsAppointmentsAccessLevel(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsAppointmentsVisibility as json.
+func (s BookingOfferingOperationsAppointmentsVisibility) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsAppointmentsVisibility from json.
+func (s *BookingOfferingOperationsAppointmentsVisibility) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsAppointmentsVisibility to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsAppointmentsVisibility(v) {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		*s = BookingOfferingOperationsAppointmentsVisibilityVisible
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		*s = BookingOfferingOperationsAppointmentsVisibilityHidden
+	default:
+		*s = BookingOfferingOperationsAppointmentsVisibility(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsAppointmentsVisibility) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsAppointmentsVisibility) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingOperationsClasses) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingOperationsClasses) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("enabled")
+		e.Bool(s.Enabled)
+	}
+	{
+		e.FieldStart("visibility")
+		s.Visibility.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingOperationsClasses = [2]string{
+	0: "enabled",
+	1: "visibility",
+}
+
+// Decode decodes BookingOfferingOperationsClasses from json.
+func (s *BookingOfferingOperationsClasses) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsClasses to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "enabled":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Enabled = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"enabled\"")
+			}
+		case "visibility":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Visibility.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"visibility\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingOperationsClasses")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingOperationsClasses) {
+					name = jsonFieldsNameOfBookingOfferingOperationsClasses[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingOperationsClasses) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsClasses) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperationsClassesVisibility as json.
+func (s BookingOfferingOperationsClassesVisibility) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes BookingOfferingOperationsClassesVisibility from json.
+func (s *BookingOfferingOperationsClassesVisibility) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingOperationsClassesVisibility to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch BookingOfferingOperationsClassesVisibility(v) {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		*s = BookingOfferingOperationsClassesVisibilityVisible
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		*s = BookingOfferingOperationsClassesVisibilityHidden
+	default:
+		*s = BookingOfferingOperationsClassesVisibility(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s BookingOfferingOperationsClassesVisibility) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingOperationsClassesVisibility) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -28308,6 +29808,187 @@ func (s *BookingOfferingResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *BookingOfferingResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *BookingOfferingSurfaces) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *BookingOfferingSurfaces) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("appointments")
+		e.Bool(s.Appointments)
+	}
+	{
+		e.FieldStart("check_in")
+		e.Bool(s.CheckIn)
+	}
+	{
+		e.FieldStart("clients")
+		e.Bool(s.Clients)
+	}
+	{
+		e.FieldStart("dashboard")
+		e.Bool(s.Dashboard)
+	}
+	{
+		e.FieldStart("point_of_sale")
+		e.Bool(s.PointOfSale)
+	}
+	{
+		e.FieldStart("schedule")
+		e.Bool(s.Schedule)
+	}
+}
+
+var jsonFieldsNameOfBookingOfferingSurfaces = [6]string{
+	0: "appointments",
+	1: "check_in",
+	2: "clients",
+	3: "dashboard",
+	4: "point_of_sale",
+	5: "schedule",
+}
+
+// Decode decodes BookingOfferingSurfaces from json.
+func (s *BookingOfferingSurfaces) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode BookingOfferingSurfaces to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "appointments":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Bool()
+				s.Appointments = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"appointments\"")
+			}
+		case "check_in":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Bool()
+				s.CheckIn = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"check_in\"")
+			}
+		case "clients":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Bool()
+				s.Clients = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"clients\"")
+			}
+		case "dashboard":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				v, err := d.Bool()
+				s.Dashboard = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"dashboard\"")
+			}
+		case "point_of_sale":
+			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				v, err := d.Bool()
+				s.PointOfSale = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"point_of_sale\"")
+			}
+		case "schedule":
+			requiredBitSet[0] |= 1 << 5
+			if err := func() error {
+				v, err := d.Bool()
+				s.Schedule = bool(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"schedule\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode BookingOfferingSurfaces")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00111111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfBookingOfferingSurfaces) {
+					name = jsonFieldsNameOfBookingOfferingSurfaces[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *BookingOfferingSurfaces) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *BookingOfferingSurfaces) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -70735,6 +72416,94 @@ func (s *NilAppointmentCheckoutConfirmCode) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes AppointmentRefundQuote as json.
+func (o NilAppointmentRefundQuote) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes AppointmentRefundQuote from json.
+func (o *NilAppointmentRefundQuote) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilAppointmentRefundQuote to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v AppointmentRefundQuote
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilAppointmentRefundQuote) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilAppointmentRefundQuote) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes AppointmentRefundQuoteUnavailableReason as json.
+func (o NilAppointmentRefundQuoteUnavailableReason) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes AppointmentRefundQuoteUnavailableReason from json.
+func (o *NilAppointmentRefundQuoteUnavailableReason) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilAppointmentRefundQuoteUnavailableReason to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v AppointmentRefundQuoteUnavailableReason
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilAppointmentRefundQuoteUnavailableReason) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilAppointmentRefundQuoteUnavailableReason) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes BookingItemFeeStatus as json.
 func (o NilBookingItemFeeStatus) Encode(e *jx.Encoder) {
 	if o.Null {
@@ -74526,6 +76295,39 @@ func (s *OptAdminScheduleRow) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes AppointmentCancelRefund as json.
+func (o OptAppointmentCancelRefund) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes AppointmentCancelRefund from json.
+func (o *OptAppointmentCancelRefund) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptAppointmentCancelRefund to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptAppointmentCancelRefund) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptAppointmentCancelRefund) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes AppointmentCheckoutRequestPaymentChoice as json.
 func (o OptAppointmentCheckoutRequestPaymentChoice) Encode(e *jx.Encoder) {
 	if !o.Set {
@@ -74654,6 +76456,171 @@ func (s OptAppointmentStatus) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *OptAppointmentStatus) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBookingMode as json.
+func (o OptBookingOfferingBookingMode) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes BookingOfferingBookingMode from json.
+func (o *OptBookingOfferingBookingMode) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingBookingMode to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingBookingMode) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingBookingMode) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingBusinessType as json.
+func (o OptBookingOfferingBusinessType) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes BookingOfferingBusinessType from json.
+func (o *OptBookingOfferingBusinessType) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingBusinessType to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingBusinessType) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingBusinessType) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingModules as json.
+func (o OptBookingOfferingModules) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingModules from json.
+func (o *OptBookingOfferingModules) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingModules to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingModules) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingModules) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingOperations as json.
+func (o OptBookingOfferingOperations) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingOperations from json.
+func (o *OptBookingOfferingOperations) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingOperations to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingOperations) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingOperations) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes BookingOfferingSurfaces as json.
+func (o OptBookingOfferingSurfaces) Encode(e *jx.Encoder) {
+	if !o.Set {
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes BookingOfferingSurfaces from json.
+func (o *OptBookingOfferingSurfaces) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode OptBookingOfferingSurfaces to nil")
+	}
+	o.Set = true
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s OptBookingOfferingSurfaces) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *OptBookingOfferingSurfaces) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -116481,6 +118448,12 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 		json.EncodeUUID(e, s.ID)
 	}
 	{
+		if s.Refund.Set {
+			e.FieldStart("refund")
+			s.Refund.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("start_time")
 		json.EncodeDateTime(e, s.StartTime)
 	}
@@ -116502,7 +118475,7 @@ func (s *Visit) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfVisit = [13]string{
+var jsonFieldsNameOfVisit = [14]string{
 	0:  "amount_due_at_booking_minor",
 	1:  "amount_paid_minor",
 	2:  "appointments",
@@ -116511,11 +118484,12 @@ var jsonFieldsNameOfVisit = [13]string{
 	5:  "end_time",
 	6:  "hold_expires_at",
 	7:  "id",
-	8:  "start_time",
-	9:  "status",
-	10: "total_price_amount",
-	11: "total_price_minor",
-	12: "updated_at",
+	8:  "refund",
+	9:  "start_time",
+	10: "status",
+	11: "total_price_amount",
+	12: "total_price_minor",
+	13: "updated_at",
 }
 
 // Decode decodes Visit from json.
@@ -116625,8 +118599,18 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
+		case "refund":
+			if err := func() error {
+				s.Refund.Reset()
+				if err := s.Refund.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"refund\"")
+			}
 		case "start_time":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.StartTime = v
@@ -116638,7 +118622,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_time\"")
 			}
 		case "status":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.Status.Decode(d); err != nil {
 					return err
@@ -116648,7 +118632,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"status\"")
 			}
 		case "total_price_amount":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := d.Float64()
 				s.TotalPriceAmount = float64(v)
@@ -116660,7 +118644,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_amount\"")
 			}
 		case "total_price_minor":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.TotalPriceMinor = int64(v)
@@ -116672,7 +118656,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"total_price_minor\"")
 			}
 		case "updated_at":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.UpdatedAt = string(v)
@@ -116694,7 +118678,7 @@ func (s *Visit) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11110111,
-		0b00011111,
+		0b00111110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

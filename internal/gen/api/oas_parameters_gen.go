@@ -2173,6 +2173,8 @@ type CancelAdminVisitParams struct {
 	// Optional retry key (1 to 200 characters); a retry with the same key and body replays the first
 	// answer.
 	IdempotencyKey OptString `json:",omitempty,omitzero"`
+	// True refunds the whole online payment of the visit to its card.
+	RefundPayment OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAdminVisitParams(packed middleware.Parameters) (params CancelAdminVisitParams) {
@@ -2199,6 +2201,15 @@ func unpackCancelAdminVisitParams(packed middleware.Parameters) (params CancelAd
 		}
 		if v, ok := packed[key]; ok {
 			params.IdempotencyKey = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "refund_payment",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.RefundPayment = v.(OptBool)
 		}
 	}
 	return params
@@ -2386,6 +2397,52 @@ func decodeCancelAdminVisitParams(args [1]string, argsEscaped bool, r *http.Requ
 			Err:  err,
 		}
 	}
+	// Set default value for query: refund_payment.
+	{
+		val := bool(false)
+		params.RefundPayment.SetTo(val)
+	}
+	// Decode query: refund_payment.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "refund_payment",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotRefundPaymentVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotRefundPaymentVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.RefundPayment.SetTo(paramsDotRefundPaymentVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "refund_payment",
+			In:   "query",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -2400,6 +2457,11 @@ type CancelAppointmentParams struct {
 	IdempotencyKey string
 	// The appointment's updated_at as last read.
 	UpdatedAt OptString `json:",omitempty,omitzero"`
+	// True accepts the refund the venue's terms give (the cancel
+	// preview's `refund`) for a booking paid online; absent or false, such
+	// a cancel is 422 `REFUND_REQUIRED`. No effect on a booking not paid
+	// online.
+	AcceptRefundTerms OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAppointmentParams(packed middleware.Parameters) (params CancelAppointmentParams) {
@@ -2431,6 +2493,15 @@ func unpackCancelAppointmentParams(packed middleware.Parameters) (params CancelA
 		}
 		if v, ok := packed[key]; ok {
 			params.UpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "accept_refund_terms",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.AcceptRefundTerms = v.(OptBool)
 		}
 	}
 	return params
@@ -2640,6 +2711,52 @@ func decodeCancelAppointmentParams(args [1]string, argsEscaped bool, r *http.Req
 			Err:  err,
 		}
 	}
+	// Set default value for query: accept_refund_terms.
+	{
+		val := bool(false)
+		params.AcceptRefundTerms.SetTo(val)
+	}
+	// Decode query: accept_refund_terms.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotAcceptRefundTermsVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotAcceptRefundTermsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.AcceptRefundTerms.SetTo(paramsDotAcceptRefundTermsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "accept_refund_terms",
+			In:   "query",
+			Err:  err,
+		}
+	}
 	return params, nil
 }
 
@@ -2654,6 +2771,15 @@ type CancelAppointmentVisitParams struct {
 	IdempotencyKey string
 	// The visit's updated_at as last read.
 	UpdatedAt OptString `json:",omitempty,omitzero"`
+	// The same token under the contract's name for visit actions (as
+	// the reschedule's body and the staff cancel take it); either may
+	// be sent, both only when equal (else 400 `VALIDATION_ERROR`).
+	ExpectedUpdatedAt OptString `json:",omitempty,omitzero"`
+	// True accepts the refund the venue's terms give (the cancel
+	// preview's `refund`) for a booking paid online; absent or false, such
+	// a cancel is 422 `REFUND_REQUIRED`. No effect on a booking not paid
+	// online.
+	AcceptRefundTerms OptBool `json:",omitempty,omitzero"`
 }
 
 func unpackCancelAppointmentVisitParams(packed middleware.Parameters) (params CancelAppointmentVisitParams) {
@@ -2685,6 +2811,24 @@ func unpackCancelAppointmentVisitParams(packed middleware.Parameters) (params Ca
 		}
 		if v, ok := packed[key]; ok {
 			params.UpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "expected_updated_at",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.ExpectedUpdatedAt = v.(OptString)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "accept_refund_terms",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.AcceptRefundTerms = v.(OptBool)
 		}
 	}
 	return params
@@ -2890,6 +3034,120 @@ func decodeCancelAppointmentVisitParams(args [1]string, argsEscaped bool, r *htt
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "updated_at",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: expected_updated_at.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "expected_updated_at",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotExpectedUpdatedAtVal string
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToString(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotExpectedUpdatedAtVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.ExpectedUpdatedAt.SetTo(paramsDotExpectedUpdatedAtVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.ExpectedUpdatedAt.Get(); ok {
+					if err := func() error {
+						if err := (validate.String{
+							MinLength:     0,
+							MinLengthSet:  false,
+							MaxLength:     64,
+							MaxLengthSet:  true,
+							Email:         false,
+							Hostname:      false,
+							Regex:         nil,
+							MinNumeric:    0,
+							MinNumericSet: false,
+							MaxNumeric:    0,
+							MaxNumericSet: false,
+						}).Validate(string(value)); err != nil {
+							return errors.Wrap(err, "string")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "expected_updated_at",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Set default value for query: accept_refund_terms.
+	{
+		val := bool(false)
+		params.AcceptRefundTerms.SetTo(val)
+	}
+	// Decode query: accept_refund_terms.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "accept_refund_terms",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotAcceptRefundTermsVal bool
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToBool(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotAcceptRefundTermsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.AcceptRefundTerms.SetTo(paramsDotAcceptRefundTermsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "accept_refund_terms",
 			In:   "query",
 			Err:  err,
 		}

@@ -420,7 +420,9 @@ type AdminAppointmentActionRequest struct {
 	ExpectedUpdatedAt string                              `json:"expected_updated_at"`
 	ProviderID        OptUUID                             `json:"provider_id"`
 	Reason            OptString                           `json:"reason"`
-	StartTime         OptDateTime                         `json:"start_time"`
+	// With `cancel` only; true refunds the whole online payment to its card.
+	RefundPayment OptBool     `json:"refund_payment"`
+	StartTime     OptDateTime `json:"start_time"`
 }
 
 // GetAction returns the value of Action.
@@ -441,6 +443,11 @@ func (s *AdminAppointmentActionRequest) GetProviderID() OptUUID {
 // GetReason returns the value of Reason.
 func (s *AdminAppointmentActionRequest) GetReason() OptString {
 	return s.Reason
+}
+
+// GetRefundPayment returns the value of RefundPayment.
+func (s *AdminAppointmentActionRequest) GetRefundPayment() OptBool {
+	return s.RefundPayment
 }
 
 // GetStartTime returns the value of StartTime.
@@ -466,6 +473,11 @@ func (s *AdminAppointmentActionRequest) SetProviderID(val OptUUID) {
 // SetReason sets the value of Reason.
 func (s *AdminAppointmentActionRequest) SetReason(val OptString) {
 	s.Reason = val
+}
+
+// SetRefundPayment sets the value of RefundPayment.
+func (s *AdminAppointmentActionRequest) SetRefundPayment(val OptBool) {
+	s.RefundPayment = val
 }
 
 // SetStartTime sets the value of StartTime.
@@ -8076,15 +8088,16 @@ type Appointment struct {
 	PassID          NilUUID            `json:"pass_id"`
 	Payment         AppointmentPayment `json:"payment"`
 	// Major units of the service's currency.
-	PriceAmount     float64           `json:"price_amount"`
-	PriceMinor      int64             `json:"price_minor"`
-	ProviderID      uuid.UUID         `json:"provider_id"`
-	RescheduledToID NilUUID           `json:"rescheduled_to_id"`
-	RoomID          NilUUID           `json:"room_id"`
-	ServiceID       uuid.UUID         `json:"service_id"`
-	ServiceName     string            `json:"service_name"`
-	StartTime       time.Time         `json:"start_time"`
-	Status          AppointmentStatus `json:"status"`
+	PriceAmount     float64                    `json:"price_amount"`
+	PriceMinor      int64                      `json:"price_minor"`
+	ProviderID      uuid.UUID                  `json:"provider_id"`
+	Refund          OptAppointmentCancelRefund `json:"refund"`
+	RescheduledToID NilUUID                    `json:"rescheduled_to_id"`
+	RoomID          NilUUID                    `json:"room_id"`
+	ServiceID       uuid.UUID                  `json:"service_id"`
+	ServiceName     string                     `json:"service_name"`
+	StartTime       time.Time                  `json:"start_time"`
+	Status          AppointmentStatus          `json:"status"`
 	// The concurrency token a cancel or staff action sends back (RFC 3339, microseconds).
 	UpdatedAt string  `json:"updated_at"`
 	VariantID NilUUID `json:"variant_id"`
@@ -8174,6 +8187,11 @@ func (s *Appointment) GetPriceMinor() int64 {
 // GetProviderID returns the value of ProviderID.
 func (s *Appointment) GetProviderID() uuid.UUID {
 	return s.ProviderID
+}
+
+// GetRefund returns the value of Refund.
+func (s *Appointment) GetRefund() OptAppointmentCancelRefund {
+	return s.Refund
 }
 
 // GetRescheduledToID returns the value of RescheduledToID.
@@ -8304,6 +8322,11 @@ func (s *Appointment) SetPriceMinor(val int64) {
 // SetProviderID sets the value of ProviderID.
 func (s *Appointment) SetProviderID(val uuid.UUID) {
 	s.ProviderID = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *Appointment) SetRefund(val OptAppointmentCancelRefund) {
+	s.Refund = val
 }
 
 // SetRescheduledToID sets the value of RescheduledToID.
@@ -8466,6 +8489,7 @@ type AppointmentCancelPreview struct {
 	FeeAmount     float64                                  `json:"fee_amount"`
 	FeeMinor      int64                                    `json:"fee_minor"`
 	PackageLinked bool                                     `json:"package_linked"`
+	Refund        NilAppointmentRefundQuote                `json:"refund"`
 	VisitID       NilUUID                                  `json:"visit_id"`
 	VisitLinked   bool                                     `json:"visit_linked"`
 	WindowHours   int                                      `json:"window_hours"`
@@ -8499,6 +8523,11 @@ func (s *AppointmentCancelPreview) GetFeeMinor() int64 {
 // GetPackageLinked returns the value of PackageLinked.
 func (s *AppointmentCancelPreview) GetPackageLinked() bool {
 	return s.PackageLinked
+}
+
+// GetRefund returns the value of Refund.
+func (s *AppointmentCancelPreview) GetRefund() NilAppointmentRefundQuote {
+	return s.Refund
 }
 
 // GetVisitID returns the value of VisitID.
@@ -8544,6 +8573,11 @@ func (s *AppointmentCancelPreview) SetFeeMinor(val int64) {
 // SetPackageLinked sets the value of PackageLinked.
 func (s *AppointmentCancelPreview) SetPackageLinked(val bool) {
 	s.PackageLinked = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *AppointmentCancelPreview) SetRefund(val NilAppointmentRefundQuote) {
+	s.Refund = val
 }
 
 // SetVisitID sets the value of VisitID.
@@ -8647,6 +8681,140 @@ func (s *AppointmentCancelPreviewResponse) SetData(val AppointmentCancelPreview)
 // SetError sets the value of Error.
 func (s *AppointmentCancelPreviewResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Only on the answer of a cancel that gave back an online payment:
+// where its refund stands.
+// Ref: #/components/schemas/AppointmentCancelRefund
+type AppointmentCancelRefund struct {
+	Amount           float64                       `json:"amount"`
+	AmountMinor      int64                         `json:"amount_minor"`
+	Currency         string                        `json:"currency"`
+	FeeWithheldMinor int64                         `json:"fee_withheld_minor"`
+	RefundID         NilUUID                       `json:"refund_id"`
+	Status           AppointmentCancelRefundStatus `json:"status"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AppointmentCancelRefund) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AppointmentCancelRefund) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentCancelRefund) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeWithheldMinor returns the value of FeeWithheldMinor.
+func (s *AppointmentCancelRefund) GetFeeWithheldMinor() int64 {
+	return s.FeeWithheldMinor
+}
+
+// GetRefundID returns the value of RefundID.
+func (s *AppointmentCancelRefund) GetRefundID() NilUUID {
+	return s.RefundID
+}
+
+// GetStatus returns the value of Status.
+func (s *AppointmentCancelRefund) GetStatus() AppointmentCancelRefundStatus {
+	return s.Status
+}
+
+// SetAmount sets the value of Amount.
+func (s *AppointmentCancelRefund) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AppointmentCancelRefund) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentCancelRefund) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeWithheldMinor sets the value of FeeWithheldMinor.
+func (s *AppointmentCancelRefund) SetFeeWithheldMinor(val int64) {
+	s.FeeWithheldMinor = val
+}
+
+// SetRefundID sets the value of RefundID.
+func (s *AppointmentCancelRefund) SetRefundID(val NilUUID) {
+	s.RefundID = val
+}
+
+// SetStatus sets the value of Status.
+func (s *AppointmentCancelRefund) SetStatus(val AppointmentCancelRefundStatus) {
+	s.Status = val
+}
+
+type AppointmentCancelRefundStatus string
+
+const (
+	AppointmentCancelRefundStatusQueued    AppointmentCancelRefundStatus = "queued"
+	AppointmentCancelRefundStatusPending   AppointmentCancelRefundStatus = "pending"
+	AppointmentCancelRefundStatusSucceeded AppointmentCancelRefundStatus = "succeeded"
+	AppointmentCancelRefundStatusFailed    AppointmentCancelRefundStatus = "failed"
+	AppointmentCancelRefundStatusNone      AppointmentCancelRefundStatus = "none"
+)
+
+// AllValues returns all AppointmentCancelRefundStatus values.
+func (AppointmentCancelRefundStatus) AllValues() []AppointmentCancelRefundStatus {
+	return []AppointmentCancelRefundStatus{
+		AppointmentCancelRefundStatusQueued,
+		AppointmentCancelRefundStatusPending,
+		AppointmentCancelRefundStatusSucceeded,
+		AppointmentCancelRefundStatusFailed,
+		AppointmentCancelRefundStatusNone,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentCancelRefundStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentCancelRefundStatusQueued:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusPending:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusSucceeded:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusFailed:
+		return []byte(s), nil
+	case AppointmentCancelRefundStatusNone:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentCancelRefundStatus) UnmarshalText(data []byte) error {
+	switch AppointmentCancelRefundStatus(data) {
+	case AppointmentCancelRefundStatusQueued:
+		*s = AppointmentCancelRefundStatusQueued
+		return nil
+	case AppointmentCancelRefundStatusPending:
+		*s = AppointmentCancelRefundStatusPending
+		return nil
+	case AppointmentCancelRefundStatusSucceeded:
+		*s = AppointmentCancelRefundStatusSucceeded
+		return nil
+	case AppointmentCancelRefundStatusFailed:
+		*s = AppointmentCancelRefundStatusFailed
+		return nil
+	case AppointmentCancelRefundStatusNone:
+		*s = AppointmentCancelRefundStatusNone
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/AppointmentCheckout
@@ -9580,13 +9748,16 @@ func (s *AppointmentPayment) UnmarshalText(data []byte) error {
 
 // Ref: #/components/schemas/AppointmentPolicies
 type AppointmentPolicies struct {
-	GroupedVisits              GroupedVisitsPolicy                     `json:"grouped_visits"`
-	PaymentAtBookingMode       AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
-	RequirePaymentAtBooking    bool                                    `json:"require_payment_at_booking"`
-	RowPresent                 bool                                    `json:"row_present"`
-	SelfServiceCutoffHours     NilInt                                  `json:"self_service_cutoff_hours"`
-	SelfServiceCutoffMalformed bool                                    `json:"self_service_cutoff_malformed"`
-	SlotIntervalMinutes        int                                     `json:"slot_interval_minutes"`
+	GroupedVisits           GroupedVisitsPolicy                     `json:"grouped_visits"`
+	PaymentAtBookingMode    AppointmentPoliciesPaymentAtBookingMode `json:"payment_at_booking_mode"`
+	RequirePaymentAtBooking bool                                    `json:"require_payment_at_booking"`
+	RowPresent              bool                                    `json:"row_present"`
+	SelfServiceCutoffHours  NilInt                                  `json:"self_service_cutoff_hours"`
+	// The contract's malformed flag. Always false here: the cutoff is
+	// stored as a whole number of hours (0 to 720) that every write
+	// checks, so there is no malformed value to report.
+	SelfServiceCutoffMalformed bool `json:"self_service_cutoff_malformed"`
+	SlotIntervalMinutes        int  `json:"slot_interval_minutes"`
 }
 
 // GetGroupedVisits returns the value of GroupedVisits.
@@ -10008,6 +10179,198 @@ func (s *AppointmentReadinessStatus) UnmarshalText(data []byte) error {
 		return nil
 	case AppointmentReadinessStatusIncomplete:
 		*s = AppointmentReadinessStatusIncomplete
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/AppointmentRefundQuote
+type AppointmentRefundQuote struct {
+	Amount            float64                                    `json:"amount"`
+	AmountMinor       int64                                      `json:"amount_minor"`
+	Available         bool                                       `json:"available"`
+	Currency          string                                     `json:"currency"`
+	FeeWithheldMinor  int64                                      `json:"fee_withheld_minor"`
+	PaidMinor         int64                                      `json:"paid_minor"`
+	Scope             AppointmentRefundQuoteScope                `json:"scope"`
+	Terms             NilString                                  `json:"terms"`
+	UnavailableReason NilAppointmentRefundQuoteUnavailableReason `json:"unavailable_reason"`
+}
+
+// GetAmount returns the value of Amount.
+func (s *AppointmentRefundQuote) GetAmount() float64 {
+	return s.Amount
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *AppointmentRefundQuote) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetAvailable returns the value of Available.
+func (s *AppointmentRefundQuote) GetAvailable() bool {
+	return s.Available
+}
+
+// GetCurrency returns the value of Currency.
+func (s *AppointmentRefundQuote) GetCurrency() string {
+	return s.Currency
+}
+
+// GetFeeWithheldMinor returns the value of FeeWithheldMinor.
+func (s *AppointmentRefundQuote) GetFeeWithheldMinor() int64 {
+	return s.FeeWithheldMinor
+}
+
+// GetPaidMinor returns the value of PaidMinor.
+func (s *AppointmentRefundQuote) GetPaidMinor() int64 {
+	return s.PaidMinor
+}
+
+// GetScope returns the value of Scope.
+func (s *AppointmentRefundQuote) GetScope() AppointmentRefundQuoteScope {
+	return s.Scope
+}
+
+// GetTerms returns the value of Terms.
+func (s *AppointmentRefundQuote) GetTerms() NilString {
+	return s.Terms
+}
+
+// GetUnavailableReason returns the value of UnavailableReason.
+func (s *AppointmentRefundQuote) GetUnavailableReason() NilAppointmentRefundQuoteUnavailableReason {
+	return s.UnavailableReason
+}
+
+// SetAmount sets the value of Amount.
+func (s *AppointmentRefundQuote) SetAmount(val float64) {
+	s.Amount = val
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *AppointmentRefundQuote) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetAvailable sets the value of Available.
+func (s *AppointmentRefundQuote) SetAvailable(val bool) {
+	s.Available = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *AppointmentRefundQuote) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetFeeWithheldMinor sets the value of FeeWithheldMinor.
+func (s *AppointmentRefundQuote) SetFeeWithheldMinor(val int64) {
+	s.FeeWithheldMinor = val
+}
+
+// SetPaidMinor sets the value of PaidMinor.
+func (s *AppointmentRefundQuote) SetPaidMinor(val int64) {
+	s.PaidMinor = val
+}
+
+// SetScope sets the value of Scope.
+func (s *AppointmentRefundQuote) SetScope(val AppointmentRefundQuoteScope) {
+	s.Scope = val
+}
+
+// SetTerms sets the value of Terms.
+func (s *AppointmentRefundQuote) SetTerms(val NilString) {
+	s.Terms = val
+}
+
+// SetUnavailableReason sets the value of UnavailableReason.
+func (s *AppointmentRefundQuote) SetUnavailableReason(val NilAppointmentRefundQuoteUnavailableReason) {
+	s.UnavailableReason = val
+}
+
+type AppointmentRefundQuoteScope string
+
+const (
+	AppointmentRefundQuoteScopeAppointment AppointmentRefundQuoteScope = "appointment"
+	AppointmentRefundQuoteScopeVisit       AppointmentRefundQuoteScope = "visit"
+)
+
+// AllValues returns all AppointmentRefundQuoteScope values.
+func (AppointmentRefundQuoteScope) AllValues() []AppointmentRefundQuoteScope {
+	return []AppointmentRefundQuoteScope{
+		AppointmentRefundQuoteScopeAppointment,
+		AppointmentRefundQuoteScopeVisit,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentRefundQuoteScope) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentRefundQuoteScopeAppointment:
+		return []byte(s), nil
+	case AppointmentRefundQuoteScopeVisit:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentRefundQuoteScope) UnmarshalText(data []byte) error {
+	switch AppointmentRefundQuoteScope(data) {
+	case AppointmentRefundQuoteScopeAppointment:
+		*s = AppointmentRefundQuoteScopeAppointment
+		return nil
+	case AppointmentRefundQuoteScopeVisit:
+		*s = AppointmentRefundQuoteScopeVisit
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type AppointmentRefundQuoteUnavailableReason string
+
+const (
+	AppointmentRefundQuoteUnavailableReasonNoRefundTerms         AppointmentRefundQuoteUnavailableReason = "no_refund_terms"
+	AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable AppointmentRefundQuoteUnavailableReason = "card_refund_unavailable"
+	AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff  AppointmentRefundQuoteUnavailableReason = "package_requires_staff"
+)
+
+// AllValues returns all AppointmentRefundQuoteUnavailableReason values.
+func (AppointmentRefundQuoteUnavailableReason) AllValues() []AppointmentRefundQuoteUnavailableReason {
+	return []AppointmentRefundQuoteUnavailableReason{
+		AppointmentRefundQuoteUnavailableReasonNoRefundTerms,
+		AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable,
+		AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s AppointmentRefundQuoteUnavailableReason) MarshalText() ([]byte, error) {
+	switch s {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		return []byte(s), nil
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		return []byte(s), nil
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *AppointmentRefundQuoteUnavailableReason) UnmarshalText(data []byte) error {
+	switch AppointmentRefundQuoteUnavailableReason(data) {
+	case AppointmentRefundQuoteUnavailableReasonNoRefundTerms:
+		*s = AppointmentRefundQuoteUnavailableReasonNoRefundTerms
+		return nil
+	case AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable:
+		*s = AppointmentRefundQuoteUnavailableReasonCardRefundUnavailable
+		return nil
+	case AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff:
+		*s = AppointmentRefundQuoteUnavailableReasonPackageRequiresStaff
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -11369,9 +11732,32 @@ func (s *BookingListResponse) SetMeta(val BookingListMeta) {
 
 // Ref: #/components/schemas/BookingOffering
 type BookingOffering struct {
-	ContractVersion int                 `json:"contract_version"`
-	Mode            BookingOfferingMode `json:"mode"`
-	OrganizationID  uuid.UUID           `json:"organization_id"`
+	ActiveModules   []BookingOfferingActiveModulesItem `json:"active_modules"`
+	BookingMode     OptBookingOfferingBookingMode      `json:"booking_mode"`
+	BusinessType    OptBookingOfferingBusinessType     `json:"business_type"`
+	ContractVersion int                                `json:"contract_version"`
+	Mode            BookingOfferingMode                `json:"mode"`
+	Operations      OptBookingOfferingOperations       `json:"operations"`
+	OrganizationID  uuid.UUID                          `json:"organization_id"`
+	// Only on a PATCH whose answer could not be read again.
+	RefreshFailed   OptBool                    `json:"refresh_failed"`
+	VenueSurfaces   OptBookingOfferingSurfaces `json:"venue_surfaces"`
+	VerticalModules OptBookingOfferingModules  `json:"vertical_modules"`
+}
+
+// GetActiveModules returns the value of ActiveModules.
+func (s *BookingOffering) GetActiveModules() []BookingOfferingActiveModulesItem {
+	return s.ActiveModules
+}
+
+// GetBookingMode returns the value of BookingMode.
+func (s *BookingOffering) GetBookingMode() OptBookingOfferingBookingMode {
+	return s.BookingMode
+}
+
+// GetBusinessType returns the value of BusinessType.
+func (s *BookingOffering) GetBusinessType() OptBookingOfferingBusinessType {
+	return s.BusinessType
 }
 
 // GetContractVersion returns the value of ContractVersion.
@@ -11384,9 +11770,44 @@ func (s *BookingOffering) GetMode() BookingOfferingMode {
 	return s.Mode
 }
 
+// GetOperations returns the value of Operations.
+func (s *BookingOffering) GetOperations() OptBookingOfferingOperations {
+	return s.Operations
+}
+
 // GetOrganizationID returns the value of OrganizationID.
 func (s *BookingOffering) GetOrganizationID() uuid.UUID {
 	return s.OrganizationID
+}
+
+// GetRefreshFailed returns the value of RefreshFailed.
+func (s *BookingOffering) GetRefreshFailed() OptBool {
+	return s.RefreshFailed
+}
+
+// GetVenueSurfaces returns the value of VenueSurfaces.
+func (s *BookingOffering) GetVenueSurfaces() OptBookingOfferingSurfaces {
+	return s.VenueSurfaces
+}
+
+// GetVerticalModules returns the value of VerticalModules.
+func (s *BookingOffering) GetVerticalModules() OptBookingOfferingModules {
+	return s.VerticalModules
+}
+
+// SetActiveModules sets the value of ActiveModules.
+func (s *BookingOffering) SetActiveModules(val []BookingOfferingActiveModulesItem) {
+	s.ActiveModules = val
+}
+
+// SetBookingMode sets the value of BookingMode.
+func (s *BookingOffering) SetBookingMode(val OptBookingOfferingBookingMode) {
+	s.BookingMode = val
+}
+
+// SetBusinessType sets the value of BusinessType.
+func (s *BookingOffering) SetBusinessType(val OptBookingOfferingBusinessType) {
+	s.BusinessType = val
 }
 
 // SetContractVersion sets the value of ContractVersion.
@@ -11399,9 +11820,173 @@ func (s *BookingOffering) SetMode(val BookingOfferingMode) {
 	s.Mode = val
 }
 
+// SetOperations sets the value of Operations.
+func (s *BookingOffering) SetOperations(val OptBookingOfferingOperations) {
+	s.Operations = val
+}
+
 // SetOrganizationID sets the value of OrganizationID.
 func (s *BookingOffering) SetOrganizationID(val uuid.UUID) {
 	s.OrganizationID = val
+}
+
+// SetRefreshFailed sets the value of RefreshFailed.
+func (s *BookingOffering) SetRefreshFailed(val OptBool) {
+	s.RefreshFailed = val
+}
+
+// SetVenueSurfaces sets the value of VenueSurfaces.
+func (s *BookingOffering) SetVenueSurfaces(val OptBookingOfferingSurfaces) {
+	s.VenueSurfaces = val
+}
+
+// SetVerticalModules sets the value of VerticalModules.
+func (s *BookingOffering) SetVerticalModules(val OptBookingOfferingModules) {
+	s.VerticalModules = val
+}
+
+type BookingOfferingActiveModulesItem string
+
+const (
+	BookingOfferingActiveModulesItemClasses      BookingOfferingActiveModulesItem = "classes"
+	BookingOfferingActiveModulesItemAppointments BookingOfferingActiveModulesItem = "appointments"
+	BookingOfferingActiveModulesItemPos          BookingOfferingActiveModulesItem = "pos"
+)
+
+// AllValues returns all BookingOfferingActiveModulesItem values.
+func (BookingOfferingActiveModulesItem) AllValues() []BookingOfferingActiveModulesItem {
+	return []BookingOfferingActiveModulesItem{
+		BookingOfferingActiveModulesItemClasses,
+		BookingOfferingActiveModulesItemAppointments,
+		BookingOfferingActiveModulesItemPos,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingActiveModulesItem) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingActiveModulesItemClasses:
+		return []byte(s), nil
+	case BookingOfferingActiveModulesItemAppointments:
+		return []byte(s), nil
+	case BookingOfferingActiveModulesItemPos:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingActiveModulesItem) UnmarshalText(data []byte) error {
+	switch BookingOfferingActiveModulesItem(data) {
+	case BookingOfferingActiveModulesItemClasses:
+		*s = BookingOfferingActiveModulesItemClasses
+		return nil
+	case BookingOfferingActiveModulesItemAppointments:
+		*s = BookingOfferingActiveModulesItemAppointments
+		return nil
+	case BookingOfferingActiveModulesItemPos:
+		*s = BookingOfferingActiveModulesItemPos
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingBookingMode string
+
+const (
+	BookingOfferingBookingModeClasses      BookingOfferingBookingMode = "classes"
+	BookingOfferingBookingModeAppointments BookingOfferingBookingMode = "appointments"
+	BookingOfferingBookingModeBoth         BookingOfferingBookingMode = "both"
+)
+
+// AllValues returns all BookingOfferingBookingMode values.
+func (BookingOfferingBookingMode) AllValues() []BookingOfferingBookingMode {
+	return []BookingOfferingBookingMode{
+		BookingOfferingBookingModeClasses,
+		BookingOfferingBookingModeAppointments,
+		BookingOfferingBookingModeBoth,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingBookingMode) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingBookingModeClasses:
+		return []byte(s), nil
+	case BookingOfferingBookingModeAppointments:
+		return []byte(s), nil
+	case BookingOfferingBookingModeBoth:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingBookingMode) UnmarshalText(data []byte) error {
+	switch BookingOfferingBookingMode(data) {
+	case BookingOfferingBookingModeClasses:
+		*s = BookingOfferingBookingModeClasses
+		return nil
+	case BookingOfferingBookingModeAppointments:
+		*s = BookingOfferingBookingModeAppointments
+		return nil
+	case BookingOfferingBookingModeBoth:
+		*s = BookingOfferingBookingModeBoth
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingBusinessType string
+
+const (
+	BookingOfferingBusinessTypeStudio BookingOfferingBusinessType = "studio"
+	BookingOfferingBusinessTypeSalon  BookingOfferingBusinessType = "salon"
+	BookingOfferingBusinessTypeHybrid BookingOfferingBusinessType = "hybrid"
+)
+
+// AllValues returns all BookingOfferingBusinessType values.
+func (BookingOfferingBusinessType) AllValues() []BookingOfferingBusinessType {
+	return []BookingOfferingBusinessType{
+		BookingOfferingBusinessTypeStudio,
+		BookingOfferingBusinessTypeSalon,
+		BookingOfferingBusinessTypeHybrid,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingBusinessType) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingBusinessTypeStudio:
+		return []byte(s), nil
+	case BookingOfferingBusinessTypeSalon:
+		return []byte(s), nil
+	case BookingOfferingBusinessTypeHybrid:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingBusinessType) UnmarshalText(data []byte) error {
+	switch BookingOfferingBusinessType(data) {
+	case BookingOfferingBusinessTypeStudio:
+		*s = BookingOfferingBusinessTypeStudio
+		return nil
+	case BookingOfferingBusinessTypeSalon:
+		*s = BookingOfferingBusinessTypeSalon
+		return nil
+	case BookingOfferingBusinessTypeHybrid:
+		*s = BookingOfferingBusinessTypeHybrid
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type BookingOfferingMode string
@@ -11452,6 +12037,290 @@ func (s *BookingOfferingMode) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/BookingOfferingModules
+type BookingOfferingModules struct {
+	Appointments bool `json:"appointments"`
+	Classes      bool `json:"classes"`
+	Pos          bool `json:"pos"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingModules) GetAppointments() bool {
+	return s.Appointments
+}
+
+// GetClasses returns the value of Classes.
+func (s *BookingOfferingModules) GetClasses() bool {
+	return s.Classes
+}
+
+// GetPos returns the value of Pos.
+func (s *BookingOfferingModules) GetPos() bool {
+	return s.Pos
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingModules) SetAppointments(val bool) {
+	s.Appointments = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BookingOfferingModules) SetClasses(val bool) {
+	s.Classes = val
+}
+
+// SetPos sets the value of Pos.
+func (s *BookingOfferingModules) SetPos(val bool) {
+	s.Pos = val
+}
+
+// Ref: #/components/schemas/BookingOfferingOperations
+type BookingOfferingOperations struct {
+	Appointments BookingOfferingOperationsAppointments `json:"appointments"`
+	Classes      BookingOfferingOperationsClasses      `json:"classes"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingOperations) GetAppointments() BookingOfferingOperationsAppointments {
+	return s.Appointments
+}
+
+// GetClasses returns the value of Classes.
+func (s *BookingOfferingOperations) GetClasses() BookingOfferingOperationsClasses {
+	return s.Classes
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingOperations) SetAppointments(val BookingOfferingOperationsAppointments) {
+	s.Appointments = val
+}
+
+// SetClasses sets the value of Classes.
+func (s *BookingOfferingOperations) SetClasses(val BookingOfferingOperationsClasses) {
+	s.Classes = val
+}
+
+type BookingOfferingOperationsAppointments struct {
+	AccessLevel       BookingOfferingOperationsAppointmentsAccessLevel `json:"access_level"`
+	Enabled           bool                                             `json:"enabled"`
+	ManagementEnabled bool                                             `json:"management_enabled"`
+	PlanFullAccess    bool                                             `json:"plan_full_access"`
+	ProviderCount     int                                              `json:"provider_count"`
+	ServiceCount      int                                              `json:"service_count"`
+	Visibility        BookingOfferingOperationsAppointmentsVisibility  `json:"visibility"`
+}
+
+// GetAccessLevel returns the value of AccessLevel.
+func (s *BookingOfferingOperationsAppointments) GetAccessLevel() BookingOfferingOperationsAppointmentsAccessLevel {
+	return s.AccessLevel
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *BookingOfferingOperationsAppointments) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetManagementEnabled returns the value of ManagementEnabled.
+func (s *BookingOfferingOperationsAppointments) GetManagementEnabled() bool {
+	return s.ManagementEnabled
+}
+
+// GetPlanFullAccess returns the value of PlanFullAccess.
+func (s *BookingOfferingOperationsAppointments) GetPlanFullAccess() bool {
+	return s.PlanFullAccess
+}
+
+// GetProviderCount returns the value of ProviderCount.
+func (s *BookingOfferingOperationsAppointments) GetProviderCount() int {
+	return s.ProviderCount
+}
+
+// GetServiceCount returns the value of ServiceCount.
+func (s *BookingOfferingOperationsAppointments) GetServiceCount() int {
+	return s.ServiceCount
+}
+
+// GetVisibility returns the value of Visibility.
+func (s *BookingOfferingOperationsAppointments) GetVisibility() BookingOfferingOperationsAppointmentsVisibility {
+	return s.Visibility
+}
+
+// SetAccessLevel sets the value of AccessLevel.
+func (s *BookingOfferingOperationsAppointments) SetAccessLevel(val BookingOfferingOperationsAppointmentsAccessLevel) {
+	s.AccessLevel = val
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *BookingOfferingOperationsAppointments) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetManagementEnabled sets the value of ManagementEnabled.
+func (s *BookingOfferingOperationsAppointments) SetManagementEnabled(val bool) {
+	s.ManagementEnabled = val
+}
+
+// SetPlanFullAccess sets the value of PlanFullAccess.
+func (s *BookingOfferingOperationsAppointments) SetPlanFullAccess(val bool) {
+	s.PlanFullAccess = val
+}
+
+// SetProviderCount sets the value of ProviderCount.
+func (s *BookingOfferingOperationsAppointments) SetProviderCount(val int) {
+	s.ProviderCount = val
+}
+
+// SetServiceCount sets the value of ServiceCount.
+func (s *BookingOfferingOperationsAppointments) SetServiceCount(val int) {
+	s.ServiceCount = val
+}
+
+// SetVisibility sets the value of Visibility.
+func (s *BookingOfferingOperationsAppointments) SetVisibility(val BookingOfferingOperationsAppointmentsVisibility) {
+	s.Visibility = val
+}
+
+type BookingOfferingOperationsAppointmentsAccessLevel string
+
+const (
+	BookingOfferingOperationsAppointmentsAccessLevelFull BookingOfferingOperationsAppointmentsAccessLevel = "full"
+)
+
+// AllValues returns all BookingOfferingOperationsAppointmentsAccessLevel values.
+func (BookingOfferingOperationsAppointmentsAccessLevel) AllValues() []BookingOfferingOperationsAppointmentsAccessLevel {
+	return []BookingOfferingOperationsAppointmentsAccessLevel{
+		BookingOfferingOperationsAppointmentsAccessLevelFull,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsAppointmentsAccessLevel) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsAppointmentsAccessLevel) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsAppointmentsAccessLevel(data) {
+	case BookingOfferingOperationsAppointmentsAccessLevelFull:
+		*s = BookingOfferingOperationsAppointmentsAccessLevelFull
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingOperationsAppointmentsVisibility string
+
+const (
+	BookingOfferingOperationsAppointmentsVisibilityVisible BookingOfferingOperationsAppointmentsVisibility = "visible"
+	BookingOfferingOperationsAppointmentsVisibilityHidden  BookingOfferingOperationsAppointmentsVisibility = "hidden"
+)
+
+// AllValues returns all BookingOfferingOperationsAppointmentsVisibility values.
+func (BookingOfferingOperationsAppointmentsVisibility) AllValues() []BookingOfferingOperationsAppointmentsVisibility {
+	return []BookingOfferingOperationsAppointmentsVisibility{
+		BookingOfferingOperationsAppointmentsVisibilityVisible,
+		BookingOfferingOperationsAppointmentsVisibilityHidden,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsAppointmentsVisibility) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		return []byte(s), nil
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsAppointmentsVisibility) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsAppointmentsVisibility(data) {
+	case BookingOfferingOperationsAppointmentsVisibilityVisible:
+		*s = BookingOfferingOperationsAppointmentsVisibilityVisible
+		return nil
+	case BookingOfferingOperationsAppointmentsVisibilityHidden:
+		*s = BookingOfferingOperationsAppointmentsVisibilityHidden
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+type BookingOfferingOperationsClasses struct {
+	Enabled    bool                                       `json:"enabled"`
+	Visibility BookingOfferingOperationsClassesVisibility `json:"visibility"`
+}
+
+// GetEnabled returns the value of Enabled.
+func (s *BookingOfferingOperationsClasses) GetEnabled() bool {
+	return s.Enabled
+}
+
+// GetVisibility returns the value of Visibility.
+func (s *BookingOfferingOperationsClasses) GetVisibility() BookingOfferingOperationsClassesVisibility {
+	return s.Visibility
+}
+
+// SetEnabled sets the value of Enabled.
+func (s *BookingOfferingOperationsClasses) SetEnabled(val bool) {
+	s.Enabled = val
+}
+
+// SetVisibility sets the value of Visibility.
+func (s *BookingOfferingOperationsClasses) SetVisibility(val BookingOfferingOperationsClassesVisibility) {
+	s.Visibility = val
+}
+
+type BookingOfferingOperationsClassesVisibility string
+
+const (
+	BookingOfferingOperationsClassesVisibilityVisible BookingOfferingOperationsClassesVisibility = "visible"
+	BookingOfferingOperationsClassesVisibilityHidden  BookingOfferingOperationsClassesVisibility = "hidden"
+)
+
+// AllValues returns all BookingOfferingOperationsClassesVisibility values.
+func (BookingOfferingOperationsClassesVisibility) AllValues() []BookingOfferingOperationsClassesVisibility {
+	return []BookingOfferingOperationsClassesVisibility{
+		BookingOfferingOperationsClassesVisibilityVisible,
+		BookingOfferingOperationsClassesVisibilityHidden,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BookingOfferingOperationsClassesVisibility) MarshalText() ([]byte, error) {
+	switch s {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		return []byte(s), nil
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BookingOfferingOperationsClassesVisibility) UnmarshalText(data []byte) error {
+	switch BookingOfferingOperationsClassesVisibility(data) {
+	case BookingOfferingOperationsClassesVisibilityVisible:
+		*s = BookingOfferingOperationsClassesVisibilityVisible
+		return nil
+	case BookingOfferingOperationsClassesVisibilityHidden:
+		*s = BookingOfferingOperationsClassesVisibilityHidden
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BookingOfferingResponse
 type BookingOfferingResponse struct {
 	Data  BookingOffering `json:"data"`
@@ -11476,6 +12345,76 @@ func (s *BookingOfferingResponse) SetData(val BookingOffering) {
 // SetError sets the value of Error.
 func (s *BookingOfferingResponse) SetError(val struct{}) {
 	s.Error = val
+}
+
+// Ref: #/components/schemas/BookingOfferingSurfaces
+type BookingOfferingSurfaces struct {
+	Appointments bool `json:"appointments"`
+	CheckIn      bool `json:"check_in"`
+	Clients      bool `json:"clients"`
+	Dashboard    bool `json:"dashboard"`
+	PointOfSale  bool `json:"point_of_sale"`
+	Schedule     bool `json:"schedule"`
+}
+
+// GetAppointments returns the value of Appointments.
+func (s *BookingOfferingSurfaces) GetAppointments() bool {
+	return s.Appointments
+}
+
+// GetCheckIn returns the value of CheckIn.
+func (s *BookingOfferingSurfaces) GetCheckIn() bool {
+	return s.CheckIn
+}
+
+// GetClients returns the value of Clients.
+func (s *BookingOfferingSurfaces) GetClients() bool {
+	return s.Clients
+}
+
+// GetDashboard returns the value of Dashboard.
+func (s *BookingOfferingSurfaces) GetDashboard() bool {
+	return s.Dashboard
+}
+
+// GetPointOfSale returns the value of PointOfSale.
+func (s *BookingOfferingSurfaces) GetPointOfSale() bool {
+	return s.PointOfSale
+}
+
+// GetSchedule returns the value of Schedule.
+func (s *BookingOfferingSurfaces) GetSchedule() bool {
+	return s.Schedule
+}
+
+// SetAppointments sets the value of Appointments.
+func (s *BookingOfferingSurfaces) SetAppointments(val bool) {
+	s.Appointments = val
+}
+
+// SetCheckIn sets the value of CheckIn.
+func (s *BookingOfferingSurfaces) SetCheckIn(val bool) {
+	s.CheckIn = val
+}
+
+// SetClients sets the value of Clients.
+func (s *BookingOfferingSurfaces) SetClients(val bool) {
+	s.Clients = val
+}
+
+// SetDashboard sets the value of Dashboard.
+func (s *BookingOfferingSurfaces) SetDashboard(val bool) {
+	s.Dashboard = val
+}
+
+// SetPointOfSale sets the value of PointOfSale.
+func (s *BookingOfferingSurfaces) SetPointOfSale(val bool) {
+	s.PointOfSale = val
+}
+
+// SetSchedule sets the value of Schedule.
+func (s *BookingOfferingSurfaces) SetSchedule(val bool) {
+	s.Schedule = val
 }
 
 // Ref: #/components/schemas/BookingOfferingUpdateRequest
@@ -29861,6 +30800,96 @@ func (o NilAppointmentCheckoutConfirmCode) Or(d AppointmentCheckoutConfirmCode) 
 	return d
 }
 
+// NewNilAppointmentRefundQuote returns new NilAppointmentRefundQuote with value set to v.
+func NewNilAppointmentRefundQuote(v AppointmentRefundQuote) NilAppointmentRefundQuote {
+	return NilAppointmentRefundQuote{
+		Value: v,
+	}
+}
+
+// NilAppointmentRefundQuote is nullable AppointmentRefundQuote.
+type NilAppointmentRefundQuote struct {
+	Value AppointmentRefundQuote
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentRefundQuote) SetTo(v AppointmentRefundQuote) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentRefundQuote) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentRefundQuote) SetToNull() {
+	o.Null = true
+	var v AppointmentRefundQuote
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentRefundQuote) Get() (v AppointmentRefundQuote, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentRefundQuote) Or(d AppointmentRefundQuote) AppointmentRefundQuote {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilAppointmentRefundQuoteUnavailableReason returns new NilAppointmentRefundQuoteUnavailableReason with value set to v.
+func NewNilAppointmentRefundQuoteUnavailableReason(v AppointmentRefundQuoteUnavailableReason) NilAppointmentRefundQuoteUnavailableReason {
+	return NilAppointmentRefundQuoteUnavailableReason{
+		Value: v,
+	}
+}
+
+// NilAppointmentRefundQuoteUnavailableReason is nullable AppointmentRefundQuoteUnavailableReason.
+type NilAppointmentRefundQuoteUnavailableReason struct {
+	Value AppointmentRefundQuoteUnavailableReason
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilAppointmentRefundQuoteUnavailableReason) SetTo(v AppointmentRefundQuoteUnavailableReason) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilAppointmentRefundQuoteUnavailableReason) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilAppointmentRefundQuoteUnavailableReason) SetToNull() {
+	o.Null = true
+	var v AppointmentRefundQuoteUnavailableReason
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilAppointmentRefundQuoteUnavailableReason) Get() (v AppointmentRefundQuoteUnavailableReason, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilAppointmentRefundQuoteUnavailableReason) Or(d AppointmentRefundQuoteUnavailableReason) AppointmentRefundQuoteUnavailableReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilBookingItemFeeStatus returns new NilBookingItemFeeStatus with value set to v.
 func NewNilBookingItemFeeStatus(v BookingItemFeeStatus) NilBookingItemFeeStatus {
 	return NilBookingItemFeeStatus{
@@ -32924,6 +33953,52 @@ func (o OptAdminScheduleRow) Or(d AdminScheduleRow) AdminScheduleRow {
 	return d
 }
 
+// NewOptAppointmentCancelRefund returns new OptAppointmentCancelRefund with value set to v.
+func NewOptAppointmentCancelRefund(v AppointmentCancelRefund) OptAppointmentCancelRefund {
+	return OptAppointmentCancelRefund{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptAppointmentCancelRefund is optional AppointmentCancelRefund.
+type OptAppointmentCancelRefund struct {
+	Value AppointmentCancelRefund
+	Set   bool
+}
+
+// IsSet returns true if OptAppointmentCancelRefund was set.
+func (o OptAppointmentCancelRefund) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptAppointmentCancelRefund) Reset() {
+	var v AppointmentCancelRefund
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptAppointmentCancelRefund) SetTo(v AppointmentCancelRefund) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptAppointmentCancelRefund) Get() (v AppointmentCancelRefund, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptAppointmentCancelRefund) Or(d AppointmentCancelRefund) AppointmentCancelRefund {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewOptAppointmentCheckoutRequestPaymentChoice returns new OptAppointmentCheckoutRequestPaymentChoice with value set to v.
 func NewOptAppointmentCheckoutRequestPaymentChoice(v AppointmentCheckoutRequestPaymentChoice) OptAppointmentCheckoutRequestPaymentChoice {
 	return OptAppointmentCheckoutRequestPaymentChoice{
@@ -33102,6 +34177,236 @@ func (o OptAppointmentStatus) Get() (v AppointmentStatus, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptAppointmentStatus) Or(d AppointmentStatus) AppointmentStatus {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingBookingMode returns new OptBookingOfferingBookingMode with value set to v.
+func NewOptBookingOfferingBookingMode(v BookingOfferingBookingMode) OptBookingOfferingBookingMode {
+	return OptBookingOfferingBookingMode{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingBookingMode is optional BookingOfferingBookingMode.
+type OptBookingOfferingBookingMode struct {
+	Value BookingOfferingBookingMode
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingBookingMode was set.
+func (o OptBookingOfferingBookingMode) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingBookingMode) Reset() {
+	var v BookingOfferingBookingMode
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingBookingMode) SetTo(v BookingOfferingBookingMode) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingBookingMode) Get() (v BookingOfferingBookingMode, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingBookingMode) Or(d BookingOfferingBookingMode) BookingOfferingBookingMode {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingBusinessType returns new OptBookingOfferingBusinessType with value set to v.
+func NewOptBookingOfferingBusinessType(v BookingOfferingBusinessType) OptBookingOfferingBusinessType {
+	return OptBookingOfferingBusinessType{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingBusinessType is optional BookingOfferingBusinessType.
+type OptBookingOfferingBusinessType struct {
+	Value BookingOfferingBusinessType
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingBusinessType was set.
+func (o OptBookingOfferingBusinessType) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingBusinessType) Reset() {
+	var v BookingOfferingBusinessType
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingBusinessType) SetTo(v BookingOfferingBusinessType) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingBusinessType) Get() (v BookingOfferingBusinessType, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingBusinessType) Or(d BookingOfferingBusinessType) BookingOfferingBusinessType {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingModules returns new OptBookingOfferingModules with value set to v.
+func NewOptBookingOfferingModules(v BookingOfferingModules) OptBookingOfferingModules {
+	return OptBookingOfferingModules{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingModules is optional BookingOfferingModules.
+type OptBookingOfferingModules struct {
+	Value BookingOfferingModules
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingModules was set.
+func (o OptBookingOfferingModules) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingModules) Reset() {
+	var v BookingOfferingModules
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingModules) SetTo(v BookingOfferingModules) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingModules) Get() (v BookingOfferingModules, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingModules) Or(d BookingOfferingModules) BookingOfferingModules {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingOperations returns new OptBookingOfferingOperations with value set to v.
+func NewOptBookingOfferingOperations(v BookingOfferingOperations) OptBookingOfferingOperations {
+	return OptBookingOfferingOperations{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingOperations is optional BookingOfferingOperations.
+type OptBookingOfferingOperations struct {
+	Value BookingOfferingOperations
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingOperations was set.
+func (o OptBookingOfferingOperations) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingOperations) Reset() {
+	var v BookingOfferingOperations
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingOperations) SetTo(v BookingOfferingOperations) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingOperations) Get() (v BookingOfferingOperations, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingOperations) Or(d BookingOfferingOperations) BookingOfferingOperations {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptBookingOfferingSurfaces returns new OptBookingOfferingSurfaces with value set to v.
+func NewOptBookingOfferingSurfaces(v BookingOfferingSurfaces) OptBookingOfferingSurfaces {
+	return OptBookingOfferingSurfaces{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptBookingOfferingSurfaces is optional BookingOfferingSurfaces.
+type OptBookingOfferingSurfaces struct {
+	Value BookingOfferingSurfaces
+	Set   bool
+}
+
+// IsSet returns true if OptBookingOfferingSurfaces was set.
+func (o OptBookingOfferingSurfaces) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptBookingOfferingSurfaces) Reset() {
+	var v BookingOfferingSurfaces
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptBookingOfferingSurfaces) SetTo(v BookingOfferingSurfaces) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptBookingOfferingSurfaces) Get() (v BookingOfferingSurfaces, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptBookingOfferingSurfaces) Or(d BookingOfferingSurfaces) BookingOfferingSurfaces {
 	if v, ok := o.Get(); ok {
 		return v
 	}
@@ -53252,15 +54557,16 @@ type Visit struct {
 	AmountPaidMinor         int64         `json:"amount_paid_minor"`
 	Appointments            []Appointment `json:"appointments"`
 	// The combo package the visit was booked as (priced at the bundle's price); null otherwise.
-	BundleID         OptNilUUID  `json:"bundle_id"`
-	Currency         string      `json:"currency"`
-	EndTime          time.Time   `json:"end_time"`
-	HoldExpiresAt    NilDateTime `json:"hold_expires_at"`
-	ID               uuid.UUID   `json:"id"`
-	StartTime        time.Time   `json:"start_time"`
-	Status           VisitStatus `json:"status"`
-	TotalPriceAmount float64     `json:"total_price_amount"`
-	TotalPriceMinor  int64       `json:"total_price_minor"`
+	BundleID         OptNilUUID                 `json:"bundle_id"`
+	Currency         string                     `json:"currency"`
+	EndTime          time.Time                  `json:"end_time"`
+	HoldExpiresAt    NilDateTime                `json:"hold_expires_at"`
+	ID               uuid.UUID                  `json:"id"`
+	Refund           OptAppointmentCancelRefund `json:"refund"`
+	StartTime        time.Time                  `json:"start_time"`
+	Status           VisitStatus                `json:"status"`
+	TotalPriceAmount float64                    `json:"total_price_amount"`
+	TotalPriceMinor  int64                      `json:"total_price_minor"`
 	// The concurrency token a visit cancel sends back.
 	UpdatedAt string `json:"updated_at"`
 }
@@ -53303,6 +54609,11 @@ func (s *Visit) GetHoldExpiresAt() NilDateTime {
 // GetID returns the value of ID.
 func (s *Visit) GetID() uuid.UUID {
 	return s.ID
+}
+
+// GetRefund returns the value of Refund.
+func (s *Visit) GetRefund() OptAppointmentCancelRefund {
+	return s.Refund
 }
 
 // GetStartTime returns the value of StartTime.
@@ -53368,6 +54679,11 @@ func (s *Visit) SetHoldExpiresAt(val NilDateTime) {
 // SetID sets the value of ID.
 func (s *Visit) SetID(val uuid.UUID) {
 	s.ID = val
+}
+
+// SetRefund sets the value of Refund.
+func (s *Visit) SetRefund(val OptAppointmentCancelRefund) {
+	s.Refund = val
 }
 
 // SetStartTime sets the value of StartTime.

@@ -39,6 +39,21 @@ type Handler interface {
 	// answer is the new appointment. An action that does not apply (every
 	// action on a completed, no-show, cancelled or rescheduled appointment)
 	// is 422 `INVALID_TRANSITION`.
+	// Refund. A `cancel` with `refund_payment` true also gives back the
+	// whole of what the appointment's online payment has left, to the
+	// card that paid (no fee withheld; exactly once however often the
+	// request is retried: the refund is keyed by the appointment), and
+	// the answer carries `refund`; without it the payment is kept (it may
+	// be refunded later through the refunds). It needs the staff member's
+	// refund permission (`billing.refunds.full`, or
+	// `billing.refunds.same_day` for a payment of today; else 403) and is
+	// refused, nothing changed, for an appointment not paid online (422
+	// `VALIDATION_FAILED`, `details.reason` `not_paid_online`; an
+	// appointment of a visit paid as a whole: `visit_payment`, cancel the
+	// visit), for a payment that cannot go back to its card (422
+	// `CARD_PAYMENTS_UNAVAILABLE`, `details.reason`
+	// `card_refund_unavailable`), and with another action (400
+	// `VALIDATION_ERROR`).
 	//
 	// PATCH /admin/appointments/{id}
 	ActOnAdminAppointment(ctx context.Context, req *AdminAppointmentActionRequest, params ActOnAdminAppointmentParams) (*AppointmentResponse, error)
@@ -483,7 +498,11 @@ type Handler interface {
 	// `VALIDATION_ERROR`; another: 409 `STALE_TARGET`); 422
 	// `NOT_CANCELLABLE` once the visit started or was cancelled. Staff
 	// cancels carry no fee. Each appointment records
-	// `appointment.cancelled`.
+	// `appointment.cancelled`. `refund_payment=true` also gives back the
+	// whole of what the visit's online payment has left, to its card,
+	// exactly once (keyed by the visit; the answer carries `refund`), with
+	// the rules and refusals of the appointment cancel's `refund_payment`
+	// (`PATCH /admin/appointments/{id}`).
 	//
 	// DELETE /admin/visits/{visitId}
 	CancelAdminVisit(ctx context.Context, params CancelAdminVisitParams) (*VisitResponse, error)
@@ -505,6 +524,22 @@ type Handler interface {
 	// goes back to its pass; inside the service's cancellation window its
 	// fee (default none) is recorded as `cancel_fee_minor`, to be paid at
 	// the venue. Records `appointment.cancelled`.
+	// Refund terms. An appointment paid online is cancelled by the member
+	// only with `accept_refund_terms=true`, accepting the refund the
+	// cancel preview shows (`refund`): what was paid, less the service's
+	// cancellation fee when the cancel falls inside its window (the fee is
+	// withheld from the payment; `cancel_fee_minor` records it, and only
+	// a fee above what was paid is owed at the venue). The appointment is
+	// cancelled and the rest goes back to the card that paid, once however
+	// often the request is retried (the refund is keyed by the
+	// appointment), and the answer carries `refund` (`status` `succeeded`,
+	// `pending` while the card network answers, `failed` for the venue to
+	// handle, `queued` when it is made moments later, `none` when the fee
+	// kept everything). A payment that cannot go back to its card (card
+	// payments switched off since) is 422 `REFUND_REQUIRED` with
+	// `details.reason` `card_refund_unavailable`, and nothing changes. The
+	// refund is audited (`payment.refunded`) and emits `refund.succeeded`;
+	// `appointment.cancelled` carries `refund_minor`.
 	//
 	// DELETE /appointments/{id}
 	CancelAppointment(ctx context.Context, params CancelAppointmentParams) (*AppointmentResponse, error)
@@ -517,9 +552,17 @@ type Handler interface {
 	// cutoff; 422 `NOT_CANCELLABLE` once the visit started or was
 	// cancelled; 422 `PACKAGE_REQUIRES_STAFF` for a combo package's visit
 	// paid online and 422 `REFUND_REQUIRED` for another visit paid online
-	// (the venue cancels it and refunds the payment; `details.next_step`
+	// without `accept_refund_terms=true` (`details.next_step`
 	// `contact_venue`). Each appointment records `appointment.cancelled`,
 	// with its service's cancellation fee inside the service's window.
+	// Refund terms. With `accept_refund_terms=true` the member accepts the
+	// venue's confirmed grouped-visit refund terms (the visit plan's
+	// `refund_terms`; a venue that confirmed none is 422
+	// `REFUND_REQUIRED`, `details.reason` `no_refund_terms`): the visit is
+	// cancelled and its payment, less the fees withheld, goes back to the
+	// card once (keyed by the visit), as for a single appointment; the
+	// answer carries `refund`, and the audit entry `visit.refund_decided`
+	// the amounts.
 	//
 	// DELETE /appointments/visits/{visitId}
 	CancelAppointmentVisit(ctx context.Context, params CancelAppointmentVisitParams) (*VisitResponse, error)
@@ -913,6 +956,11 @@ type Handler interface {
 	// corrected fact took effect: not in the future and not before the
 	// appointment's start (400 `VALIDATION_ERROR`). `history_reason` (3 to
 	// 500 characters) is required.
+	// A correction that could not be carried out (the database refused
+	// or lost it) is 503 `HISTORICAL_EXECUTOR_UNAVAILABLE`
+	// (`details.next_step` `refresh`); its transaction is rolled back, the
+	// Idempotency-Key stays free, and a retry is safe: a correction that
+	// did land answers 409 `STALE_TARGET`.
 	//
 	// POST /admin/appointments/{id}/historical-corrections
 	CorrectAdminAppointmentHistory(ctx context.Context, req *AdminAppointmentHistoryRequest, params CorrectAdminAppointmentHistoryParams) (*AppointmentResponse, error)
@@ -1713,7 +1761,22 @@ type Handler interface {
 	GetBooking(ctx context.Context, params GetBookingParams) (*BookingResponse, error)
 	// GetBookingOffering implements getBookingOffering operation.
 	//
-	// Whether the venue offers classes, appointments or both.
+	// The booking offering with what follows from `mode` (the contract
+	// shows these fields without their rules; these are this service's):
+	// `booking_mode` is `mode`; `business_type` `studio` (classes),
+	// `salon` (appointments) or `hybrid` (both);
+	// `operations.classes.enabled` and `operations.appointments.enabled`
+	// follow the mode, `visibility` `visible` or `hidden` with them;
+	// `operations.appointments.management_enabled` is always true (staff
+	// set up services, providers and policies in every mode, so a salon
+	// prepares its book before it opens it), `access_level` `full` and
+	// `plan_full_access` true (no plan limits appointments here),
+	// `service_count` the active services, `provider_count` the distinct
+	// active providers assigned to an active service.
+	// `venue_surfaces`: `dashboard`, `clients` and `point_of_sale` always;
+	// `schedule` and `check_in` with classes; `appointments` with
+	// appointments. `vertical_modules` and `active_modules` (in the order
+	// classes, appointments, pos) name the same.
 	//
 	// GET /admin/booking-offering
 	GetBookingOffering(ctx context.Context) (*BookingOfferingResponse, error)
@@ -2738,8 +2801,22 @@ type Handler interface {
 	// fee a cancellation now would record (`fee_minor`, from the service:
 	// window default 24 hours, fee default 0); `package_linked` (the
 	// appointment belongs to a combo package's visit), `visit_linked` and
-	// `visit_id`. `refund_required`: the appointment was paid online;
-	// `package_requires_staff`: it belongs to a package paid online.
+	// `visit_id`. `refund_required`: the appointment was paid online and
+	// is cancelled only by accepting the refund terms
+	// (`accept_refund_terms`); `package_requires_staff`: it belongs to a
+	// package paid online.
+	// `refund` (null when nothing was paid online): what a cancel
+	// accepting the venue's refund terms gives back now. `scope`
+	// `appointment`, or `visit` for an appointment of a visit (the visit
+	// is cancelled and refunded whole); `paid_minor`, the fee withheld
+	// (`fee_withheld_minor`: the cancellation fees inside their windows,
+	// at most what was paid), `amount_minor` and `amount` (major units);
+	// `terms`, the venue's confirmed grouped-visit refund terms for a
+	// visit (null for a single appointment, whose terms are its service's
+	// fee); `available` false with `unavailable_reason` when such a cancel
+	// would still be refused: `no_refund_terms` (a visit at a venue that
+	// confirmed none), `card_refund_unavailable`,
+	// `package_requires_staff`.
 	//
 	// GET /appointments/cancel-preview/{id}
 	PreviewAppointmentCancel(ctx context.Context, params PreviewAppointmentCancelParams) (*AppointmentCancelPreviewResponse, error)
@@ -3561,13 +3638,23 @@ type Handler interface {
 	// take card payments yet (no connected account, charges not enabled,
 	// card payments off) is 403 `APPOINTMENT_SETTINGS_UNAVAILABLE`
 	// (`details.reason` `card_payments_unavailable`, `details.payments_reason`
-	// the payments' own reason) and changes nothing.
+	// the payments' own reason) and changes nothing. So is such a mode
+	// while the venue offers classes only (booking offering `classes`, the
+	// default): `details.reason` `appointments_not_offered`,
+	// `details.offering_mode` `classes` (checked first); offer
+	// appointments (`PATCH /admin/booking-offering`, `appointments` or
+	// `both`) first. The other fields stay settable in every offering
+	// mode, so a salon prepares its book before it opens it; switching
+	// back to `classes` keeps the saved policies, dormant.
 	//
 	// PATCH /admin/appointment-policies
 	UpdateAppointmentPolicies(ctx context.Context, req *AppointmentPoliciesUpdateRequest, params UpdateAppointmentPoliciesParams) (*AppointmentPoliciesResponse, error)
 	// UpdateBookingOffering implements updateBookingOffering operation.
 	//
 	// Strict body `{mode}`; any other member is 400 `VALIDATION_ERROR`.
+	// Answers the offering as `GET` does; when the mode was saved but the
+	// rest could not be read again, only `contract_version`,
+	// `organization_id` and `mode` with `refresh_failed` true.
 	//
 	// PATCH /admin/booking-offering
 	UpdateBookingOffering(ctx context.Context, req *BookingOfferingUpdateRequest, params UpdateBookingOfferingParams) (*BookingOfferingResponse, error)

@@ -615,3 +615,64 @@ func syncPaymentStatus(ctx context.Context, tx *ent.Tx, pay *ent.Payment) error 
 	}
 	return tx.Payment.UpdateOne(pay).SetStatus(st).Exec(ctx)
 }
+
+// Refundability is what a payment of the viewer's venue has left to refund
+// to the card that paid it.
+type Refundability struct {
+	// RestMinor is the payment's amount less its pending and succeeded
+	// refunds.
+	RestMinor int64
+	Currency  string
+	// Unavailable says why the payment cannot go back to the card now
+	// (not_refundable, not_a_card_payment, payments_disabled,
+	// connect_not_active); empty when it can.
+	Unavailable string
+}
+
+// Refundable reads whether payment id can be refunded to its card now and
+// how much it has left, with the caller's viewer (no permission check:
+// callers that refund act through Refund, which checks).
+func (s *Service) Refundable(ctx context.Context, paymentID uuid.UUID) (Refundability, error) {
+	p, err := s.client.Payment.Get(ctx, paymentID)
+	if ent.IsNotFound(err) {
+		return Refundability{}, apperr.NotFound("payment")
+	}
+	if err != nil {
+		return Refundability{}, fmt.Errorf("refunds: payment: %w", err)
+	}
+	sofar, err := refundedSoFar(ctx, s.client, p.ID)
+	if err != nil {
+		return Refundability{}, fmt.Errorf("refunds: refunded: %w", err)
+	}
+	out := Refundability{RestMinor: p.AmountMinor - sofar, Currency: p.Currency}
+	if !isRefundable(p) {
+		out.Unavailable = "not_refundable"
+		return out, nil
+	}
+	if ok, why := s.cardRefundable(ctx, s.client, p); !ok {
+		out.Unavailable = why
+	}
+	return out, nil
+}
+
+// MayRefund checks that the caller may refund payment id of the viewer's
+// venue now (billing.refunds.full, or billing.refunds.same_day for a
+// payment of today), as Refund would, without refunding: a caller that
+// changes something else first and refunds after asks before.
+func (s *Service) MayRefund(ctx context.Context, paymentID uuid.UUID) error {
+	st, err := authorize(ctx)
+	if err != nil {
+		return err
+	}
+	p, err := s.client.Payment.Get(ctx, paymentID)
+	if ent.IsNotFound(err) {
+		return apperr.NotFound("payment")
+	}
+	if err != nil {
+		return fmt.Errorf("refunds: payment: %w", err)
+	}
+	if !isRefundable(p) {
+		return notRefundable(string(p.Status))
+	}
+	return s.checkSameDay(ctx, s.client, st, p)
+}
