@@ -49511,6 +49511,12 @@ func (s *FlexibleCheckoutPreview) encodeFields(e *jx.Encoder) {
 		e.Int(s.CurrencyExponent)
 	}
 	{
+		if s.DirectOffer.Set {
+			e.FieldStart("direct_offer")
+			s.DirectOffer.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("flexible_quote")
 		s.FlexibleQuote.Encode(e)
 	}
@@ -49542,7 +49548,7 @@ func (s *FlexibleCheckoutPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleCheckoutPreview = [14]string{
+var jsonFieldsNameOfFlexibleCheckoutPreview = [15]string{
 	0:  "card_payments",
 	1:  "charged_today",
 	2:  "charged_today_minor",
@@ -49550,13 +49556,14 @@ var jsonFieldsNameOfFlexibleCheckoutPreview = [14]string{
 	4:  "credit_balance_minor",
 	5:  "currency",
 	6:  "currency_exponent",
-	7:  "flexible_quote",
-	8:  "flexible_selection",
-	9:  "pass_type",
-	10: "purchase_obligation",
-	11: "vat_exempt",
-	12: "vat_minor",
-	13: "vat_rate_bp",
+	7:  "direct_offer",
+	8:  "flexible_quote",
+	9:  "flexible_selection",
+	10: "pass_type",
+	11: "purchase_obligation",
+	12: "vat_exempt",
+	13: "vat_minor",
+	14: "vat_rate_bp",
 }
 
 // Decode decodes FlexibleCheckoutPreview from json.
@@ -49646,8 +49653,18 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency_exponent\"")
 			}
+		case "direct_offer":
+			if err := func() error {
+				s.DirectOffer.Reset()
+				if err := s.DirectOffer.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"direct_offer\"")
+			}
 		case "flexible_quote":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.FlexibleQuote.Decode(d); err != nil {
 					return err
@@ -49657,7 +49674,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flexible_quote\"")
 			}
 		case "flexible_selection":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.FlexibleSelection.Decode(d); err != nil {
 					return err
@@ -49667,7 +49684,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flexible_selection\"")
 			}
 		case "pass_type":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.PassType.Decode(d); err != nil {
 					return err
@@ -49677,7 +49694,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type\"")
 			}
 		case "purchase_obligation":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.PurchaseObligation.Decode(d); err != nil {
 					return err
@@ -49697,7 +49714,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_exempt\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -49709,7 +49726,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -49730,8 +49747,8 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11100111,
-		0b00110111,
+		0b01100111,
+		0b01101111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -51069,6 +51086,12 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 		e.Str(s.AuthorityFingerprint)
 	}
 	{
+		if s.BindingMonths.Set {
+			e.FieldStart("binding_months")
+			s.BindingMonths.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("charged_today_minor")
 		e.Int64(s.ChargedTodayMinor)
 	}
@@ -51087,6 +51110,18 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("fingerprint")
 		e.Str(s.Fingerprint)
+	}
+	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
+		if s.FlashSaleRuleFingerprint.Set {
+			e.FieldStart("flash_sale_rule_fingerprint")
+			s.FlashSaleRuleFingerprint.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("issued_at")
@@ -51130,23 +51165,26 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleQuote = [16]string{
+var jsonFieldsNameOfFlexibleQuote = [19]string{
 	0:  "authority_fingerprint",
-	1:  "charged_today_minor",
-	2:  "credit_applied_minor",
-	3:  "currency",
-	4:  "expires_at",
-	5:  "fingerprint",
-	6:  "issued_at",
-	7:  "organization_id",
-	8:  "pass_type_id",
-	9:  "period_price_minor",
-	10: "purchase_obligation_fingerprint",
-	11: "selection",
-	12: "user_id",
-	13: "vat_minor",
-	14: "vat_rate_bp",
-	15: "version",
+	1:  "binding_months",
+	2:  "charged_today_minor",
+	3:  "credit_applied_minor",
+	4:  "currency",
+	5:  "expires_at",
+	6:  "fingerprint",
+	7:  "flash_sale_id",
+	8:  "flash_sale_rule_fingerprint",
+	9:  "issued_at",
+	10: "organization_id",
+	11: "pass_type_id",
+	12: "period_price_minor",
+	13: "purchase_obligation_fingerprint",
+	14: "selection",
+	15: "user_id",
+	16: "vat_minor",
+	17: "vat_rate_bp",
+	18: "version",
 }
 
 // Decode decodes FlexibleQuote from json.
@@ -51154,7 +51192,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode FlexibleQuote to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -51170,8 +51208,18 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"authority_fingerprint\"")
 			}
+		case "binding_months":
+			if err := func() error {
+				s.BindingMonths.Reset()
+				if err := s.BindingMonths.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"binding_months\"")
+			}
 		case "charged_today_minor":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.ChargedTodayMinor = int64(v)
@@ -51183,7 +51231,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"charged_today_minor\"")
 			}
 		case "credit_applied_minor":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int64()
 				s.CreditAppliedMinor = int64(v)
@@ -51195,7 +51243,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"credit_applied_minor\"")
 			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -51207,7 +51255,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "expires_at":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.ExpiresAt = v
@@ -51219,7 +51267,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"expires_at\"")
 			}
 		case "fingerprint":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.Fingerprint = string(v)
@@ -51230,8 +51278,28 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"fingerprint\"")
 			}
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
+		case "flash_sale_rule_fingerprint":
+			if err := func() error {
+				s.FlashSaleRuleFingerprint.Reset()
+				if err := s.FlashSaleRuleFingerprint.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_rule_fingerprint\"")
+			}
 		case "issued_at":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.IssuedAt = v
@@ -51243,7 +51311,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"issued_at\"")
 			}
 		case "organization_id":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.OrganizationID = v
@@ -51255,7 +51323,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
 		case "pass_type_id":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -51267,7 +51335,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type_id\"")
 			}
 		case "period_price_minor":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.PeriodPriceMinor = int64(v)
@@ -51279,7 +51347,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period_price_minor\"")
 			}
 		case "purchase_obligation_fingerprint":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.PurchaseObligationFingerprint = string(v)
@@ -51291,7 +51359,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"purchase_obligation_fingerprint\"")
 			}
 		case "selection":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				if err := s.Selection.Decode(d); err != nil {
 					return err
@@ -51301,7 +51369,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"selection\"")
 			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -51313,7 +51381,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -51325,7 +51393,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[2] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -51337,7 +51405,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_rate_bp\"")
 			}
 		case "version":
-			requiredBitSet[1] |= 1 << 7
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -51355,9 +51423,10 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
-		0b11111111,
-		0b11111111,
+	for i, mask := range [3]uint8{
+		0b01111101,
+		0b11111110,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -27496,7 +27496,9 @@ type PreviewFlexibleCheckoutParams struct {
 	XOrganizationID uuid.UUID
 	PassTypeSlug    string
 	Kind            PreviewFlexibleCheckoutKind
-	Quantity        OptInt `json:",omitempty,omitzero"`
+	Quantity        OptInt  `json:",omitempty,omitzero"`
+	FlashSaleID     OptUUID `json:",omitempty,omitzero"`
+	BindingMonths   OptInt  `json:",omitempty,omitzero"`
 }
 
 func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params PreviewFlexibleCheckoutParams) {
@@ -27528,6 +27530,24 @@ func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params P
 		}
 		if v, ok := packed[key]; ok {
 			params.Quantity = v.(OptInt)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "flash_sale_id",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.FlashSaleID = v.(OptUUID)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "binding_months",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.BindingMonths = v.(OptInt)
 		}
 	}
 	return params
@@ -27732,6 +27752,113 @@ func decodePreviewFlexibleCheckoutParams(args [0]string, argsEscaped bool, r *ht
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "quantity",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: flash_sale_id.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "flash_sale_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotFlashSaleIDVal uuid.UUID
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToUUID(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotFlashSaleIDVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.FlashSaleID.SetTo(paramsDotFlashSaleIDVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "flash_sale_id",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: binding_months.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "binding_months",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotBindingMonthsVal int
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToInt(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotBindingMonthsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.BindingMonths.SetTo(paramsDotBindingMonthsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.BindingMonths.Get(); ok {
+					if err := func() error {
+						if err := (validate.Int{
+							MinSet:        true,
+							Min:           1,
+							MaxSet:        true,
+							Max:           120,
+							MinExclusive:  false,
+							MaxExclusive:  false,
+							MultipleOfSet: false,
+							MultipleOf:    0,
+							Pattern:       nil,
+						}).Validate(int64(value)); err != nil {
+							return errors.Wrap(err, "int")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "binding_months",
 			In:   "query",
 			Err:  err,
 		}

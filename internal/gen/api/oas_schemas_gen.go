@@ -20109,6 +20109,7 @@ type FlexibleCheckoutPreview struct {
 	CreditBalanceMinor OptInt64           `json:"credit_balance_minor"`
 	Currency           string             `json:"currency"`
 	CurrencyExponent   int                `json:"currency_exponent"`
+	DirectOffer        OptDirectOffer     `json:"direct_offer"`
 	FlexibleQuote      FlexibleQuote      `json:"flexible_quote"`
 	FlexibleSelection  FlexibleSelection  `json:"flexible_selection"`
 	PassType           CheckoutPassType   `json:"pass_type"`
@@ -20151,6 +20152,11 @@ func (s *FlexibleCheckoutPreview) GetCurrency() string {
 // GetCurrencyExponent returns the value of CurrencyExponent.
 func (s *FlexibleCheckoutPreview) GetCurrencyExponent() int {
 	return s.CurrencyExponent
+}
+
+// GetDirectOffer returns the value of DirectOffer.
+func (s *FlexibleCheckoutPreview) GetDirectOffer() OptDirectOffer {
+	return s.DirectOffer
 }
 
 // GetFlexibleQuote returns the value of FlexibleQuote.
@@ -20221,6 +20227,11 @@ func (s *FlexibleCheckoutPreview) SetCurrency(val string) {
 // SetCurrencyExponent sets the value of CurrencyExponent.
 func (s *FlexibleCheckoutPreview) SetCurrencyExponent(val int) {
 	s.CurrencyExponent = val
+}
+
+// SetDirectOffer sets the value of DirectOffer.
+func (s *FlexibleCheckoutPreview) SetDirectOffer(val OptDirectOffer) {
+	s.DirectOffer = val
 }
 
 // SetFlexibleQuote sets the value of FlexibleQuote.
@@ -20647,17 +20658,24 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 // A quote for a flexible-quantity membership, signed by `fingerprint`:
 // send it unchanged. `authority_fingerprint` digests what the price was
 // computed from (the tiers, bounds and unlimited price, the billing
-// period, VAT, the credit) and `purchase_obligation_fingerprint` the
-// `purchase_obligation` shown with it; either differing at purchase is
-// 409 `QUOTE_STALE`. `charged_today_minor` is the payable authority.
+// period, VAT, the credit, the offer and binding tier) and
+// `purchase_obligation_fingerprint` the `purchase_obligation` shown
+// with it; either differing at purchase is 409 `QUOTE_STALE`. A quote
+// sold with an offer (a flexible direct offer) adds `flash_sale_id` and
+// `flash_sale_rule_fingerprint` (the offer's rule, window and product
+// family as priced); one sold with a binding tier `binding_months`.
+// `charged_today_minor` is the payable authority.
 // Ref: #/components/schemas/FlexibleQuote
 type FlexibleQuote struct {
 	AuthorityFingerprint          string                 `json:"authority_fingerprint"`
+	BindingMonths                 OptInt                 `json:"binding_months"`
 	ChargedTodayMinor             int64                  `json:"charged_today_minor"`
 	CreditAppliedMinor            int64                  `json:"credit_applied_minor"`
 	Currency                      string                 `json:"currency"`
 	ExpiresAt                     time.Time              `json:"expires_at"`
 	Fingerprint                   string                 `json:"fingerprint"`
+	FlashSaleID                   OptUUID                `json:"flash_sale_id"`
+	FlashSaleRuleFingerprint      OptString              `json:"flash_sale_rule_fingerprint"`
 	IssuedAt                      time.Time              `json:"issued_at"`
 	OrganizationID                uuid.UUID              `json:"organization_id"`
 	PassTypeID                    uuid.UUID              `json:"pass_type_id"`
@@ -20673,6 +20691,11 @@ type FlexibleQuote struct {
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
 func (s *FlexibleQuote) GetAuthorityFingerprint() string {
 	return s.AuthorityFingerprint
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *FlexibleQuote) GetBindingMonths() OptInt {
+	return s.BindingMonths
 }
 
 // GetChargedTodayMinor returns the value of ChargedTodayMinor.
@@ -20698,6 +20721,16 @@ func (s *FlexibleQuote) GetExpiresAt() time.Time {
 // GetFingerprint returns the value of Fingerprint.
 func (s *FlexibleQuote) GetFingerprint() string {
 	return s.Fingerprint
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *FlexibleQuote) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
+}
+
+// GetFlashSaleRuleFingerprint returns the value of FlashSaleRuleFingerprint.
+func (s *FlexibleQuote) GetFlashSaleRuleFingerprint() OptString {
+	return s.FlashSaleRuleFingerprint
 }
 
 // GetIssuedAt returns the value of IssuedAt.
@@ -20755,6 +20788,11 @@ func (s *FlexibleQuote) SetAuthorityFingerprint(val string) {
 	s.AuthorityFingerprint = val
 }
 
+// SetBindingMonths sets the value of BindingMonths.
+func (s *FlexibleQuote) SetBindingMonths(val OptInt) {
+	s.BindingMonths = val
+}
+
 // SetChargedTodayMinor sets the value of ChargedTodayMinor.
 func (s *FlexibleQuote) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
@@ -20778,6 +20816,16 @@ func (s *FlexibleQuote) SetExpiresAt(val time.Time) {
 // SetFingerprint sets the value of Fingerprint.
 func (s *FlexibleQuote) SetFingerprint(val string) {
 	s.Fingerprint = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *FlexibleQuote) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
+}
+
+// SetFlashSaleRuleFingerprint sets the value of FlashSaleRuleFingerprint.
+func (s *FlexibleQuote) SetFlashSaleRuleFingerprint(val OptString) {
+	s.FlashSaleRuleFingerprint = val
 }
 
 // SetIssuedAt sets the value of IssuedAt.
