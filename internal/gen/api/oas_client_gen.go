@@ -1519,6 +1519,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin/{classInstanceId}
 	GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error)
+	// GetAdminClassGuestPrice invokes getAdminClassGuestPrice operation.
+	//
+	// `override` is staff's price of the class (null when none is set);
+	// `effective` is what a guest place made now would cost, with the rule
+	// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+	// null when the venue has no guest price.
+	//
+	// GET /admin/classes/{id}/guest-price
+	GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// GetAdminDashboardToday invokes getAdminDashboardToday operation.
 	//
 	// The classes of the venue-local today (every status, ended ones included),
@@ -3307,6 +3316,23 @@ type Invoker interface {
 	//
 	// PUT /admin/checkout-documents/{id}/active
 	SetAdminCheckoutDocumentActive(ctx context.Context, request *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
+	// SetAdminClassGuestPrice invokes setAdminClassGuestPrice operation.
+	//
+	// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+	// must be the venue's currency (another well-formed currency is 422
+	// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+	// negative amount, or an amount without `currency`, is 400
+	// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+	// booking, not a guest place). `amount_minor` null clears the class's
+	// price: the default rule applies again (clearing a class without one
+	// answers the same, unchanged). A cancelled class is 422
+	// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+	// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+	// the price before and after). `Idempotency-Key` required: the same
+	// key and body replays the first answer.
+	//
+	// PUT /admin/classes/{id}/guest-price
+	SetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at
@@ -15325,6 +15351,110 @@ func (c *Client) sendGetAdminCheckinRoster(ctx context.Context, params GetAdminC
 	defer body.Close()
 
 	result, err := decodeGetAdminCheckinRosterResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// GetAdminClassGuestPrice invokes getAdminClassGuestPrice operation.
+//
+// `override` is staff's price of the class (null when none is set);
+// `effective` is what a guest place made now would cost, with the rule
+// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+// null when the venue has no guest price.
+//
+// GET /admin/classes/{id}/guest-price
+func (c *Client) GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error) {
+	res, err := c.sendGetAdminClassGuestPrice(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (res *ClassGuestPriceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/classes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/guest-price"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminClassGuestPriceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}
@@ -32231,6 +32361,134 @@ func (c *Client) sendSetAdminCheckoutDocumentActive(ctx context.Context, request
 	defer body.Close()
 
 	result, err := decodeSetAdminCheckoutDocumentActiveResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminClassGuestPrice invokes setAdminClassGuestPrice operation.
+//
+// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+// must be the venue's currency (another well-formed currency is 422
+// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+// negative amount, or an amount without `currency`, is 400
+// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+// booking, not a guest place). `amount_minor` null clears the class's
+// price: the default rule applies again (clearing a class without one
+// answers the same, unchanged). A cancelled class is 422
+// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+// the price before and after). `Idempotency-Key` required: the same
+// key and body replays the first answer.
+//
+// PUT /admin/classes/{id}/guest-price
+func (c *Client) SetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error) {
+	res, err := c.sendSetAdminClassGuestPrice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (res *ClassGuestPriceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/classes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/guest-price"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminClassGuestPriceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, SetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminClassGuestPriceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

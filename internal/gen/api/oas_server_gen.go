@@ -1506,6 +1506,15 @@ type Handler interface {
 	//
 	// GET /admin/checkin/{classInstanceId}
 	GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error)
+	// GetAdminClassGuestPrice implements getAdminClassGuestPrice operation.
+	//
+	// `override` is staff's price of the class (null when none is set);
+	// `effective` is what a guest place made now would cost, with the rule
+	// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+	// null when the venue has no guest price.
+	//
+	// GET /admin/classes/{id}/guest-price
+	GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// GetAdminDashboardToday implements getAdminDashboardToday operation.
 	//
 	// The classes of the venue-local today (every status, ended ones included),
@@ -3294,6 +3303,23 @@ type Handler interface {
 	//
 	// PUT /admin/checkout-documents/{id}/active
 	SetAdminCheckoutDocumentActive(ctx context.Context, req *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
+	// SetAdminClassGuestPrice implements setAdminClassGuestPrice operation.
+	//
+	// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+	// must be the venue's currency (another well-formed currency is 422
+	// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+	// negative amount, or an amount without `currency`, is 400
+	// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+	// booking, not a guest place). `amount_minor` null clears the class's
+	// price: the default rule applies again (clearing a class without one
+	// answers the same, unchanged). A cancelled class is 422
+	// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+	// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+	// the price before and after). `Idempotency-Key` required: the same
+	// key and body replays the first answer.
+	//
+	// PUT /admin/classes/{id}/guest-price
+	SetAdminClassGuestPrice(ctx context.Context, req *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at
