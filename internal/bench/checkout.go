@@ -26,9 +26,9 @@ import (
 // attempt rows committed, the Stripe call over HTTP, activation with its
 // events) without the real Stripe's latency.
 
-// PurchasePassType is the pass type the purchase op buys (a one-off clip
-// card: every purchase charges a card, none is a free start).
-const PurchasePassType = "10-clip-card"
+// PurchasePassTypes are the seeded pass types the purchase op buys (one-off
+// passes: every purchase charges a card, none is a free start).
+var PurchasePassTypes = []string{"10-clip-card", "drop-in"}
 
 var (
 	fakeOnce   sync.Once
@@ -79,12 +79,13 @@ func preparePayments(ctx context.Context, ds *DataSet) error {
 // previewClient fetches the quote a purchase buys.
 var previewClient = &http.Client{Timeout: 30 * time.Second}
 
-// buyers chooses the member of each purchase. A preview signs the same
-// quote for the same member within one second (its issued_at is whole
-// seconds), and a quote is bought once (a second purchase of it is 422
-// ALREADY_PAID), so a member previews at most once a second: request n
-// takes the first of the venue's signed-in members from n on who has not
-// previewed in the current second. chosen hands the choice to the
+// buyers chooses the member and pass type of each purchase. A preview
+// signs the same quote for the same member and pass type within one second
+// of the server's clock (its issued_at is whole seconds), and a quote is
+// bought once (a second purchase of it is 422 ALREADY_PAID), so a member
+// previews one pass type at most once in two seconds of the tool's clock
+// (the preview may reach the server in the next second): request n takes
+// the first pair from n on that is free. chosen hands the member to the
 // request's header.
 var buyers = struct {
 	sync.Mutex
@@ -92,25 +93,31 @@ var buyers = struct {
 	chosen map[uint64]string
 }{last: map[string]int64{}, chosen: map[uint64]string{}}
 
-// pickBuyer returns the access token of request n's member.
-func pickBuyer(v *Venue, n uint64) string {
+// pickBuyer returns the access token of request n's member and the slug of
+// the pass type it buys.
+func pickBuyer(v *Venue, n uint64) (string, string) {
 	if len(v.Tokens) == 0 {
-		return ""
+		return "", PurchasePassTypes[0]
 	}
 	now := time.Now().Unix()
+	pairs := uint64(len(v.Tokens) * len(PurchasePassTypes))
+	pair := func(i uint64) (string, string) {
+		i %= pairs
+		return v.Tokens[i/uint64(len(PurchasePassTypes))], PurchasePassTypes[i%uint64(len(PurchasePassTypes))]
+	}
 	buyers.Lock()
 	defer buyers.Unlock()
-	tok := v.Tokens[n%uint64(len(v.Tokens))]
-	for k := range uint64(len(v.Tokens)) {
-		t := v.Tokens[(n+k)%uint64(len(v.Tokens))]
-		if buyers.last[t] != now {
-			tok = t
+	tok, slug := pair(n)
+	for k := range pairs {
+		t, sl := pair(n + k)
+		if last, ok := buyers.last[t+"|"+sl]; !ok || last < now-1 {
+			tok, slug = t, sl
 			break
 		}
 	}
-	buyers.last[tok] = now
+	buyers.last[tok+"|"+slug] = now
 	buyers.chosen[n] = tok
-	return tok
+	return tok, slug
 }
 
 // buyerHeader sets request n's member (pickBuyer's choice), the venue it
@@ -127,20 +134,20 @@ func buyerHeader(h http.Header, v *Venue, n uint64) {
 	newIdempotencyKey(h, v, n)
 }
 
-// purchaseBody is request n's purchase: the member of request n (pickBuyer) previews
-// the clip card (GET /me/checkout/preview, part of the measured time: a
+// purchaseBody is request n's purchase: the member of request n (pickBuyer)
+// previews the clip card or the drop-in (GET /me/checkout/preview, part of the measured time: a
 // quote is bought once and lives five minutes, so each purchase needs its
 // own) and buys its direct_purchase_quote with a saved card. A failed
 // preview gives an empty body, which the purchase refuses (an error of the
 // op).
 func purchaseBody(ds *DataSet, n uint64) []byte {
 	v := firstVenue(ds)
-	req, err := http.NewRequest(http.MethodGet,
-		ds.ServiceURL+"/api/v1/me/checkout/preview?pass_type_slug="+PurchasePassType, nil)
+	tok, slug := pickBuyer(v, n)
+	req, err := http.NewRequest(http.MethodGet, ds.ServiceURL+"/api/v1/me/checkout/preview?pass_type_slug="+slug, nil)
 	if err != nil {
 		return []byte(`{}`)
 	}
-	req.Header.Set("Authorization", "Bearer "+pickBuyer(v, n))
+	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("X-Organization-ID", v.ID.String())
 	req.Header.Set("X-Forwarded-For", clientAddr(mix(n^0x5bd1e995)>>32))
 	res, err := previewClient.Do(req)
@@ -176,7 +183,7 @@ func checkPurchased(body []byte) error {
 func init() {
 	Register(&Op{
 		Name: "members-checkout-buy",
-		Help: "GET /api/v1/me/checkout/preview of the 10-clip card, then POST /api/v1/me/checkout/purchase of its quote " +
+		Help: "GET /api/v1/me/checkout/preview of the 10-clip card or the drop-in, then POST /api/v1/me/checkout/purchase of its quote " +
 			"with a saved card (a new Idempotency-Key each), measured together; card payments through a fake Stripe on " +
 			"loopback; on each --member-scales venue",
 		Family:   FamilyMembers,
