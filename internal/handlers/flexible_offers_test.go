@@ -193,3 +193,26 @@ func TestFlexibleCheckoutBindingTier(t *testing.T) {
 	require.Len(t, e.fake.Intents(), 1)
 	require.Equal(t, 1, e.count(t, "checkouts"))
 }
+
+// TestCheckoutOfferLastPlaceDeclineRetry: a fixed offer's last place is
+// claimed by the checkout of a declined purchase; the same quote bought
+// again with another card keeps that place (it is not refused as sold out)
+// and is charged once; the place is claimed once.
+func TestCheckoutOfferLastPlaceDeclineRetry(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	unlimited := e.studio.client.PassType.Query().Where(passtype.Slug("unlimited")).OnlyX(e.op)
+	fs := e.offer(t, "Last place", 99, 20, 1, unlimited.ID)
+	res, err := e.preview(e.member, api.GetCheckoutPreviewParams{PassTypeSlug: "unlimited", FlashSaleID: api.NewOptUUID(fs.ID)})
+	require.NoError(t, err)
+	q := res.Data.DirectPurchaseQuote.Value
+	e.fake.Script(stripetest.Outcome{Decline: "insufficient_funds"}, stripetest.Outcome{})
+	_, err = e.buy(e.member, q, "pm_card_chargeDeclined", "lp-1")
+	hookErr(t, err, 402, payments.CodeDeclined)
+	require.Equal(t, 1, e.studio.client.FlashSale.GetX(e.op, fs.ID).ClaimedCount)
+	bought, err := e.buy(e.member, q, "pm_card_visa", "lp-2")
+	require.NoError(t, err)
+	require.Equal(t, api.CheckoutPurchasePaymentStatusSucceeded, bought.Data.PaymentStatus)
+	require.EqualValues(t, 9900, e.fake.Intent(bought.Data.PaymentIntentID.Value)["amount"])
+	require.Equal(t, 1, e.studio.client.FlashSale.GetX(e.op, fs.ID).ClaimedCount)
+	require.Equal(t, 1, e.count(t, "checkouts"))
+}

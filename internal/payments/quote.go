@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
 )
@@ -209,8 +210,14 @@ func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quot
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
+	held := false
+	if q.FlashSaleID != nil { // a retry of a checkout that holds the offer's place (another card after a decline)
+		if held, err = s.client.Checkout.Query().Where(checkout.QuoteFingerprint(q.Fingerprint)).Exist(ctx); err != nil {
+			return nil, nil, fmt.Errorf("payments: checkout: %w", err)
+		}
+	}
 	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate,
-		promoCodeID: q.PromoCodeID})
+		promoCodeID: q.PromoCodeID, offerHeld: held})
 	if err != nil {
 		return nil, nil, err
 	}
