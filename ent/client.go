@@ -33,6 +33,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -158,6 +159,8 @@ type Client struct {
 	Checkout *CheckoutClient
 	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
 	CheckoutDocument *CheckoutDocumentClient
+	// ClassGuestPrice is the client for interacting with the ClassGuestPrice builders.
+	ClassGuestPrice *ClassGuestPriceClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -350,6 +353,7 @@ func (c *Client) init() {
 	c.CalendarEvent = NewCalendarEventClient(c.config)
 	c.Checkout = NewCheckoutClient(c.config)
 	c.CheckoutDocument = NewCheckoutDocumentClient(c.config)
+	c.ClassGuestPrice = NewClassGuestPriceClient(c.config)
 	c.ClassInstance = NewClassInstanceClient(c.config)
 	c.ClassType = NewClassTypeClient(c.config)
 	c.DeskCharge = NewDeskChargeClient(c.config)
@@ -541,6 +545,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
 		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
+		ClassGuestPrice:        NewClassGuestPriceClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeskCharge:             NewDeskChargeClient(cfg),
@@ -659,6 +664,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CalendarEvent:          NewCalendarEventClient(cfg),
 		Checkout:               NewCheckoutClient(cfg),
 		CheckoutDocument:       NewCheckoutDocumentClient(cfg),
+		ClassGuestPrice:        NewClassGuestPriceClient(cfg),
 		ClassInstance:          NewClassInstanceClient(cfg),
 		ClassType:              NewClassTypeClient(cfg),
 		DeskCharge:             NewDeskChargeClient(cfg),
@@ -773,24 +779,25 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
 		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
-		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
-		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
-		c.LateFeePolicy, c.Location, c.LoyaltyPrice, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationAttachment,
-		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
-		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassShare, c.PassType,
-		c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride, c.Photo,
-		c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn,
-		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode,
-		c.PromoRedemption, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
-		c.RateLock, c.RefreshToken, c.Refund, c.RefundReview, c.RenewalReminderPolicy,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassGuestPrice,
+		c.ClassInstance, c.ClassType, c.DeskCharge, c.DeviceAuthorization, c.Event,
+		c.FavoriteVenue, c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard,
+		c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Invoice,
+		c.InvoiceCounter, c.LateFee, c.LateFeePolicy, c.Location, c.LoyaltyPrice,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
+		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassShare, c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer,
+		c.PaymentOverride, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
+		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
+		c.ProductPrice, c.PromoCode, c.PromoRedemption, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken, c.Refund,
+		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Use(hooks...)
 	}
@@ -803,24 +810,25 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.AddonProduct, c.Alert, c.Amenity, c.Appointment,
 		c.AppointmentPolicy, c.ArtifactSignature, c.AuditLog, c.AuthCode, c.Booking,
 		c.BookingPolicy, c.BookingReassignment, c.Brand, c.BuddyInvite,
-		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassInstance, c.ClassType,
-		c.DeskCharge, c.DeviceAuthorization, c.Event, c.FavoriteVenue,
-		c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard, c.GiftCardMovement,
-		c.GiftCardOrder, c.GuestInvite, c.HandoffCode, c.IdempotencyKey, c.Inquiry,
-		c.InstallationSecret, c.Instructor, c.Invoice, c.InvoiceCounter, c.LateFee,
-		c.LateFeePolicy, c.Location, c.LoyaltyPrice, c.MFABackupCode, c.MFAChallenge,
-		c.MFAFactor, c.Member, c.MemberCredit, c.NotificationAttachment,
-		c.NotificationDelivery, c.NotificationOptOut, c.NotificationPreference,
-		c.OTPRequest, c.OpeningHours, c.Organization, c.Pass, c.PassShare, c.PassType,
-		c.Payment, c.PaymentAttempt, c.PaymentCustomer, c.PaymentOverride, c.Photo,
-		c.PlatformSetting, c.PosCardSale, c.PosDayClose, c.PosFavorites, c.PosReturn,
-		c.PosSale, c.ProcessorEvent, c.Product, c.ProductPrice, c.PromoCode,
-		c.PromoRedemption, c.ProviderHours, c.ProviderTimeOff, c.PushDevice,
-		c.RateLock, c.RefreshToken, c.Refund, c.RefundReview, c.RenewalReminderPolicy,
-		c.Room, c.SalesDaily, c.Service, c.ServiceBundle, c.ServiceBundleItem,
-		c.ServiceProvider, c.ServiceVariant, c.Session, c.StaffPin, c.StaffShift,
-		c.StockMovement, c.Subscription, c.Tip, c.User, c.VenuePayments, c.Visit,
-		c.WebhookAttempt, c.WebhookDelivery, c.WebhookSubscription,
+		c.CalendarEvent, c.Checkout, c.CheckoutDocument, c.ClassGuestPrice,
+		c.ClassInstance, c.ClassType, c.DeskCharge, c.DeviceAuthorization, c.Event,
+		c.FavoriteVenue, c.FeatureProvisioning, c.Feedback, c.FlashSale, c.GiftCard,
+		c.GiftCardMovement, c.GiftCardOrder, c.GuestInvite, c.HandoffCode,
+		c.IdempotencyKey, c.Inquiry, c.InstallationSecret, c.Instructor, c.Invoice,
+		c.InvoiceCounter, c.LateFee, c.LateFeePolicy, c.Location, c.LoyaltyPrice,
+		c.MFABackupCode, c.MFAChallenge, c.MFAFactor, c.Member, c.MemberCredit,
+		c.NotificationAttachment, c.NotificationDelivery, c.NotificationOptOut,
+		c.NotificationPreference, c.OTPRequest, c.OpeningHours, c.Organization, c.Pass,
+		c.PassShare, c.PassType, c.Payment, c.PaymentAttempt, c.PaymentCustomer,
+		c.PaymentOverride, c.Photo, c.PlatformSetting, c.PosCardSale, c.PosDayClose,
+		c.PosFavorites, c.PosReturn, c.PosSale, c.ProcessorEvent, c.Product,
+		c.ProductPrice, c.PromoCode, c.PromoRedemption, c.ProviderHours,
+		c.ProviderTimeOff, c.PushDevice, c.RateLock, c.RefreshToken, c.Refund,
+		c.RefundReview, c.RenewalReminderPolicy, c.Room, c.SalesDaily, c.Service,
+		c.ServiceBundle, c.ServiceBundleItem, c.ServiceProvider, c.ServiceVariant,
+		c.Session, c.StaffPin, c.StaffShift, c.StockMovement, c.Subscription, c.Tip,
+		c.User, c.VenuePayments, c.Visit, c.WebhookAttempt, c.WebhookDelivery,
+		c.WebhookSubscription,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -863,6 +871,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Checkout.mutate(ctx, m)
 	case *CheckoutDocumentMutation:
 		return c.CheckoutDocument.mutate(ctx, m)
+	case *ClassGuestPriceMutation:
+		return c.ClassGuestPrice.mutate(ctx, m)
 	case *ClassInstanceMutation:
 		return c.ClassInstance.mutate(ctx, m)
 	case *ClassTypeMutation:
@@ -4011,6 +4021,172 @@ func (c *CheckoutDocumentClient) mutate(ctx context.Context, m *CheckoutDocument
 		return (&CheckoutDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CheckoutDocument mutation op: %q", m.Op())
+	}
+}
+
+// ClassGuestPriceClient is a client for the ClassGuestPrice schema.
+type ClassGuestPriceClient struct {
+	config
+}
+
+// NewClassGuestPriceClient returns a client for the ClassGuestPrice from the given config.
+func NewClassGuestPriceClient(c config) *ClassGuestPriceClient {
+	return &ClassGuestPriceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `classguestprice.Hooks(f(g(h())))`.
+func (c *ClassGuestPriceClient) Use(hooks ...Hook) {
+	c.hooks.ClassGuestPrice = append(c.hooks.ClassGuestPrice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `classguestprice.Intercept(f(g(h())))`.
+func (c *ClassGuestPriceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ClassGuestPrice = append(c.inters.ClassGuestPrice, interceptors...)
+}
+
+// Create returns a builder for creating a ClassGuestPrice entity.
+func (c *ClassGuestPriceClient) Create() *ClassGuestPriceCreate {
+	mutation := newClassGuestPriceMutation(c.config, OpCreate)
+	return &ClassGuestPriceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ClassGuestPrice entities.
+func (c *ClassGuestPriceClient) CreateBulk(builders ...*ClassGuestPriceCreate) *ClassGuestPriceCreateBulk {
+	return &ClassGuestPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ClassGuestPriceClient) MapCreateBulk(slice any, setFunc func(*ClassGuestPriceCreate, int)) *ClassGuestPriceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ClassGuestPriceCreateBulk{err: fmt.Errorf("calling to ClassGuestPriceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ClassGuestPriceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ClassGuestPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ClassGuestPrice.
+func (c *ClassGuestPriceClient) Update() *ClassGuestPriceUpdate {
+	mutation := newClassGuestPriceMutation(c.config, OpUpdate)
+	return &ClassGuestPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ClassGuestPriceClient) UpdateOne(_m *ClassGuestPrice) *ClassGuestPriceUpdateOne {
+	mutation := newClassGuestPriceMutation(c.config, OpUpdateOne, withClassGuestPrice(_m))
+	return &ClassGuestPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ClassGuestPriceClient) UpdateOneID(id uuid.UUID) *ClassGuestPriceUpdateOne {
+	mutation := newClassGuestPriceMutation(c.config, OpUpdateOne, withClassGuestPriceID(id))
+	return &ClassGuestPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ClassGuestPrice.
+func (c *ClassGuestPriceClient) Delete() *ClassGuestPriceDelete {
+	mutation := newClassGuestPriceMutation(c.config, OpDelete)
+	return &ClassGuestPriceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ClassGuestPriceClient) DeleteOne(_m *ClassGuestPrice) *ClassGuestPriceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ClassGuestPriceClient) DeleteOneID(id uuid.UUID) *ClassGuestPriceDeleteOne {
+	builder := c.Delete().Where(classguestprice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ClassGuestPriceDeleteOne{builder}
+}
+
+// Query returns a query builder for ClassGuestPrice.
+func (c *ClassGuestPriceClient) Query() *ClassGuestPriceQuery {
+	return &ClassGuestPriceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeClassGuestPrice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ClassGuestPrice entity by its id.
+func (c *ClassGuestPriceClient) Get(ctx context.Context, id uuid.UUID) (*ClassGuestPrice, error) {
+	return c.Query().Where(classguestprice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ClassGuestPriceClient) GetX(ctx context.Context, id uuid.UUID) *ClassGuestPrice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a ClassGuestPrice.
+func (c *ClassGuestPriceClient) QueryOrganization(_m *ClassGuestPrice) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(classguestprice.Table, classguestprice.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, classguestprice.OrganizationTable, classguestprice.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryClassInstance queries the class_instance edge of a ClassGuestPrice.
+func (c *ClassGuestPriceClient) QueryClassInstance(_m *ClassGuestPrice) *ClassInstanceQuery {
+	query := (&ClassInstanceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(classguestprice.Table, classguestprice.FieldID, id),
+			sqlgraph.To(classinstance.Table, classinstance.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, classguestprice.ClassInstanceTable, classguestprice.ClassInstanceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ClassGuestPriceClient) Hooks() []Hook {
+	hooks := c.hooks.ClassGuestPrice
+	return append(hooks[:len(hooks):len(hooks)], classguestprice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ClassGuestPriceClient) Interceptors() []Interceptor {
+	return c.inters.ClassGuestPrice
+}
+
+func (c *ClassGuestPriceClient) mutate(ctx context.Context, m *ClassGuestPriceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ClassGuestPriceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ClassGuestPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ClassGuestPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ClassGuestPriceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ClassGuestPrice mutation op: %q", m.Op())
 	}
 }
 
@@ -17584,14 +17760,14 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
-		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
-		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
-		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
-		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
-		LateFeePolicy, Location, LoyaltyPrice, MFABackupCode, MFAChallenge, MFAFactor,
-		Member, MemberCredit, NotificationAttachment, NotificationDelivery,
-		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
-		Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
+		CheckoutDocument, ClassGuestPrice, ClassInstance, ClassType, DeskCharge,
+		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, Feedback,
+		FlashSale, GiftCard, GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode,
+		IdempotencyKey, Inquiry, InstallationSecret, Instructor, Invoice,
+		InvoiceCounter, LateFee, LateFeePolicy, Location, LoyaltyPrice, MFABackupCode,
+		MFAChallenge, MFAFactor, Member, MemberCredit, NotificationAttachment,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosCardSale,
 		PosDayClose, PosFavorites, PosReturn, PosSale, ProcessorEvent, Product,
 		ProductPrice, PromoCode, PromoRedemption, ProviderHours, ProviderTimeOff,
@@ -17605,14 +17781,14 @@ type (
 		APIKey, AddonProduct, Alert, Amenity, Appointment, AppointmentPolicy,
 		ArtifactSignature, AuditLog, AuthCode, Booking, BookingPolicy,
 		BookingReassignment, Brand, BuddyInvite, CalendarEvent, Checkout,
-		CheckoutDocument, ClassInstance, ClassType, DeskCharge, DeviceAuthorization,
-		Event, FavoriteVenue, FeatureProvisioning, Feedback, FlashSale, GiftCard,
-		GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode, IdempotencyKey,
-		Inquiry, InstallationSecret, Instructor, Invoice, InvoiceCounter, LateFee,
-		LateFeePolicy, Location, LoyaltyPrice, MFABackupCode, MFAChallenge, MFAFactor,
-		Member, MemberCredit, NotificationAttachment, NotificationDelivery,
-		NotificationOptOut, NotificationPreference, OTPRequest, OpeningHours,
-		Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
+		CheckoutDocument, ClassGuestPrice, ClassInstance, ClassType, DeskCharge,
+		DeviceAuthorization, Event, FavoriteVenue, FeatureProvisioning, Feedback,
+		FlashSale, GiftCard, GiftCardMovement, GiftCardOrder, GuestInvite, HandoffCode,
+		IdempotencyKey, Inquiry, InstallationSecret, Instructor, Invoice,
+		InvoiceCounter, LateFee, LateFeePolicy, Location, LoyaltyPrice, MFABackupCode,
+		MFAChallenge, MFAFactor, Member, MemberCredit, NotificationAttachment,
+		NotificationDelivery, NotificationOptOut, NotificationPreference, OTPRequest,
+		OpeningHours, Organization, Pass, PassShare, PassType, Payment, PaymentAttempt,
 		PaymentCustomer, PaymentOverride, Photo, PlatformSetting, PosCardSale,
 		PosDayClose, PosFavorites, PosReturn, PosSale, ProcessorEvent, Product,
 		ProductPrice, PromoCode, PromoRedemption, ProviderHours, ProviderTimeOff,

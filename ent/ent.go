@@ -29,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -188,6 +189,7 @@ func checkColumn(t, c string) error {
 			calendarevent.Table:          calendarevent.ValidColumn,
 			checkout.Table:               checkout.ValidColumn,
 			checkoutdocument.Table:       checkoutdocument.ValidColumn,
+			classguestprice.Table:        classguestprice.ValidColumn,
 			classinstance.Table:          classinstance.ValidColumn,
 			classtype.Table:              classtype.ValidColumn,
 			deskcharge.Table:             deskcharge.ValidColumn,

@@ -29,6 +29,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -141,6 +142,7 @@ const (
 	TypeCalendarEvent          = "CalendarEvent"
 	TypeCheckout               = "Checkout"
 	TypeCheckoutDocument       = "CheckoutDocument"
+	TypeClassGuestPrice        = "ClassGuestPrice"
 	TypeClassInstance          = "ClassInstance"
 	TypeClassType              = "ClassType"
 	TypeDeskCharge             = "DeskCharge"
@@ -22619,6 +22621,820 @@ func (m *CheckoutDocumentMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CheckoutDocument edge %s", name)
+}
+
+// ClassGuestPriceMutation represents an operation that mutates the ClassGuestPrice nodes in the graph.
+type ClassGuestPriceMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *uuid.UUID
+	created_at            *time.Time
+	updated_at            *time.Time
+	amount_minor          *int64
+	addamount_minor       *int64
+	currency              *string
+	set_by                *uuid.UUID
+	clearedFields         map[string]struct{}
+	organization          *uuid.UUID
+	clearedorganization   bool
+	class_instance        *uuid.UUID
+	clearedclass_instance bool
+	done                  bool
+	oldValue              func(context.Context) (*ClassGuestPrice, error)
+	predicates            []predicate.ClassGuestPrice
+}
+
+var _ ent.Mutation = (*ClassGuestPriceMutation)(nil)
+
+// classguestpriceOption allows management of the mutation configuration using functional options.
+type classguestpriceOption func(*ClassGuestPriceMutation)
+
+// newClassGuestPriceMutation creates new mutation for the ClassGuestPrice entity.
+func newClassGuestPriceMutation(c config, op Op, opts ...classguestpriceOption) *ClassGuestPriceMutation {
+	m := &ClassGuestPriceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeClassGuestPrice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withClassGuestPriceID sets the ID field of the mutation.
+func withClassGuestPriceID(id uuid.UUID) classguestpriceOption {
+	return func(m *ClassGuestPriceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ClassGuestPrice
+		)
+		m.oldValue = func(ctx context.Context) (*ClassGuestPrice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ClassGuestPrice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withClassGuestPrice sets the old ClassGuestPrice of the mutation.
+func withClassGuestPrice(node *ClassGuestPrice) classguestpriceOption {
+	return func(m *ClassGuestPriceMutation) {
+		m.oldValue = func(context.Context) (*ClassGuestPrice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ClassGuestPriceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ClassGuestPriceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ClassGuestPrice entities.
+func (m *ClassGuestPriceMutation) SetID(id uuid.UUID) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ClassGuestPriceMutation) ID() (id uuid.UUID, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ClassGuestPriceMutation) IDs(ctx context.Context) ([]uuid.UUID, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []uuid.UUID{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ClassGuestPrice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ClassGuestPriceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ClassGuestPriceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ClassGuestPriceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ClassGuestPriceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ClassGuestPriceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ClassGuestPriceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ClassGuestPriceMutation) SetOrganizationID(u uuid.UUID) {
+	m.organization = &u
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ClassGuestPriceMutation) OrganizationID() (r uuid.UUID, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldOrganizationID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ClassGuestPriceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetClassInstanceID sets the "class_instance_id" field.
+func (m *ClassGuestPriceMutation) SetClassInstanceID(u uuid.UUID) {
+	m.class_instance = &u
+}
+
+// ClassInstanceID returns the value of the "class_instance_id" field in the mutation.
+func (m *ClassGuestPriceMutation) ClassInstanceID() (r uuid.UUID, exists bool) {
+	v := m.class_instance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClassInstanceID returns the old "class_instance_id" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldClassInstanceID(ctx context.Context) (v uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClassInstanceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClassInstanceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClassInstanceID: %w", err)
+	}
+	return oldValue.ClassInstanceID, nil
+}
+
+// ResetClassInstanceID resets all changes to the "class_instance_id" field.
+func (m *ClassGuestPriceMutation) ResetClassInstanceID() {
+	m.class_instance = nil
+}
+
+// SetAmountMinor sets the "amount_minor" field.
+func (m *ClassGuestPriceMutation) SetAmountMinor(i int64) {
+	m.amount_minor = &i
+	m.addamount_minor = nil
+}
+
+// AmountMinor returns the value of the "amount_minor" field in the mutation.
+func (m *ClassGuestPriceMutation) AmountMinor() (r int64, exists bool) {
+	v := m.amount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountMinor returns the old "amount_minor" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldAmountMinor(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountMinor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountMinor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountMinor: %w", err)
+	}
+	return oldValue.AmountMinor, nil
+}
+
+// AddAmountMinor adds i to the "amount_minor" field.
+func (m *ClassGuestPriceMutation) AddAmountMinor(i int64) {
+	if m.addamount_minor != nil {
+		*m.addamount_minor += i
+	} else {
+		m.addamount_minor = &i
+	}
+}
+
+// AddedAmountMinor returns the value that was added to the "amount_minor" field in this mutation.
+func (m *ClassGuestPriceMutation) AddedAmountMinor() (r int64, exists bool) {
+	v := m.addamount_minor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmountMinor resets all changes to the "amount_minor" field.
+func (m *ClassGuestPriceMutation) ResetAmountMinor() {
+	m.amount_minor = nil
+	m.addamount_minor = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ClassGuestPriceMutation) SetCurrency(s string) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ClassGuestPriceMutation) Currency() (r string, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldCurrency(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ClassGuestPriceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetSetBy sets the "set_by" field.
+func (m *ClassGuestPriceMutation) SetSetBy(u uuid.UUID) {
+	m.set_by = &u
+}
+
+// SetBy returns the value of the "set_by" field in the mutation.
+func (m *ClassGuestPriceMutation) SetBy() (r uuid.UUID, exists bool) {
+	v := m.set_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetBy returns the old "set_by" field's value of the ClassGuestPrice entity.
+// If the ClassGuestPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ClassGuestPriceMutation) OldSetBy(ctx context.Context) (v *uuid.UUID, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetBy: %w", err)
+	}
+	return oldValue.SetBy, nil
+}
+
+// ClearSetBy clears the value of the "set_by" field.
+func (m *ClassGuestPriceMutation) ClearSetBy() {
+	m.set_by = nil
+	m.clearedFields[classguestprice.FieldSetBy] = struct{}{}
+}
+
+// SetByCleared returns if the "set_by" field was cleared in this mutation.
+func (m *ClassGuestPriceMutation) SetByCleared() bool {
+	_, ok := m.clearedFields[classguestprice.FieldSetBy]
+	return ok
+}
+
+// ResetSetBy resets all changes to the "set_by" field.
+func (m *ClassGuestPriceMutation) ResetSetBy() {
+	m.set_by = nil
+	delete(m.clearedFields, classguestprice.FieldSetBy)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *ClassGuestPriceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[classguestprice.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *ClassGuestPriceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *ClassGuestPriceMutation) OrganizationIDs() (ids []uuid.UUID) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *ClassGuestPriceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearClassInstance clears the "class_instance" edge to the ClassInstance entity.
+func (m *ClassGuestPriceMutation) ClearClassInstance() {
+	m.clearedclass_instance = true
+	m.clearedFields[classguestprice.FieldClassInstanceID] = struct{}{}
+}
+
+// ClassInstanceCleared reports if the "class_instance" edge to the ClassInstance entity was cleared.
+func (m *ClassGuestPriceMutation) ClassInstanceCleared() bool {
+	return m.clearedclass_instance
+}
+
+// ClassInstanceIDs returns the "class_instance" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClassInstanceID instead. It exists only for internal usage by the builders.
+func (m *ClassGuestPriceMutation) ClassInstanceIDs() (ids []uuid.UUID) {
+	if id := m.class_instance; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetClassInstance resets all changes to the "class_instance" edge.
+func (m *ClassGuestPriceMutation) ResetClassInstance() {
+	m.class_instance = nil
+	m.clearedclass_instance = false
+}
+
+// Where appends a list predicates to the ClassGuestPriceMutation builder.
+func (m *ClassGuestPriceMutation) Where(ps ...predicate.ClassGuestPrice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ClassGuestPriceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ClassGuestPriceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ClassGuestPrice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ClassGuestPriceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ClassGuestPriceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ClassGuestPrice).
+func (m *ClassGuestPriceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ClassGuestPriceMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, classguestprice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, classguestprice.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, classguestprice.FieldOrganizationID)
+	}
+	if m.class_instance != nil {
+		fields = append(fields, classguestprice.FieldClassInstanceID)
+	}
+	if m.amount_minor != nil {
+		fields = append(fields, classguestprice.FieldAmountMinor)
+	}
+	if m.currency != nil {
+		fields = append(fields, classguestprice.FieldCurrency)
+	}
+	if m.set_by != nil {
+		fields = append(fields, classguestprice.FieldSetBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ClassGuestPriceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case classguestprice.FieldCreatedAt:
+		return m.CreatedAt()
+	case classguestprice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case classguestprice.FieldOrganizationID:
+		return m.OrganizationID()
+	case classguestprice.FieldClassInstanceID:
+		return m.ClassInstanceID()
+	case classguestprice.FieldAmountMinor:
+		return m.AmountMinor()
+	case classguestprice.FieldCurrency:
+		return m.Currency()
+	case classguestprice.FieldSetBy:
+		return m.SetBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ClassGuestPriceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case classguestprice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case classguestprice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case classguestprice.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case classguestprice.FieldClassInstanceID:
+		return m.OldClassInstanceID(ctx)
+	case classguestprice.FieldAmountMinor:
+		return m.OldAmountMinor(ctx)
+	case classguestprice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case classguestprice.FieldSetBy:
+		return m.OldSetBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown ClassGuestPrice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClassGuestPriceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case classguestprice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case classguestprice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case classguestprice.FieldOrganizationID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case classguestprice.FieldClassInstanceID:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClassInstanceID(v)
+		return nil
+	case classguestprice.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountMinor(v)
+		return nil
+	case classguestprice.FieldCurrency:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case classguestprice.FieldSetBy:
+		v, ok := value.(uuid.UUID)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ClassGuestPriceMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount_minor != nil {
+		fields = append(fields, classguestprice.FieldAmountMinor)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ClassGuestPriceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case classguestprice.FieldAmountMinor:
+		return m.AddedAmountMinor()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClassGuestPriceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case classguestprice.FieldAmountMinor:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountMinor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ClassGuestPriceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(classguestprice.FieldSetBy) {
+		fields = append(fields, classguestprice.FieldSetBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ClassGuestPriceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ClassGuestPriceMutation) ClearField(name string) error {
+	switch name {
+	case classguestprice.FieldSetBy:
+		m.ClearSetBy()
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ClassGuestPriceMutation) ResetField(name string) error {
+	switch name {
+	case classguestprice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case classguestprice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case classguestprice.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case classguestprice.FieldClassInstanceID:
+		m.ResetClassInstanceID()
+		return nil
+	case classguestprice.FieldAmountMinor:
+		m.ResetAmountMinor()
+		return nil
+	case classguestprice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case classguestprice.FieldSetBy:
+		m.ResetSetBy()
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ClassGuestPriceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.organization != nil {
+		edges = append(edges, classguestprice.EdgeOrganization)
+	}
+	if m.class_instance != nil {
+		edges = append(edges, classguestprice.EdgeClassInstance)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ClassGuestPriceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case classguestprice.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case classguestprice.EdgeClassInstance:
+		if id := m.class_instance; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ClassGuestPriceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ClassGuestPriceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ClassGuestPriceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedorganization {
+		edges = append(edges, classguestprice.EdgeOrganization)
+	}
+	if m.clearedclass_instance {
+		edges = append(edges, classguestprice.EdgeClassInstance)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ClassGuestPriceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case classguestprice.EdgeOrganization:
+		return m.clearedorganization
+	case classguestprice.EdgeClassInstance:
+		return m.clearedclass_instance
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ClassGuestPriceMutation) ClearEdge(name string) error {
+	switch name {
+	case classguestprice.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case classguestprice.EdgeClassInstance:
+		m.ClearClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ClassGuestPriceMutation) ResetEdge(name string) error {
+	switch name {
+	case classguestprice.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case classguestprice.EdgeClassInstance:
+		m.ResetClassInstance()
+		return nil
+	}
+	return fmt.Errorf("unknown ClassGuestPrice edge %s", name)
 }
 
 // ClassInstanceMutation represents an operation that mutates the ClassInstance nodes in the graph.

@@ -48,6 +48,8 @@ type Tx struct {
 	Checkout *CheckoutClient
 	// CheckoutDocument is the client for interacting with the CheckoutDocument builders.
 	CheckoutDocument *CheckoutDocumentClient
+	// ClassGuestPrice is the client for interacting with the ClassGuestPrice builders.
+	ClassGuestPrice *ClassGuestPriceClient
 	// ClassInstance is the client for interacting with the ClassInstance builders.
 	ClassInstance *ClassInstanceClient
 	// ClassType is the client for interacting with the ClassType builders.
@@ -360,6 +362,7 @@ func (tx *Tx) init() {
 	tx.CalendarEvent = NewCalendarEventClient(tx.config)
 	tx.Checkout = NewCheckoutClient(tx.config)
 	tx.CheckoutDocument = NewCheckoutDocumentClient(tx.config)
+	tx.ClassGuestPrice = NewClassGuestPriceClient(tx.config)
 	tx.ClassInstance = NewClassInstanceClient(tx.config)
 	tx.ClassType = NewClassTypeClient(tx.config)
 	tx.DeskCharge = NewDeskChargeClient(tx.config)

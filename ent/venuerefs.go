@@ -24,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -127,6 +128,7 @@ var edgeTargets = map[string]map[string]string{
 	"CalendarEvent":          {"organization": "Organization"},
 	"Checkout":               {"organization": "Organization", "member": "Member", "pass_type": "PassType"},
 	"CheckoutDocument":       {"organization": "Organization"},
+	"ClassGuestPrice":        {"organization": "Organization", "class_instance": "ClassInstance"},
 	"ClassInstance":          {"organization": "Organization", "class_type": "ClassType", "instructor": "Instructor", "location": "Location", "room": "Room", "bookings": "Booking"},
 	"ClassType":              {"organization": "Organization", "brand": "Brand", "class_instances": "ClassInstance", "pass_types": "PassType"},
 	"DeskCharge":             {"organization": "Organization", "member": "Member"},
@@ -230,6 +232,7 @@ var VenueOwnedTypes = []string{
 	"CalendarEvent",
 	"Checkout",
 	"CheckoutDocument",
+	"ClassGuestPrice",
 	"ClassInstance",
 	"ClassType",
 	"DeskCharge",
@@ -317,6 +320,7 @@ var AllTypes = []string{
 	"CalendarEvent",
 	"Checkout",
 	"CheckoutDocument",
+	"ClassGuestPrice",
 	"ClassInstance",
 	"ClassType",
 	"DeskCharge",
@@ -445,6 +449,8 @@ func (c *Client) CountVisible(ctx context.Context, typ string, ids []uuid.UUID) 
 		return c.Checkout.Query().Where(checkout.IDIn(ids...)).Count(ctx)
 	case "CheckoutDocument":
 		return c.CheckoutDocument.Query().Where(checkoutdocument.IDIn(ids...)).Count(ctx)
+	case "ClassGuestPrice":
+		return c.ClassGuestPrice.Query().Where(classguestprice.IDIn(ids...)).Count(ctx)
 	case "ClassInstance":
 		return c.ClassInstance.Query().Where(classinstance.IDIn(ids...)).Count(ctx)
 	case "ClassType":

@@ -213,6 +213,18 @@ func (f CheckoutDocumentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CheckoutDocumentMutation", m)
 }
 
+// The ClassGuestPriceFunc type is an adapter to allow the use of ordinary
+// function as ClassGuestPrice mutator.
+type ClassGuestPriceFunc func(context.Context, *ent.ClassGuestPriceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ClassGuestPriceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ClassGuestPriceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClassGuestPriceMutation", m)
+}
+
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary
 // function as ClassInstance mutator.
 type ClassInstanceFunc func(context.Context, *ent.ClassInstanceMutation) (ent.Value, error)

@@ -25,6 +25,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -623,6 +624,33 @@ func (f TraverseCheckoutDocument) Traverse(ctx context.Context, q ent.Query) err
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CheckoutDocumentQuery", q)
+}
+
+// The ClassGuestPriceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ClassGuestPriceFunc func(context.Context, *ent.ClassGuestPriceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ClassGuestPriceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ClassGuestPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ClassGuestPriceQuery", q)
+}
+
+// The TraverseClassGuestPrice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseClassGuestPrice func(context.Context, *ent.ClassGuestPriceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseClassGuestPrice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseClassGuestPrice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ClassGuestPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ClassGuestPriceQuery", q)
 }
 
 // The ClassInstanceFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -2876,6 +2904,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CheckoutQuery, predicate.Checkout, checkout.OrderOption]{typ: ent.TypeCheckout, tq: q}, nil
 	case *ent.CheckoutDocumentQuery:
 		return &query[*ent.CheckoutDocumentQuery, predicate.CheckoutDocument, checkoutdocument.OrderOption]{typ: ent.TypeCheckoutDocument, tq: q}, nil
+	case *ent.ClassGuestPriceQuery:
+		return &query[*ent.ClassGuestPriceQuery, predicate.ClassGuestPrice, classguestprice.OrderOption]{typ: ent.TypeClassGuestPrice, tq: q}, nil
 	case *ent.ClassInstanceQuery:
 		return &query[*ent.ClassInstanceQuery, predicate.ClassInstance, classinstance.OrderOption]{typ: ent.TypeClassInstance, tq: q}, nil
 	case *ent.ClassTypeQuery:

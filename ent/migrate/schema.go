@@ -964,6 +964,49 @@ var (
 			},
 		},
 	}
+	// ClassGuestPricesColumns holds the columns for the "class_guest_prices" table.
+	ClassGuestPricesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeUUID},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "amount_minor", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeString, Size: 3},
+		{Name: "set_by", Type: field.TypeUUID, Nullable: true},
+		{Name: "organization_id", Type: field.TypeUUID},
+		{Name: "class_instance_id", Type: field.TypeUUID},
+	}
+	// ClassGuestPricesTable holds the schema information for the "class_guest_prices" table.
+	ClassGuestPricesTable = &schema.Table{
+		Name:       "class_guest_prices",
+		Columns:    ClassGuestPricesColumns,
+		PrimaryKey: []*schema.Column{ClassGuestPricesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "class_guest_prices_organizations_organization",
+				Columns:    []*schema.Column{ClassGuestPricesColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "class_guest_prices_class_instances_class_instance",
+				Columns:    []*schema.Column{ClassGuestPricesColumns[7]},
+				RefColumns: []*schema.Column{ClassInstancesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "classguestprice_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ClassGuestPricesColumns[6]},
+			},
+			{
+				Name:    "classguestprice_organization_id_class_instance_id",
+				Unique:  true,
+				Columns: []*schema.Column{ClassGuestPricesColumns[6], ClassGuestPricesColumns[7]},
+			},
+		},
+	}
 	// ClassInstancesColumns holds the columns for the "class_instances" table.
 	ClassInstancesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeUUID},
@@ -4974,6 +5017,7 @@ var (
 		CalendarEventsTable,
 		CheckoutsTable,
 		CheckoutDocumentsTable,
+		ClassGuestPricesTable,
 		ClassInstancesTable,
 		ClassTypesTable,
 		DeskChargesTable,
@@ -5104,6 +5148,8 @@ func init() {
 	CheckoutsTable.ForeignKeys[1].RefTable = MembersTable
 	CheckoutsTable.ForeignKeys[2].RefTable = PassTypesTable
 	CheckoutDocumentsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ClassGuestPricesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	ClassGuestPricesTable.ForeignKeys[1].RefTable = ClassInstancesTable
 	ClassInstancesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	ClassInstancesTable.ForeignKeys[1].RefTable = ClassTypesTable
 	ClassInstancesTable.ForeignKeys[2].RefTable = InstructorsTable

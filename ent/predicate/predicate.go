@@ -57,6 +57,9 @@ type Checkout func(*sql.Selector)
 // CheckoutDocument is the predicate function for checkoutdocument builders.
 type CheckoutDocument func(*sql.Selector)
 
+// ClassGuestPrice is the predicate function for classguestprice builders.
+type ClassGuestPrice func(*sql.Selector)
+
 // ClassInstance is the predicate function for classinstance builders.
 type ClassInstance func(*sql.Selector)
 

@@ -519,6 +519,30 @@ func (f CheckoutDocumentMutationRuleFunc) EvalMutation(ctx context.Context, m en
 	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.CheckoutDocumentMutation", m)
 }
 
+// The ClassGuestPriceQueryRuleFunc type is an adapter to allow the use of ordinary
+// functions as a query rule.
+type ClassGuestPriceQueryRuleFunc func(context.Context, *ent.ClassGuestPriceQuery) error
+
+// EvalQuery return f(ctx, q).
+func (f ClassGuestPriceQueryRuleFunc) EvalQuery(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ClassGuestPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return Denyf("ent/privacy: unexpected query type %T, expect *ent.ClassGuestPriceQuery", q)
+}
+
+// The ClassGuestPriceMutationRuleFunc type is an adapter to allow the use of ordinary
+// functions as a mutation rule.
+type ClassGuestPriceMutationRuleFunc func(context.Context, *ent.ClassGuestPriceMutation) error
+
+// EvalMutation calls f(ctx, m).
+func (f ClassGuestPriceMutationRuleFunc) EvalMutation(ctx context.Context, m ent.Mutation) error {
+	if m, ok := m.(*ent.ClassGuestPriceMutation); ok {
+		return f(ctx, m)
+	}
+	return Denyf("ent/privacy: unexpected mutation type %T, expect *ent.ClassGuestPriceMutation", m)
+}
+
 // The ClassInstanceQueryRuleFunc type is an adapter to allow the use of ordinary
 // functions as a query rule.
 type ClassInstanceQueryRuleFunc func(context.Context, *ent.ClassInstanceQuery) error
@@ -2556,6 +2580,8 @@ func queryFilter(q ent.Query) (Filter, error) {
 		return q.Filter(), nil
 	case *ent.CheckoutDocumentQuery:
 		return q.Filter(), nil
+	case *ent.ClassGuestPriceQuery:
+		return q.Filter(), nil
 	case *ent.ClassInstanceQuery:
 		return q.Filter(), nil
 	case *ent.ClassTypeQuery:
@@ -2760,6 +2786,8 @@ func mutationFilter(m ent.Mutation) (Filter, error) {
 	case *ent.CheckoutMutation:
 		return m.Filter(), nil
 	case *ent.CheckoutDocumentMutation:
+		return m.Filter(), nil
+	case *ent.ClassGuestPriceMutation:
 		return m.Filter(), nil
 	case *ent.ClassInstanceMutation:
 		return m.Filter(), nil

@@ -24,6 +24,7 @@ import (
 	"github.com/venueplatform/venue/ent/calendarevent"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/checkoutdocument"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/classtype"
 	"github.com/venueplatform/venue/ent/deskcharge"
@@ -1214,6 +1215,59 @@ func init() {
 	checkoutdocumentDescID := checkoutdocumentMixinFields0[0].Descriptor()
 	// checkoutdocument.DefaultID holds the default value on creation for the id field.
 	checkoutdocument.DefaultID = checkoutdocumentDescID.Default.(func() uuid.UUID)
+	classguestpriceMixin := schema.ClassGuestPrice{}.Mixin()
+	classguestprice.Policy = privacy.NewPolicies(classguestpriceMixin[1], schema.ClassGuestPrice{})
+	classguestprice.Hooks[0] = func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if err := classguestprice.Policy.EvalMutation(ctx, m); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	classguestpriceMixinHooks1 := classguestpriceMixin[1].Hooks()
+
+	classguestprice.Hooks[1] = classguestpriceMixinHooks1[0]
+	classguestpriceMixinFields0 := classguestpriceMixin[0].Fields()
+	_ = classguestpriceMixinFields0
+	classguestpriceFields := schema.ClassGuestPrice{}.Fields()
+	_ = classguestpriceFields
+	// classguestpriceDescCreatedAt is the schema descriptor for created_at field.
+	classguestpriceDescCreatedAt := classguestpriceMixinFields0[1].Descriptor()
+	// classguestprice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	classguestprice.DefaultCreatedAt = classguestpriceDescCreatedAt.Default.(func() time.Time)
+	// classguestpriceDescUpdatedAt is the schema descriptor for updated_at field.
+	classguestpriceDescUpdatedAt := classguestpriceMixinFields0[2].Descriptor()
+	// classguestprice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	classguestprice.DefaultUpdatedAt = classguestpriceDescUpdatedAt.Default.(func() time.Time)
+	// classguestprice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	classguestprice.UpdateDefaultUpdatedAt = classguestpriceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// classguestpriceDescAmountMinor is the schema descriptor for amount_minor field.
+	classguestpriceDescAmountMinor := classguestpriceFields[1].Descriptor()
+	// classguestprice.AmountMinorValidator is a validator for the "amount_minor" field. It is called by the builders before save.
+	classguestprice.AmountMinorValidator = classguestpriceDescAmountMinor.Validators[0].(func(int64) error)
+	// classguestpriceDescCurrency is the schema descriptor for currency field.
+	classguestpriceDescCurrency := classguestpriceFields[2].Descriptor()
+	// classguestprice.CurrencyValidator is a validator for the "currency" field. It is called by the builders before save.
+	classguestprice.CurrencyValidator = func() func(string) error {
+		validators := classguestpriceDescCurrency.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(currency string) error {
+			for _, fn := range fns {
+				if err := fn(currency); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// classguestpriceDescID is the schema descriptor for id field.
+	classguestpriceDescID := classguestpriceMixinFields0[0].Descriptor()
+	// classguestprice.DefaultID holds the default value on creation for the id field.
+	classguestprice.DefaultID = classguestpriceDescID.Default.(func() uuid.UUID)
 	classinstanceMixin := schema.ClassInstance{}.Mixin()
 	classinstance.Policy = privacy.NewPolicies(classinstanceMixin[1], schema.ClassInstance{})
 	classinstance.Hooks[0] = func(next ent.Mutator) ent.Mutator {

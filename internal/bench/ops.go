@@ -62,6 +62,9 @@ type Op struct {
 	// Products makes the data step stock each venue of the members family
 	// with the desk's products (Venue.ProductIDs).
 	Products bool
+	// Payments makes the data step connect each venue of the members
+	// family to the tool's fake Stripe (checkout.go).
+	Payments bool
 	// Check, when set, validates a successful answer's body.
 	Check func(body []byte) error
 	// Goals are the op's targets, checked in the report.

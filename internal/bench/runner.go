@@ -182,6 +182,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 	}
 	needMain, needGeo, needMembers, needBaseline, needBearer := false, false, false, false, false
 	needStaff, needLocal, needProducts := false, false, false
+	needPayments := false
 	var scopes []string
 	for _, op := range ops {
 		needMain = needMain || op.Family == FamilyMain || cfg.Target != ""
@@ -192,6 +193,7 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		needStaff = needStaff || op.Staff
 		needLocal = needLocal || op.Local
 		needProducts = needProducts || op.Products
+		needPayments = needPayments || op.Payments
 		for _, s := range op.Scopes {
 			if !slices.Contains(scopes, s) {
 				scopes = append(scopes, s)
@@ -252,6 +254,11 @@ func prepare(ctx context.Context, cfg *Config, ops []*Op, dbs *databases, d *Dis
 		}
 		if needProducts && ds.Family == FamilyMembers {
 			if err := prepareProducts(ctx, ds); err != nil {
+				return sets, cleanup, err
+			}
+		}
+		if needPayments && ds.Family == FamilyMembers {
+			if err := preparePayments(ctx, ds); err != nil {
 				return sets, cleanup, err
 			}
 		}

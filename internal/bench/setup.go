@@ -199,6 +199,8 @@ func serviceHandler(pool *pgxpool.Pool) (http.Handler, error) {
 	h, err := server.New(server.Deps{
 		Pool: pool, Client: client, Log: log,
 		TrustedProxies: loopback, ClientIPHeader: "X-Forwarded-For",
+		// Card payments through the fake Stripe, for the checkout ops.
+		Settings: serviceSettings(),
 		// MCP as cmd/server serves it, for the members-search op.
 		MCP: mcp.NewHandler(client, auth.New(client), ratelimit.New(pool, 0, 0), log),
 	})

@@ -64,7 +64,8 @@ func TestGeneralCheckoutSellsFlexible(t *testing.T) {
 }
 
 // TestGeneralCheckoutFlexibleRefusals: a selection for a pass type that is
-// not flexible, with a binding tier or outside the bounds is 422; a
+// not flexible, with a binding tier the membership does not sell or
+// outside the bounds is 422; a
 // quantity without kind 400; a purchase with neither or both quotes, or a
 // changed flexible quote, 400. Nothing is charged or written.
 func TestGeneralCheckoutFlexibleRefusals(t *testing.T) {
@@ -80,7 +81,7 @@ func TestGeneralCheckoutFlexibleRefusals(t *testing.T) {
 	withTier.BindingMonths = api.NewOptInt(12)
 	_, err = e.member.GetCheckoutPreview(e.ctx, withTier)
 	es = hookErr(t, err, 422, "VALIDATION_FAILED")
-	require.Equal(t, "selection_unavailable", es.Response.Error.Details.Reason.Value)
+	require.Equal(t, "binding_tier_unavailable", es.Response.Error.Details.Reason.Value)
 	tooMany := params("flexible")
 	tooMany.Quantity = api.NewOptInt(13)
 	_, err = e.member.GetCheckoutPreview(e.ctx, tooMany)

@@ -20,7 +20,8 @@ func (h *Handler) PreviewFlexibleCheckout(ctx context.Context, p api.PreviewFlex
 	if err != nil {
 		return nil, err
 	}
-	pv, err := h.payments().PreviewFlexible(mctx, p.XOrganizationID, uid, p.PassTypeSlug, sel)
+	pv, err := h.payments().PreviewFlexibleWith(mctx, p.XOrganizationID, uid, p.PassTypeSlug, sel,
+		payments.FlexTerms{FlashSaleID: optUUID(p.FlashSaleID), BindingMonths: p.BindingMonths.Or(0)})
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +39,10 @@ func (h *Handler) PreviewFlexibleCheckout(ctx context.Context, p api.PreviewFlex
 		CardPayments:       cardPayments(pv.CardPayments, pv.UnavailableReason),
 		PurchaseObligation: obligationOut(&payments.Preview{Obligation: pv.Obligation, Quote: payments.Quote{Currency: fq.Currency}}),
 		FlexibleQuote:      flexQuoteOut(fq),
+	}
+	if o := pv.Pricing.Offer; o != nil {
+		out.DirectOffer = api.NewOptDirectOffer(api.DirectOffer{FlashSaleID: o.ID, Name: o.Name,
+			NormalAmount: pv.Pricing.NormalMinor, OfferAmount: pv.Pricing.ListMinor})
 	}
 	return &api.FlexibleCheckoutPreviewResponse{Data: out}, nil
 }
@@ -85,12 +90,20 @@ func flexQuoteOut(q payments.FlexQuote) api.FlexibleQuote {
 	} else {
 		sel.Quantity = api.NewNilInt(q.Selection.Quantity)
 	}
-	return api.FlexibleQuote{Version: api.FlexibleQuoteVersion1, OrganizationID: q.OrganizationID, UserID: q.UserID,
+	out := api.FlexibleQuote{Version: api.FlexibleQuoteVersion1, OrganizationID: q.OrganizationID, UserID: q.UserID,
 		PassTypeID: q.PassTypeID, Selection: sel, PeriodPriceMinor: q.PeriodPriceMinor,
 		CreditAppliedMinor: q.CreditAppliedMinor, ChargedTodayMinor: q.ChargedTodayMinor, VatMinor: q.VATMinor,
 		VatRateBp: q.VATRateBP, Currency: q.Currency, AuthorityFingerprint: q.AuthorityFingerprint,
 		PurchaseObligationFingerprint: q.ObligationFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
 		Fingerprint: q.Fingerprint}
+	if q.FlashSaleID != nil {
+		out.FlashSaleID = api.NewOptUUID(*q.FlashSaleID)
+		out.FlashSaleRuleFingerprint = api.NewOptString(q.FlashSaleRuleFingerprint)
+	}
+	if q.BindingMonths > 0 {
+		out.BindingMonths = api.NewOptInt(q.BindingMonths)
+	}
+	return out
 }
 
 // flexQuoteIn reads a flexible quote; a selection whose kind and quantity
@@ -106,5 +119,6 @@ func flexQuoteIn(q api.FlexibleQuote) (payments.FlexQuote, error) {
 		CreditAppliedMinor: q.CreditAppliedMinor, ChargedTodayMinor: q.ChargedTodayMinor, VATMinor: q.VatMinor,
 		VATRateBP: q.VatRateBp, Currency: q.Currency, AuthorityFingerprint: q.AuthorityFingerprint,
 		ObligationFingerprint: q.PurchaseObligationFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
-		Fingerprint: q.Fingerprint}, nil
+		Fingerprint: q.Fingerprint, FlashSaleID: optUUID(q.FlashSaleID),
+		FlashSaleRuleFingerprint: q.FlashSaleRuleFingerprint.Or(""), BindingMonths: q.BindingMonths.Or(0)}, nil
 }

@@ -174,6 +174,8 @@ func (e *env) base() negative.Base {
 				return e.ids["classInstanceId"], true
 			case p.Name == "id" && strings.HasPrefix(op.Path, "/bookings/{"):
 				return e.ids["bookingId"], true
+			case p.Name == "id" && strings.HasPrefix(op.Path, "/admin/classes/{"):
+				return e.ids["classInstanceId"], true
 			}
 			return "", false
 		},

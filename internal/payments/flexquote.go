@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/model"
@@ -42,6 +44,24 @@ type FlexQuote struct {
 	ObligationFingerprint string
 	IssuedAt, ExpiresAt   time.Time
 	Fingerprint           string
+
+	// FlashSaleID is the offer whose intro price is charged today (nil:
+	// none) and FlashSaleRuleFingerprint the digest of its rule as priced
+	// (flashSaleRuleFingerprint), so a purchase after the offer's rule
+	// changed is QUOTE_STALE. BindingMonths is the binding tier sold (0:
+	// none).
+	FlashSaleID              *uuid.UUID
+	FlashSaleRuleFingerprint string
+	BindingMonths            int
+}
+
+// FlexTerms are what a flexible membership is sold with besides its
+// selection: a flash-sale offer (its intro price today, the selection's
+// period price from the day after the intro) or a binding tier (bound for
+// its months at the selection's period price); not both.
+type FlexTerms struct {
+	FlashSaleID   *uuid.UUID
+	BindingMonths int
 }
 
 // FlexPreview is a flexible checkout preview: the pass type, the quote and
@@ -62,6 +82,14 @@ type FlexPreview struct {
 // the bounds, off the step, unlimited not offered) is 422 VALIDATION_FAILED
 // with details.reason selection_unavailable.
 func (s *Service) PreviewFlexible(ctx context.Context, org, userID uuid.UUID, slug string, sel Selection) (*FlexPreview, error) {
+	return s.PreviewFlexibleWith(ctx, org, userID, slug, sel, FlexTerms{})
+}
+
+// PreviewFlexibleWith is PreviewFlexible sold with terms: an offer that
+// cannot be bought is 422 FLASH_SALE_UNAVAILABLE (never the normal price), a
+// binding tier the pass type does not sell 422 VALIDATION_FAILED
+// (binding_tier_unavailable).
+func (s *Service) PreviewFlexibleWith(ctx context.Context, org, userID uuid.UUID, slug string, sel Selection, terms FlexTerms) (*FlexPreview, error) {
 	pt, err := s.client.PassType.Query().
 		Where(passtype.Slug(slug), passtype.Active(true), passtype.Listed(true)).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -73,7 +101,7 @@ func (s *Service) PreviewFlexible(ctx context.Context, org, userID uuid.UUID, sl
 	if !isFlexible(pt) {
 		return nil, apperr.NotFound("flexible membership")
 	}
-	return s.previewFlexibleOf(ctx, org, userID, pt, sel)
+	return s.previewFlexibleOf(ctx, org, userID, pt, sel, terms)
 }
 
 // isFlexible says whether pt is a flexible-quantity membership, sold by its
@@ -85,21 +113,25 @@ func isFlexible(pt *ent.PassType) bool {
 // previewFlexibleOf prices selection sel of the flexible membership pt and
 // signs its quote: the one flexible preview behind both the flexible and the
 // general checkout preview.
-func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, sel Selection) (*FlexPreview, error) {
+func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, sel Selection, terms FlexTerms) (*FlexPreview, error) {
 	vp, err := s.venuePayments(ctx)
 	if err != nil {
 		return nil, err
 	}
-	pr, ob, err := s.priceFlexible(ctx, pt, userID, sel, vp)
+	pr, ob, err := s.priceFlexible(ctx, pt, userID, sel, vp, terms, false)
 	if err != nil {
 		return nil, err
 	}
 	now := s.now().UTC().Truncate(time.Second)
 	q := FlexQuote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID, Selection: sel,
-		PeriodPriceMinor: pr.ListMinor, CreditAppliedMinor: pr.CreditAppliedMinor, ChargedTodayMinor: pr.PayableMinor,
+		PeriodPriceMinor: pr.FullPriceMinor, CreditAppliedMinor: pr.CreditAppliedMinor, ChargedTodayMinor: pr.PayableMinor,
 		VATMinor: pr.VATMinor, VATRateBP: pr.RateBP, Currency: pr.Currency,
 		AuthorityFingerprint: flexAuthority(pt, pr), ObligationFingerprint: obligationFingerprint(ob),
-		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL)}
+		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL), BindingMonths: pr.BindingMonths}
+	if pr.Offer != nil {
+		id := pr.Offer.ID
+		q.FlashSaleID, q.FlashSaleRuleFingerprint = &id, flashSaleRuleFingerprint(pr.Offer)
+	}
 	q.Fingerprint = s.signFlex(q)
 	out := &FlexPreview{PassType: pt, Quote: q, Pricing: pr, Obligation: ob}
 	out.CardPayments, out.UnavailableReason = s.cardPayments(vp)
@@ -111,23 +143,46 @@ func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, 
 // activation) with the selection frozen on the checkout and its pass, so the
 // renewals start at the selection's period price. A changed or foreign quote
 // is 400 VALIDATION_ERROR; an expired one, or one whose price, VAT, credit or
-// obligation changed since, 409 QUOTE_STALE.
+// obligation changed since, 409 QUOTE_STALE. A quote of an offer is
+// QUOTE_STALE too when the offer's rule changed (flash_sale_changed) or it
+// can no longer be bought, its last place taken by another purchase
+// included (flash_sale_unavailable, details.offer_reason); the place is
+// claimed with the checkout, as fixed offers claim theirs.
 func (s *Service) PurchaseFlexible(ctx context.Context, org, userID, memberID uuid.UUID, q FlexQuote, p PurchaseParams) (*PurchaseResult, error) {
 	pt, pr, err := s.verifyFlex(ctx, org, userID, q)
 	if err != nil {
 		return nil, err
 	}
 	p.Quote = Quote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
+		FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.ChargedTodayMinor, Currency: q.Currency,
 		AuthorityFingerprint: q.AuthorityFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
 		Fingerprint: q.Fingerprint}
-	return s.purchaseVerified(ctx, org, memberID, pt, pr, p)
+	res, err := s.purchaseVerified(ctx, org, memberID, pt, pr, p)
+	if ae := (*apperr.Error)(nil); errors.As(err, &ae) && ae.Code == CodeFlashSaleUnavai {
+		return nil, offerStale(ae) // the place went to another purchase meanwhile
+	}
+	return res, err
+}
+
+// offerStale is the QUOTE_STALE of a flexible quote whose offer can no
+// longer be bought (ae: the offer's FLASH_SALE_UNAVAILABLE).
+func offerStale(ae *apperr.Error) *apperr.Error {
+	return quoteStale("flash_sale_unavailable").With("offer_reason", ae.Details["reason"])
 }
 
 // priceFlexible is the pricing of sel for pt today: the common pricing (VAT
 // rate and age exemption, the member's credit) with the selection's period
 // price from the volume tiers in place of the pass type's own price.
-func (s *Service) priceFlexible(ctx context.Context, pt *ent.PassType, userID uuid.UUID, sel Selection, vp *ent.VenuePayments) (*Pricing, Obligation, error) {
+//
+// With terms: an offer's intro price is what is sold today (the selection's
+// period price from the day after its intro), a binding tier binds the
+// member for its months at the selection's period price (a flexible
+// membership is priced by its selection, so the tier's own price_minor,
+// which prices fixed memberships, is not used). offerHeld says the quote's
+// checkout already holds a place of the offer (a retry): its place is not
+// counted against the capacity again.
+func (s *Service) priceFlexible(ctx context.Context, pt *ent.PassType, userID uuid.UUID, sel Selection, vp *ent.VenuePayments, terms FlexTerms, offerHeld bool) (*Pricing, Obligation, error) {
 	period, ok := FlexiblePrice(pt.FlexiblePricingConfig, sel, pt.Currency)
 	if !ok {
 		return nil, Obligation{}, flexRefused("selection_unavailable", "the membership does not sell that selection")
@@ -136,11 +191,15 @@ func (s *Service) priceFlexible(ctx context.Context, pt *ent.PassType, userID uu
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
-	pr, err := s.price(ctx, pt, pricingInput{userID: userID, rateBP: rate})
+	pr, err := s.price(ctx, pt, pricingInput{userID: userID, rateBP: rate, flashSaleID: terms.FlashSaleID,
+		bindingMonths: terms.BindingMonths, offerHeld: offerHeld})
 	if err != nil {
 		return nil, Obligation{}, err
 	}
-	pr.NormalMinor, pr.ListMinor, pr.FullPriceMinor = period, period, period
+	pr.NormalMinor, pr.FullPriceMinor = period, period
+	if pr.Offer == nil {
+		pr.ListMinor = period
+	}
 	pr.CreditAppliedMinor = min(max(pr.CreditBalanceMinor, 0), pr.ListMinor)
 	pr.PayableMinor = pr.ListMinor - pr.CreditAppliedMinor
 	pr.VATMinor = VATShare(pr.ListMinor, pr.RateBP)
@@ -175,15 +234,32 @@ func (s *Service) verifyFlex(ctx context.Context, org, userID uuid.UUID, q FlexQ
 	if err != nil {
 		return nil, nil, err
 	}
-	pr, ob, err := s.priceFlexible(ctx, pt, userID, q.Selection, vp)
-	if ae := (*apperr.Error)(nil); errors.As(err, &ae) && ae.Code == "VALIDATION_FAILED" {
-		return nil, nil, quoteStale("price_changed") // the selection is no longer sold
+	held := false
+	if q.FlashSaleID != nil { // a retry of a checkout that holds its place
+		if held, err = s.client.Checkout.Query().Where(checkout.QuoteFingerprint(q.Fingerprint)).Exist(ctx); err != nil {
+			return nil, nil, fmt.Errorf("payments: checkout: %w", err)
+		}
+	}
+	pr, ob, err := s.priceFlexible(ctx, pt, userID, q.Selection, vp,
+		FlexTerms{FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths}, held)
+	if ae := (*apperr.Error)(nil); errors.As(err, &ae) {
+		switch {
+		case ae.Code == CodeFlashSaleUnavai:
+			return nil, nil, offerStale(ae)
+		case ae.Code == "VALIDATION_FAILED" && ae.Details["reason"] == "binding_tier_unavailable":
+			return nil, nil, quoteStale("binding_tier_unavailable")
+		case ae.Code == "VALIDATION_FAILED":
+			return nil, nil, quoteStale("price_changed") // the selection is no longer sold
+		}
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	if pr.Offer != nil && flashSaleRuleFingerprint(pr.Offer) != q.FlashSaleRuleFingerprint {
+		return nil, nil, quoteStale("flash_sale_changed")
+	}
 	if flexAuthority(pt, pr) != q.AuthorityFingerprint || pr.PayableMinor != q.ChargedTodayMinor ||
-		pr.ListMinor != q.PeriodPriceMinor || pr.VATMinor != q.VATMinor {
+		pr.FullPriceMinor != q.PeriodPriceMinor || pr.VATMinor != q.VATMinor {
 		return nil, nil, quoteStale("price_changed")
 	}
 	if obligationFingerprint(ob) != q.ObligationFingerprint {
@@ -200,6 +276,12 @@ func (s *Service) signFlex(q FlexQuote) string {
 		q.PassTypeID, q.Selection.Kind(), q.Selection.Quantity, q.PeriodPriceMinor, q.CreditAppliedMinor,
 		q.ChargedTodayMinor, q.VATMinor, q.VATRateBP, q.Currency, q.AuthorityFingerprint, q.ObligationFingerprint,
 		q.IssuedAt.Unix(), q.ExpiresAt.Unix())
+	if q.FlashSaleID != nil {
+		fmt.Fprintf(m, "|offer:%s|%s", q.FlashSaleID, q.FlashSaleRuleFingerprint)
+	}
+	if q.BindingMonths != 0 {
+		fmt.Fprintf(m, "|binding:%d", q.BindingMonths)
+	}
 	return "fq1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
@@ -215,7 +297,25 @@ func flexAuthority(pt *ent.PassType, pr *Pricing) string {
 	fmt.Fprintf(h, "%s|%s|%d|%d|%d|%v|%v|%v|%d|%v|%d|%d|%d", pt.ID, pt.Currency, cfg.MinimumQuantity, cfg.MaximumQuantity,
 		cfg.QuantityStep, cfg.Tiers, cfg.Unlimited, pt.BillingInterval, deref32(pt.BillingIntervalCount), pr.VATExempt,
 		pr.RateBP, pr.CreditBalanceMinor, pr.CreditAppliedMinor)
+	if pr.Offer != nil {
+		fmt.Fprintf(h, "|offer:%s|%d", pr.Offer.ID, pr.ListMinor)
+	}
+	if pr.BindingMonths != 0 {
+		fmt.Fprintf(h, "|binding:%d", pr.BindingMonths)
+	}
 	return "fa1_" + base64.RawURLEncoding.EncodeToString(h.Sum(nil))[:22]
+}
+
+// flashSaleRuleFingerprint digests what an offer sells by: its commercial
+// rule (price, currency, intro end), its window and product family. Its
+// places (capacity and claims) are not part of it: other members buying do
+// not make a quote stale, the last place going to another does.
+func flashSaleRuleFingerprint(fs *ent.FlashSale) string {
+	rule, _ := json.Marshal(fs.CommercialRule)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|%s|%s|%s|%s", fs.ID, rule, fs.StartsAt.UTC().Format(time.RFC3339Nano),
+		fs.EndsAt.UTC().Format(time.RFC3339Nano), fs.ProductFamily)
+	return "fr1_" + base64.RawURLEncoding.EncodeToString(h.Sum(nil))[:22]
 }
 
 // obligationFingerprint digests a purchase obligation as shown: its dates,

@@ -79,6 +79,9 @@ type pricingInput struct {
 	// promo code; not with an offer.
 	promoCode   string
 	promoCodeID *uuid.UUID
+	// offerHeld says the quote's checkout already holds a place of the
+	// offer (a retry of its purchase): a full offer still sells to it.
+	offerHeld bool
 }
 
 // price computes a checkout's pricing for the member in ctx's venue. An
@@ -106,7 +109,7 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 		p.ListMinor, p.FullPriceMinor = pt.BindingTiers[i].PriceMinor, pt.BindingTiers[i].PriceMinor
 	}
 	if in.flashSaleID != nil {
-		if err := s.priceOffer(ctx, pt, *in.flashSaleID, p); err != nil {
+		if err := s.priceOffer(ctx, pt, *in.flashSaleID, in.offerHeld, p); err != nil {
 			return nil, err
 		}
 	}
@@ -140,7 +143,7 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 // priceOffer prices flash sale id for pt into p, or says why it cannot be
 // bought: cancelled, not started, ended, sold out, not for this pass type,
 // another currency or product family, or a rule this checkout cannot sell.
-func (s *Service) priceOffer(ctx context.Context, pt *ent.PassType, id uuid.UUID, p *Pricing) error {
+func (s *Service) priceOffer(ctx context.Context, pt *ent.PassType, id uuid.UUID, held bool, p *Pricing) error {
 	fs, err := s.client.FlashSale.Query().Where(flashsale.ID(id)).
 		WithApplicablePassTypes(func(q *ent.PassTypeQuery) { q.Where(passtype.ID(pt.ID)) }).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -158,7 +161,7 @@ func (s *Service) priceOffer(ctx context.Context, pt *ent.PassType, id uuid.UUID
 		return offerUnavailable("not_started")
 	case !now.Before(fs.EndsAt):
 		return offerUnavailable("ended")
-	case fs.CapacityMax != nil && fs.ClaimedCount >= *fs.CapacityMax:
+	case fs.CapacityMax != nil && fs.ClaimedCount >= *fs.CapacityMax && !held:
 		return offerUnavailable("sold_out")
 	case len(fs.Edges.ApplicablePassTypes) == 0:
 		return offerUnavailable("pass_type_not_included")

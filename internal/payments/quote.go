@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/passtype"
 	"github.com/venueplatform/venue/internal/apperr"
 )
@@ -75,7 +76,7 @@ type PreviewParams struct {
 	PromoCode string
 	// Selection is the selection of a flexible membership (kind, quantity):
 	// with it the preview answers the flexible quote. Only for flexible
-	// memberships, and not with an offer, a binding tier or a promo code.
+	// memberships, and not with a promo code.
 	Selection *Selection
 }
 
@@ -141,24 +142,25 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 
 // previewSelection is the general preview of a flexible membership with a
 // selection: the flexible preview (flexquote.go) as a Preview. A selection
-// for a pass type that is not a flexible membership, or with an offer, a
-// binding tier or a promo code (not sold with flexible memberships yet), is
-// 422 VALIDATION_FAILED with details.reason selection_unavailable.
+// for a pass type that is not a flexible membership, or with a promo code
+// (not sold with flexible memberships yet), is 422 VALIDATION_FAILED with
+// details.reason selection_unavailable. An offer or a binding tier is sold
+// with the selection (FlexTerms).
 func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, p PreviewParams) (*Preview, error) {
 	if !isFlexible(pt) {
 		return nil, flexRefused("selection_unavailable", "only a flexible membership is sold with a selection")
 	}
-	if p.FlashSaleID != nil || p.BindingMonths > 0 || p.PromoCode != "" {
-		return nil, flexRefused("selection_unavailable", "offers, binding tiers and promo codes are not sold with flexible memberships yet")
+	if p.PromoCode != "" {
+		return nil, flexRefused("selection_unavailable", "promo codes are not sold with flexible memberships yet")
 	}
-	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection)
+	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection, FlexTerms{FlashSaleID: p.FlashSaleID, BindingMonths: p.BindingMonths})
 	if err != nil {
 		return nil, err
 	}
 	fq := fp.Quote
 	return &Preview{PassType: pt, Flex: fp, Pricing: fp.Pricing, Obligation: fp.Obligation,
 		Quote: Quote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
-			CreditAppliedMinor: fq.CreditAppliedMinor, PayableMinor: fq.ChargedTodayMinor, Currency: fq.Currency,
+			FlashSaleID: fq.FlashSaleID, BindingMonths: fq.BindingMonths, CreditAppliedMinor: fq.CreditAppliedMinor, PayableMinor: fq.ChargedTodayMinor, Currency: fq.Currency,
 			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt},
 		VATMinor: fq.VATMinor, VATRateBP: fq.VATRateBP,
 		CardPayments: fp.CardPayments, UnavailableReason: fp.UnavailableReason}, nil
@@ -208,8 +210,14 @@ func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quot
 	if vp != nil {
 		rate = vp.VatRateBp
 	}
+	held := false
+	if q.FlashSaleID != nil { // a retry of a checkout that holds the offer's place (another card after a decline)
+		if held, err = s.client.Checkout.Query().Where(checkout.QuoteFingerprint(q.Fingerprint)).Exist(ctx); err != nil {
+			return nil, nil, fmt.Errorf("payments: checkout: %w", err)
+		}
+	}
 	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate,
-		promoCodeID: q.PromoCodeID})
+		promoCodeID: q.PromoCodeID, offerHeld: held})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1586,6 +1586,15 @@ type Invoker interface {
 	//
 	// GET /admin/checkin/{classInstanceId}
 	GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error)
+	// GetAdminClassGuestPrice invokes getAdminClassGuestPrice operation.
+	//
+	// `override` is staff's price of the class (null when none is set);
+	// `effective` is what a guest place made now would cost, with the rule
+	// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+	// null when the venue has no guest price.
+	//
+	// GET /admin/classes/{id}/guest-price
+	GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// GetAdminDashboardToday invokes getAdminDashboardToday operation.
 	//
 	// The classes of the venue-local today (every status, ended ones included),
@@ -1856,11 +1865,15 @@ type Invoker interface {
 	// `direct_purchase_quote`), to send unchanged to
 	// `POST /me/checkout/purchase`; a selection the membership does not sell
 	// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// With `flash_sale_id` or `binding_months` the selection is sold with
+	// the offer or the binding tier exactly as the flexible preview sells
+	// it (the quote then carries `flash_sale_id`,
+	// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
 	// Without a selection it answers `purchase_obligation.status`
 	// `unavailable` (reason `selection_required`) and no quote. `kind` for
-	// any other pass type, or with `flash_sale_id`, `binding_months` or
-	// `promo_code` (not sold with flexible memberships yet), is 422
-	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+	// any other pass type, or with `promo_code` (not sold with flexible
+	// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+	// `selection_unavailable`);
 	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
 	// it, is 400 `VALIDATION_ERROR`.
 	//
@@ -2860,7 +2873,21 @@ type Invoker interface {
 	// sell (below `minimum_quantity`, above `maximum_quantity`, off
 	// `quantity_step`, above every tier, unlimited not enabled) is 422
 	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
-	// Offers and binding tiers are not sold with flexible memberships yet.
+	// A `flash_sale_id` sells the selection with the offer's introductory
+	// price: `charged_today_minor` is the offer's price (paying through
+	// `purchase_obligation.intro_through_date`), `period_price_minor` the
+	// selection's period price charged from the day after, `direct_offer`
+	// shows both, and the quote carries `flash_sale_id`,
+	// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`.
+	// An offer that cannot be bought is 422 `FLASH_SALE_UNAVAILABLE`
+	// (`details.reason`, as for fixed offers), never the normal price.
+	// `binding_months` binds the membership for a binding tier of the pass
+	// type at the selection's period price (a flexible membership is priced
+	// by its selection; the tier's own price prices fixed memberships only);
+	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+	// (`details.reason` `binding_tier_unavailable`). An offer and a binding
+	// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
+	// `binding_not_combinable`).
 	//
 	// GET /me/checkout/flexible/preview
 	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
@@ -2934,8 +2961,14 @@ type Invoker interface {
 	// selection included) or another member's; 409 `QUOTE_STALE` past
 	// five minutes or when what the quote was priced from changed
 	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
-	// the selection no longer sold) or `obligation_changed`; `next_step`
-	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// the selection no longer sold), `obligation_changed`,
+	// `flash_sale_changed` (the offer's rule differs from
+	// `flash_sale_rule_fingerprint`), `flash_sale_unavailable` (the offer
+	// can no longer be bought, its last place taken by another purchase
+	// included: `details.offer_reason`) or `binding_tier_unavailable`;
+	// `next_step` `refresh`). An offer's place is claimed with the
+	// checkout, once: a retry of the same quote (another card after a
+	// decline) keeps it. 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
 	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
 	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
 	// `Idempotency-Key` required: a retry replays the answer.
@@ -3394,6 +3427,23 @@ type Invoker interface {
 	//
 	// PUT /admin/checkout-documents/{id}/active
 	SetAdminCheckoutDocumentActive(ctx context.Context, request *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
+	// SetAdminClassGuestPrice invokes setAdminClassGuestPrice operation.
+	//
+	// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+	// must be the venue's currency (another well-formed currency is 422
+	// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+	// negative amount, or an amount without `currency`, is 400
+	// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+	// booking, not a guest place). `amount_minor` null clears the class's
+	// price: the default rule applies again (clearing a class without one
+	// answers the same, unchanged). A cancelled class is 422
+	// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+	// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+	// the price before and after). `Idempotency-Key` required: the same
+	// key and body replays the first answer.
+	//
+	// PUT /admin/classes/{id}/guest-price
+	SetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// SetAdminClientDefaultPaymentMethod invokes setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at
@@ -15682,6 +15732,110 @@ func (c *Client) sendGetAdminCheckinRoster(ctx context.Context, params GetAdminC
 	return result, nil
 }
 
+// GetAdminClassGuestPrice invokes getAdminClassGuestPrice operation.
+//
+// `override` is staff's price of the class (null when none is set);
+// `effective` is what a guest place made now would cost, with the rule
+// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+// null when the venue has no guest price.
+//
+// GET /admin/classes/{id}/guest-price
+func (c *Client) GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error) {
+	res, err := c.sendGetAdminClassGuestPrice(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendGetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (res *ClassGuestPriceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/classes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/guest-price"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "GET", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, GetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, GetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeGetAdminClassGuestPriceResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // GetAdminDashboardToday invokes getAdminDashboardToday operation.
 //
 // The classes of the venue-local today (every status, ended ones included),
@@ -18258,11 +18412,15 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // `direct_purchase_quote`), to send unchanged to
 // `POST /me/checkout/purchase`; a selection the membership does not sell
 // is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// With `flash_sale_id` or `binding_months` the selection is sold with
+// the offer or the binding tier exactly as the flexible preview sells
+// it (the quote then carries `flash_sale_id`,
+// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
 // Without a selection it answers `purchase_obligation.status`
 // `unavailable` (reason `selection_required`) and no quote. `kind` for
-// any other pass type, or with `flash_sale_id`, `binding_months` or
-// `promo_code` (not sold with flexible memberships yet), is 422
-// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// any other pass type, or with `promo_code` (not sold with flexible
+// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+// `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.
 //
@@ -28672,7 +28830,21 @@ func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFl
 // sell (below `minimum_quantity`, above `maximum_quantity`, off
 // `quantity_step`, above every tier, unlimited not enabled) is 422
 // `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
-// Offers and binding tiers are not sold with flexible memberships yet.
+// A `flash_sale_id` sells the selection with the offer's introductory
+// price: `charged_today_minor` is the offer's price (paying through
+// `purchase_obligation.intro_through_date`), `period_price_minor` the
+// selection's period price charged from the day after, `direct_offer`
+// shows both, and the quote carries `flash_sale_id`,
+// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`.
+// An offer that cannot be bought is 422 `FLASH_SALE_UNAVAILABLE`
+// (`details.reason`, as for fixed offers), never the normal price.
+// `binding_months` binds the membership for a binding tier of the pass
+// type at the selection's period price (a flexible membership is priced
+// by its selection; the tier's own price prices fixed memberships only);
+// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+// (`details.reason` `binding_tier_unavailable`). An offer and a binding
+// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
+// `binding_not_combinable`).
 //
 // GET /me/checkout/flexible/preview
 func (c *Client) PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error) {
@@ -28726,6 +28898,40 @@ func (c *Client) sendPreviewFlexibleCheckout(ctx context.Context, params Preview
 
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.Quantity.Get(); ok {
+				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "flash_sale_id" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "flash_sale_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.FlashSaleID.Get(); ok {
+				return e.EncodeValue(conv.UUIDToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "binding_months" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "binding_months",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.BindingMonths.Get(); ok {
 				return e.EncodeValue(conv.IntToString(val))
 			}
 			return nil
@@ -29096,8 +29302,14 @@ func (c *Client) sendPurchaseCheckout(ctx context.Context, request *CheckoutPurc
 // selection included) or another member's; 409 `QUOTE_STALE` past
 // five minutes or when what the quote was priced from changed
 // (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
-// the selection no longer sold) or `obligation_changed`; `next_step`
-// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// the selection no longer sold), `obligation_changed`,
+// `flash_sale_changed` (the offer's rule differs from
+// `flash_sale_rule_fingerprint`), `flash_sale_unavailable` (the offer
+// can no longer be bought, its last place taken by another purchase
+// included: `details.offer_reason`) or `binding_tier_unavailable`;
+// `next_step` `refresh`). An offer's place is claimed with the
+// checkout, once: a retry of the same quote (another card after a
+// decline) keeps it. 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
 // `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
 // `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
 // `Idempotency-Key` required: a retry replays the answer.
@@ -32670,6 +32882,134 @@ func (c *Client) sendSetAdminCheckoutDocumentActive(ctx context.Context, request
 	defer body.Close()
 
 	result, err := decodeSetAdminCheckoutDocumentActiveResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SetAdminClassGuestPrice invokes setAdminClassGuestPrice operation.
+//
+// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+// must be the venue's currency (another well-formed currency is 422
+// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+// negative amount, or an amount without `currency`, is 400
+// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+// booking, not a guest place). `amount_minor` null clears the class's
+// price: the default rule applies again (clearing a class without one
+// answers the same, unchanged). A cancelled class is 422
+// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+// the price before and after). `Idempotency-Key` required: the same
+// key and body replays the first answer.
+//
+// PUT /admin/classes/{id}/guest-price
+func (c *Client) SetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error) {
+	res, err := c.sendSetAdminClassGuestPrice(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminClassGuestPrice(ctx context.Context, request *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (res *ClassGuestPriceResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/classes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/guest-price"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminClassGuestPriceRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityApiKeyAuth(ctx, SetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"ApiKeyAuth\"")
+			}
+		}
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminClassGuestPriceOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 1
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminClassGuestPriceResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

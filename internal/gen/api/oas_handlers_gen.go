@@ -18022,6 +18022,169 @@ func (s *Server) handleGetAdminCheckinRosterRequest(args [1]string, argsEscaped 
 	}
 }
 
+// handleGetAdminClassGuestPriceRequest handles getAdminClassGuestPrice operation.
+//
+// `override` is staff's price of the class (null when none is set);
+// `effective` is what a guest place made now would cost, with the rule
+// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+// null when the venue has no guest price.
+//
+// GET /admin/classes/{id}/guest-price
+func (s *Server) handleGetAdminClassGuestPriceRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: GetAdminClassGuestPriceOperation,
+			ID:   "getAdminClassGuestPrice",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityApiKeyAuth(ctx, GetAdminClassGuestPriceOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "ApiKeyAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:ApiKeyAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, GetAdminClassGuestPriceOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 1
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeGetAdminClassGuestPriceParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *ClassGuestPriceResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    GetAdminClassGuestPriceOperation,
+			OperationSummary: "Read a class's guest price",
+			OperationID:      "getAdminClassGuestPrice",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = GetAdminClassGuestPriceParams
+			Response = *ClassGuestPriceResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackGetAdminClassGuestPriceParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.GetAdminClassGuestPrice(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.GetAdminClassGuestPrice(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeGetAdminClassGuestPriceResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleGetAdminDashboardTodayRequest handles getAdminDashboardToday operation.
 //
 // The classes of the venue-local today (every status, ended ones included),
@@ -21566,11 +21729,15 @@ func (s *Server) handleGetCalendarRequest(args [0]string, argsEscaped bool, w ht
 // `direct_purchase_quote`), to send unchanged to
 // `POST /me/checkout/purchase`; a selection the membership does not sell
 // is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+// With `flash_sale_id` or `binding_months` the selection is sold with
+// the offer or the binding tier exactly as the flexible preview sells
+// it (the quote then carries `flash_sale_id`,
+// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
 // Without a selection it answers `purchase_obligation.status`
 // `unavailable` (reason `selection_required`) and no quote. `kind` for
-// any other pass type, or with `flash_sale_id`, `binding_months` or
-// `promo_code` (not sold with flexible memberships yet), is 422
-// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+// any other pass type, or with `promo_code` (not sold with flexible
+// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+// `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.
 //
@@ -35748,7 +35915,21 @@ func (s *Server) handlePreviewFlexibleChangeRequest(args [1]string, argsEscaped 
 // sell (below `minimum_quantity`, above `maximum_quantity`, off
 // `quantity_step`, above every tier, unlimited not enabled) is 422
 // `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
-// Offers and binding tiers are not sold with flexible memberships yet.
+// A `flash_sale_id` sells the selection with the offer's introductory
+// price: `charged_today_minor` is the offer's price (paying through
+// `purchase_obligation.intro_through_date`), `period_price_minor` the
+// selection's period price charged from the day after, `direct_offer`
+// shows both, and the quote carries `flash_sale_id`,
+// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`.
+// An offer that cannot be bought is 422 `FLASH_SALE_UNAVAILABLE`
+// (`details.reason`, as for fixed offers), never the normal price.
+// `binding_months` binds the membership for a binding tier of the pass
+// type at the selection's period price (a flexible membership is priced
+// by its selection; the tier's own price prices fixed memberships only);
+// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+// (`details.reason` `binding_tier_unavailable`). An offer and a binding
+// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
+// `binding_not_combinable`).
 //
 // GET /me/checkout/flexible/preview
 func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -35848,6 +36029,14 @@ func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscape
 					Name: "quantity",
 					In:   "query",
 				}: params.Quantity,
+				{
+					Name: "flash_sale_id",
+					In:   "query",
+				}: params.FlashSaleID,
+				{
+					Name: "binding_months",
+					In:   "query",
+				}: params.BindingMonths,
 			},
 			Raw: r,
 		}
@@ -36393,8 +36582,14 @@ func (s *Server) handlePurchaseCheckoutRequest(args [0]string, argsEscaped bool,
 // selection included) or another member's; 409 `QUOTE_STALE` past
 // five minutes or when what the quote was priced from changed
 // (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
-// the selection no longer sold) or `obligation_changed`; `next_step`
-// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+// the selection no longer sold), `obligation_changed`,
+// `flash_sale_changed` (the offer's rule differs from
+// `flash_sale_rule_fingerprint`), `flash_sale_unavailable` (the offer
+// can no longer be bought, its last place taken by another purchase
+// included: `details.offer_reason`) or `binding_tier_unavailable`;
+// `next_step` `refresh`). An offer's place is claimed with the
+// checkout, once: a retry of the same quote (another card after a
+// decline) keeps it. 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
 // `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
 // `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
 // `Idempotency-Key` required: a retry replays the answer.
@@ -41638,6 +41833,196 @@ func (s *Server) handleSetAdminCheckoutDocumentActiveRequest(args [1]string, arg
 	}
 
 	if err := encodeSetAdminCheckoutDocumentActiveResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleSetAdminClassGuestPriceRequest handles setAdminClassGuestPrice operation.
+//
+// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+// must be the venue's currency (another well-formed currency is 422
+// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+// negative amount, or an amount without `currency`, is 400
+// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+// booking, not a guest place). `amount_minor` null clears the class's
+// price: the default rule applies again (clearing a class without one
+// answers the same, unchanged). A cancelled class is 422
+// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+// the price before and after). `Idempotency-Key` required: the same
+// key and body replays the first answer.
+//
+// PUT /admin/classes/{id}/guest-price
+func (s *Server) handleSetAdminClassGuestPriceRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SetAdminClassGuestPriceOperation,
+			ID:   "setAdminClassGuestPrice",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityApiKeyAuth(ctx, SetAdminClassGuestPriceOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "ApiKeyAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:ApiKeyAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SetAdminClassGuestPriceOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 1
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+				{0b00000010},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSetAdminClassGuestPriceParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSetAdminClassGuestPriceRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *ClassGuestPriceResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SetAdminClassGuestPriceOperation,
+			OperationSummary: "Set or clear a class's guest price",
+			OperationID:      "setAdminClassGuestPrice",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *ClassGuestPriceRequest
+			Params   = SetAdminClassGuestPriceParams
+			Response = *ClassGuestPriceResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSetAdminClassGuestPriceParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SetAdminClassGuestPrice(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SetAdminClassGuestPrice(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSetAdminClassGuestPriceResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

@@ -42755,6 +42755,651 @@ func (s *ClassDetailResponse) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode implements json.Marshaler.
+func (s *ClassGuestPrice) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ClassGuestPrice) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("class_id")
+		json.EncodeUUID(e, s.ClassID)
+	}
+	{
+		e.FieldStart("effective")
+		s.Effective.Encode(e)
+	}
+	{
+		e.FieldStart("override")
+		s.Override.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfClassGuestPrice = [3]string{
+	0: "class_id",
+	1: "effective",
+	2: "override",
+}
+
+// Decode decodes ClassGuestPrice from json.
+func (s *ClassGuestPrice) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPrice to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "class_id":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := json.DecodeUUID(d)
+				s.ClassID = v
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"class_id\"")
+			}
+		case "effective":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.Effective.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"effective\"")
+			}
+		case "override":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Override.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"override\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ClassGuestPrice")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfClassGuestPrice) {
+					name = jsonFieldsNameOfClassGuestPrice[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ClassGuestPrice) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPrice) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ClassGuestPriceAmount) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ClassGuestPriceAmount) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+}
+
+var jsonFieldsNameOfClassGuestPriceAmount = [2]string{
+	0: "amount_minor",
+	1: "currency",
+}
+
+// Decode decodes ClassGuestPriceAmount from json.
+func (s *ClassGuestPriceAmount) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPriceAmount to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ClassGuestPriceAmount")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfClassGuestPriceAmount) {
+					name = jsonFieldsNameOfClassGuestPriceAmount[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ClassGuestPriceAmount) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPriceAmount) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ClassGuestPriceEffective) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ClassGuestPriceEffective) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount_minor")
+		e.Int64(s.AmountMinor)
+	}
+	{
+		e.FieldStart("compare_at_minor")
+		s.CompareAtMinor.Encode(e)
+	}
+	{
+		e.FieldStart("currency")
+		e.Str(s.Currency)
+	}
+	{
+		e.FieldStart("source")
+		s.Source.Encode(e)
+	}
+}
+
+var jsonFieldsNameOfClassGuestPriceEffective = [4]string{
+	0: "amount_minor",
+	1: "compare_at_minor",
+	2: "currency",
+	3: "source",
+}
+
+// Decode decodes ClassGuestPriceEffective from json.
+func (s *ClassGuestPriceEffective) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPriceEffective to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				v, err := d.Int64()
+				s.AmountMinor = int64(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "compare_at_minor":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := s.CompareAtMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"compare_at_minor\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				v, err := d.Str()
+				s.Currency = string(v)
+				if err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		case "source":
+			requiredBitSet[0] |= 1 << 3
+			if err := func() error {
+				if err := s.Source.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"source\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ClassGuestPriceEffective")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00001111,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfClassGuestPriceEffective) {
+					name = jsonFieldsNameOfClassGuestPriceEffective[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ClassGuestPriceEffective) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPriceEffective) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ClassGuestPriceEffectiveSource as json.
+func (s ClassGuestPriceEffectiveSource) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes ClassGuestPriceEffectiveSource from json.
+func (s *ClassGuestPriceEffectiveSource) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPriceEffectiveSource to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch ClassGuestPriceEffectiveSource(v) {
+	case ClassGuestPriceEffectiveSourceClass:
+		*s = ClassGuestPriceEffectiveSourceClass
+	case ClassGuestPriceEffectiveSourceGuestPass:
+		*s = ClassGuestPriceEffectiveSourceGuestPass
+	case ClassGuestPriceEffectiveSourceDropIn:
+		*s = ClassGuestPriceEffectiveSourceDropIn
+	default:
+		*s = ClassGuestPriceEffectiveSource(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s ClassGuestPriceEffectiveSource) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPriceEffectiveSource) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ClassGuestPriceRequest) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ClassGuestPriceRequest) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("amount_minor")
+		s.AmountMinor.Encode(e)
+	}
+	{
+		if s.Currency.Set {
+			e.FieldStart("currency")
+			s.Currency.Encode(e)
+		}
+	}
+}
+
+var jsonFieldsNameOfClassGuestPriceRequest = [2]string{
+	0: "amount_minor",
+	1: "currency",
+}
+
+// Decode decodes ClassGuestPriceRequest from json.
+func (s *ClassGuestPriceRequest) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPriceRequest to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "amount_minor":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.AmountMinor.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"amount_minor\"")
+			}
+		case "currency":
+			if err := func() error {
+				s.Currency.Reset()
+				if err := s.Currency.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"currency\"")
+			}
+		default:
+			return errors.Errorf("unexpected field %q", k)
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ClassGuestPriceRequest")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000001,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfClassGuestPriceRequest) {
+					name = jsonFieldsNameOfClassGuestPriceRequest[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ClassGuestPriceRequest) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPriceRequest) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode implements json.Marshaler.
+func (s *ClassGuestPriceResponse) Encode(e *jx.Encoder) {
+	e.ObjStart()
+	s.encodeFields(e)
+	e.ObjEnd()
+}
+
+// encodeFields encodes fields.
+func (s *ClassGuestPriceResponse) encodeFields(e *jx.Encoder) {
+	{
+		e.FieldStart("data")
+		s.Data.Encode(e)
+	}
+	{
+		_ = s.Error
+		e.FieldStart("error")
+		e.Null()
+	}
+}
+
+var jsonFieldsNameOfClassGuestPriceResponse = [2]string{
+	0: "data",
+	1: "error",
+}
+
+// Decode decodes ClassGuestPriceResponse from json.
+func (s *ClassGuestPriceResponse) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode ClassGuestPriceResponse to nil")
+	}
+	var requiredBitSet [1]uint8
+
+	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
+		switch string(k) {
+		case "data":
+			requiredBitSet[0] |= 1 << 0
+			if err := func() error {
+				if err := s.Data.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"data\"")
+			}
+		case "error":
+			requiredBitSet[0] |= 1 << 1
+			if err := func() error {
+				if err := d.Null(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"error\"")
+			}
+		default:
+			return d.Skip()
+		}
+		return nil
+	}); err != nil {
+		return errors.Wrap(err, "decode ClassGuestPriceResponse")
+	}
+	// Validate required fields.
+	var failures []validate.FieldError
+	for i, mask := range [1]uint8{
+		0b00000011,
+	} {
+		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
+			// Mask only required fields and check equality to mask using XOR.
+			//
+			// If XOR result is not zero, result is not equal to expected, so some fields are missed.
+			// Bits of fields which would be set are actually bits of missed fields.
+			missed := bits.OnesCount8(result)
+			for bitN := 0; bitN < missed; bitN++ {
+				bitIdx := bits.TrailingZeros8(result)
+				fieldIdx := i*8 + bitIdx
+				var name string
+				if fieldIdx < len(jsonFieldsNameOfClassGuestPriceResponse) {
+					name = jsonFieldsNameOfClassGuestPriceResponse[fieldIdx]
+				} else {
+					name = strconv.Itoa(fieldIdx)
+				}
+				failures = append(failures, validate.FieldError{
+					Name:  name,
+					Error: validate.ErrFieldRequired,
+				})
+				// Reset bit.
+				result &^= 1 << bitIdx
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return &validate.Error{Fields: failures}
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s *ClassGuestPriceResponse) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *ClassGuestPriceResponse) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes ClassStatus as json.
 func (s ClassStatus) Encode(e *jx.Encoder) {
 	e.Str(string(s))
@@ -51192,6 +51837,12 @@ func (s *FlexibleCheckoutPreview) encodeFields(e *jx.Encoder) {
 		e.Int(s.CurrencyExponent)
 	}
 	{
+		if s.DirectOffer.Set {
+			e.FieldStart("direct_offer")
+			s.DirectOffer.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("flexible_quote")
 		s.FlexibleQuote.Encode(e)
 	}
@@ -51223,7 +51874,7 @@ func (s *FlexibleCheckoutPreview) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleCheckoutPreview = [14]string{
+var jsonFieldsNameOfFlexibleCheckoutPreview = [15]string{
 	0:  "card_payments",
 	1:  "charged_today",
 	2:  "charged_today_minor",
@@ -51231,13 +51882,14 @@ var jsonFieldsNameOfFlexibleCheckoutPreview = [14]string{
 	4:  "credit_balance_minor",
 	5:  "currency",
 	6:  "currency_exponent",
-	7:  "flexible_quote",
-	8:  "flexible_selection",
-	9:  "pass_type",
-	10: "purchase_obligation",
-	11: "vat_exempt",
-	12: "vat_minor",
-	13: "vat_rate_bp",
+	7:  "direct_offer",
+	8:  "flexible_quote",
+	9:  "flexible_selection",
+	10: "pass_type",
+	11: "purchase_obligation",
+	12: "vat_exempt",
+	13: "vat_minor",
+	14: "vat_rate_bp",
 }
 
 // Decode decodes FlexibleCheckoutPreview from json.
@@ -51327,8 +51979,18 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"currency_exponent\"")
 			}
+		case "direct_offer":
+			if err := func() error {
+				s.DirectOffer.Reset()
+				if err := s.DirectOffer.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"direct_offer\"")
+			}
 		case "flexible_quote":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.FlexibleQuote.Decode(d); err != nil {
 					return err
@@ -51338,7 +52000,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flexible_quote\"")
 			}
 		case "flexible_selection":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.FlexibleSelection.Decode(d); err != nil {
 					return err
@@ -51348,7 +52010,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"flexible_selection\"")
 			}
 		case "pass_type":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				if err := s.PassType.Decode(d); err != nil {
 					return err
@@ -51358,7 +52020,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type\"")
 			}
 		case "purchase_obligation":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.PurchaseObligation.Decode(d); err != nil {
 					return err
@@ -51378,7 +52040,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_exempt\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -51390,7 +52052,7 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -51411,8 +52073,8 @@ func (s *FlexibleCheckoutPreview) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b11100111,
-		0b00110111,
+		0b01100111,
+		0b01101111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -52750,6 +53412,12 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 		e.Str(s.AuthorityFingerprint)
 	}
 	{
+		if s.BindingMonths.Set {
+			e.FieldStart("binding_months")
+			s.BindingMonths.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("charged_today_minor")
 		e.Int64(s.ChargedTodayMinor)
 	}
@@ -52768,6 +53436,18 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	{
 		e.FieldStart("fingerprint")
 		e.Str(s.Fingerprint)
+	}
+	{
+		if s.FlashSaleID.Set {
+			e.FieldStart("flash_sale_id")
+			s.FlashSaleID.Encode(e)
+		}
+	}
+	{
+		if s.FlashSaleRuleFingerprint.Set {
+			e.FieldStart("flash_sale_rule_fingerprint")
+			s.FlashSaleRuleFingerprint.Encode(e)
+		}
 	}
 	{
 		e.FieldStart("issued_at")
@@ -52811,23 +53491,26 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleQuote = [16]string{
+var jsonFieldsNameOfFlexibleQuote = [19]string{
 	0:  "authority_fingerprint",
-	1:  "charged_today_minor",
-	2:  "credit_applied_minor",
-	3:  "currency",
-	4:  "expires_at",
-	5:  "fingerprint",
-	6:  "issued_at",
-	7:  "organization_id",
-	8:  "pass_type_id",
-	9:  "period_price_minor",
-	10: "purchase_obligation_fingerprint",
-	11: "selection",
-	12: "user_id",
-	13: "vat_minor",
-	14: "vat_rate_bp",
-	15: "version",
+	1:  "binding_months",
+	2:  "charged_today_minor",
+	3:  "credit_applied_minor",
+	4:  "currency",
+	5:  "expires_at",
+	6:  "fingerprint",
+	7:  "flash_sale_id",
+	8:  "flash_sale_rule_fingerprint",
+	9:  "issued_at",
+	10: "organization_id",
+	11: "pass_type_id",
+	12: "period_price_minor",
+	13: "purchase_obligation_fingerprint",
+	14: "selection",
+	15: "user_id",
+	16: "vat_minor",
+	17: "vat_rate_bp",
+	18: "version",
 }
 
 // Decode decodes FlexibleQuote from json.
@@ -52835,7 +53518,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode FlexibleQuote to nil")
 	}
-	var requiredBitSet [2]uint8
+	var requiredBitSet [3]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -52851,8 +53534,18 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"authority_fingerprint\"")
 			}
+		case "binding_months":
+			if err := func() error {
+				s.BindingMonths.Reset()
+				if err := s.BindingMonths.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"binding_months\"")
+			}
 		case "charged_today_minor":
-			requiredBitSet[0] |= 1 << 1
+			requiredBitSet[0] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.ChargedTodayMinor = int64(v)
@@ -52864,7 +53557,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"charged_today_minor\"")
 			}
 		case "credit_applied_minor":
-			requiredBitSet[0] |= 1 << 2
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int64()
 				s.CreditAppliedMinor = int64(v)
@@ -52876,7 +53569,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"credit_applied_minor\"")
 			}
 		case "currency":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -52888,7 +53581,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "expires_at":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.ExpiresAt = v
@@ -52900,7 +53593,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"expires_at\"")
 			}
 		case "fingerprint":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.Fingerprint = string(v)
@@ -52911,8 +53604,28 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"fingerprint\"")
 			}
+		case "flash_sale_id":
+			if err := func() error {
+				s.FlashSaleID.Reset()
+				if err := s.FlashSaleID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_id\"")
+			}
+		case "flash_sale_rule_fingerprint":
+			if err := func() error {
+				s.FlashSaleRuleFingerprint.Reset()
+				if err := s.FlashSaleRuleFingerprint.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"flash_sale_rule_fingerprint\"")
+			}
 		case "issued_at":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeDateTime(d)
 				s.IssuedAt = v
@@ -52924,7 +53637,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"issued_at\"")
 			}
 		case "organization_id":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.OrganizationID = v
@@ -52936,7 +53649,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"organization_id\"")
 			}
 		case "pass_type_id":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassTypeID = v
@@ -52948,7 +53661,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_type_id\"")
 			}
 		case "period_price_minor":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 4
 			if err := func() error {
 				v, err := d.Int64()
 				s.PeriodPriceMinor = int64(v)
@@ -52960,7 +53673,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"period_price_minor\"")
 			}
 		case "purchase_obligation_fingerprint":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := d.Str()
 				s.PurchaseObligationFingerprint = string(v)
@@ -52972,7 +53685,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"purchase_obligation_fingerprint\"")
 			}
 		case "selection":
-			requiredBitSet[1] |= 1 << 3
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				if err := s.Selection.Decode(d); err != nil {
 					return err
@@ -52982,7 +53695,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"selection\"")
 			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -52994,7 +53707,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "vat_minor":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -53006,7 +53719,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[2] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -53018,7 +53731,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_rate_bp\"")
 			}
 		case "version":
-			requiredBitSet[1] |= 1 << 7
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -53036,9 +53749,10 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [2]uint8{
-		0b11111111,
-		0b11111111,
+	for i, mask := range [3]uint8{
+		0b01111101,
+		0b11111110,
+		0b00000111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -72676,6 +73390,94 @@ func (s NilCheckinPass) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *NilCheckinPass) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ClassGuestPriceAmount as json.
+func (o NilClassGuestPriceAmount) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes ClassGuestPriceAmount from json.
+func (o *NilClassGuestPriceAmount) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilClassGuestPriceAmount to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v ClassGuestPriceAmount
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilClassGuestPriceAmount) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilClassGuestPriceAmount) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes ClassGuestPriceEffective as json.
+func (o NilClassGuestPriceEffective) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	o.Value.Encode(e)
+}
+
+// Decode decodes ClassGuestPriceEffective from json.
+func (o *NilClassGuestPriceEffective) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilClassGuestPriceEffective to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v ClassGuestPriceEffective
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilClassGuestPriceEffective) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilClassGuestPriceEffective) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

@@ -12141,6 +12141,72 @@ func decodeGetAdminCheckinRosterParams(args [1]string, argsEscaped bool, r *http
 	return params, nil
 }
 
+// GetAdminClassGuestPriceParams is parameters of getAdminClassGuestPrice operation.
+type GetAdminClassGuestPriceParams struct {
+	// The class (class instance).
+	ID uuid.UUID
+}
+
+func unpackGetAdminClassGuestPriceParams(packed middleware.Parameters) (params GetAdminClassGuestPriceParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "id",
+			In:   "path",
+		}
+		params.ID = packed[key].(uuid.UUID)
+	}
+	return params
+}
+
+func decodeGetAdminClassGuestPriceParams(args [1]string, argsEscaped bool, r *http.Request) (params GetAdminClassGuestPriceParams, _ error) {
+	// Decode path: id.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "id",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.ID = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "id",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
 // GetAdminDashboardTodayParams is parameters of getAdminDashboardToday operation.
 type GetAdminDashboardTodayParams struct {
 	LocationID OptUUID `json:",omitempty,omitzero"`
@@ -28028,7 +28094,9 @@ type PreviewFlexibleCheckoutParams struct {
 	XOrganizationID uuid.UUID
 	PassTypeSlug    string
 	Kind            PreviewFlexibleCheckoutKind
-	Quantity        OptInt `json:",omitempty,omitzero"`
+	Quantity        OptInt  `json:",omitempty,omitzero"`
+	FlashSaleID     OptUUID `json:",omitempty,omitzero"`
+	BindingMonths   OptInt  `json:",omitempty,omitzero"`
 }
 
 func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params PreviewFlexibleCheckoutParams) {
@@ -28060,6 +28128,24 @@ func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params P
 		}
 		if v, ok := packed[key]; ok {
 			params.Quantity = v.(OptInt)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "flash_sale_id",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.FlashSaleID = v.(OptUUID)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "binding_months",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.BindingMonths = v.(OptInt)
 		}
 	}
 	return params
@@ -28264,6 +28350,113 @@ func decodePreviewFlexibleCheckoutParams(args [0]string, argsEscaped bool, r *ht
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "quantity",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: flash_sale_id.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "flash_sale_id",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotFlashSaleIDVal uuid.UUID
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToUUID(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotFlashSaleIDVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.FlashSaleID.SetTo(paramsDotFlashSaleIDVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "flash_sale_id",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: binding_months.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "binding_months",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotBindingMonthsVal int
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToInt(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotBindingMonthsVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.BindingMonths.SetTo(paramsDotBindingMonthsVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if value, ok := params.BindingMonths.Get(); ok {
+					if err := func() error {
+						if err := (validate.Int{
+							MinSet:        true,
+							Min:           1,
+							MaxSet:        true,
+							Max:           120,
+							MinExclusive:  false,
+							MaxExclusive:  false,
+							MultipleOfSet: false,
+							MultipleOf:    0,
+							Pattern:       nil,
+						}).Validate(int64(value)); err != nil {
+							return errors.Wrap(err, "int")
+						}
+						return nil
+					}(); err != nil {
+						return err
+					}
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "binding_months",
 			In:   "query",
 			Err:  err,
 		}
@@ -32496,6 +32689,136 @@ func unpackSetAdminCheckoutDocumentActiveParams(packed middleware.Parameters) (p
 }
 
 func decodeSetAdminCheckoutDocumentActiveParams(args [1]string, argsEscaped bool, r *http.Request) (params SetAdminCheckoutDocumentActiveParams, _ error) {
+	h := uri.NewHeaderDecoder(r.Header)
+	// Decode path: id.
+	if err := func() error {
+		param := args[0]
+		if argsEscaped {
+			unescaped, err := url.PathUnescape(args[0])
+			if err != nil {
+				return errors.Wrap(err, "unescape path")
+			}
+			param = unescaped
+		}
+		if len(param) > 0 {
+			d := uri.NewPathDecoder(uri.PathDecoderConfig{
+				Param:   "id",
+				Value:   param,
+				Style:   uri.PathStyleSimple,
+				Explode: false,
+			})
+
+			if err := func() error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToUUID(val)
+				if err != nil {
+					return err
+				}
+
+				params.ID = c
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return validate.ErrFieldRequired
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "id",
+			In:   "path",
+			Err:  err,
+		}
+	}
+	// Decode header: Idempotency-Key.
+	if err := func() error {
+		cfg := uri.HeaderParameterDecodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.HasParam(cfg); err == nil {
+			if err := h.DecodeParam(cfg, func(d uri.Decoder) error {
+				val, err := d.DecodeValue()
+				if err != nil {
+					return err
+				}
+
+				c, err := conv.ToString(val)
+				if err != nil {
+					return err
+				}
+
+				params.IdempotencyKey = c
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := func() error {
+				if err := (validate.String{
+					MinLength:     1,
+					MinLengthSet:  true,
+					MaxLength:     200,
+					MaxLengthSet:  true,
+					Email:         false,
+					Hostname:      false,
+					Regex:         nil,
+					MinNumeric:    0,
+					MinNumericSet: false,
+					MaxNumeric:    0,
+					MaxNumericSet: false,
+				}).Validate(string(params.IdempotencyKey)); err != nil {
+					return errors.Wrap(err, "string")
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		} else {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "Idempotency-Key",
+			In:   "header",
+			Err:  err,
+		}
+	}
+	return params, nil
+}
+
+// SetAdminClassGuestPriceParams is parameters of setAdminClassGuestPrice operation.
+type SetAdminClassGuestPriceParams struct {
+	// The class (class instance).
+	ID uuid.UUID
+	// 1 to 200 characters; the same key and body replays the first answer.
+	IdempotencyKey string
+}
+
+func unpackSetAdminClassGuestPriceParams(packed middleware.Parameters) (params SetAdminClassGuestPriceParams) {
+	{
+		key := middleware.ParameterKey{
+			Name: "id",
+			In:   "path",
+		}
+		params.ID = packed[key].(uuid.UUID)
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "Idempotency-Key",
+			In:   "header",
+		}
+		params.IdempotencyKey = packed[key].(string)
+	}
+	return params
+}
+
+func decodeSetAdminClassGuestPriceParams(args [1]string, argsEscaped bool, r *http.Request) (params SetAdminClassGuestPriceParams, _ error) {
 	h := uri.NewHeaderDecoder(r.Header)
 	// Decode path: id.
 	if err := func() error {

@@ -1606,6 +1606,20 @@ func encodeSetAdminCheckoutDocumentActiveRequest(
 	return nil
 }
 
+func encodeSetAdminClassGuestPriceRequest(
+	req *ClassGuestPriceRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetAdminLateFeePolicyRequest(
 	req *LateFeePolicyRequest,
 	r *http.Request,

@@ -1566,6 +1566,19 @@ func encodeGetAdminCheckinRosterResponse(response *CheckinRosterResponse, w http
 	return nil
 }
 
+func encodeGetAdminClassGuestPriceResponse(response *ClassGuestPriceResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeGetAdminDashboardTodayResponse(response *DashboardTodayResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3713,6 +3726,19 @@ func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w
 }
 
 func encodeSetAdminCheckoutDocumentActiveResponse(response *AdminCheckoutDocumentResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSetAdminClassGuestPriceResponse(response *ClassGuestPriceResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

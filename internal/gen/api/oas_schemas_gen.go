@@ -17984,6 +17984,219 @@ func (s *ClassDetailResponse) SetError(val struct{}) {
 	s.Error = val
 }
 
+// Ref: #/components/schemas/ClassGuestPrice
+type ClassGuestPrice struct {
+	ClassID   uuid.UUID                   `json:"class_id"`
+	Effective NilClassGuestPriceEffective `json:"effective"`
+	Override  NilClassGuestPriceAmount    `json:"override"`
+}
+
+// GetClassID returns the value of ClassID.
+func (s *ClassGuestPrice) GetClassID() uuid.UUID {
+	return s.ClassID
+}
+
+// GetEffective returns the value of Effective.
+func (s *ClassGuestPrice) GetEffective() NilClassGuestPriceEffective {
+	return s.Effective
+}
+
+// GetOverride returns the value of Override.
+func (s *ClassGuestPrice) GetOverride() NilClassGuestPriceAmount {
+	return s.Override
+}
+
+// SetClassID sets the value of ClassID.
+func (s *ClassGuestPrice) SetClassID(val uuid.UUID) {
+	s.ClassID = val
+}
+
+// SetEffective sets the value of Effective.
+func (s *ClassGuestPrice) SetEffective(val NilClassGuestPriceEffective) {
+	s.Effective = val
+}
+
+// SetOverride sets the value of Override.
+func (s *ClassGuestPrice) SetOverride(val NilClassGuestPriceAmount) {
+	s.Override = val
+}
+
+// Ref: #/components/schemas/ClassGuestPriceAmount
+type ClassGuestPriceAmount struct {
+	AmountMinor int64  `json:"amount_minor"`
+	Currency    string `json:"currency"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *ClassGuestPriceAmount) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ClassGuestPriceAmount) GetCurrency() string {
+	return s.Currency
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *ClassGuestPriceAmount) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ClassGuestPriceAmount) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// Ref: #/components/schemas/ClassGuestPriceEffective
+type ClassGuestPriceEffective struct {
+	AmountMinor int64 `json:"amount_minor"`
+	// The cheapest listed drop-in when higher (display only).
+	CompareAtMinor NilInt64                       `json:"compare_at_minor"`
+	Currency       string                         `json:"currency"`
+	Source         ClassGuestPriceEffectiveSource `json:"source"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *ClassGuestPriceEffective) GetAmountMinor() int64 {
+	return s.AmountMinor
+}
+
+// GetCompareAtMinor returns the value of CompareAtMinor.
+func (s *ClassGuestPriceEffective) GetCompareAtMinor() NilInt64 {
+	return s.CompareAtMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ClassGuestPriceEffective) GetCurrency() string {
+	return s.Currency
+}
+
+// GetSource returns the value of Source.
+func (s *ClassGuestPriceEffective) GetSource() ClassGuestPriceEffectiveSource {
+	return s.Source
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *ClassGuestPriceEffective) SetAmountMinor(val int64) {
+	s.AmountMinor = val
+}
+
+// SetCompareAtMinor sets the value of CompareAtMinor.
+func (s *ClassGuestPriceEffective) SetCompareAtMinor(val NilInt64) {
+	s.CompareAtMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ClassGuestPriceEffective) SetCurrency(val string) {
+	s.Currency = val
+}
+
+// SetSource sets the value of Source.
+func (s *ClassGuestPriceEffective) SetSource(val ClassGuestPriceEffectiveSource) {
+	s.Source = val
+}
+
+type ClassGuestPriceEffectiveSource string
+
+const (
+	ClassGuestPriceEffectiveSourceClass     ClassGuestPriceEffectiveSource = "class"
+	ClassGuestPriceEffectiveSourceGuestPass ClassGuestPriceEffectiveSource = "guest_pass"
+	ClassGuestPriceEffectiveSourceDropIn    ClassGuestPriceEffectiveSource = "drop_in"
+)
+
+// AllValues returns all ClassGuestPriceEffectiveSource values.
+func (ClassGuestPriceEffectiveSource) AllValues() []ClassGuestPriceEffectiveSource {
+	return []ClassGuestPriceEffectiveSource{
+		ClassGuestPriceEffectiveSourceClass,
+		ClassGuestPriceEffectiveSourceGuestPass,
+		ClassGuestPriceEffectiveSourceDropIn,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ClassGuestPriceEffectiveSource) MarshalText() ([]byte, error) {
+	switch s {
+	case ClassGuestPriceEffectiveSourceClass:
+		return []byte(s), nil
+	case ClassGuestPriceEffectiveSourceGuestPass:
+		return []byte(s), nil
+	case ClassGuestPriceEffectiveSourceDropIn:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ClassGuestPriceEffectiveSource) UnmarshalText(data []byte) error {
+	switch ClassGuestPriceEffectiveSource(data) {
+	case ClassGuestPriceEffectiveSourceClass:
+		*s = ClassGuestPriceEffectiveSourceClass
+		return nil
+	case ClassGuestPriceEffectiveSourceGuestPass:
+		*s = ClassGuestPriceEffectiveSourceGuestPass
+		return nil
+	case ClassGuestPriceEffectiveSourceDropIn:
+		*s = ClassGuestPriceEffectiveSourceDropIn
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/ClassGuestPriceRequest
+type ClassGuestPriceRequest struct {
+	// Minor units of `currency`; null clears the class's price.
+	AmountMinor NilInt64  `json:"amount_minor"`
+	Currency    OptString `json:"currency"`
+}
+
+// GetAmountMinor returns the value of AmountMinor.
+func (s *ClassGuestPriceRequest) GetAmountMinor() NilInt64 {
+	return s.AmountMinor
+}
+
+// GetCurrency returns the value of Currency.
+func (s *ClassGuestPriceRequest) GetCurrency() OptString {
+	return s.Currency
+}
+
+// SetAmountMinor sets the value of AmountMinor.
+func (s *ClassGuestPriceRequest) SetAmountMinor(val NilInt64) {
+	s.AmountMinor = val
+}
+
+// SetCurrency sets the value of Currency.
+func (s *ClassGuestPriceRequest) SetCurrency(val OptString) {
+	s.Currency = val
+}
+
+// Ref: #/components/schemas/ClassGuestPriceResponse
+type ClassGuestPriceResponse struct {
+	Data  ClassGuestPrice `json:"data"`
+	Error struct{}        `json:"error"`
+}
+
+// GetData returns the value of Data.
+func (s *ClassGuestPriceResponse) GetData() ClassGuestPrice {
+	return s.Data
+}
+
+// GetError returns the value of Error.
+func (s *ClassGuestPriceResponse) GetError() struct{} {
+	return s.Error
+}
+
+// SetData sets the value of Data.
+func (s *ClassGuestPriceResponse) SetData(val ClassGuestPrice) {
+	s.Data = val
+}
+
+// SetError sets the value of Error.
+func (s *ClassGuestPriceResponse) SetError(val struct{}) {
+	s.Error = val
+}
+
 // Ref: #/components/schemas/ClassStatus
 type ClassStatus string
 
@@ -21048,6 +21261,7 @@ type FlexibleCheckoutPreview struct {
 	CreditBalanceMinor OptInt64           `json:"credit_balance_minor"`
 	Currency           string             `json:"currency"`
 	CurrencyExponent   int                `json:"currency_exponent"`
+	DirectOffer        OptDirectOffer     `json:"direct_offer"`
 	FlexibleQuote      FlexibleQuote      `json:"flexible_quote"`
 	FlexibleSelection  FlexibleSelection  `json:"flexible_selection"`
 	PassType           CheckoutPassType   `json:"pass_type"`
@@ -21090,6 +21304,11 @@ func (s *FlexibleCheckoutPreview) GetCurrency() string {
 // GetCurrencyExponent returns the value of CurrencyExponent.
 func (s *FlexibleCheckoutPreview) GetCurrencyExponent() int {
 	return s.CurrencyExponent
+}
+
+// GetDirectOffer returns the value of DirectOffer.
+func (s *FlexibleCheckoutPreview) GetDirectOffer() OptDirectOffer {
+	return s.DirectOffer
 }
 
 // GetFlexibleQuote returns the value of FlexibleQuote.
@@ -21160,6 +21379,11 @@ func (s *FlexibleCheckoutPreview) SetCurrency(val string) {
 // SetCurrencyExponent sets the value of CurrencyExponent.
 func (s *FlexibleCheckoutPreview) SetCurrencyExponent(val int) {
 	s.CurrencyExponent = val
+}
+
+// SetDirectOffer sets the value of DirectOffer.
+func (s *FlexibleCheckoutPreview) SetDirectOffer(val OptDirectOffer) {
+	s.DirectOffer = val
 }
 
 // SetFlexibleQuote sets the value of FlexibleQuote.
@@ -21586,17 +21810,24 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 // A quote for a flexible-quantity membership, signed by `fingerprint`:
 // send it unchanged. `authority_fingerprint` digests what the price was
 // computed from (the tiers, bounds and unlimited price, the billing
-// period, VAT, the credit) and `purchase_obligation_fingerprint` the
-// `purchase_obligation` shown with it; either differing at purchase is
-// 409 `QUOTE_STALE`. `charged_today_minor` is the payable authority.
+// period, VAT, the credit, the offer and binding tier) and
+// `purchase_obligation_fingerprint` the `purchase_obligation` shown
+// with it; either differing at purchase is 409 `QUOTE_STALE`. A quote
+// sold with an offer (a flexible direct offer) adds `flash_sale_id` and
+// `flash_sale_rule_fingerprint` (the offer's rule, window and product
+// family as priced); one sold with a binding tier `binding_months`.
+// `charged_today_minor` is the payable authority.
 // Ref: #/components/schemas/FlexibleQuote
 type FlexibleQuote struct {
 	AuthorityFingerprint          string                 `json:"authority_fingerprint"`
+	BindingMonths                 OptInt                 `json:"binding_months"`
 	ChargedTodayMinor             int64                  `json:"charged_today_minor"`
 	CreditAppliedMinor            int64                  `json:"credit_applied_minor"`
 	Currency                      string                 `json:"currency"`
 	ExpiresAt                     time.Time              `json:"expires_at"`
 	Fingerprint                   string                 `json:"fingerprint"`
+	FlashSaleID                   OptUUID                `json:"flash_sale_id"`
+	FlashSaleRuleFingerprint      OptString              `json:"flash_sale_rule_fingerprint"`
 	IssuedAt                      time.Time              `json:"issued_at"`
 	OrganizationID                uuid.UUID              `json:"organization_id"`
 	PassTypeID                    uuid.UUID              `json:"pass_type_id"`
@@ -21612,6 +21843,11 @@ type FlexibleQuote struct {
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
 func (s *FlexibleQuote) GetAuthorityFingerprint() string {
 	return s.AuthorityFingerprint
+}
+
+// GetBindingMonths returns the value of BindingMonths.
+func (s *FlexibleQuote) GetBindingMonths() OptInt {
+	return s.BindingMonths
 }
 
 // GetChargedTodayMinor returns the value of ChargedTodayMinor.
@@ -21637,6 +21873,16 @@ func (s *FlexibleQuote) GetExpiresAt() time.Time {
 // GetFingerprint returns the value of Fingerprint.
 func (s *FlexibleQuote) GetFingerprint() string {
 	return s.Fingerprint
+}
+
+// GetFlashSaleID returns the value of FlashSaleID.
+func (s *FlexibleQuote) GetFlashSaleID() OptUUID {
+	return s.FlashSaleID
+}
+
+// GetFlashSaleRuleFingerprint returns the value of FlashSaleRuleFingerprint.
+func (s *FlexibleQuote) GetFlashSaleRuleFingerprint() OptString {
+	return s.FlashSaleRuleFingerprint
 }
 
 // GetIssuedAt returns the value of IssuedAt.
@@ -21694,6 +21940,11 @@ func (s *FlexibleQuote) SetAuthorityFingerprint(val string) {
 	s.AuthorityFingerprint = val
 }
 
+// SetBindingMonths sets the value of BindingMonths.
+func (s *FlexibleQuote) SetBindingMonths(val OptInt) {
+	s.BindingMonths = val
+}
+
 // SetChargedTodayMinor sets the value of ChargedTodayMinor.
 func (s *FlexibleQuote) SetChargedTodayMinor(val int64) {
 	s.ChargedTodayMinor = val
@@ -21717,6 +21968,16 @@ func (s *FlexibleQuote) SetExpiresAt(val time.Time) {
 // SetFingerprint sets the value of Fingerprint.
 func (s *FlexibleQuote) SetFingerprint(val string) {
 	s.Fingerprint = val
+}
+
+// SetFlashSaleID sets the value of FlashSaleID.
+func (s *FlexibleQuote) SetFlashSaleID(val OptUUID) {
+	s.FlashSaleID = val
+}
+
+// SetFlashSaleRuleFingerprint sets the value of FlashSaleRuleFingerprint.
+func (s *FlexibleQuote) SetFlashSaleRuleFingerprint(val OptString) {
+	s.FlashSaleRuleFingerprint = val
 }
 
 // SetIssuedAt sets the value of IssuedAt.
@@ -31064,6 +31325,96 @@ func (o NilCheckinPass) Get() (v CheckinPass, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o NilCheckinPass) Or(d CheckinPass) CheckinPass {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilClassGuestPriceAmount returns new NilClassGuestPriceAmount with value set to v.
+func NewNilClassGuestPriceAmount(v ClassGuestPriceAmount) NilClassGuestPriceAmount {
+	return NilClassGuestPriceAmount{
+		Value: v,
+	}
+}
+
+// NilClassGuestPriceAmount is nullable ClassGuestPriceAmount.
+type NilClassGuestPriceAmount struct {
+	Value ClassGuestPriceAmount
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilClassGuestPriceAmount) SetTo(v ClassGuestPriceAmount) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilClassGuestPriceAmount) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilClassGuestPriceAmount) SetToNull() {
+	o.Null = true
+	var v ClassGuestPriceAmount
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilClassGuestPriceAmount) Get() (v ClassGuestPriceAmount, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilClassGuestPriceAmount) Or(d ClassGuestPriceAmount) ClassGuestPriceAmount {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewNilClassGuestPriceEffective returns new NilClassGuestPriceEffective with value set to v.
+func NewNilClassGuestPriceEffective(v ClassGuestPriceEffective) NilClassGuestPriceEffective {
+	return NilClassGuestPriceEffective{
+		Value: v,
+	}
+}
+
+// NilClassGuestPriceEffective is nullable ClassGuestPriceEffective.
+type NilClassGuestPriceEffective struct {
+	Value ClassGuestPriceEffective
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilClassGuestPriceEffective) SetTo(v ClassGuestPriceEffective) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilClassGuestPriceEffective) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilClassGuestPriceEffective) SetToNull() {
+	o.Null = true
+	var v ClassGuestPriceEffective
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilClassGuestPriceEffective) Get() (v ClassGuestPriceEffective, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilClassGuestPriceEffective) Or(d ClassGuestPriceEffective) ClassGuestPriceEffective {
 	if v, ok := o.Get(); ok {
 		return v
 	}

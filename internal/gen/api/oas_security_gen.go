@@ -88,6 +88,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	GetAdminCheckinRosterOperation: []string{
 		"read:bookings",
 	},
+	GetAdminClassGuestPriceOperation: []string{
+		"read:schedule",
+	},
 	GetAdminDashboardTodayOperation: []string{
 		"read:schedule",
 	},
@@ -150,6 +153,9 @@ var operationRolesApiKeyAuth = map[string][]string{
 	},
 	RevokeAdminLoyaltyPriceOperation: []string{
 		"write:passes",
+	},
+	SetAdminClassGuestPriceOperation: []string{
+		"write:schedule",
 	},
 	SetAdminRateLockOperation: []string{
 		"write:passes",
@@ -288,6 +294,7 @@ var operationRolesBearerAuth = map[string][]string{
 	GetAdminAppointmentAvailabilityOperation:       []string{},
 	GetAdminBookingAttendanceOperation:             []string{},
 	GetAdminCheckinRosterOperation:                 []string{},
+	GetAdminClassGuestPriceOperation:               []string{},
 	GetAdminDashboardTodayOperation:                []string{},
 	GetAdminFlexibleAllowanceOperation:             []string{},
 	GetAdminLocationOperation:                      []string{},
@@ -426,6 +433,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SendAdminRenewalPaymentLinkOperation:           []string{},
 	SetActiveOrganizationOperation:                 []string{},
 	SetAdminCheckoutDocumentActiveOperation:        []string{},
+	SetAdminClassGuestPriceOperation:               []string{},
 	SetAdminClientDefaultPaymentMethodOperation:    []string{},
 	SetAdminLateFeePolicyOperation:                 []string{},
 	SetAdminMemberBirthDateOperation:               []string{},

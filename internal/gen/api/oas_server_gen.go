@@ -1573,6 +1573,15 @@ type Handler interface {
 	//
 	// GET /admin/checkin/{classInstanceId}
 	GetAdminCheckinRoster(ctx context.Context, params GetAdminCheckinRosterParams) (*CheckinRosterResponse, error)
+	// GetAdminClassGuestPrice implements getAdminClassGuestPrice operation.
+	//
+	// `override` is staff's price of the class (null when none is set);
+	// `effective` is what a guest place made now would cost, with the rule
+	// that priced it (`source` `class`, `guest_pass` or `drop_in`), or
+	// null when the venue has no guest price.
+	//
+	// GET /admin/classes/{id}/guest-price
+	GetAdminClassGuestPrice(ctx context.Context, params GetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// GetAdminDashboardToday implements getAdminDashboardToday operation.
 	//
 	// The classes of the venue-local today (every status, ended ones included),
@@ -1843,11 +1852,15 @@ type Handler interface {
 	// `direct_purchase_quote`), to send unchanged to
 	// `POST /me/checkout/purchase`; a selection the membership does not sell
 	// is 422 `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
+	// With `flash_sale_id` or `binding_months` the selection is sold with
+	// the offer or the binding tier exactly as the flexible preview sells
+	// it (the quote then carries `flash_sale_id`,
+	// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
 	// Without a selection it answers `purchase_obligation.status`
 	// `unavailable` (reason `selection_required`) and no quote. `kind` for
-	// any other pass type, or with `flash_sale_id`, `binding_months` or
-	// `promo_code` (not sold with flexible memberships yet), is 422
-	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`);
+	// any other pass type, or with `promo_code` (not sold with flexible
+	// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+	// `selection_unavailable`);
 	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
 	// it, is 400 `VALIDATION_ERROR`.
 	//
@@ -2847,7 +2860,21 @@ type Handler interface {
 	// sell (below `minimum_quantity`, above `maximum_quantity`, off
 	// `quantity_step`, above every tier, unlimited not enabled) is 422
 	// `VALIDATION_FAILED` (`details.reason` `selection_unavailable`).
-	// Offers and binding tiers are not sold with flexible memberships yet.
+	// A `flash_sale_id` sells the selection with the offer's introductory
+	// price: `charged_today_minor` is the offer's price (paying through
+	// `purchase_obligation.intro_through_date`), `period_price_minor` the
+	// selection's period price charged from the day after, `direct_offer`
+	// shows both, and the quote carries `flash_sale_id`,
+	// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`.
+	// An offer that cannot be bought is 422 `FLASH_SALE_UNAVAILABLE`
+	// (`details.reason`, as for fixed offers), never the normal price.
+	// `binding_months` binds the membership for a binding tier of the pass
+	// type at the selection's period price (a flexible membership is priced
+	// by its selection; the tier's own price prices fixed memberships only);
+	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
+	// (`details.reason` `binding_tier_unavailable`). An offer and a binding
+	// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
+	// `binding_not_combinable`).
 	//
 	// GET /me/checkout/flexible/preview
 	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
@@ -2921,8 +2948,14 @@ type Handler interface {
 	// selection included) or another member's; 409 `QUOTE_STALE` past
 	// five minutes or when what the quote was priced from changed
 	// (`details.reason` `expired`, `price_changed` (tiers, VAT, credit, or
-	// the selection no longer sold) or `obligation_changed`; `next_step`
-	// `refresh`); 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
+	// the selection no longer sold), `obligation_changed`,
+	// `flash_sale_changed` (the offer's rule differs from
+	// `flash_sale_rule_fingerprint`), `flash_sale_unavailable` (the offer
+	// can no longer be bought, its last place taken by another purchase
+	// included: `details.offer_reason`) or `binding_tier_unavailable`;
+	// `next_step` `refresh`). An offer's place is claimed with the
+	// checkout, once: a retry of the same quote (another card after a
+	// decline) keeps it. 402 `CHARGE_DECLINED`; 409 `PAYMENT_PENDING`; 409
 	// `UNKNOWN_WRITE_OUTCOME`; 422 `ALREADY_PAID`; 422
 	// `CARD_PAYMENTS_UNAVAILABLE`; 502 `STRIPE_ERROR`.
 	// `Idempotency-Key` required: a retry replays the answer.
@@ -3381,6 +3414,23 @@ type Handler interface {
 	//
 	// PUT /admin/checkout-documents/{id}/active
 	SetAdminCheckoutDocumentActive(ctx context.Context, req *AdminCheckoutDocumentActive, params SetAdminCheckoutDocumentActiveParams) (*AdminCheckoutDocumentResponse, error)
+	// SetAdminClassGuestPrice implements setAdminClassGuestPrice operation.
+	//
+	// `amount_minor` (minor units, 1 to 100000000) with `currency`, which
+	// must be the venue's currency (another well-formed currency is 422
+	// `VALIDATION_FAILED`, `details.reason` `currency_mismatch`); a zero or
+	// negative amount, or an amount without `currency`, is 400
+	// `VALIDATION_ERROR` (a guest place is always paid: a free guest is a
+	// booking, not a guest place). `amount_minor` null clears the class's
+	// price: the default rule applies again (clearing a class without one
+	// answers the same, unchanged). A cancelled class is 422
+	// `CLASS_CANCELLED`, one that has ended 422 `CLASS_ENDED`.
+	// Audit `class.guest_price_set` or `class.guest_price_cleared` (with
+	// the price before and after). `Idempotency-Key` required: the same
+	// key and body replays the first answer.
+	//
+	// PUT /admin/classes/{id}/guest-price
+	SetAdminClassGuestPrice(ctx context.Context, req *ClassGuestPriceRequest, params SetAdminClassGuestPriceParams) (*ClassGuestPriceResponse, error)
 	// SetAdminClientDefaultPaymentMethod implements setAdminClientDefaultPaymentMethod operation.
 	//
 	// Empty body. The card becomes the default of the client's customer (at

@@ -30,6 +30,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	entbooking "github.com/venueplatform/venue/ent/booking"
+	"github.com/venueplatform/venue/ent/classguestprice"
 	"github.com/venueplatform/venue/ent/classinstance"
 	"github.com/venueplatform/venue/ent/guestinvite"
 	"github.com/venueplatform/venue/ent/passtype"
@@ -107,35 +108,51 @@ type Price struct {
 	Currency       string
 }
 
-// guestPrice is the viewer's venue's guest price: the price of its active
-// pass type of slug guest-pass (typically unlisted) against the cheapest
-// active listed drop-in as compare-at; without one the cheapest active
-// listed drop-in itself, with no compare-at. ok is false when the venue
-// sells neither.
-func guestPrice(ctx context.Context, c *ent.Client) (Price, bool, error) {
+// Sources of a guest price.
+const (
+	SourceClass     = "class"      // staff's price of the class (classprice.go)
+	SourceGuestPass = "guest_pass" // the guest-pass pass type's price
+	SourceDropIn    = "drop_in"    // the cheapest active listed drop-in
+)
+
+// guestPrice is the guest price of class classID in the viewer's venue:
+// staff's price of the class when set, else the price of the venue's active
+// pass type of slug guest-pass (typically unlisted); either against the
+// cheapest active listed drop-in as compare-at. Without both, the cheapest
+// active listed drop-in itself, with no compare-at. ok is false when the
+// venue sells none of them; source says which rule priced it.
+func guestPrice(ctx context.Context, c *ent.Client, classID uuid.UUID) (p Price, source string, ok bool, err error) {
 	drop, err := c.PassType.Query().
 		Where(passtype.CategoryEQ(passtype.CategoryDropIn), passtype.Active(true), passtype.Listed(true),
 			passtype.IsRecurring(false), passtype.SlugNEQ(GuestPassSlug)).
 		Order(ent.Asc(passtype.FieldPriceMinor), ent.Asc(passtype.FieldID)).First(ctx)
 	if err != nil && !ent.IsNotFound(err) {
-		return Price{}, false, fmt.Errorf("guests: drop-in price: %w", err)
+		return Price{}, "", false, fmt.Errorf("guests: drop-in price: %w", err)
+	}
+	own, err := c.ClassGuestPrice.Query().Where(classguestprice.ClassInstanceID(classID)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return Price{}, "", false, fmt.Errorf("guests: class guest price: %w", err)
 	}
 	guest, err := c.PassType.Query().Where(passtype.Slug(GuestPassSlug), passtype.Active(true)).First(ctx)
 	if err != nil && !ent.IsNotFound(err) {
-		return Price{}, false, fmt.Errorf("guests: guest price: %w", err)
+		return Price{}, "", false, fmt.Errorf("guests: guest price: %w", err)
 	}
-	switch {
-	case guest != nil:
-		p := Price{AmountMinor: guest.PriceMinor, Currency: strings.ToUpper(guest.Currency)}
-		if drop != nil && strings.EqualFold(drop.Currency, guest.Currency) && drop.PriceMinor > guest.PriceMinor {
+	compared := func(p Price) Price {
+		if drop != nil && strings.EqualFold(drop.Currency, p.Currency) && drop.PriceMinor > p.AmountMinor {
 			v := drop.PriceMinor
 			p.CompareAtMinor = &v
 		}
-		return p, true, nil
-	case drop != nil:
-		return Price{AmountMinor: drop.PriceMinor, Currency: strings.ToUpper(drop.Currency)}, true, nil
+		return p
 	}
-	return Price{}, false, nil
+	switch {
+	case own != nil:
+		return compared(Price{AmountMinor: own.AmountMinor, Currency: strings.ToUpper(own.Currency)}), SourceClass, true, nil
+	case guest != nil:
+		return compared(Price{AmountMinor: guest.PriceMinor, Currency: strings.ToUpper(guest.Currency)}), SourceGuestPass, true, nil
+	case drop != nil:
+		return Price{AmountMinor: drop.PriceMinor, Currency: strings.ToUpper(drop.Currency)}, SourceDropIn, true, nil
+	}
+	return Price{}, "", false, nil
 }
 
 // Eligibility says whether a host may invite a guest to a class.
@@ -173,7 +190,7 @@ func (s *Service) eligibility(ctx context.Context, c *ent.Client, hostID uuid.UU
 		return nil, fmt.Errorf("guests: open invitations: %w", err)
 	}
 	out.Open = open
-	price, ok, err := guestPrice(ctx, c)
+	price, _, ok, err := guestPrice(ctx, c, cl.ID)
 	if err != nil {
 		return nil, err
 	}
