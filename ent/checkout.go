@@ -75,6 +75,8 @@ type Checkout struct {
 	HoldExpiresAt *time.Time `json:"hold_expires_at,omitempty"`
 	// When the lapsed hold was given back (offer place, credit); set once, by the sweep.
 	ReleasedAt *time.Time `json:"released_at,omitempty"`
+	// Venue-local date the member chose for the pass to start (the quote's start_date); null: the activation day.
+	StartsOn *time.Time `json:"starts_on,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CheckoutQuery when eager-loading is set.
 	Edges        CheckoutEdges `json:"edges"`
@@ -140,7 +142,7 @@ func (*Checkout) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case checkout.FieldStatus, checkout.FieldCurrency, checkout.FieldQuoteFingerprint, checkout.FieldRequestKey, checkout.FieldPaymentIntentID, checkout.FieldSetupIntentID, checkout.FieldFlexibleKind:
 			values[i] = new(sql.NullString)
-		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough, checkout.FieldHoldExpiresAt, checkout.FieldReleasedAt:
+		case checkout.FieldCreatedAt, checkout.FieldUpdatedAt, checkout.FieldQuoteIssuedAt, checkout.FieldActivatedAt, checkout.FieldIntroThrough, checkout.FieldHoldExpiresAt, checkout.FieldReleasedAt, checkout.FieldStartsOn:
 			values[i] = new(sql.NullTime)
 		case checkout.FieldID, checkout.FieldOrganizationID, checkout.FieldMemberID, checkout.FieldPassTypeID:
 			values[i] = new(uuid.UUID)
@@ -339,6 +341,13 @@ func (_m *Checkout) assignValues(columns []string, values []any) error {
 				_m.ReleasedAt = new(time.Time)
 				*_m.ReleasedAt = value.Time
 			}
+		case checkout.FieldStartsOn:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field starts_on", values[i])
+			} else if value.Valid {
+				_m.StartsOn = new(time.Time)
+				*_m.StartsOn = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -492,6 +501,11 @@ func (_m *Checkout) String() string {
 	builder.WriteString(", ")
 	if v := _m.ReleasedAt; v != nil {
 		builder.WriteString("released_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.StartsOn; v != nil {
+		builder.WriteString("starts_on=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')

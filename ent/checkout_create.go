@@ -333,6 +333,20 @@ func (_c *CheckoutCreate) SetNillableReleasedAt(v *time.Time) *CheckoutCreate {
 	return _c
 }
 
+// SetStartsOn sets the "starts_on" field.
+func (_c *CheckoutCreate) SetStartsOn(v time.Time) *CheckoutCreate {
+	_c.mutation.SetStartsOn(v)
+	return _c
+}
+
+// SetNillableStartsOn sets the "starts_on" field if the given value is not nil.
+func (_c *CheckoutCreate) SetNillableStartsOn(v *time.Time) *CheckoutCreate {
+	if v != nil {
+		_c.SetStartsOn(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CheckoutCreate) SetID(v uuid.UUID) *CheckoutCreate {
 	_c.mutation.SetID(v)
@@ -697,6 +711,10 @@ func (_c *CheckoutCreate) createSpec() (*Checkout, *sqlgraph.CreateSpec) {
 		_spec.SetField(checkout.FieldReleasedAt, field.TypeTime, value)
 		_node.ReleasedAt = &value
 	}
+	if value, ok := _c.mutation.StartsOn(); ok {
+		_spec.SetField(checkout.FieldStartsOn, field.TypeTime, value)
+		_node.StartsOn = &value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1020,6 +1038,9 @@ func (u *CheckoutUpsertOne) UpdateNewValues() *CheckoutUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreditAppliedMinor(); exists {
 			s.SetIgnore(checkout.FieldCreditAppliedMinor)
+		}
+		if _, exists := u.create.mutation.StartsOn(); exists {
+			s.SetIgnore(checkout.FieldStartsOn)
 		}
 	}))
 	return u
@@ -1463,6 +1484,9 @@ func (u *CheckoutUpsertBulk) UpdateNewValues() *CheckoutUpsertBulk {
 			}
 			if _, exists := b.mutation.CreditAppliedMinor(); exists {
 				s.SetIgnore(checkout.FieldCreditAppliedMinor)
+			}
+			if _, exists := b.mutation.StartsOn(); exists {
+				s.SetIgnore(checkout.FieldStartsOn)
 			}
 		}
 	}))

@@ -345,6 +345,9 @@ func (_u *CheckoutUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ReleasedAtCleared() {
 		_spec.ClearField(checkout.FieldReleasedAt, field.TypeTime)
 	}
+	if _u.mutation.StartsOnCleared() {
+		_spec.ClearField(checkout.FieldStartsOn, field.TypeTime)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{checkout.Label}
@@ -710,6 +713,9 @@ func (_u *CheckoutUpdateOne) sqlSave(ctx context.Context) (_node *Checkout, err 
 	}
 	if _u.mutation.ReleasedAtCleared() {
 		_spec.ClearField(checkout.FieldReleasedAt, field.TypeTime)
+	}
+	if _u.mutation.StartsOnCleared() {
+		_spec.ClearField(checkout.FieldStartsOn, field.TypeTime)
 	}
 	_node = &Checkout{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -547,6 +547,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			checkout.FieldCreditAppliedMinor:  {Type: field.TypeInt64, Column: checkout.FieldCreditAppliedMinor},
 			checkout.FieldHoldExpiresAt:       {Type: field.TypeTime, Column: checkout.FieldHoldExpiresAt},
 			checkout.FieldReleasedAt:          {Type: field.TypeTime, Column: checkout.FieldReleasedAt},
+			checkout.FieldStartsOn:            {Type: field.TypeTime, Column: checkout.FieldStartsOn},
 		},
 	}
 	graph.Nodes[16] = &sqlgraph.Node{
@@ -7455,6 +7456,11 @@ func (f *CheckoutFilter) WhereHoldExpiresAt(p entql.TimeP) {
 // WhereReleasedAt applies the entql time.Time predicate on the released_at field.
 func (f *CheckoutFilter) WhereReleasedAt(p entql.TimeP) {
 	f.Where(p.Field(checkout.FieldReleasedAt))
+}
+
+// WhereStartsOn applies the entql time.Time predicate on the starts_on field.
+func (f *CheckoutFilter) WhereStartsOn(p entql.TimeP) {
+	f.Where(p.Field(checkout.FieldStartsOn))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

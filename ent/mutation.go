@@ -19454,6 +19454,7 @@ type CheckoutMutation struct {
 	addcredit_applied_minor  *int64
 	hold_expires_at          *time.Time
 	released_at              *time.Time
+	starts_on                *time.Time
 	clearedFields            map[string]struct{}
 	organization             *uuid.UUID
 	clearedorganization      bool
@@ -20840,6 +20841,55 @@ func (m *CheckoutMutation) ResetReleasedAt() {
 	delete(m.clearedFields, checkout.FieldReleasedAt)
 }
 
+// SetStartsOn sets the "starts_on" field.
+func (m *CheckoutMutation) SetStartsOn(t time.Time) {
+	m.starts_on = &t
+}
+
+// StartsOn returns the value of the "starts_on" field in the mutation.
+func (m *CheckoutMutation) StartsOn() (r time.Time, exists bool) {
+	v := m.starts_on
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartsOn returns the old "starts_on" field's value of the Checkout entity.
+// If the Checkout object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CheckoutMutation) OldStartsOn(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartsOn is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartsOn requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartsOn: %w", err)
+	}
+	return oldValue.StartsOn, nil
+}
+
+// ClearStartsOn clears the value of the "starts_on" field.
+func (m *CheckoutMutation) ClearStartsOn() {
+	m.starts_on = nil
+	m.clearedFields[checkout.FieldStartsOn] = struct{}{}
+}
+
+// StartsOnCleared returns if the "starts_on" field was cleared in this mutation.
+func (m *CheckoutMutation) StartsOnCleared() bool {
+	_, ok := m.clearedFields[checkout.FieldStartsOn]
+	return ok
+}
+
+// ResetStartsOn resets all changes to the "starts_on" field.
+func (m *CheckoutMutation) ResetStartsOn() {
+	m.starts_on = nil
+	delete(m.clearedFields, checkout.FieldStartsOn)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *CheckoutMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -20955,7 +21005,7 @@ func (m *CheckoutMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CheckoutMutation) Fields() []string {
-	fields := make([]string, 0, 27)
+	fields := make([]string, 0, 28)
 	if m.created_at != nil {
 		fields = append(fields, checkout.FieldCreatedAt)
 	}
@@ -21037,6 +21087,9 @@ func (m *CheckoutMutation) Fields() []string {
 	if m.released_at != nil {
 		fields = append(fields, checkout.FieldReleasedAt)
 	}
+	if m.starts_on != nil {
+		fields = append(fields, checkout.FieldStartsOn)
+	}
 	return fields
 }
 
@@ -21099,6 +21152,8 @@ func (m *CheckoutMutation) Field(name string) (ent.Value, bool) {
 		return m.HoldExpiresAt()
 	case checkout.FieldReleasedAt:
 		return m.ReleasedAt()
+	case checkout.FieldStartsOn:
+		return m.StartsOn()
 	}
 	return nil, false
 }
@@ -21162,6 +21217,8 @@ func (m *CheckoutMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldHoldExpiresAt(ctx)
 	case checkout.FieldReleasedAt:
 		return m.OldReleasedAt(ctx)
+	case checkout.FieldStartsOn:
+		return m.OldStartsOn(ctx)
 	}
 	return nil, fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -21360,6 +21417,13 @@ func (m *CheckoutMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetReleasedAt(v)
 		return nil
+	case checkout.FieldStartsOn:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartsOn(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)
 }
@@ -21513,6 +21577,9 @@ func (m *CheckoutMutation) ClearedFields() []string {
 	if m.FieldCleared(checkout.FieldReleasedAt) {
 		fields = append(fields, checkout.FieldReleasedAt)
 	}
+	if m.FieldCleared(checkout.FieldStartsOn) {
+		fields = append(fields, checkout.FieldStartsOn)
+	}
 	return fields
 }
 
@@ -21562,6 +21629,9 @@ func (m *CheckoutMutation) ClearField(name string) error {
 		return nil
 	case checkout.FieldReleasedAt:
 		m.ClearReleasedAt()
+		return nil
+	case checkout.FieldStartsOn:
+		m.ClearStartsOn()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout nullable field %s", name)
@@ -21651,6 +21721,9 @@ func (m *CheckoutMutation) ResetField(name string) error {
 		return nil
 	case checkout.FieldReleasedAt:
 		m.ResetReleasedAt()
+		return nil
+	case checkout.FieldStartsOn:
+		m.ResetStartsOn()
 		return nil
 	}
 	return fmt.Errorf("unknown Checkout field %s", name)

@@ -71,6 +71,8 @@ const (
 	FieldHoldExpiresAt = "hold_expires_at"
 	// FieldReleasedAt holds the string denoting the released_at field in the database.
 	FieldReleasedAt = "released_at"
+	// FieldStartsOn holds the string denoting the starts_on field in the database.
+	FieldStartsOn = "starts_on"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -132,6 +134,7 @@ var Columns = []string{
 	FieldCreditAppliedMinor,
 	FieldHoldExpiresAt,
 	FieldReleasedAt,
+	FieldStartsOn,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -384,6 +387,11 @@ func ByHoldExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 // ByReleasedAt orders the results by the released_at field.
 func ByReleasedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldReleasedAt, opts...).ToFunc()
+}
+
+// ByStartsOn orders the results by the starts_on field.
+func ByStartsOn(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldStartsOn, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

@@ -181,6 +181,11 @@ func ReleasedAt(v time.Time) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldReleasedAt, v))
 }
 
+// StartsOn applies equality check predicate on the "starts_on" field. It's identical to StartsOnEQ.
+func StartsOn(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldStartsOn, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Checkout {
 	return predicate.Checkout(sql.FieldEQ(FieldCreatedAt, v))
@@ -1374,6 +1379,56 @@ func ReleasedAtIsNil() predicate.Checkout {
 // ReleasedAtNotNil applies the NotNil predicate on the "released_at" field.
 func ReleasedAtNotNil() predicate.Checkout {
 	return predicate.Checkout(sql.FieldNotNull(FieldReleasedAt))
+}
+
+// StartsOnEQ applies the EQ predicate on the "starts_on" field.
+func StartsOnEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldEQ(FieldStartsOn, v))
+}
+
+// StartsOnNEQ applies the NEQ predicate on the "starts_on" field.
+func StartsOnNEQ(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNEQ(FieldStartsOn, v))
+}
+
+// StartsOnIn applies the In predicate on the "starts_on" field.
+func StartsOnIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldIn(FieldStartsOn, vs...))
+}
+
+// StartsOnNotIn applies the NotIn predicate on the "starts_on" field.
+func StartsOnNotIn(vs ...time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotIn(FieldStartsOn, vs...))
+}
+
+// StartsOnGT applies the GT predicate on the "starts_on" field.
+func StartsOnGT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGT(FieldStartsOn, v))
+}
+
+// StartsOnGTE applies the GTE predicate on the "starts_on" field.
+func StartsOnGTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldGTE(FieldStartsOn, v))
+}
+
+// StartsOnLT applies the LT predicate on the "starts_on" field.
+func StartsOnLT(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLT(FieldStartsOn, v))
+}
+
+// StartsOnLTE applies the LTE predicate on the "starts_on" field.
+func StartsOnLTE(v time.Time) predicate.Checkout {
+	return predicate.Checkout(sql.FieldLTE(FieldStartsOn, v))
+}
+
+// StartsOnIsNil applies the IsNil predicate on the "starts_on" field.
+func StartsOnIsNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldIsNull(FieldStartsOn))
+}
+
+// StartsOnNotNil applies the NotNil predicate on the "starts_on" field.
+func StartsOnNotNil() predicate.Checkout {
+	return predicate.Checkout(sql.FieldNotNull(FieldStartsOn))
 }
 
 // HasOrganization applies the HasEdge predicate on the "organization" edge.

@@ -863,6 +863,7 @@ var (
 		{Name: "credit_applied_minor", Type: field.TypeInt64, Default: 0},
 		{Name: "hold_expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "released_at", Type: field.TypeTime, Nullable: true},
+		{Name: "starts_on", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"postgres": "date"}},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
 		{Name: "pass_type_id", Type: field.TypeUUID},
@@ -875,19 +876,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "checkouts_organizations_organization",
-				Columns:    []*schema.Column{CheckoutsColumns[25]},
+				Columns:    []*schema.Column{CheckoutsColumns[26]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_members_member",
-				Columns:    []*schema.Column{CheckoutsColumns[26]},
+				Columns:    []*schema.Column{CheckoutsColumns[27]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "checkouts_pass_types_pass_type",
-				Columns:    []*schema.Column{CheckoutsColumns[27]},
+				Columns:    []*schema.Column{CheckoutsColumns[28]},
 				RefColumns: []*schema.Column{PassTypesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -896,17 +897,17 @@ var (
 			{
 				Name:    "checkout_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[25]},
+				Columns: []*schema.Column{CheckoutsColumns[26]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{CheckoutsColumns[25], CheckoutsColumns[26], CheckoutsColumns[1]},
+				Columns: []*schema.Column{CheckoutsColumns[26], CheckoutsColumns[27], CheckoutsColumns[1]},
 			},
 			{
 				Name:    "checkout_organization_id_member_id_quote_fingerprint",
 				Unique:  true,
-				Columns: []*schema.Column{CheckoutsColumns[25], CheckoutsColumns[26], CheckoutsColumns[9]},
+				Columns: []*schema.Column{CheckoutsColumns[26], CheckoutsColumns[27], CheckoutsColumns[9]},
 			},
 			{
 				Name:    "checkout_payment_intent_id",

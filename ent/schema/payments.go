@@ -84,6 +84,8 @@ func (Checkout) Fields() []ent.Field {
 			Comment("Until when the checkout holds what it claimed (the offer's place, the credit, a membership's pending pass); resume-checkout extends it."),
 		field.Time("released_at").Optional().Nillable().
 			Comment("When the lapsed hold was given back (offer place, credit); set once, by the sweep."),
+		field.Time("starts_on").Optional().Nillable().Immutable().SchemaType(dateType).
+			Comment("Venue-local date the member chose for the pass to start (the quote's start_date); null: the activation day."),
 	}
 }
 

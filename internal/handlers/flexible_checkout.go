@@ -103,6 +103,9 @@ func flexQuoteOut(q payments.FlexQuote) api.FlexibleQuote {
 	if q.BindingMonths > 0 {
 		out.BindingMonths = api.NewOptInt(q.BindingMonths)
 	}
+	if q.StartDate != nil {
+		out.StartDate = api.NewOptDate(*q.StartDate)
+	}
 	return out
 }
 
@@ -120,5 +123,6 @@ func flexQuoteIn(q api.FlexibleQuote) (payments.FlexQuote, error) {
 		VATRateBP: q.VatRateBp, Currency: q.Currency, AuthorityFingerprint: q.AuthorityFingerprint,
 		ObligationFingerprint: q.PurchaseObligationFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
 		Fingerprint: q.Fingerprint, FlashSaleID: optUUID(q.FlashSaleID),
-		FlashSaleRuleFingerprint: q.FlashSaleRuleFingerprint.Or(""), BindingMonths: q.BindingMonths.Or(0)}, nil
+		FlashSaleRuleFingerprint: q.FlashSaleRuleFingerprint.Or(""), BindingMonths: q.BindingMonths.Or(0),
+		StartDate: optDate(q.StartDate)}, nil
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -50,7 +51,17 @@ func (h *Handler) GetCheckoutPreview(ctx context.Context, p api.GetCheckoutPrevi
 	}
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID),
-		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or(""), Selection: sel})
+		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or(""), Selection: sel,
+		StartDate: optDate(p.StartDate)})
+}
+
+// optDate is a date parameter's value, or nil when absent.
+func optDate(o api.OptDate) *time.Time {
+	if v, ok := o.Get(); ok {
+		d := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, time.UTC)
+		return &d
+	}
+	return nil
 }
 
 // previewSelection reads a general preview's flexible selection: none
@@ -78,7 +89,8 @@ func (h *Handler) PostCheckoutPreview(ctx context.Context, req *api.CheckoutPrev
 	}
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID),
-		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or(""), Selection: sel})
+		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or(""), Selection: sel,
+		StartDate: optDate(req.StartDate)})
 }
 
 func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams) (*api.CheckoutPreviewResponse, error) {
@@ -285,6 +297,7 @@ func quoteOut(q payments.Quote) api.DirectPurchaseQuote {
 	} else {
 		out.PromoCodeID.SetToNull()
 	}
+	out.StartDate = optNilDate(q.StartDate)
 	return out
 }
 
@@ -293,7 +306,8 @@ func quoteIn(q api.DirectPurchaseQuote) payments.Quote {
 		PassTypeID: q.PassTypeID, AuthorityFingerprint: q.AuthorityFingerprint,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.PayableMinor, Currency: q.Currency,
 		IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt, Fingerprint: q.Fingerprint,
-		FlashSaleID: uuidOf(q.FlashSaleID), BindingMonths: q.BindingMonths.Or(0), PromoCodeID: uuidOf(q.PromoCodeID)}
+		FlashSaleID: uuidOf(q.FlashSaleID), BindingMonths: q.BindingMonths.Or(0), PromoCodeID: uuidOf(q.PromoCodeID),
+		StartDate: nilDateOf(q.StartDate)}
 }
 
 func nilInt(p *int) api.OptNilInt {

@@ -59,7 +59,17 @@ func frozenOut(co *ent.Checkout) api.FrozenCheckout {
 	} else {
 		out.BindingMonths.SetToNull()
 	}
+	out.StartDate = optNilDate(co.StartsOn)
 	return out
+}
+
+// nilDateOf is a nullable date's day, or nil.
+func nilDateOf(o api.OptNilDate) *time.Time {
+	if v, ok := o.Get(); ok {
+		d := time.Date(v.Year(), v.Month(), v.Day(), 0, 0, 0, 0, time.UTC)
+		return &d
+	}
+	return nil
 }
 
 func optNilDate(t *time.Time) api.OptNilDate {

@@ -143,6 +143,9 @@ func activate(ctx context.Context, tx *ent.Tx, co *ent.Checkout, intentID string
 	}
 	local := now.In(loc)
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+	if co.StartsOn != nil { // the start date the member chose: validity and the first period count from it
+		today = dateOnly(*co.StartsOn)
+	}
 	var validTo *time.Time
 	if pt.ValidityDays != nil {
 		validTo = ptrTime(today.AddDate(0, 0, *pt.ValidityDays))

@@ -53,6 +53,9 @@ type FlexQuote struct {
 	FlashSaleID              *uuid.UUID
 	FlashSaleRuleFingerprint string
 	BindingMonths            int
+	// StartDate is the venue-local day the membership starts, chosen in
+	// the general preview (startdate.go), or nil: the day it activates.
+	StartDate *time.Time
 }
 
 // FlexTerms are what a flexible membership is sold with besides its
@@ -62,6 +65,10 @@ type FlexQuote struct {
 type FlexTerms struct {
 	FlashSaleID   *uuid.UUID
 	BindingMonths int
+	// StartDate is the chosen start day (nil: the day it activates);
+	// checkStart says it is a new choice, checked against today.
+	StartDate  *time.Time
+	checkStart bool
 }
 
 // FlexPreview is a flexible checkout preview: the pass type, the quote and
@@ -127,7 +134,7 @@ func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, 
 		PeriodPriceMinor: pr.FullPriceMinor, CreditAppliedMinor: pr.CreditAppliedMinor, ChargedTodayMinor: pr.PayableMinor,
 		VATMinor: pr.VATMinor, VATRateBP: pr.RateBP, Currency: pr.Currency,
 		AuthorityFingerprint: flexAuthority(pt, pr), ObligationFingerprint: obligationFingerprint(ob),
-		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL), BindingMonths: pr.BindingMonths}
+		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL), BindingMonths: pr.BindingMonths, StartDate: pr.StartChosen}
 	if pr.Offer != nil {
 		id := pr.Offer.ID
 		q.FlashSaleID, q.FlashSaleRuleFingerprint = &id, flashSaleRuleFingerprint(pr.Offer)
@@ -157,7 +164,7 @@ func (s *Service) PurchaseFlexible(ctx context.Context, org, userID, memberID uu
 		FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths,
 		CreditAppliedMinor: q.CreditAppliedMinor, PayableMinor: q.ChargedTodayMinor, Currency: q.Currency,
 		AuthorityFingerprint: q.AuthorityFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
-		Fingerprint: q.Fingerprint}
+		Fingerprint: q.Fingerprint, StartDate: q.StartDate}
 	res, err := s.purchaseVerified(ctx, org, memberID, pt, pr, p)
 	if ae := (*apperr.Error)(nil); errors.As(err, &ae) && ae.Code == CodeFlashSaleUnavai {
 		return nil, offerStale(ae) // the place went to another purchase meanwhile
@@ -192,7 +199,7 @@ func (s *Service) priceFlexible(ctx context.Context, pt *ent.PassType, userID uu
 		rate = vp.VatRateBp
 	}
 	pr, err := s.price(ctx, pt, pricingInput{userID: userID, rateBP: rate, flashSaleID: terms.FlashSaleID,
-		bindingMonths: terms.BindingMonths, offerHeld: offerHeld})
+		bindingMonths: terms.BindingMonths, offerHeld: offerHeld, startDate: terms.StartDate, checkStart: terms.checkStart})
 	if err != nil {
 		return nil, Obligation{}, err
 	}
@@ -241,7 +248,7 @@ func (s *Service) verifyFlex(ctx context.Context, org, userID uuid.UUID, q FlexQ
 		}
 	}
 	pr, ob, err := s.priceFlexible(ctx, pt, userID, q.Selection, vp,
-		FlexTerms{FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths}, held)
+		FlexTerms{FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths, StartDate: q.StartDate}, held)
 	if ae := (*apperr.Error)(nil); errors.As(err, &ae) {
 		switch {
 		case ae.Code == CodeFlashSaleUnavai:
@@ -282,6 +289,7 @@ func (s *Service) signFlex(q FlexQuote) string {
 	if q.BindingMonths != 0 {
 		fmt.Fprintf(m, "|binding:%d", q.BindingMonths)
 	}
+	fmt.Fprint(m, startPart(q.StartDate))
 	return "fq1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 

@@ -65,6 +65,11 @@ type Pricing struct {
 	VATMinor  int64
 	// Today is the venue-local sale date.
 	Today time.Time
+	// StartDate is the day the pass starts (its validity, a membership's
+	// first period and binding count from it): the chosen start date, or
+	// Today. StartChosen is the chosen one, nil without (startdate.go).
+	StartDate   time.Time
+	StartChosen *time.Time
 	// Selection is a flexible membership's selection sold (flexquote.go).
 	Selection *Selection
 }
@@ -82,6 +87,10 @@ type pricingInput struct {
 	// offerHeld says the quote's checkout already holds a place of the
 	// offer (a retry of its purchase): a full offer still sells to it.
 	offerHeld bool
+	// startDate is the chosen start date (a preview's or a quote's), nil:
+	// today; checkStart says it is a new choice, checked against today.
+	startDate  *time.Time
+	checkStart bool
 }
 
 // price computes a checkout's pricing for the member in ctx's venue. An
@@ -98,8 +107,14 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 	}
 	local := s.now().In(loc)
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+	if in.checkStart {
+		if err := checkStartDate(today, in.startDate); err != nil {
+			return nil, err
+		}
+	}
 	p := &Pricing{NormalMinor: pt.PriceMinor, ListMinor: pt.PriceMinor, FullPriceMinor: pt.PriceMinor,
-		Currency: strings.ToUpper(pt.Currency), RateBP: in.rateBP, Today: today}
+		Currency: strings.ToUpper(pt.Currency), RateBP: in.rateBP, Today: today,
+		StartDate: startOf(today, in.startDate), StartChosen: in.startDate}
 	if in.bindingMonths != 0 {
 		i := slices.IndexFunc(pt.BindingTiers, func(t model.BindingTier) bool { return t.Months == in.bindingMonths })
 		if !pt.IsRecurring || i < 0 {
@@ -182,7 +197,7 @@ func (s *Service) priceOffer(ctx context.Context, pt *ent.PassType, id uuid.UUID
 		if r.Duration.Mode != "until_date" || err != nil {
 			return offerUnavailable("rule_unsupported")
 		}
-		if end.Before(p.Today) {
+		if end.Before(p.StartDate) {
 			return offerUnavailable("intro_over")
 		}
 		p.IntroThrough = &end
@@ -272,7 +287,7 @@ func ObligationOf(pt *ent.PassType, p *Pricing) Obligation {
 	if !pt.IsRecurring {
 		return o
 	}
-	paidThrough, ok := firstPeriodEnd(pt, p.Today)
+	paidThrough, ok := firstPeriodEnd(pt, p.StartDate)
 	if p.IntroThrough != nil {
 		paidThrough, ok = *p.IntroThrough, true
 	}
@@ -287,7 +302,7 @@ func ObligationOf(pt *ent.PassType, p *Pricing) Obligation {
 	o.CancellationKind, o.CancellationCond = "end_of_period", "cancel_before_next_billing_date"
 	end := paidThrough
 	if p.BindingMonths > 0 {
-		bindEnd := p.Today.AddDate(0, p.BindingMonths, 0)
+		bindEnd := p.StartDate.AddDate(0, p.BindingMonths, 0)
 		// Full-price periods from today's paid period to the binding's end.
 		for d := paidThrough; d.Before(bindEnd); {
 			o.MinimumFullCycles++
@@ -356,6 +371,9 @@ func createCheckout(ctx context.Context, tx *ent.Tx, memberID uuid.UUID, pt *ent
 	}
 	if pr.BindingMonths > 0 {
 		c.SetBindingMonths(pr.BindingMonths)
+	}
+	if pr.StartChosen != nil {
+		c.SetStartsOn(*pr.StartChosen)
 	}
 	if sel := pr.Selection; sel != nil {
 		c.SetFlexibleKind(checkout.FlexibleKind(sel.Kind()))

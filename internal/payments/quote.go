@@ -43,6 +43,9 @@ type Quote struct {
 
 	// PromoCodeID is the promo code priced (promo.go), or nil.
 	PromoCodeID *uuid.UUID
+	// StartDate is the venue-local day the member chose for the pass to
+	// start (startdate.go), or nil: the day it activates.
+	StartDate *time.Time
 }
 
 // Preview is a checkout preview: the pass type, the quote and its breakdown.
@@ -74,6 +77,9 @@ type PreviewParams struct {
 	// PromoCode is a promo code the member typed (any case); not with
 	// FlashSaleID.
 	PromoCode string
+	// StartDate is the venue-local day the pass starts (today up to
+	// MaxStartAheadDays ahead), or nil: the day it activates.
+	StartDate *time.Time
 	// Selection is the selection of a flexible membership (kind, quantity):
 	// with it the preview answers the flexible quote. Only for flexible
 	// memberships, and not with a promo code.
@@ -118,7 +124,7 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 		rate = vp.VatRateBp
 	}
 	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: p.FlashSaleID, bindingMonths: p.BindingMonths, rateBP: rate,
-		promoCode: p.PromoCode})
+		promoCode: p.PromoCode, startDate: p.StartDate, checkStart: true})
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +133,7 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 		Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID, FlashSaleID: p.FlashSaleID,
 		BindingMonths: pr.BindingMonths, CreditAppliedMinor: pr.CreditAppliedMinor,
 		PayableMinor: pr.PayableMinor, Currency: pr.Currency,
-		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL),
+		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL), StartDate: pr.StartChosen,
 	}
 	if pr.Promo != nil {
 		q.PromoCodeID = &pr.Promo.Code.ID
@@ -153,7 +159,8 @@ func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, p
 	if p.PromoCode != "" {
 		return nil, flexRefused("selection_unavailable", "promo codes are not sold with flexible memberships yet")
 	}
-	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection, FlexTerms{FlashSaleID: p.FlashSaleID, BindingMonths: p.BindingMonths})
+	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection, FlexTerms{FlashSaleID: p.FlashSaleID, BindingMonths: p.BindingMonths,
+		StartDate: p.StartDate, checkStart: true})
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +168,7 @@ func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, p
 	return &Preview{PassType: pt, Flex: fp, Pricing: fp.Pricing, Obligation: fp.Obligation,
 		Quote: Quote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
 			FlashSaleID: fq.FlashSaleID, BindingMonths: fq.BindingMonths, CreditAppliedMinor: fq.CreditAppliedMinor, PayableMinor: fq.ChargedTodayMinor, Currency: fq.Currency,
-			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt},
+			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt, StartDate: fq.StartDate},
 		VATMinor: fq.VATMinor, VATRateBP: fq.VATRateBP,
 		CardPayments: fp.CardPayments, UnavailableReason: fp.UnavailableReason}, nil
 }
@@ -179,6 +186,7 @@ func (s *Service) sign(q Quote) string {
 	if q.PromoCodeID != nil {
 		fmt.Fprintf(m, "|promo:%s", q.PromoCodeID)
 	}
+	fmt.Fprint(m, startPart(q.StartDate))
 	return "qf1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
@@ -217,7 +225,7 @@ func (s *Service) verifyQuote(ctx context.Context, org, userID uuid.UUID, q Quot
 		}
 	}
 	pr, err := s.price(ctx, pt, pricingInput{userID: userID, flashSaleID: q.FlashSaleID, bindingMonths: q.BindingMonths, rateBP: rate,
-		promoCodeID: q.PromoCodeID, offerHeld: held})
+		promoCodeID: q.PromoCodeID, offerHeld: held, startDate: q.StartDate})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -61,8 +61,12 @@ func (s *Service) reserve(ctx context.Context, tx *ent.Tx, co *ent.Checkout, pt 
 	if pt.IsRecurring {
 		loc := venueLocation(ctx, tx.Client(), co.OrganizationID)
 		local := now.In(loc)
+		from := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC)
+		if co.StartsOn != nil {
+			from = dateOnly(*co.StartsOn)
+		}
 		pc := tx.Pass.Create().SetMemberID(co.MemberID).SetPassTypeID(pt.ID).SetStatus(pass.StatusPending).
-			SetValidFrom(time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, time.UTC))
+			SetValidFrom(from)
 		if co.FlexibleKind != nil {
 			pc.SetFlexibleKind(pass.FlexibleKind(*co.FlexibleKind))
 			if co.FlexibleQuantity != nil {

@@ -1876,6 +1876,18 @@ type Invoker interface {
 	// `selection_unavailable`);
 	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
 	// it, is 400 `VALIDATION_ERROR`.
+	// `start_date` (venue-local, today up to 90 days ahead) chooses when the
+	// pass or membership starts; the quote (`direct_purchase_quote` or
+	// `flexible_quote`) carries it signed and the purchase honours it
+	// unchanged. The card is charged today, at purchase, for every kind: a
+	// one-off pass's validity (and clips) start on `start_date`; a
+	// membership's first paid period runs from `start_date` and its
+	// renewals are anchored there (the first renewal is one billing period
+	// after it), so `purchase_obligation` dates (first full-price date,
+	// commitment end, earliest end) count from it. An offer whose intro
+	// ends before `start_date` is 422 `FLASH_SALE_UNAVAILABLE`
+	// (`intro_over`). The VAT age exemption is judged on the sale date
+	// (today). Without `start_date` the pass starts the day it activates.
 	//
 	// GET /me/checkout/preview
 	GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error)
@@ -18423,6 +18435,18 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.
+// `start_date` (venue-local, today up to 90 days ahead) chooses when the
+// pass or membership starts; the quote (`direct_purchase_quote` or
+// `flexible_quote`) carries it signed and the purchase honours it
+// unchanged. The card is charged today, at purchase, for every kind: a
+// one-off pass's validity (and clips) start on `start_date`; a
+// membership's first paid period runs from `start_date` and its
+// renewals are anchored there (the first renewal is one billing period
+// after it), so `purchase_obligation` dates (first full-price date,
+// commitment end, earliest end) count from it. An offer whose intro
+// ends before `start_date` is 422 `FLASH_SALE_UNAVAILABLE`
+// (`intro_over`). The VAT age exemption is judged on the sale date
+// (today). Without `start_date` the pass starts the day it activates.
 //
 // GET /me/checkout/preview
 func (c *Client) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (*CheckoutPreviewResponse, error) {
@@ -18514,6 +18538,23 @@ func (c *Client) sendGetCheckoutPreview(ctx context.Context, params GetCheckoutP
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.BindingMonths.Get(); ok {
 				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "start_date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.StartDate.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
 			}
 			return nil
 		}); err != nil {

@@ -21740,6 +21740,18 @@ func (s *Server) handleGetCalendarRequest(args [0]string, argsEscaped bool, w ht
 // `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.
+// `start_date` (venue-local, today up to 90 days ahead) chooses when the
+// pass or membership starts; the quote (`direct_purchase_quote` or
+// `flexible_quote`) carries it signed and the purchase honours it
+// unchanged. The card is charged today, at purchase, for every kind: a
+// one-off pass's validity (and clips) start on `start_date`; a
+// membership's first paid period runs from `start_date` and its
+// renewals are anchored there (the first renewal is one billing period
+// after it), so `purchase_obligation` dates (first full-price date,
+// commitment end, earliest end) count from it. An offer whose intro
+// ends before `start_date` is 422 `FLASH_SALE_UNAVAILABLE`
+// (`intro_over`). The VAT age exemption is judged on the sale date
+// (today). Without `start_date` the pass starts the day it activates.
 //
 // GET /me/checkout/preview
 func (s *Server) handleGetCheckoutPreviewRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -21847,6 +21859,10 @@ func (s *Server) handleGetCheckoutPreviewRequest(args [0]string, argsEscaped boo
 					Name: "binding_months",
 					In:   "query",
 				}: params.BindingMonths,
+				{
+					Name: "start_date",
+					In:   "query",
+				}: params.StartDate,
 				{
 					Name: "locale",
 					In:   "query",

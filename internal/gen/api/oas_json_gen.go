@@ -40734,9 +40734,15 @@ func (s *CheckoutPreviewRequest) encodeFields(e *jx.Encoder) {
 			s.Quantity.Encode(e)
 		}
 	}
+	{
+		if s.StartDate.Set {
+			e.FieldStart("start_date")
+			s.StartDate.Encode(e, json.EncodeDate)
+		}
+	}
 }
 
-var jsonFieldsNameOfCheckoutPreviewRequest = [8]string{
+var jsonFieldsNameOfCheckoutPreviewRequest = [9]string{
 	0: "binding_months",
 	1: "brand_id",
 	2: "flash_sale_id",
@@ -40745,6 +40751,7 @@ var jsonFieldsNameOfCheckoutPreviewRequest = [8]string{
 	5: "pass_type_slug",
 	6: "promo_code",
 	7: "quantity",
+	8: "start_date",
 }
 
 // Decode decodes CheckoutPreviewRequest from json.
@@ -40752,7 +40759,7 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 	if s == nil {
 		return errors.New("invalid: unable to decode CheckoutPreviewRequest to nil")
 	}
-	var requiredBitSet [1]uint8
+	var requiredBitSet [2]uint8
 
 	if err := d.ObjBytes(func(d *jx.Decoder, k []byte) error {
 		switch string(k) {
@@ -40838,6 +40845,16 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"quantity\"")
 			}
+		case "start_date":
+			if err := func() error {
+				s.StartDate.Reset()
+				if err := s.StartDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_date\"")
+			}
 		default:
 			return errors.Errorf("unexpected field %q", k)
 		}
@@ -40847,8 +40864,9 @@ func (s *CheckoutPreviewRequest) Decode(d *jx.Decoder) error {
 	}
 	// Validate required fields.
 	var failures []validate.FieldError
-	for i, mask := range [1]uint8{
+	for i, mask := range [2]uint8{
 		0b00100000,
+		0b00000000,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -46685,6 +46703,12 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.StartDate.Set {
+			e.FieldStart("start_date")
+			s.StartDate.Encode(e, json.EncodeDate)
+		}
+	}
+	{
 		e.FieldStart("user_id")
 		json.EncodeUUID(e, s.UserID)
 	}
@@ -46694,7 +46718,7 @@ func (s *DirectPurchaseQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfDirectPurchaseQuote = [14]string{
+var jsonFieldsNameOfDirectPurchaseQuote = [15]string{
 	0:  "authority_fingerprint",
 	1:  "binding_months",
 	2:  "credit_applied_minor",
@@ -46707,8 +46731,9 @@ var jsonFieldsNameOfDirectPurchaseQuote = [14]string{
 	9:  "pass_type_id",
 	10: "payable_minor",
 	11: "promo_code_id",
-	12: "user_id",
-	13: "version",
+	12: "start_date",
+	13: "user_id",
+	14: "version",
 }
 
 // Decode decodes DirectPurchaseQuote from json.
@@ -46858,8 +46883,18 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"promo_code_id\"")
 			}
+		case "start_date":
+			if err := func() error {
+				s.StartDate.Reset()
+				if err := s.StartDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_date\"")
+			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 4
+			requiredBitSet[1] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -46871,7 +46906,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "version":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -46891,7 +46926,7 @@ func (s *DirectPurchaseQuote) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b10111101,
-		0b00110111,
+		0b01100111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -53474,6 +53509,12 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 		s.Selection.Encode(e)
 	}
 	{
+		if s.StartDate.Set {
+			e.FieldStart("start_date")
+			s.StartDate.Encode(e, json.EncodeDate)
+		}
+	}
+	{
 		e.FieldStart("user_id")
 		json.EncodeUUID(e, s.UserID)
 	}
@@ -53491,7 +53532,7 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleQuote = [19]string{
+var jsonFieldsNameOfFlexibleQuote = [20]string{
 	0:  "authority_fingerprint",
 	1:  "binding_months",
 	2:  "charged_today_minor",
@@ -53507,10 +53548,11 @@ var jsonFieldsNameOfFlexibleQuote = [19]string{
 	12: "period_price_minor",
 	13: "purchase_obligation_fingerprint",
 	14: "selection",
-	15: "user_id",
-	16: "vat_minor",
-	17: "vat_rate_bp",
-	18: "version",
+	15: "start_date",
+	16: "user_id",
+	17: "vat_minor",
+	18: "vat_rate_bp",
+	19: "version",
 }
 
 // Decode decodes FlexibleQuote from json.
@@ -53694,8 +53736,18 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"selection\"")
 			}
+		case "start_date":
+			if err := func() error {
+				s.StartDate.Reset()
+				if err := s.StartDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_date\"")
+			}
 		case "user_id":
-			requiredBitSet[1] |= 1 << 7
+			requiredBitSet[2] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -53707,7 +53759,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "vat_minor":
-			requiredBitSet[2] |= 1 << 0
+			requiredBitSet[2] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -53719,7 +53771,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[2] |= 1 << 1
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -53731,7 +53783,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_rate_bp\"")
 			}
 		case "version":
-			requiredBitSet[2] |= 1 << 2
+			requiredBitSet[2] |= 1 << 3
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -53751,8 +53803,8 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [3]uint8{
 		0b01111101,
-		0b11111110,
-		0b00000111,
+		0b01111110,
+		0b00001111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -54494,6 +54546,12 @@ func (s *FrozenCheckout) encodeFields(e *jx.Encoder) {
 		}
 	}
 	{
+		if s.StartDate.Set {
+			e.FieldStart("start_date")
+			s.StartDate.Encode(e, json.EncodeDate)
+		}
+	}
+	{
 		if s.VatExempt.Set {
 			e.FieldStart("vat_exempt")
 			s.VatExempt.Encode(e)
@@ -54509,16 +54567,17 @@ func (s *FrozenCheckout) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFrozenCheckout = [9]string{
+var jsonFieldsNameOfFrozenCheckout = [10]string{
 	0: "binding_months",
 	1: "charged_today_minor",
 	2: "credit_applied_minor",
 	3: "currency",
 	4: "flash_sale_id",
 	5: "intro_through_date",
-	6: "vat_exempt",
-	7: "vat_minor",
-	8: "vat_rate_bp",
+	6: "start_date",
+	7: "vat_exempt",
+	8: "vat_minor",
+	9: "vat_rate_bp",
 }
 
 // Decode decodes FrozenCheckout from json.
@@ -54594,6 +54653,16 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"intro_through_date\"")
 			}
+		case "start_date":
+			if err := func() error {
+				s.StartDate.Reset()
+				if err := s.StartDate.Decode(d, json.DecodeDate); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"start_date\"")
+			}
 		case "vat_exempt":
 			if err := func() error {
 				s.VatExempt.Reset()
@@ -54605,7 +54674,7 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_exempt\"")
 			}
 		case "vat_minor":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -54617,7 +54686,7 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -54638,8 +54707,8 @@ func (s *FrozenCheckout) Decode(d *jx.Decoder) error {
 	// Validate required fields.
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
-		0b10001010,
-		0b00000001,
+		0b00001010,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -14797,9 +14797,14 @@ type GetCheckoutPreviewParams struct {
 	// out of URLs.
 	//
 	// Deprecated: schema marks this parameter as deprecated.
-	PromoCode     OptString                   `json:",omitempty,omitzero"`
-	BindingMonths OptInt                      `json:",omitempty,omitzero"`
-	Locale        OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
+	PromoCode     OptString `json:",omitempty,omitzero"`
+	BindingMonths OptInt    `json:",omitempty,omitzero"`
+	// The venue-local day the pass or membership starts (YYYY-MM-DD):
+	// today (the default) up to 90 days ahead. Before today is 400
+	// `VALIDATION_ERROR`; later than 90 days 422 `VALIDATION_FAILED`
+	// (`details.reason` `start_date_too_far`, `details.max_start_date`).
+	StartDate OptDate                     `json:",omitempty,omitzero"`
+	Locale    OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
 	// The selection of a flexible-quantity membership.
 	Kind OptGetCheckoutPreviewKind `json:",omitempty,omitzero"`
 	// Classes a period, with `kind` `quantity`.
@@ -14855,6 +14860,15 @@ func unpackGetCheckoutPreviewParams(packed middleware.Parameters) (params GetChe
 		}
 		if v, ok := packed[key]; ok {
 			params.BindingMonths = v.(OptInt)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "start_date",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.StartDate = v.(OptDate)
 		}
 	}
 	{
@@ -15192,6 +15206,47 @@ func decodeGetCheckoutPreviewParams(args [0]string, argsEscaped bool, r *http.Re
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "binding_months",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: start_date.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "start_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotStartDateVal time.Time
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToDate(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotStartDateVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.StartDate.SetTo(paramsDotStartDateVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "start_date",
 			In:   "query",
 			Err:  err,
 		}

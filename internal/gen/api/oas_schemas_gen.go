@@ -16925,6 +16925,8 @@ type CheckoutPreviewRequest struct {
 	PromoCode OptString `json:"promo_code"`
 	// Classes a period, with kind quantity.
 	Quantity OptInt `json:"quantity"`
+	// The venue-local start day, today up to 90 days ahead (as the GET parameter).
+	StartDate OptDate `json:"start_date"`
 }
 
 // GetBindingMonths returns the value of BindingMonths.
@@ -16967,6 +16969,11 @@ func (s *CheckoutPreviewRequest) GetQuantity() OptInt {
 	return s.Quantity
 }
 
+// GetStartDate returns the value of StartDate.
+func (s *CheckoutPreviewRequest) GetStartDate() OptDate {
+	return s.StartDate
+}
+
 // SetBindingMonths sets the value of BindingMonths.
 func (s *CheckoutPreviewRequest) SetBindingMonths(val OptInt) {
 	s.BindingMonths = val
@@ -17005,6 +17012,11 @@ func (s *CheckoutPreviewRequest) SetPromoCode(val OptString) {
 // SetQuantity sets the value of Quantity.
 func (s *CheckoutPreviewRequest) SetQuantity(val OptInt) {
 	s.Quantity = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *CheckoutPreviewRequest) SetStartDate(val OptDate) {
+	s.StartDate = val
 }
 
 // The selection of a flexible-quantity membership.
@@ -19334,9 +19346,12 @@ type DirectPurchaseQuote struct {
 	PassTypeID           uuid.UUID  `json:"pass_type_id"`
 	PayableMinor         int64      `json:"payable_minor"`
 	// The promo code priced (an addition to the contract's fields); null or absent without one.
-	PromoCodeID OptNilUUID                 `json:"promo_code_id"`
-	UserID      uuid.UUID                  `json:"user_id"`
-	Version     DirectPurchaseQuoteVersion `json:"version"`
+	PromoCodeID OptNilUUID `json:"promo_code_id"`
+	// The start day chosen in the preview (signed); null or absent when none was chosen (the pass starts
+	// the day it activates).
+	StartDate OptNilDate                 `json:"start_date"`
+	UserID    uuid.UUID                  `json:"user_id"`
+	Version   DirectPurchaseQuoteVersion `json:"version"`
 }
 
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
@@ -19397,6 +19412,11 @@ func (s *DirectPurchaseQuote) GetPayableMinor() int64 {
 // GetPromoCodeID returns the value of PromoCodeID.
 func (s *DirectPurchaseQuote) GetPromoCodeID() OptNilUUID {
 	return s.PromoCodeID
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *DirectPurchaseQuote) GetStartDate() OptNilDate {
+	return s.StartDate
 }
 
 // GetUserID returns the value of UserID.
@@ -19467,6 +19487,11 @@ func (s *DirectPurchaseQuote) SetPayableMinor(val int64) {
 // SetPromoCodeID sets the value of PromoCodeID.
 func (s *DirectPurchaseQuote) SetPromoCodeID(val OptNilUUID) {
 	s.PromoCodeID = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *DirectPurchaseQuote) SetStartDate(val OptNilDate) {
+	s.StartDate = val
 }
 
 // SetUserID sets the value of UserID.
@@ -21834,10 +21859,13 @@ type FlexibleQuote struct {
 	PeriodPriceMinor              int64                  `json:"period_price_minor"`
 	PurchaseObligationFingerprint string                 `json:"purchase_obligation_fingerprint"`
 	Selection                     FlexibleQuoteSelection `json:"selection"`
-	UserID                        uuid.UUID              `json:"user_id"`
-	VatMinor                      int64                  `json:"vat_minor"`
-	VatRateBp                     int                    `json:"vat_rate_bp"`
-	Version                       FlexibleQuoteVersion   `json:"version"`
+	// The start day chosen in the general preview (signed); absent: the membership starts the day it
+	// activates.
+	StartDate OptDate              `json:"start_date"`
+	UserID    uuid.UUID            `json:"user_id"`
+	VatMinor  int64                `json:"vat_minor"`
+	VatRateBp int                  `json:"vat_rate_bp"`
+	Version   FlexibleQuoteVersion `json:"version"`
 }
 
 // GetAuthorityFingerprint returns the value of AuthorityFingerprint.
@@ -21913,6 +21941,11 @@ func (s *FlexibleQuote) GetPurchaseObligationFingerprint() string {
 // GetSelection returns the value of Selection.
 func (s *FlexibleQuote) GetSelection() FlexibleQuoteSelection {
 	return s.Selection
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *FlexibleQuote) GetStartDate() OptDate {
+	return s.StartDate
 }
 
 // GetUserID returns the value of UserID.
@@ -22008,6 +22041,11 @@ func (s *FlexibleQuote) SetPurchaseObligationFingerprint(val string) {
 // SetSelection sets the value of Selection.
 func (s *FlexibleQuote) SetSelection(val FlexibleQuoteSelection) {
 	s.Selection = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *FlexibleQuote) SetStartDate(val OptDate) {
+	s.StartDate = val
 }
 
 // SetUserID sets the value of UserID.
@@ -22305,9 +22343,11 @@ type FrozenCheckout struct {
 	Currency           string     `json:"currency"`
 	FlashSaleID        OptNilUUID `json:"flash_sale_id"`
 	IntroThroughDate   OptNilDate `json:"intro_through_date"`
-	VatExempt          OptBool    `json:"vat_exempt"`
-	VatMinor           int64      `json:"vat_minor"`
-	VatRateBp          int        `json:"vat_rate_bp"`
+	// The start day the quote carried; null when the pass starts the day it activates.
+	StartDate OptNilDate `json:"start_date"`
+	VatExempt OptBool    `json:"vat_exempt"`
+	VatMinor  int64      `json:"vat_minor"`
+	VatRateBp int        `json:"vat_rate_bp"`
 }
 
 // GetBindingMonths returns the value of BindingMonths.
@@ -22338,6 +22378,11 @@ func (s *FrozenCheckout) GetFlashSaleID() OptNilUUID {
 // GetIntroThroughDate returns the value of IntroThroughDate.
 func (s *FrozenCheckout) GetIntroThroughDate() OptNilDate {
 	return s.IntroThroughDate
+}
+
+// GetStartDate returns the value of StartDate.
+func (s *FrozenCheckout) GetStartDate() OptNilDate {
+	return s.StartDate
 }
 
 // GetVatExempt returns the value of VatExempt.
@@ -22383,6 +22428,11 @@ func (s *FrozenCheckout) SetFlashSaleID(val OptNilUUID) {
 // SetIntroThroughDate sets the value of IntroThroughDate.
 func (s *FrozenCheckout) SetIntroThroughDate(val OptNilDate) {
 	s.IntroThroughDate = val
+}
+
+// SetStartDate sets the value of StartDate.
+func (s *FrozenCheckout) SetStartDate(val OptNilDate) {
+	s.StartDate = val
 }
 
 // SetVatExempt sets the value of VatExempt.

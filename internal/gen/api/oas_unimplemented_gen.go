@@ -2285,6 +2285,18 @@ func (UnimplementedHandler) GetCalendar(ctx context.Context, params GetCalendarP
 // `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.
+// `start_date` (venue-local, today up to 90 days ahead) chooses when the
+// pass or membership starts; the quote (`direct_purchase_quote` or
+// `flexible_quote`) carries it signed and the purchase honours it
+// unchanged. The card is charged today, at purchase, for every kind: a
+// one-off pass's validity (and clips) start on `start_date`; a
+// membership's first paid period runs from `start_date` and its
+// renewals are anchored there (the first renewal is one billing period
+// after it), so `purchase_obligation` dates (first full-price date,
+// commitment end, earliest end) count from it. An offer whose intro
+// ends before `start_date` is 422 `FLASH_SALE_UNAVAILABLE`
+// (`intro_over`). The VAT age exemption is judged on the sale date
+// (today). Without `start_date` the pass starts the day it activates.
 //
 // GET /me/checkout/preview
 func (UnimplementedHandler) GetCheckoutPreview(ctx context.Context, params GetCheckoutPreviewParams) (r *CheckoutPreviewResponse, _ error) {

@@ -1,0 +1,2 @@
+-- Modify "checkouts" table
+ALTER TABLE "checkouts" ADD COLUMN "starts_on" date NULL;
