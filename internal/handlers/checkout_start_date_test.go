@@ -134,7 +134,7 @@ func TestCheckoutStartDateRefusals(t *testing.T) {
 		require.NoError(t, preview(slug, today))
 	}
 	_, err := e.member.PostCheckoutPreview(e.ctx, &api.CheckoutPreviewRequest{PassTypeSlug: "flexible",
-		Kind: api.NewOptCheckoutPreviewRequestKind(api.CheckoutPreviewRequestKindUnlimited),
+		Kind:      api.NewOptCheckoutPreviewRequestKind(api.CheckoutPreviewRequestKindUnlimited),
 		StartDate: api.NewOptDate(today.AddDate(0, 0, -3))}, api.PostCheckoutPreviewParams{XOrganizationID: e.venue.ID})
 	hookErr(t, err, 400, "VALIDATION_ERROR")
 	require.Zero(t, e.count(t, "checkouts"))
