@@ -52,7 +52,7 @@ func (h *Handler) GetCheckoutPreview(ctx context.Context, p api.GetCheckoutPrevi
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: p.PassTypeSlug, BrandID: optUUID(p.BrandID), FlashSaleID: optUUID(p.FlashSaleID),
 		BindingMonths: p.BindingMonths.Or(0), PromoCode: p.PromoCode.Or(""), Selection: sel,
-		StartDate: optDate(p.StartDate)})
+		StartDate: optDate(p.StartDate)}, string(p.Locale.Or("")))
 }
 
 // optDate is a date parameter's value, or nil when absent.
@@ -90,10 +90,13 @@ func (h *Handler) PostCheckoutPreview(ctx context.Context, req *api.CheckoutPrev
 	return h.checkoutPreview(ctx, p.XOrganizationID, payments.PreviewParams{
 		PassTypeSlug: req.PassTypeSlug, BrandID: optUUID(req.BrandID), FlashSaleID: optUUID(req.FlashSaleID),
 		BindingMonths: req.BindingMonths.Or(0), PromoCode: req.PromoCode.Or(""), Selection: sel,
-		StartDate: optDate(req.StartDate)})
+		StartDate: optDate(req.StartDate)}, string(req.Locale.Or("")))
 }
 
-func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams) (*api.CheckoutPreviewResponse, error) {
+func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payments.PreviewParams, locale string) (*api.CheckoutPreviewResponse, error) {
+	if err := payments.CheckLocale(locale); err != nil {
+		return nil, err
+	}
 	mctx, uid, _, err := h.asMember(ctx, org)
 	if err != nil {
 		return nil, err
@@ -125,12 +128,14 @@ func (h *Handler) checkoutPreview(ctx context.Context, org uuid.UUID, pp payment
 	}
 	switch {
 	case pv.Flex != nil:
-		out.FlexibleSelection = api.NewOptFlexibleSelection(selectionOut(pv.Flex.Quote.Selection))
+		sel := selectionOut(pv.Flex.Quote.Selection)
+		sel.AllowanceLabel = pv.Flex.Quote.Selection.AllowanceLabelIn(locale)
+		out.FlexibleSelection = api.NewOptFlexibleSelection(sel)
 		out.FlexibleQuote = api.NewOptFlexibleQuote(flexQuoteOut(pv.Flex.Quote))
 	case pv.SelectionRequired:
 		out.PurchaseObligation = api.PurchaseObligation{Status: api.PurchaseObligationStatusUnavailable,
 			ReasonCode: api.NewOptString("selection_required"),
-			Message:    api.NewOptString("a flexible membership is priced by its selection: preview it with kind and quantity")}
+			Message:    api.NewOptString(payments.SelectionRequiredMessage(locale))}
 	default:
 		out.DirectPurchaseQuote = api.NewOptDirectPurchaseQuote(quoteOut(pv.Quote))
 	}
