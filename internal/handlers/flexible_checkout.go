@@ -106,6 +106,9 @@ func flexQuoteOut(q payments.FlexQuote) api.FlexibleQuote {
 	if q.StartDate != nil {
 		out.StartDate = api.NewOptDate(*q.StartDate)
 	}
+	if q.PromoCodeID != nil {
+		out.PromoCodeID = api.NewOptUUID(*q.PromoCodeID)
+	}
 	return out
 }
 
@@ -124,5 +127,5 @@ func flexQuoteIn(q api.FlexibleQuote) (payments.FlexQuote, error) {
 		ObligationFingerprint: q.PurchaseObligationFingerprint, IssuedAt: q.IssuedAt, ExpiresAt: q.ExpiresAt,
 		Fingerprint: q.Fingerprint, FlashSaleID: optUUID(q.FlashSaleID),
 		FlashSaleRuleFingerprint: q.FlashSaleRuleFingerprint.Or(""), BindingMonths: q.BindingMonths.Or(0),
-		StartDate: optDate(q.StartDate)}, nil
+		StartDate: optDate(q.StartDate), PromoCodeID: optUUID(q.PromoCodeID)}, nil
 }

@@ -56,6 +56,9 @@ type FlexQuote struct {
 	// StartDate is the venue-local day the membership starts, chosen in
 	// the general preview (startdate.go), or nil: the day it activates.
 	StartDate *time.Time
+	// PromoCodeID is the promo code priced on the first period (promo.go),
+	// or nil.
+	PromoCodeID *uuid.UUID
 }
 
 // FlexTerms are what a flexible membership is sold with besides its
@@ -69,6 +72,10 @@ type FlexTerms struct {
 	// checkStart says it is a new choice, checked against today.
 	StartDate  *time.Time
 	checkStart bool
+	// PromoCode (a member's typing) or PromoCodeID (a quote's) is a promo
+	// code taken off the first period; not with an offer.
+	PromoCode   string
+	PromoCodeID *uuid.UUID
 }
 
 // FlexPreview is a flexible checkout preview: the pass type, the quote and
@@ -135,6 +142,9 @@ func (s *Service) previewFlexibleOf(ctx context.Context, org, userID uuid.UUID, 
 		VATMinor: pr.VATMinor, VATRateBP: pr.RateBP, Currency: pr.Currency,
 		AuthorityFingerprint: flexAuthority(pt, pr), ObligationFingerprint: obligationFingerprint(ob),
 		IssuedAt: now, ExpiresAt: now.Add(QuoteTTL), BindingMonths: pr.BindingMonths, StartDate: pr.StartChosen}
+	if pr.Promo != nil {
+		q.PromoCodeID = &pr.Promo.Code.ID
+	}
 	if pr.Offer != nil {
 		id := pr.Offer.ID
 		q.FlashSaleID, q.FlashSaleRuleFingerprint = &id, flashSaleRuleFingerprint(pr.Offer)
@@ -207,6 +217,12 @@ func (s *Service) priceFlexible(ctx context.Context, pt *ent.PassType, userID uu
 	if pr.Offer == nil {
 		pr.ListMinor = period
 	}
+	// A promo code takes its discount off the selection's first period
+	// (promo.go), never off the renewals.
+	if err := s.pricePromo(ctx, pt, pricingInput{flashSaleID: terms.FlashSaleID, promoCode: terms.PromoCode,
+		promoCodeID: terms.PromoCodeID}, pr.memberID, pr); err != nil {
+		return nil, Obligation{}, err
+	}
 	pr.CreditAppliedMinor = min(max(pr.CreditBalanceMinor, 0), pr.ListMinor)
 	pr.PayableMinor = pr.ListMinor - pr.CreditAppliedMinor
 	pr.VATMinor = VATShare(pr.ListMinor, pr.RateBP)
@@ -248,7 +264,8 @@ func (s *Service) verifyFlex(ctx context.Context, org, userID uuid.UUID, q FlexQ
 		}
 	}
 	pr, ob, err := s.priceFlexible(ctx, pt, userID, q.Selection, vp,
-		FlexTerms{FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths, StartDate: q.StartDate}, held)
+		FlexTerms{FlashSaleID: q.FlashSaleID, BindingMonths: q.BindingMonths, StartDate: q.StartDate,
+			PromoCodeID: q.PromoCodeID}, held)
 	if ae := (*apperr.Error)(nil); errors.As(err, &ae) {
 		switch {
 		case ae.Code == CodeFlashSaleUnavai:
@@ -290,6 +307,9 @@ func (s *Service) signFlex(q FlexQuote) string {
 		fmt.Fprintf(m, "|binding:%d", q.BindingMonths)
 	}
 	fmt.Fprint(m, startPart(q.StartDate))
+	if q.PromoCodeID != nil {
+		fmt.Fprintf(m, "|promo:%s", q.PromoCodeID)
+	}
 	return "fq1_" + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
@@ -310,6 +330,9 @@ func flexAuthority(pt *ent.PassType, pr *Pricing) string {
 	}
 	if pr.BindingMonths != 0 {
 		fmt.Fprintf(h, "|binding:%d", pr.BindingMonths)
+	}
+	if pr.Promo != nil {
+		fmt.Fprintf(h, "|promo:%s|%d", pr.Promo.Code.ID, pr.Promo.DiscountMinor)
 	}
 	return "fa1_" + base64.RawURLEncoding.EncodeToString(h.Sum(nil))[:22]
 }

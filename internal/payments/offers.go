@@ -70,6 +70,8 @@ type Pricing struct {
 	// Today. StartChosen is the chosen one, nil without (startdate.go).
 	StartDate   time.Time
 	StartChosen *time.Time
+	// memberID is the member priced (uuid.Nil: none), for promo limits.
+	memberID uuid.UUID
 	// Selection is a flexible membership's selection sold (flexquote.go).
 	Selection *Selection
 }
@@ -140,6 +142,7 @@ func (s *Service) price(ctx context.Context, pt *ent.PassType, in pricingInput) 
 			return nil, err
 		}
 	}
+	p.memberID = memberID
 	if err := s.priceMember(ctx, pt, memberID, p); err != nil { // memberprice.go: loyalty prices
 		return nil, err
 	}

@@ -82,7 +82,7 @@ type PreviewParams struct {
 	StartDate *time.Time
 	// Selection is the selection of a flexible membership (kind, quantity):
 	// with it the preview answers the flexible quote. Only for flexible
-	// memberships, and not with a promo code.
+	// memberships.
 	Selection *Selection
 }
 
@@ -148,19 +148,16 @@ func (s *Service) Preview(ctx context.Context, org, userID uuid.UUID, p PreviewP
 
 // previewSelection is the general preview of a flexible membership with a
 // selection: the flexible preview (flexquote.go) as a Preview. A selection
-// for a pass type that is not a flexible membership, or with a promo code
-// (not sold with flexible memberships yet), is 422 VALIDATION_FAILED with
-// details.reason selection_unavailable. An offer or a binding tier is sold
-// with the selection (FlexTerms).
+// for a pass type that is not a flexible membership is 422
+// VALIDATION_FAILED with details.reason selection_unavailable. An offer, a
+// binding tier or a promo code (off the first period) is sold with the
+// selection (FlexTerms).
 func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, pt *ent.PassType, p PreviewParams) (*Preview, error) {
 	if !isFlexible(pt) {
 		return nil, flexRefused("selection_unavailable", "only a flexible membership is sold with a selection")
 	}
-	if p.PromoCode != "" {
-		return nil, flexRefused("selection_unavailable", "promo codes are not sold with flexible memberships yet")
-	}
 	fp, err := s.previewFlexibleOf(ctx, org, userID, pt, *p.Selection, FlexTerms{FlashSaleID: p.FlashSaleID, BindingMonths: p.BindingMonths,
-		StartDate: p.StartDate, checkStart: true})
+		StartDate: p.StartDate, checkStart: true, PromoCode: p.PromoCode})
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +165,8 @@ func (s *Service) previewSelection(ctx context.Context, org, userID uuid.UUID, p
 	return &Preview{PassType: pt, Flex: fp, Pricing: fp.Pricing, Obligation: fp.Obligation,
 		Quote: Quote{Version: 1, OrganizationID: org, UserID: userID, PassTypeID: pt.ID,
 			FlashSaleID: fq.FlashSaleID, BindingMonths: fq.BindingMonths, CreditAppliedMinor: fq.CreditAppliedMinor, PayableMinor: fq.ChargedTodayMinor, Currency: fq.Currency,
-			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt, StartDate: fq.StartDate},
+			AuthorityFingerprint: fq.AuthorityFingerprint, IssuedAt: fq.IssuedAt, ExpiresAt: fq.ExpiresAt, StartDate: fq.StartDate,
+			PromoCodeID: fq.PromoCodeID},
 		VATMinor: fq.VATMinor, VATRateBP: fq.VATRateBP,
 		CardPayments: fp.CardPayments, UnavailableReason: fp.UnavailableReason}, nil
 }

@@ -1869,10 +1869,13 @@ type Invoker interface {
 	// the offer or the binding tier exactly as the flexible preview sells
 	// it (the quote then carries `flash_sale_id`,
 	// `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
+	// With `promo_code` the code's discount comes off the selection's first
+	// period (never the renewals), exactly as for a fixed pass: `promo`
+	// shows it, the `flexible_quote` carries `promo_code_id` (signed) and
+	// the purchase holds one use of the code, counted when it is paid.
 	// Without a selection it answers `purchase_obligation.status`
 	// `unavailable` (reason `selection_required`) and no quote. `kind` for
-	// any other pass type, or with `promo_code` (not sold with flexible
-	// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+	// any other pass type is 422 `VALIDATION_FAILED` (`details.reason`
 	// `selection_unavailable`);
 	// `quantity` without `kind` `quantity`, or `kind` `quantity` without
 	// it, is 400 `VALIDATION_ERROR`.
@@ -18428,10 +18431,13 @@ func (c *Client) sendGetCalendar(ctx context.Context, params GetCalendarParams) 
 // the offer or the binding tier exactly as the flexible preview sells
 // it (the quote then carries `flash_sale_id`,
 // `flash_sale_rule_fingerprint` and `purchase_obligation_fingerprint`).
+// With `promo_code` the code's discount comes off the selection's first
+// period (never the renewals), exactly as for a fixed pass: `promo`
+// shows it, the `flexible_quote` carries `promo_code_id` (signed) and
+// the purchase holds one use of the code, counted when it is paid.
 // Without a selection it answers `purchase_obligation.status`
 // `unavailable` (reason `selection_required`) and no quote. `kind` for
-// any other pass type, or with `promo_code` (not sold with flexible
-// memberships yet), is 422 `VALIDATION_FAILED` (`details.reason`
+// any other pass type is 422 `VALIDATION_FAILED` (`details.reason`
 // `selection_unavailable`);
 // `quantity` without `kind` `quantity`, or `kind` `quantity` without
 // it, is 400 `VALIDATION_ERROR`.

@@ -53501,6 +53501,12 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 		e.Int64(s.PeriodPriceMinor)
 	}
 	{
+		if s.PromoCodeID.Set {
+			e.FieldStart("promo_code_id")
+			s.PromoCodeID.Encode(e)
+		}
+	}
+	{
 		e.FieldStart("purchase_obligation_fingerprint")
 		e.Str(s.PurchaseObligationFingerprint)
 	}
@@ -53532,7 +53538,7 @@ func (s *FlexibleQuote) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfFlexibleQuote = [20]string{
+var jsonFieldsNameOfFlexibleQuote = [21]string{
 	0:  "authority_fingerprint",
 	1:  "binding_months",
 	2:  "charged_today_minor",
@@ -53546,13 +53552,14 @@ var jsonFieldsNameOfFlexibleQuote = [20]string{
 	10: "organization_id",
 	11: "pass_type_id",
 	12: "period_price_minor",
-	13: "purchase_obligation_fingerprint",
-	14: "selection",
-	15: "start_date",
-	16: "user_id",
-	17: "vat_minor",
-	18: "vat_rate_bp",
-	19: "version",
+	13: "promo_code_id",
+	14: "purchase_obligation_fingerprint",
+	15: "selection",
+	16: "start_date",
+	17: "user_id",
+	18: "vat_minor",
+	19: "vat_rate_bp",
+	20: "version",
 }
 
 // Decode decodes FlexibleQuote from json.
@@ -53714,8 +53721,18 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"period_price_minor\"")
 			}
+		case "promo_code_id":
+			if err := func() error {
+				s.PromoCodeID.Reset()
+				if err := s.PromoCodeID.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"promo_code_id\"")
+			}
 		case "purchase_obligation_fingerprint":
-			requiredBitSet[1] |= 1 << 5
+			requiredBitSet[1] |= 1 << 6
 			if err := func() error {
 				v, err := d.Str()
 				s.PurchaseObligationFingerprint = string(v)
@@ -53727,7 +53744,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"purchase_obligation_fingerprint\"")
 			}
 		case "selection":
-			requiredBitSet[1] |= 1 << 6
+			requiredBitSet[1] |= 1 << 7
 			if err := func() error {
 				if err := s.Selection.Decode(d); err != nil {
 					return err
@@ -53747,7 +53764,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"start_date\"")
 			}
 		case "user_id":
-			requiredBitSet[2] |= 1 << 0
+			requiredBitSet[2] |= 1 << 1
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.UserID = v
@@ -53759,7 +53776,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"user_id\"")
 			}
 		case "vat_minor":
-			requiredBitSet[2] |= 1 << 1
+			requiredBitSet[2] |= 1 << 2
 			if err := func() error {
 				v, err := d.Int64()
 				s.VatMinor = int64(v)
@@ -53771,7 +53788,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_minor\"")
 			}
 		case "vat_rate_bp":
-			requiredBitSet[2] |= 1 << 2
+			requiredBitSet[2] |= 1 << 3
 			if err := func() error {
 				v, err := d.Int()
 				s.VatRateBp = int(v)
@@ -53783,7 +53800,7 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"vat_rate_bp\"")
 			}
 		case "version":
-			requiredBitSet[2] |= 1 << 3
+			requiredBitSet[2] |= 1 << 4
 			if err := func() error {
 				if err := s.Version.Decode(d); err != nil {
 					return err
@@ -53803,8 +53820,8 @@ func (s *FlexibleQuote) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [3]uint8{
 		0b01111101,
-		0b01111110,
-		0b00001111,
+		0b11011110,
+		0b00011110,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.

@@ -14803,8 +14803,13 @@ type GetCheckoutPreviewParams struct {
 	// today (the default) up to 90 days ahead. Before today is 400
 	// `VALIDATION_ERROR`; later than 90 days 422 `VALIDATION_FAILED`
 	// (`details.reason` `start_date_too_far`, `details.max_start_date`).
-	StartDate OptDate                     `json:",omitempty,omitzero"`
-	Locale    OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
+	StartDate OptDate `json:",omitempty,omitzero"`
+	// The language of the preview's own texts: `purchase_obligation.message`
+	// and `flexible_selection.allowance_label` (`9 klasser`,
+	// `Ubegrænset` for `da`). English by default. Names the venue wrote
+	// (the pass type's, the offer's in `direct_offer.name`) are shown as
+	// written. Any other value is 400 `VALIDATION_ERROR`.
+	Locale OptGetCheckoutPreviewLocale `json:",omitempty,omitzero"`
 	// The selection of a flexible-quantity membership.
 	Kind OptGetCheckoutPreviewKind `json:",omitempty,omitzero"`
 	// Classes a period, with `kind` `quantity`.

@@ -21844,19 +21844,22 @@ func (s *FlexiblePricingConfigUnlimited) SetPrice(val float64) {
 // `charged_today_minor` is the payable authority.
 // Ref: #/components/schemas/FlexibleQuote
 type FlexibleQuote struct {
-	AuthorityFingerprint          string                 `json:"authority_fingerprint"`
-	BindingMonths                 OptInt                 `json:"binding_months"`
-	ChargedTodayMinor             int64                  `json:"charged_today_minor"`
-	CreditAppliedMinor            int64                  `json:"credit_applied_minor"`
-	Currency                      string                 `json:"currency"`
-	ExpiresAt                     time.Time              `json:"expires_at"`
-	Fingerprint                   string                 `json:"fingerprint"`
-	FlashSaleID                   OptUUID                `json:"flash_sale_id"`
-	FlashSaleRuleFingerprint      OptString              `json:"flash_sale_rule_fingerprint"`
-	IssuedAt                      time.Time              `json:"issued_at"`
-	OrganizationID                uuid.UUID              `json:"organization_id"`
-	PassTypeID                    uuid.UUID              `json:"pass_type_id"`
-	PeriodPriceMinor              int64                  `json:"period_price_minor"`
+	AuthorityFingerprint     string    `json:"authority_fingerprint"`
+	BindingMonths            OptInt    `json:"binding_months"`
+	ChargedTodayMinor        int64     `json:"charged_today_minor"`
+	CreditAppliedMinor       int64     `json:"credit_applied_minor"`
+	Currency                 string    `json:"currency"`
+	ExpiresAt                time.Time `json:"expires_at"`
+	Fingerprint              string    `json:"fingerprint"`
+	FlashSaleID              OptUUID   `json:"flash_sale_id"`
+	FlashSaleRuleFingerprint OptString `json:"flash_sale_rule_fingerprint"`
+	IssuedAt                 time.Time `json:"issued_at"`
+	OrganizationID           uuid.UUID `json:"organization_id"`
+	PassTypeID               uuid.UUID `json:"pass_type_id"`
+	PeriodPriceMinor         int64     `json:"period_price_minor"`
+	// The promo code taken off the first period (general preview with promo_code; signed); absent
+	// without one.
+	PromoCodeID                   OptUUID                `json:"promo_code_id"`
 	PurchaseObligationFingerprint string                 `json:"purchase_obligation_fingerprint"`
 	Selection                     FlexibleQuoteSelection `json:"selection"`
 	// The start day chosen in the general preview (signed); absent: the membership starts the day it
@@ -21931,6 +21934,11 @@ func (s *FlexibleQuote) GetPassTypeID() uuid.UUID {
 // GetPeriodPriceMinor returns the value of PeriodPriceMinor.
 func (s *FlexibleQuote) GetPeriodPriceMinor() int64 {
 	return s.PeriodPriceMinor
+}
+
+// GetPromoCodeID returns the value of PromoCodeID.
+func (s *FlexibleQuote) GetPromoCodeID() OptUUID {
+	return s.PromoCodeID
 }
 
 // GetPurchaseObligationFingerprint returns the value of PurchaseObligationFingerprint.
@@ -22031,6 +22039,11 @@ func (s *FlexibleQuote) SetPassTypeID(val uuid.UUID) {
 // SetPeriodPriceMinor sets the value of PeriodPriceMinor.
 func (s *FlexibleQuote) SetPeriodPriceMinor(val int64) {
 	s.PeriodPriceMinor = val
+}
+
+// SetPromoCodeID sets the value of PromoCodeID.
+func (s *FlexibleQuote) SetPromoCodeID(val OptUUID) {
+	s.PromoCodeID = val
 }
 
 // SetPurchaseObligationFingerprint sets the value of PurchaseObligationFingerprint.
