@@ -77,16 +77,19 @@ func p50(b *testing.B, d []time.Duration, unit string) {
 
 // BenchmarkCheckoutPreview measures GET /me/checkout/preview against GET /me
 // by the same member in the same run (the baseline: the same credential,
-// middleware chain and envelope, one read of the user's rows); both are
-// reported as medians.
+// middleware chain and envelope, one read of the user's rows), and a preview
+// with a start date and locale da; all are reported as medians.
 func BenchmarkCheckoutPreview(b *testing.B) {
-	// Members take turns: each stays under the per-principal limit (100 a minute).
-	pb := newPayBench(b, b.N/40+1)
+	// Members take turns: each stays under the per-principal limit (100 a
+	// minute; three requests an iteration).
+	pb := newPayBench(b, b.N/30+1)
 	ctx := context.Background()
 	base, preview := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
+	// A start date ten days ahead, in Danish (the preview's start_date and locale).
+	started, start := make([]time.Duration, 0, b.N), time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 10)
 	b.ResetTimer()
 	for i := range b.N {
-		m := pb.members[i/40]
+		m := pb.members[i/30]
 		t0 := time.Now()
 		_, err := m.GetMe(ctx)
 		base = append(base, time.Since(t0))
@@ -99,9 +102,17 @@ func BenchmarkCheckoutPreview(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		t0 = time.Now()
+		_, err = m.GetCheckoutPreview(ctx, api.GetCheckoutPreviewParams{XOrganizationID: pb.org.ID, PassTypeSlug: "ten",
+			StartDate: api.NewOptDate(start), Locale: api.NewOptGetCheckoutPreviewLocale(api.GetCheckoutPreviewLocaleDa)})
+		started = append(started, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.StopTimer()
 	p50(b, preview, "preview-p50-ms")
+	p50(b, started, "preview-start-p50-ms")
 	p50(b, base, "me-p50-ms")
 }
 
