@@ -139,3 +139,32 @@ func TestCheckoutStartDateRefusals(t *testing.T) {
 	hookErr(t, err, 400, "VALIDATION_ERROR")
 	require.Zero(t, e.count(t, "checkouts"))
 }
+
+// TestFlexiblePreviewStartDate: the flexible preview takes start_date as
+// the general one does (signed into its quote, refused out of bounds), and
+// the flexible purchase starts the membership that day.
+func TestFlexiblePreviewStartDate(t *testing.T) {
+	e := newPayEnv(t, false, false)
+	today := e.venueToday(t)
+	params := func(d time.Time) api.PreviewFlexibleCheckoutParams {
+		return api.PreviewFlexibleCheckoutParams{XOrganizationID: e.venue.ID, PassTypeSlug: "flexible",
+			Kind: api.PreviewFlexibleCheckoutKindQuantity, Quantity: api.NewOptInt(9), StartDate: api.NewOptDate(d)}
+	}
+	_, err := e.member.PreviewFlexibleCheckout(e.ctx, params(today.AddDate(0, 0, -1)))
+	hookErr(t, err, 400, "VALIDATION_ERROR")
+	_, err = e.member.PreviewFlexibleCheckout(e.ctx, params(today.AddDate(0, 0, 91)))
+	es := hookErr(t, err, 422, "VALIDATION_FAILED")
+	require.Equal(t, "start_date_too_far", es.Response.Error.Details.Reason.Value)
+
+	start := today.AddDate(0, 0, 14)
+	res, err := e.member.PreviewFlexibleCheckout(e.ctx, params(start))
+	require.NoError(t, err)
+	q := res.Data.FlexibleQuote
+	require.Equal(t, start, q.StartDate.Value)
+	bought, err := e.generalBuy(e.member, &api.CheckoutPurchaseRequest{FlexibleQuote: api.NewOptFlexibleQuote(q),
+		PaymentMethodID: api.NewOptString("pm_card_visa")}, "fps-1")
+	require.NoError(t, err)
+	p := e.studio.client.Pass.GetX(e.op, bought.Data.PassID.Value)
+	require.Equal(t, start, p.ValidFrom.UTC())
+	require.Equal(t, start.AddDate(0, 1, 0), p.ValidTo.UTC())
+}

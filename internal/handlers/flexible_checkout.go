@@ -21,7 +21,8 @@ func (h *Handler) PreviewFlexibleCheckout(ctx context.Context, p api.PreviewFlex
 		return nil, err
 	}
 	pv, err := h.payments().PreviewFlexibleWith(mctx, p.XOrganizationID, uid, p.PassTypeSlug, sel,
-		payments.FlexTerms{FlashSaleID: optUUID(p.FlashSaleID), BindingMonths: p.BindingMonths.Or(0)})
+		payments.FlexTerms{FlashSaleID: optUUID(p.FlashSaleID), BindingMonths: p.BindingMonths.Or(0),
+			StartDate: optDate(p.StartDate)})
 	if err != nil {
 		return nil, err
 	}

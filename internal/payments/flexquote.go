@@ -115,6 +115,7 @@ func (s *Service) PreviewFlexibleWith(ctx context.Context, org, userID uuid.UUID
 	if !isFlexible(pt) {
 		return nil, apperr.NotFound("flexible membership")
 	}
+	terms.checkStart = true // a new quote: its start date is checked against today
 	return s.previewFlexibleOf(ctx, org, userID, pt, sel, terms)
 }
 

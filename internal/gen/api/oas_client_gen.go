@@ -2902,7 +2902,9 @@ type Invoker interface {
 	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
 	// (`details.reason` `binding_tier_unavailable`). An offer and a binding
 	// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
-	// `binding_not_combinable`).
+	// `binding_not_combinable`). `start_date` chooses the venue-local day
+	// the membership starts, exactly as on `GET /me/checkout/preview`
+	// (today up to 90 days ahead; charged today, first period from it).
 	//
 	// GET /me/checkout/flexible/preview
 	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
@@ -28891,7 +28893,9 @@ func (c *Client) sendPreviewFlexibleChange(ctx context.Context, params PreviewFl
 // a tier the pass type does not sell is 422 `VALIDATION_FAILED`
 // (`details.reason` `binding_tier_unavailable`). An offer and a binding
 // tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
-// `binding_not_combinable`).
+// `binding_not_combinable`). `start_date` chooses the venue-local day
+// the membership starts, exactly as on `GET /me/checkout/preview`
+// (today up to 90 days ahead; charged today, first period from it).
 //
 // GET /me/checkout/flexible/preview
 func (c *Client) PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error) {
@@ -28980,6 +28984,23 @@ func (c *Client) sendPreviewFlexibleCheckout(ctx context.Context, params Preview
 		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
 			if val, ok := params.BindingMonths.Get(); ok {
 				return e.EncodeValue(conv.IntToString(val))
+			}
+			return nil
+		}); err != nil {
+			return res, errors.Wrap(err, "encode query")
+		}
+	}
+	{
+		// Encode "start_date" parameter.
+		cfg := uri.QueryParameterEncodingConfig{
+			Name:    "start_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.EncodeParam(cfg, func(e uri.Encoder) error {
+			if val, ok := params.StartDate.Get(); ok {
+				return e.EncodeValue(conv.DateToString(val))
 			}
 			return nil
 		}); err != nil {

@@ -35948,7 +35948,9 @@ func (s *Server) handlePreviewFlexibleChangeRequest(args [1]string, argsEscaped 
 // a tier the pass type does not sell is 422 `VALIDATION_FAILED`
 // (`details.reason` `binding_tier_unavailable`). An offer and a binding
 // tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
-// `binding_not_combinable`).
+// `binding_not_combinable`). `start_date` chooses the venue-local day
+// the membership starts, exactly as on `GET /me/checkout/preview`
+// (today up to 90 days ahead; charged today, first period from it).
 //
 // GET /me/checkout/flexible/preview
 func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -36056,6 +36058,10 @@ func (s *Server) handlePreviewFlexibleCheckoutRequest(args [0]string, argsEscape
 					Name: "binding_months",
 					In:   "query",
 				}: params.BindingMonths,
+				{
+					Name: "start_date",
+					In:   "query",
+				}: params.StartDate,
 			},
 			Raw: r,
 		}

@@ -28157,6 +28157,8 @@ type PreviewFlexibleCheckoutParams struct {
 	Quantity        OptInt  `json:",omitempty,omitzero"`
 	FlashSaleID     OptUUID `json:",omitempty,omitzero"`
 	BindingMonths   OptInt  `json:",omitempty,omitzero"`
+	// The venue-local start day (today up to 90 days ahead; before today 400, later 422).
+	StartDate OptDate `json:",omitempty,omitzero"`
 }
 
 func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params PreviewFlexibleCheckoutParams) {
@@ -28206,6 +28208,15 @@ func unpackPreviewFlexibleCheckoutParams(packed middleware.Parameters) (params P
 		}
 		if v, ok := packed[key]; ok {
 			params.BindingMonths = v.(OptInt)
+		}
+	}
+	{
+		key := middleware.ParameterKey{
+			Name: "start_date",
+			In:   "query",
+		}
+		if v, ok := packed[key]; ok {
+			params.StartDate = v.(OptDate)
 		}
 	}
 	return params
@@ -28517,6 +28528,47 @@ func decodePreviewFlexibleCheckoutParams(args [0]string, argsEscaped bool, r *ht
 	}(); err != nil {
 		return params, &ogenerrors.DecodeParamError{
 			Name: "binding_months",
+			In:   "query",
+			Err:  err,
+		}
+	}
+	// Decode query: start_date.
+	if err := func() error {
+		cfg := uri.QueryParameterDecodingConfig{
+			Name:    "start_date",
+			Style:   uri.QueryStyleForm,
+			Explode: true,
+		}
+
+		if err := q.HasParam(cfg); err == nil {
+			if err := q.DecodeParam(cfg, func(d uri.Decoder) error {
+				var paramsDotStartDateVal time.Time
+				if err := func() error {
+					val, err := d.DecodeValue()
+					if err != nil {
+						return err
+					}
+
+					c, err := conv.ToDate(val)
+					if err != nil {
+						return err
+					}
+
+					paramsDotStartDateVal = c
+					return nil
+				}(); err != nil {
+					return err
+				}
+				params.StartDate.SetTo(paramsDotStartDateVal)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		return params, &ogenerrors.DecodeParamError{
+			Name: "start_date",
 			In:   "query",
 			Err:  err,
 		}

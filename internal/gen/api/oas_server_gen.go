@@ -2889,7 +2889,9 @@ type Handler interface {
 	// a tier the pass type does not sell is 422 `VALIDATION_FAILED`
 	// (`details.reason` `binding_tier_unavailable`). An offer and a binding
 	// tier do not combine (422 `FLASH_SALE_UNAVAILABLE`, reason
-	// `binding_not_combinable`).
+	// `binding_not_combinable`). `start_date` chooses the venue-local day
+	// the membership starts, exactly as on `GET /me/checkout/preview`
+	// (today up to 90 days ahead; charged today, first period from it).
 	//
 	// GET /me/checkout/flexible/preview
 	PreviewFlexibleCheckout(ctx context.Context, params PreviewFlexibleCheckoutParams) (*FlexibleCheckoutPreviewResponse, error)
