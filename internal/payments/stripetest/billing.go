@@ -38,6 +38,10 @@ type fakeSub struct {
 	canceled  bool
 	cancelAt  time.Time // cancel_at: the subscription ends instead of renewing then
 	schedule  string    // its subscription schedule (schedules.go)
+	// collection is send_invoice for a subscription the customer pays by
+	// other means: its renewals are invoiced and left open, never charged.
+	collection   string
+	daysUntilDue int64
 	phases    []fakePhase
 }
 
@@ -202,6 +206,14 @@ func (f *Fake) renew(s *fakeSub, at time.Time) []SignedEvent {
 		obj["status_transitions"] = map[string]any{"paid_at": at.Unix()}
 		return append(out, f.event("invoice.paid", s.account, obj))
 	}
+	if s.collection == "send_invoice" {
+		// Sent to the customer to pay by other means: open until paid out
+		// of band, never charged, no retries.
+		obj["collection_method"] = "send_invoice"
+		obj["due_date"] = at.Add(time.Duration(s.daysUntilDue) * 24 * time.Hour).Unix()
+		obj["next_payment_attempt"] = nil
+		return out
+	}
 	return append(out, f.chargeInvoice(inv, at)...)
 }
 
@@ -314,6 +326,12 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 				sec, _ := strconv.ParseInt(v, 10, 64)
 				s.cancelAt = time.Unix(sec, 0).UTC()
 				s.obj["cancel_at"] = sec
+			}
+			if v := r.PostForm.Get("collection_method"); v != "" {
+				s.collection = v
+				s.obj["collection_method"] = v
+				s.daysUntilDue, _ = strconv.ParseInt(r.PostForm.Get("days_until_due"), 10, 64)
+				s.obj["days_until_due"] = s.daysUntilDue
 			}
 			if v := r.PostForm.Get("items[0][price_data][unit_amount]"); v != "" {
 				s.amount, _ = strconv.ParseInt(v, 10, 64)
