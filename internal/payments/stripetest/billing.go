@@ -42,7 +42,7 @@ type fakeSub struct {
 	// other means: its renewals are invoiced and left open, never charged.
 	collection   string
 	daysUntilDue int64
-	phases    []fakePhase
+	phases       []fakePhase
 }
 
 type fakeInvoice struct {
@@ -417,6 +417,12 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 		if !f.dropIf(w, &f.subFaults.payDrop) {
 			writeRaw(w, st, raw)
 		}
+		return
+	}
+	if f.subFaults.payRefuse > 0 {
+		f.subFaults.payRefuse--
+		f.mu.Unlock()
+		refused(w)
 		return
 	}
 	inv := f.billing().invoices[id]
