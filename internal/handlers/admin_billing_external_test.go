@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -211,4 +212,38 @@ func TestAdminExternalSettlement(t *testing.T) {
 	_, err = e.settle(t, "s-5", api.ExternalSettlementRequestMethodCash)
 	_, code, _ = apiCode(t, err)
 	require.Equal(t, billing.CodeNotExternallyBilled, code)
+}
+
+// TestShiftNextChargeDBErrorKeepsKey: a database failure after the key is
+// claimed (and after Stripe took the date) answers 500 DB_ERROR without the
+// internal text and changes none of our rows; the same key then succeeds
+// (it was left free), once.
+func TestShiftNextChargeDBErrorKeepsKey(t *testing.T) {
+	e := newLifeEnv(t)
+	before := *e.db().Pass.GetX(e.op, e.pass).ValidTo
+	_, err := e.pool.Exec(e.ctx, `CREATE FUNCTION refuse_shift() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN RAISE EXCEPTION 'shift write refused'; END $$;
+		CREATE TRIGGER refuse_shift BEFORE INSERT ON audit_logs FOR EACH ROW
+		WHEN (NEW.action = 'membership.next_charge_shifted') EXECUTE FUNCTION refuse_shift()`)
+	require.NoError(t, err)
+	newDate := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 40)
+	req := &api.ShiftNextChargeRequest{NewDate: newDate}
+	params := api.ShiftAdminNextChargeParams{ID: e.pass, IdempotencyKey: "shift-db-1"}
+	_, err = e.boss.ShiftAdminNextCharge(e.ctx, req, params)
+	st, code, _ := apiCode(t, err)
+	require.Equal(t, http.StatusInternalServerError, st)
+	require.Equal(t, billing.CodeDBError, code)
+	require.NotContains(t, err.Error(), "shift write refused", "no internal error text reaches the client")
+	require.Equal(t, before, *e.db().Pass.GetX(e.op, e.pass).ValidTo, "nothing changed")
+	require.Zero(t, e.audits(t, billing.AuditNextChargeShifted))
+
+	_, err = e.pool.Exec(e.ctx, `DROP TRIGGER refuse_shift ON audit_logs`)
+	require.NoError(t, err)
+	out, err := e.boss.ShiftAdminNextCharge(e.ctx, req, params)
+	require.NoError(t, err, "the key was left free")
+	require.Equal(t, newDate, out.Data.ValidTo.Value)
+	again, err := e.boss.ShiftAdminNextCharge(e.ctx, req, params)
+	require.NoError(t, err, "now the key replays")
+	require.Equal(t, out.Data.ValidTo, again.Data.ValidTo)
+	require.Equal(t, 1, e.audits(t, billing.AuditNextChargeShifted))
 }

@@ -4482,7 +4482,10 @@ func (UnimplementedHandler) SettleAdminPassExternally(ctx context.Context, req *
 // pass's last day follow, and the audit entry
 // `membership.next_charge_shifted` records from and to. 422
 // `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
-// `PAYMENT_PENDING` while another change of the membership runs.
+// `PAYMENT_PENDING` while another change of the membership runs. 500
+// `DB_ERROR` when our database fails after the key is claimed: nothing
+// of ours changed and the key is left free, so the same request with
+// the same key is retried (it sends the same date again).
 // `billing.manage`.
 //
 // POST /admin/passes/{id}/next-charge
