@@ -41,7 +41,7 @@ const (
 
 // lifecycleActions are the audit actions a timeline shows.
 var lifecycleActions = []string{AuditPassSuspended, AuditPassUnsuspended, AuditPassReactivated, AuditNextChargeShifted,
-	AuditRecurringAmountSet, AuditSettledExternally, AuditComped, AuditRenewalPaymentLinkSent}
+	AuditRecurringAmountSet, AuditSettledExternally, AuditComped, AuditRenewalPaymentLinkSent, AuditCollectionChanged}
 
 func init() {
 	// A price change whose answer was lost is finished; another update

@@ -209,6 +209,14 @@ func TestAdminExternalSettlement(t *testing.T) {
 	inv3 := e.renew(t, false)
 	require.Equal(t, charges+1, e.fake.InvoiceCharges())
 	require.Equal(t, invoice.StatusPaid, inv3.Status)
+	tl, err := e.staff.GetAdminSubscriptionTimeline(e.ctx, api.GetAdminSubscriptionTimelineParams{ID: e.pass})
+	require.NoError(t, err)
+	actions := []string{}
+	for _, c := range tl.Data.Changes {
+		actions = append(actions, c.Action)
+	}
+	require.Equal(t, []string{billing.AuditCollectionChanged, billing.AuditSettledExternally, billing.AuditCollectionChanged}, actions,
+		"the timeline shows the staff's collection changes and settlements, newest first")
 	_, err = e.settle(t, "s-5", api.ExternalSettlementRequestMethodCash)
 	_, code, _ = apiCode(t, err)
 	require.Equal(t, billing.CodeNotExternallyBilled, code)
