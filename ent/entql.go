@@ -2447,6 +2447,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCurrentPeriodEnd:        {Type: field.TypeTime, Column: subscription.FieldCurrentPeriodEnd},
 			subscription.FieldNextChargeAt:            {Type: field.TypeTime, Column: subscription.FieldNextChargeAt},
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
+			subscription.FieldCollection:              {Type: field.TypeEnum, Column: subscription.FieldCollection},
 		},
 	}
 	graph.Nodes[93] = &sqlgraph.Node{
@@ -17131,6 +17132,11 @@ func (f *SubscriptionFilter) WhereNextChargeAt(p entql.TimeP) {
 // WhereCanceledAt applies the entql time.Time predicate on the canceled_at field.
 func (f *SubscriptionFilter) WhereCanceledAt(p entql.TimeP) {
 	f.Where(p.Field(subscription.FieldCanceledAt))
+}
+
+// WhereCollection applies the entql string predicate on the collection field.
+func (f *SubscriptionFilter) WhereCollection(p entql.StringP) {
+	f.Where(p.Field(subscription.FieldCollection))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

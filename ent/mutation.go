@@ -108428,6 +108428,7 @@ type SubscriptionMutation struct {
 	current_period_end        *time.Time
 	next_charge_at            *time.Time
 	canceled_at               *time.Time
+	collection                *subscription.Collection
 	clearedFields             map[string]struct{}
 	organization              *uuid.UUID
 	clearedorganization       bool
@@ -109315,6 +109316,42 @@ func (m *SubscriptionMutation) ResetCanceledAt() {
 	delete(m.clearedFields, subscription.FieldCanceledAt)
 }
 
+// SetCollection sets the "collection" field.
+func (m *SubscriptionMutation) SetCollection(s subscription.Collection) {
+	m.collection = &s
+}
+
+// Collection returns the value of the "collection" field in the mutation.
+func (m *SubscriptionMutation) Collection() (r subscription.Collection, exists bool) {
+	v := m.collection
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCollection returns the old "collection" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCollection(ctx context.Context) (v subscription.Collection, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCollection is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCollection requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCollection: %w", err)
+	}
+	return oldValue.Collection, nil
+}
+
+// ResetCollection resets all changes to the "collection" field.
+func (m *SubscriptionMutation) ResetCollection() {
+	m.collection = nil
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SubscriptionMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -109403,7 +109440,7 @@ func (m *SubscriptionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SubscriptionMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, subscription.FieldCreatedAt)
 	}
@@ -109458,6 +109495,9 @@ func (m *SubscriptionMutation) Fields() []string {
 	if m.canceled_at != nil {
 		fields = append(fields, subscription.FieldCanceledAt)
 	}
+	if m.collection != nil {
+		fields = append(fields, subscription.FieldCollection)
+	}
 	return fields
 }
 
@@ -109502,6 +109542,8 @@ func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
 		return m.NextChargeAt()
 	case subscription.FieldCanceledAt:
 		return m.CanceledAt()
+	case subscription.FieldCollection:
+		return m.Collection()
 	}
 	return nil, false
 }
@@ -109547,6 +109589,8 @@ func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldNextChargeAt(ctx)
 	case subscription.FieldCanceledAt:
 		return m.OldCanceledAt(ctx)
+	case subscription.FieldCollection:
+		return m.OldCollection(ctx)
 	}
 	return nil, fmt.Errorf("unknown Subscription field %s", name)
 }
@@ -109681,6 +109725,13 @@ func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCanceledAt(v)
+		return nil
+	case subscription.FieldCollection:
+		v, ok := value.(subscription.Collection)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCollection(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Subscription field %s", name)
@@ -109856,6 +109907,9 @@ func (m *SubscriptionMutation) ResetField(name string) error {
 		return nil
 	case subscription.FieldCanceledAt:
 		m.ResetCanceledAt()
+		return nil
+	case subscription.FieldCollection:
+		m.ResetCollection()
 		return nil
 	}
 	return fmt.Errorf("unknown Subscription field %s", name)

@@ -56,6 +56,8 @@ type Subscription struct {
 	NextChargeAt *time.Time `json:"next_charge_at,omitempty"`
 	// CanceledAt holds the value of the "canceled_at" field.
 	CanceledAt *time.Time `json:"canceled_at,omitempty"`
+	// Collection holds the value of the "collection" field.
+	Collection subscription.Collection `json:"collection,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SubscriptionQuery when eager-loading is set.
 	Edges        SubscriptionEdges `json:"edges"`
@@ -102,7 +104,7 @@ func (*Subscription) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case subscription.FieldAmountMinor, subscription.FieldVatRateBp, subscription.FieldIntervalCount:
 			values[i] = new(sql.NullInt64)
-		case subscription.FieldCustomerID, subscription.FieldPaymentMethodID, subscription.FieldProcessorSubscriptionID, subscription.FieldProcessorStatus, subscription.FieldCurrency, subscription.FieldInterval:
+		case subscription.FieldCustomerID, subscription.FieldPaymentMethodID, subscription.FieldProcessorSubscriptionID, subscription.FieldProcessorStatus, subscription.FieldCurrency, subscription.FieldInterval, subscription.FieldCollection:
 			values[i] = new(sql.NullString)
 		case subscription.FieldCreatedAt, subscription.FieldUpdatedAt, subscription.FieldCurrentPeriodEnd, subscription.FieldNextChargeAt, subscription.FieldCanceledAt:
 			values[i] = new(sql.NullTime)
@@ -242,6 +244,12 @@ func (_m *Subscription) assignValues(columns []string, values []any) error {
 				_m.CanceledAt = new(time.Time)
 				*_m.CanceledAt = value.Time
 			}
+		case subscription.FieldCollection:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field collection", values[i])
+			} else if value.Valid {
+				_m.Collection = subscription.Collection(value.String)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -351,6 +359,9 @@ func (_m *Subscription) String() string {
 		builder.WriteString("canceled_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("collection=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Collection))
 	builder.WriteByte(')')
 	return builder.String()
 }

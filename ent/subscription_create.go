@@ -198,6 +198,20 @@ func (_c *SubscriptionCreate) SetNillableCanceledAt(v *time.Time) *SubscriptionC
 	return _c
 }
 
+// SetCollection sets the "collection" field.
+func (_c *SubscriptionCreate) SetCollection(v subscription.Collection) *SubscriptionCreate {
+	_c.mutation.SetCollection(v)
+	return _c
+}
+
+// SetNillableCollection sets the "collection" field if the given value is not nil.
+func (_c *SubscriptionCreate) SetNillableCollection(v *subscription.Collection) *SubscriptionCreate {
+	if v != nil {
+		_c.SetCollection(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SubscriptionCreate) SetID(v uuid.UUID) *SubscriptionCreate {
 	_c.mutation.SetID(v)
@@ -276,6 +290,10 @@ func (_c *SubscriptionCreate) defaults() error {
 	if _, ok := _c.mutation.ProcessorStatus(); !ok {
 		v := subscription.DefaultProcessorStatus
 		_c.mutation.SetProcessorStatus(v)
+	}
+	if _, ok := _c.mutation.Collection(); !ok {
+		v := subscription.DefaultCollection
+		_c.mutation.SetCollection(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if subscription.DefaultID == nil {
@@ -371,6 +389,14 @@ func (_c *SubscriptionCreate) check() error {
 	if v, ok := _c.mutation.IntervalCount(); ok {
 		if err := subscription.IntervalCountValidator(v); err != nil {
 			return &ValidationError{Name: "interval_count", err: fmt.Errorf(`ent: validator failed for field "Subscription.interval_count": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Collection(); !ok {
+		return &ValidationError{Name: "collection", err: errors.New(`ent: missing required field "Subscription.collection"`)}
+	}
+	if v, ok := _c.mutation.Collection(); ok {
+		if err := subscription.CollectionValidator(v); err != nil {
+			return &ValidationError{Name: "collection", err: fmt.Errorf(`ent: validator failed for field "Subscription.collection": %w`, err)}
 		}
 	}
 	if len(_c.mutation.OrganizationIDs()) == 0 {
@@ -478,6 +504,10 @@ func (_c *SubscriptionCreate) createSpec() (*Subscription, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.CanceledAt(); ok {
 		_spec.SetField(subscription.FieldCanceledAt, field.TypeTime, value)
 		_node.CanceledAt = &value
+	}
+	if value, ok := _c.mutation.Collection(); ok {
+		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)
+		_node.Collection = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -712,6 +742,18 @@ func (u *SubscriptionUpsert) UpdateCanceledAt() *SubscriptionUpsert {
 // ClearCanceledAt clears the value of the "canceled_at" field.
 func (u *SubscriptionUpsert) ClearCanceledAt() *SubscriptionUpsert {
 	u.SetNull(subscription.FieldCanceledAt)
+	return u
+}
+
+// SetCollection sets the "collection" field.
+func (u *SubscriptionUpsert) SetCollection(v subscription.Collection) *SubscriptionUpsert {
+	u.Set(subscription.FieldCollection, v)
+	return u
+}
+
+// UpdateCollection sets the "collection" field to the value that was provided on create.
+func (u *SubscriptionUpsert) UpdateCollection() *SubscriptionUpsert {
+	u.SetExcluded(subscription.FieldCollection)
 	return u
 }
 
@@ -962,6 +1004,20 @@ func (u *SubscriptionUpsertOne) UpdateCanceledAt() *SubscriptionUpsertOne {
 func (u *SubscriptionUpsertOne) ClearCanceledAt() *SubscriptionUpsertOne {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.ClearCanceledAt()
+	})
+}
+
+// SetCollection sets the "collection" field.
+func (u *SubscriptionUpsertOne) SetCollection(v subscription.Collection) *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetCollection(v)
+	})
+}
+
+// UpdateCollection sets the "collection" field to the value that was provided on create.
+func (u *SubscriptionUpsertOne) UpdateCollection() *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateCollection()
 	})
 }
 
@@ -1379,6 +1435,20 @@ func (u *SubscriptionUpsertBulk) UpdateCanceledAt() *SubscriptionUpsertBulk {
 func (u *SubscriptionUpsertBulk) ClearCanceledAt() *SubscriptionUpsertBulk {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.ClearCanceledAt()
+	})
+}
+
+// SetCollection sets the "collection" field.
+func (u *SubscriptionUpsertBulk) SetCollection(v subscription.Collection) *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetCollection(v)
+	})
+}
+
+// UpdateCollection sets the "collection" field to the value that was provided on create.
+func (u *SubscriptionUpsertBulk) UpdateCollection() *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateCollection()
 	})
 }
 

@@ -190,6 +190,20 @@ func (_u *SubscriptionUpdate) ClearCanceledAt() *SubscriptionUpdate {
 	return _u
 }
 
+// SetCollection sets the "collection" field.
+func (_u *SubscriptionUpdate) SetCollection(v subscription.Collection) *SubscriptionUpdate {
+	_u.mutation.SetCollection(v)
+	return _u
+}
+
+// SetNillableCollection sets the "collection" field if the given value is not nil.
+func (_u *SubscriptionUpdate) SetNillableCollection(v *subscription.Collection) *SubscriptionUpdate {
+	if v != nil {
+		_u.SetCollection(*v)
+	}
+	return _u
+}
+
 // Mutation returns the SubscriptionMutation object of the builder.
 func (_u *SubscriptionUpdate) Mutation() *SubscriptionMutation {
 	return _u.mutation
@@ -264,6 +278,11 @@ func (_u *SubscriptionUpdate) check() error {
 			return &ValidationError{Name: "vat_rate_bp", err: fmt.Errorf(`ent: validator failed for field "Subscription.vat_rate_bp": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Collection(); ok {
+		if err := subscription.CollectionValidator(v); err != nil {
+			return &ValidationError{Name: "collection", err: fmt.Errorf(`ent: validator failed for field "Subscription.collection": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Subscription.organization"`)
 	}
@@ -332,6 +351,9 @@ func (_u *SubscriptionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.CanceledAtCleared() {
 		_spec.ClearField(subscription.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Collection(); ok {
+		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -515,6 +537,20 @@ func (_u *SubscriptionUpdateOne) ClearCanceledAt() *SubscriptionUpdateOne {
 	return _u
 }
 
+// SetCollection sets the "collection" field.
+func (_u *SubscriptionUpdateOne) SetCollection(v subscription.Collection) *SubscriptionUpdateOne {
+	_u.mutation.SetCollection(v)
+	return _u
+}
+
+// SetNillableCollection sets the "collection" field if the given value is not nil.
+func (_u *SubscriptionUpdateOne) SetNillableCollection(v *subscription.Collection) *SubscriptionUpdateOne {
+	if v != nil {
+		_u.SetCollection(*v)
+	}
+	return _u
+}
+
 // Mutation returns the SubscriptionMutation object of the builder.
 func (_u *SubscriptionUpdateOne) Mutation() *SubscriptionMutation {
 	return _u.mutation
@@ -602,6 +638,11 @@ func (_u *SubscriptionUpdateOne) check() error {
 			return &ValidationError{Name: "vat_rate_bp", err: fmt.Errorf(`ent: validator failed for field "Subscription.vat_rate_bp": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Collection(); ok {
+		if err := subscription.CollectionValidator(v); err != nil {
+			return &ValidationError{Name: "collection", err: fmt.Errorf(`ent: validator failed for field "Subscription.collection": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Subscription.organization"`)
 	}
@@ -687,6 +728,9 @@ func (_u *SubscriptionUpdateOne) sqlSave(ctx context.Context) (_node *Subscripti
 	}
 	if _u.mutation.CanceledAtCleared() {
 		_spec.ClearField(subscription.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Collection(); ok {
+		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)
 	}
 	_node = &Subscription{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -40,6 +40,11 @@ func (Subscription) Fields() []ent.Field {
 		field.Time("current_period_end").Optional().Nillable(),
 		field.Time("next_charge_at").Optional().Nillable(),
 		field.Time("canceled_at").Optional().Nillable(),
+		// collection is how each period is paid: card (Stripe charges the
+		// saved card, charge_automatically) or external (the member pays
+		// outside the service, Stripe's send_invoice; staff record each
+		// cycle's settlement).
+		field.Enum("collection").Values("card", "external").Default("card"),
 	}
 }
 

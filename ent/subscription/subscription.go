@@ -53,6 +53,8 @@ const (
 	FieldNextChargeAt = "next_charge_at"
 	// FieldCanceledAt holds the string denoting the canceled_at field in the database.
 	FieldCanceledAt = "canceled_at"
+	// FieldCollection holds the string denoting the collection field in the database.
+	FieldCollection = "collection"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// EdgeMember holds the string denoting the member edge name in mutations.
@@ -96,6 +98,7 @@ var Columns = []string{
 	FieldCurrentPeriodEnd,
 	FieldNextChargeAt,
 	FieldCanceledAt,
+	FieldCollection,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -166,6 +169,32 @@ func IntervalValidator(i Interval) error {
 		return nil
 	default:
 		return fmt.Errorf("subscription: invalid enum value for interval field: %q", i)
+	}
+}
+
+// Collection defines the type for the "collection" enum field.
+type Collection string
+
+// CollectionCard is the default value of the Collection enum.
+const DefaultCollection = CollectionCard
+
+// Collection values.
+const (
+	CollectionCard     Collection = "card"
+	CollectionExternal Collection = "external"
+)
+
+func (c Collection) String() string {
+	return string(c)
+}
+
+// CollectionValidator is a validator for the "collection" field enum values. It is called by the builders before save.
+func CollectionValidator(c Collection) error {
+	switch c {
+	case CollectionCard, CollectionExternal:
+		return nil
+	default:
+		return fmt.Errorf("subscription: invalid enum value for collection field: %q", c)
 	}
 }
 
@@ -265,6 +294,11 @@ func ByNextChargeAt(opts ...sql.OrderTermOption) OrderOption {
 // ByCanceledAt orders the results by the canceled_at field.
 func ByCanceledAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCanceledAt, opts...).ToFunc()
+}
+
+// ByCollection orders the results by the collection field.
+func ByCollection(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCollection, opts...).ToFunc()
 }
 
 // ByOrganizationField orders the results by organization field.

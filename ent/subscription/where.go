@@ -976,6 +976,26 @@ func CanceledAtNotNil() predicate.Subscription {
 	return predicate.Subscription(sql.FieldNotNull(FieldCanceledAt))
 }
 
+// CollectionEQ applies the EQ predicate on the "collection" field.
+func CollectionEQ(v Collection) predicate.Subscription {
+	return predicate.Subscription(sql.FieldEQ(FieldCollection, v))
+}
+
+// CollectionNEQ applies the NEQ predicate on the "collection" field.
+func CollectionNEQ(v Collection) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNEQ(FieldCollection, v))
+}
+
+// CollectionIn applies the In predicate on the "collection" field.
+func CollectionIn(vs ...Collection) predicate.Subscription {
+	return predicate.Subscription(sql.FieldIn(FieldCollection, vs...))
+}
+
+// CollectionNotIn applies the NotIn predicate on the "collection" field.
+func CollectionNotIn(vs ...Collection) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNotIn(FieldCollection, vs...))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.Subscription {
 	return predicate.Subscription(func(s *sql.Selector) {

@@ -83,7 +83,7 @@ func (s *Service) SettleExternally(ctx context.Context, p SettleParams) (*ent.In
 	if p.AmountMinor < Balance(row) {
 		return s.settlePartially(ctx, row, p, at) // partial.go
 	}
-	return s.settleOutOfBand(ctx, row, settlement{kind: invoice.SettlementExternal, at: at, silent: !p.NotifyClient},
+	return s.settleOutOfBand(ctx, row, settlement{kind: invoice.SettlementExternal, at: at, silent: !p.NotifyClient, method: p.Method},
 		audit.Entry{Action: AuditSettledExternally, Target: "invoice:" + row.ID.String(), Details: map[string]any{
 			"method": p.Method, "amount_minor": p.AmountMinor, "currency": row.Currency, "note": p.Note,
 			"invoice_number": row.Number, "paid_at": at.UTC().Format(time.RFC3339), "notify_client": p.NotifyClient}})
@@ -170,6 +170,10 @@ func (s *Service) settleOutOfBand(ctx context.Context, row *ent.Invoice, st sett
 		}
 		return tx.PaymentAttempt.UpdateOneID(attempt.ID).SetState(paymentattempt.StateSucceeded).ClearLiveSubjectID().Exec(ctx)
 	})
+	if err != nil && st.opFailed {
+		s.pay.Logger().ErrorContext(ctx, "settlement recorded at the processor, our write failed", "attempt_id", attempt.ID, "error", err)
+		return nil, operationFailed(attempt.ID)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,10 +1,12 @@
 package billing
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"net/http"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/payments"
 )
@@ -22,7 +24,23 @@ const (
 	CodeNoStripeSubscription   = "NO_STRIPE_SUBSCRIPTION"
 	CodeNoBillableItem         = "NO_BILLABLE_ITEM"
 	CodePassNotEligible        = "PASS_ACTION_NOT_ELIGIBLE"
+	CodeDBError                = "DB_ERROR"
 )
+
+// dbError answers an error that is not one of the contract's refusals (a
+// database failure) as 500 DB_ERROR, its cause logged and never shown; a
+// refusal, a cancelled request and nil pass through.
+func dbError(err error) error {
+	var ae *apperr.Error
+	if err == nil || errors.As(err, &ae) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	if ent.IsNotFound(err) || ent.IsConstraintError(err) || ent.IsValidationError(err) {
+		return err
+	}
+	return &apperr.Error{Status: http.StatusInternalServerError, Code: CodeDBError,
+		Message: "the change could not be saved; retry with the same Idempotency-Key", Cause: err}
+}
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 

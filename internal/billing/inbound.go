@@ -201,6 +201,13 @@ type settlement struct {
 	silent bool
 	// amount is what an external settlement received (0: the balance).
 	amount int64
+	// method is how an external settlement was paid (the payment row's
+	// method; empty: other).
+	method string
+	// opFailed answers 502 OPERATION_FAILED when our rows fail after Stripe
+	// took the settlement (external.go); the attempt is left for the
+	// reconcile and Stripe's invoice.paid.
+	opFailed bool
 }
 
 // settle pays an invoice once, under its subscription's lock: the payment row
@@ -226,6 +233,9 @@ func (s *Service) settle(ctx context.Context, tx *ent.Tx, sub *ent.Subscription,
 			SetStatus(payment.StatusSucceeded).SetKind(payment.KindRenewal).SetPaidAt(now)
 		if row.PassID != nil {
 			pc.SetPassID(*row.PassID)
+		}
+		if st.method != "" {
+			pc.SetMethod(payment.Method(st.method))
 		}
 		if st.intentID != "" {
 			pc.SetProcessorPaymentID(st.intentID)

@@ -41,7 +41,7 @@ const (
 
 // lifecycleActions are the audit actions a timeline shows.
 var lifecycleActions = []string{AuditPassSuspended, AuditPassUnsuspended, AuditPassReactivated, AuditNextChargeShifted,
-	AuditRecurringAmountSet, AuditSettledExternally, AuditComped, AuditRenewalPaymentLinkSent}
+	AuditRecurringAmountSet, AuditSettledExternally, AuditComped, AuditRenewalPaymentLinkSent, AuditCollectionChanged}
 
 func init() {
 	// A price change whose answer was lost is finished; another update
@@ -188,7 +188,17 @@ func (s *Service) stripeUpdate(ctx context.Context, at *ent.PaymentAttempt, u st
 // transaction the subscription's next charge, the pass's last day and the
 // audit entry membership.next_charge_shifted follow. A pass without a live
 // Stripe subscription is 422 NO_STRIPE_SUBSCRIPTION.
+//
+// A database failure is 500 DB_ERROR (the cause logged, never shown), which
+// leaves the request's Idempotency-Key free for the retry; a failure after
+// Stripe took the date closes the attempt (failure code local_write_failed)
+// so the retry is not PAYMENT_PENDING and simply sends the same date again.
 func (s *Service) ShiftNextCharge(ctx context.Context, passID uuid.UUID, newDate time.Time, reason string) (*ent.Subscription, error) {
+	out, err := s.shiftNextCharge(ctx, passID, newDate, reason)
+	return out, dbError(err)
+}
+
+func (s *Service) shiftNextCharge(ctx context.Context, passID uuid.UUID, newDate time.Time, reason string) (*ent.Subscription, error) {
 	sub, err := s.liveSubscription(ctx, passID, CodeNoStripeSubscription)
 	if err != nil {
 		return nil, err
@@ -244,7 +254,13 @@ func (s *Service) ShiftNextCharge(ctx context.Context, passID uuid.UUID, newDate
 		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).
 			SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
 	})
-	return out, err
+	if err != nil {
+		s.pay.Logger().ErrorContext(ctx, "next charge shifted at the processor, our write failed", "attempt_id", at.ID, "error", err)
+		_ = s.client.PaymentAttempt.UpdateOneID(at.ID).Where(paymentattempt.StateEQ(paymentattempt.StateInFlight)).
+			SetState(paymentattempt.StateFailed).SetFailureCode("local_write_failed").ClearLiveSubjectID().Exec(ctx)
+		return nil, err
+	}
+	return out, nil
 }
 
 // ChangeRecurringAmount sets what each period of a membership costs from the

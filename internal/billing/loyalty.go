@@ -230,7 +230,9 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 		}
 		return setLockBases(ctx, tx, locks.prev)
 	}
-	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo}); err != nil {
+	// The member is told once Stripe took the prices (loyalty_notify.go).
+	after := func(ctx context.Context, tx *ent.Tx) error { return tellLoyalty(ctx, tx, out, true) }
+	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -323,7 +325,15 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 		}
 		return setLockBases(ctx, tx, locks.prev)
 	}
-	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo}); err != nil {
+	after := func(ctx context.Context, tx *ent.Tx) error {
+		for _, g := range out {
+			if err := tellLoyalty(ctx, tx, g, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after}); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -3429,6 +3429,26 @@ type Invoker interface {
 	//
 	// POST /me/active-organization
 	SetActiveOrganization(ctx context.Context, request *ActiveOrganizationRequest) (*ActiveOrganizationResponse, error)
+	// SetAdminBillingCollection invokes setAdminBillingCollection operation.
+	//
+	// `collection` `external`: the subscription's invoices are sent to the
+	// member to pay by other means (payment term 14 days at the payment
+	// processor) and are settled by staff (`external-settlement`);
+	// `card`: the saved card is charged at each renewal again. Invoices
+	// already issued keep the way they were issued. The same collection
+	// again changes nothing. Recorded before the payment processor is
+	// asked (an attempt holding the membership's slot: 409
+	// `PAYMENT_PENDING` while another change runs); the audit entry
+	// `membership.billing_collection_changed` records from and to. 422
+	// `NO_SUBSCRIPTION` for a pass without a live subscription, 422
+	// `STRIPE_NOT_CONFIGURED` when the venue's payment processor is not
+	// configured (`details.reason`), 502 `STRIPE_ERROR` when it refuses
+	// (nothing changed), 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
+	// lost (nothing changed here; the change may be made again).
+	// `passes.manage`.
+	//
+	// PUT /admin/passes/{id}/billing-collection
+	SetAdminBillingCollection(ctx context.Context, request *BillingCollectionRequest, params SetAdminBillingCollectionParams) (*BillingCollectionResponse, error)
 	// SetAdminCheckoutDocumentActive invokes setAdminCheckoutDocumentActive operation.
 	//
 	// `active` false withdraws the document: from now on no purchase
@@ -3585,6 +3605,29 @@ type Invoker interface {
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
 	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// SettleAdminPassExternally invokes settleAdminPassExternally operation.
+	//
+	// The oldest unpaid invoice of the membership's cycles is recorded paid
+	// in full outside the service: the payment processor's invoice is paid
+	// out of band (it charges nothing), then, in one transaction, a payment
+	// row of kind `renewal` with `method`, the invoice paid (settlement
+	// `external`), the pass rolled on to the end of the period, the audit
+	// entry `payment.settled_externally` (target the pass; invoice, method,
+	// amount and `note`) and the `payment.succeeded` webhook. The member is
+	// not contacted. Checks in order: 404 `NOT_FOUND`; 422
+	// `NO_SUBSCRIPTION` (no live subscription); 422 `NOT_EXTERNALLY_BILLED`
+	// (the membership is billed by card: use the failed-payment settlement
+	// `/admin/invoices/{id}/settle-externally`); 422
+	// `STRIPE_NOT_CONFIGURED` (`details.reason`); 422 `NO_OPEN_INVOICE`
+	// (nothing owed); 409 `PAYMENT_PENDING` (another payment of the invoice
+	// runs). 502 `SETTLEMENT_FAILED` when the payment processor refuses
+	// (nothing changed); 502 `OPERATION_FAILED` when it recorded the
+	// settlement but our write failed (`details.attempt_id`; the attempt
+	// is left to the reconcile and the processor's `invoice.paid`
+	// finishes our rows: reload later). `passes.manage`.
+	//
+	// POST /admin/passes/{id}/external-settlement
+	SettleAdminPassExternally(ctx context.Context, request *ExternalSettlementRequest, params SettleAdminPassExternallyParams) (*InvoiceDetailResponse, error)
 	// ShiftAdminNextCharge invokes shiftAdminNextCharge operation.
 	//
 	// `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
@@ -3594,7 +3637,10 @@ type Invoker interface {
 	// pass's last day follow, and the audit entry
 	// `membership.next_charge_shifted` records from and to. 422
 	// `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
-	// `PAYMENT_PENDING` while another change of the membership runs.
+	// `PAYMENT_PENDING` while another change of the membership runs. 500
+	// `DB_ERROR` when our database fails after the key is claimed: nothing
+	// of ours changed and the key is left free, so the same request with
+	// the same key is retried (it sends the same date again).
 	// `billing.manage`.
 	//
 	// POST /admin/passes/{id}/next-charge
@@ -32843,6 +32889,125 @@ func (c *Client) sendSetActiveOrganization(ctx context.Context, request *ActiveO
 	return result, nil
 }
 
+// SetAdminBillingCollection invokes setAdminBillingCollection operation.
+//
+// `collection` `external`: the subscription's invoices are sent to the
+// member to pay by other means (payment term 14 days at the payment
+// processor) and are settled by staff (`external-settlement`);
+// `card`: the saved card is charged at each renewal again. Invoices
+// already issued keep the way they were issued. The same collection
+// again changes nothing. Recorded before the payment processor is
+// asked (an attempt holding the membership's slot: 409
+// `PAYMENT_PENDING` while another change runs); the audit entry
+// `membership.billing_collection_changed` records from and to. 422
+// `NO_SUBSCRIPTION` for a pass without a live subscription, 422
+// `STRIPE_NOT_CONFIGURED` when the venue's payment processor is not
+// configured (`details.reason`), 502 `STRIPE_ERROR` when it refuses
+// (nothing changed), 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
+// lost (nothing changed here; the change may be made again).
+// `passes.manage`.
+//
+// PUT /admin/passes/{id}/billing-collection
+func (c *Client) SetAdminBillingCollection(ctx context.Context, request *BillingCollectionRequest, params SetAdminBillingCollectionParams) (*BillingCollectionResponse, error) {
+	res, err := c.sendSetAdminBillingCollection(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSetAdminBillingCollection(ctx context.Context, request *BillingCollectionRequest, params SetAdminBillingCollectionParams) (res *BillingCollectionResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/billing-collection"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "PUT", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSetAdminBillingCollectionRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SetAdminBillingCollectionOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSetAdminBillingCollectionResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // SetAdminCheckoutDocumentActive invokes setAdminCheckoutDocumentActive operation.
 //
 // `active` false withdraws the document: from now on no purchase
@@ -34480,6 +34645,128 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 	return result, nil
 }
 
+// SettleAdminPassExternally invokes settleAdminPassExternally operation.
+//
+// The oldest unpaid invoice of the membership's cycles is recorded paid
+// in full outside the service: the payment processor's invoice is paid
+// out of band (it charges nothing), then, in one transaction, a payment
+// row of kind `renewal` with `method`, the invoice paid (settlement
+// `external`), the pass rolled on to the end of the period, the audit
+// entry `payment.settled_externally` (target the pass; invoice, method,
+// amount and `note`) and the `payment.succeeded` webhook. The member is
+// not contacted. Checks in order: 404 `NOT_FOUND`; 422
+// `NO_SUBSCRIPTION` (no live subscription); 422 `NOT_EXTERNALLY_BILLED`
+// (the membership is billed by card: use the failed-payment settlement
+// `/admin/invoices/{id}/settle-externally`); 422
+// `STRIPE_NOT_CONFIGURED` (`details.reason`); 422 `NO_OPEN_INVOICE`
+// (nothing owed); 409 `PAYMENT_PENDING` (another payment of the invoice
+// runs). 502 `SETTLEMENT_FAILED` when the payment processor refuses
+// (nothing changed); 502 `OPERATION_FAILED` when it recorded the
+// settlement but our write failed (`details.attempt_id`; the attempt
+// is left to the reconcile and the processor's `invoice.paid`
+// finishes our rows: reload later). `passes.manage`.
+//
+// POST /admin/passes/{id}/external-settlement
+func (c *Client) SettleAdminPassExternally(ctx context.Context, request *ExternalSettlementRequest, params SettleAdminPassExternallyParams) (*InvoiceDetailResponse, error) {
+	res, err := c.sendSettleAdminPassExternally(ctx, request, params)
+	return res, err
+}
+
+func (c *Client) sendSettleAdminPassExternally(ctx context.Context, request *ExternalSettlementRequest, params SettleAdminPassExternallyParams) (res *InvoiceDetailResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/external-settlement"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSettleAdminPassExternallyRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SettleAdminPassExternallyOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSettleAdminPassExternallyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
 // ShiftAdminNextCharge invokes shiftAdminNextCharge operation.
 //
 // `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
@@ -34489,7 +34776,10 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 // pass's last day follow, and the audit entry
 // `membership.next_charge_shifted` records from and to. 422
 // `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
-// `PAYMENT_PENDING` while another change of the membership runs.
+// `PAYMENT_PENDING` while another change of the membership runs. 500
+// `DB_ERROR` when our database fails after the key is claimed: nothing
+// of ours changed and the key is left free, so the same request with
+// the same key is retried (it sends the same date again).
 // `billing.manage`.
 //
 // POST /admin/passes/{id}/next-charge

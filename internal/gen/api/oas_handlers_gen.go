@@ -41697,6 +41697,180 @@ func (s *Server) handleSetActiveOrganizationRequest(args [0]string, argsEscaped 
 	}
 }
 
+// handleSetAdminBillingCollectionRequest handles setAdminBillingCollection operation.
+//
+// `collection` `external`: the subscription's invoices are sent to the
+// member to pay by other means (payment term 14 days at the payment
+// processor) and are settled by staff (`external-settlement`);
+// `card`: the saved card is charged at each renewal again. Invoices
+// already issued keep the way they were issued. The same collection
+// again changes nothing. Recorded before the payment processor is
+// asked (an attempt holding the membership's slot: 409
+// `PAYMENT_PENDING` while another change runs); the audit entry
+// `membership.billing_collection_changed` records from and to. 422
+// `NO_SUBSCRIPTION` for a pass without a live subscription, 422
+// `STRIPE_NOT_CONFIGURED` when the venue's payment processor is not
+// configured (`details.reason`), 502 `STRIPE_ERROR` when it refuses
+// (nothing changed), 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
+// lost (nothing changed here; the change may be made again).
+// `passes.manage`.
+//
+// PUT /admin/passes/{id}/billing-collection
+func (s *Server) handleSetAdminBillingCollectionRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SetAdminBillingCollectionOperation,
+			ID:   "setAdminBillingCollection",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SetAdminBillingCollectionOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSetAdminBillingCollectionParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSetAdminBillingCollectionRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *BillingCollectionResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SetAdminBillingCollectionOperation,
+			OperationSummary: "Bill a membership externally, or by card again",
+			OperationID:      "setAdminBillingCollection",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *BillingCollectionRequest
+			Params   = SetAdminBillingCollectionParams
+			Response = *BillingCollectionResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSetAdminBillingCollectionParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SetAdminBillingCollection(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SetAdminBillingCollection(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSetAdminBillingCollectionResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleSetAdminCheckoutDocumentActiveRequest handles setAdminCheckoutDocumentActive operation.
 //
 // `active` false withdraws the document: from now on no purchase
@@ -44167,6 +44341,183 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 	}
 }
 
+// handleSettleAdminPassExternallyRequest handles settleAdminPassExternally operation.
+//
+// The oldest unpaid invoice of the membership's cycles is recorded paid
+// in full outside the service: the payment processor's invoice is paid
+// out of band (it charges nothing), then, in one transaction, a payment
+// row of kind `renewal` with `method`, the invoice paid (settlement
+// `external`), the pass rolled on to the end of the period, the audit
+// entry `payment.settled_externally` (target the pass; invoice, method,
+// amount and `note`) and the `payment.succeeded` webhook. The member is
+// not contacted. Checks in order: 404 `NOT_FOUND`; 422
+// `NO_SUBSCRIPTION` (no live subscription); 422 `NOT_EXTERNALLY_BILLED`
+// (the membership is billed by card: use the failed-payment settlement
+// `/admin/invoices/{id}/settle-externally`); 422
+// `STRIPE_NOT_CONFIGURED` (`details.reason`); 422 `NO_OPEN_INVOICE`
+// (nothing owed); 409 `PAYMENT_PENDING` (another payment of the invoice
+// runs). 502 `SETTLEMENT_FAILED` when the payment processor refuses
+// (nothing changed); 502 `OPERATION_FAILED` when it recorded the
+// settlement but our write failed (`details.attempt_id`; the attempt
+// is left to the reconcile and the processor's `invoice.paid`
+// finishes our rows: reload later). `passes.manage`.
+//
+// POST /admin/passes/{id}/external-settlement
+func (s *Server) handleSettleAdminPassExternallyRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SettleAdminPassExternallyOperation,
+			ID:   "settleAdminPassExternally",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SettleAdminPassExternallyOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSettleAdminPassExternallyParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+	request, rawBody, close, err := s.decodeSettleAdminPassExternallyRequest(r)
+	if err != nil {
+		err = &ogenerrors.DecodeRequestError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeRequest", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+	defer func() {
+		if err := close(); err != nil {
+			recordError("CloseRequest", err)
+		}
+	}()
+
+	var response *InvoiceDetailResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SettleAdminPassExternallyOperation,
+			OperationSummary: "Record external settlement of a cycle for an externally billed pass",
+			OperationID:      "settleAdminPassExternally",
+			Body:             request,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = *ExternalSettlementRequest
+			Params   = SettleAdminPassExternallyParams
+			Response = *InvoiceDetailResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSettleAdminPassExternallyParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SettleAdminPassExternally(ctx, request, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SettleAdminPassExternally(ctx, request, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSettleAdminPassExternallyResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
 // handleShiftAdminNextChargeRequest handles shiftAdminNextCharge operation.
 //
 // `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
@@ -44176,7 +44527,10 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 // pass's last day follow, and the audit entry
 // `membership.next_charge_shifted` records from and to. 422
 // `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
-// `PAYMENT_PENDING` while another change of the membership runs.
+// `PAYMENT_PENDING` while another change of the membership runs. 500
+// `DB_ERROR` when our database fails after the key is claimed: nothing
+// of ours changed and the key is left free, so the same request with
+// the same key is retried (it sends the same date again).
 // `billing.manage`.
 //
 // POST /admin/passes/{id}/next-charge

@@ -1592,6 +1592,20 @@ func encodeSetActiveOrganizationRequest(
 	return nil
 }
 
+func encodeSetAdminBillingCollectionRequest(
+	req *BillingCollectionRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSetAdminCheckoutDocumentActiveRequest(
 	req *AdminCheckoutDocumentActive,
 	r *http.Request,
@@ -1762,6 +1776,20 @@ func encodeSettleAdminFeeRequest(
 
 func encodeSettleAdminInvoiceExternallyRequest(
 	req *AdminInvoiceSettleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	e := new(jx.Encoder)
+	{
+		req.Encode(e)
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
+func encodeSettleAdminPassExternallyRequest(
+	req *ExternalSettlementRequest,
 	r *http.Request,
 ) error {
 	const contentType = "application/json"

@@ -3725,6 +3725,19 @@ func encodeSetActiveOrganizationResponse(response *ActiveOrganizationResponse, w
 	return nil
 }
 
+func encodeSetAdminBillingCollectionResponse(response *BillingCollectionResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeSetAdminCheckoutDocumentActiveResponse(response *AdminCheckoutDocumentResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
@@ -3908,6 +3921,19 @@ func encodeSettleAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWri
 }
 
 func encodeSettleAdminInvoiceExternallyResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
+func encodeSettleAdminPassExternallyResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)
 

@@ -10837,6 +10837,165 @@ func (s *BearerAuth) SetRoles(val []string) {
 	s.Roles = val
 }
 
+// Ref: #/components/schemas/BillingCollectionRequest
+type BillingCollectionRequest struct {
+	Collection BillingCollectionRequestCollection `json:"collection"`
+	Reason     OptString                          `json:"reason"`
+}
+
+// GetCollection returns the value of Collection.
+func (s *BillingCollectionRequest) GetCollection() BillingCollectionRequestCollection {
+	return s.Collection
+}
+
+// GetReason returns the value of Reason.
+func (s *BillingCollectionRequest) GetReason() OptString {
+	return s.Reason
+}
+
+// SetCollection sets the value of Collection.
+func (s *BillingCollectionRequest) SetCollection(val BillingCollectionRequestCollection) {
+	s.Collection = val
+}
+
+// SetReason sets the value of Reason.
+func (s *BillingCollectionRequest) SetReason(val OptString) {
+	s.Reason = val
+}
+
+type BillingCollectionRequestCollection string
+
+const (
+	BillingCollectionRequestCollectionCard     BillingCollectionRequestCollection = "card"
+	BillingCollectionRequestCollectionExternal BillingCollectionRequestCollection = "external"
+)
+
+// AllValues returns all BillingCollectionRequestCollection values.
+func (BillingCollectionRequestCollection) AllValues() []BillingCollectionRequestCollection {
+	return []BillingCollectionRequestCollection{
+		BillingCollectionRequestCollectionCard,
+		BillingCollectionRequestCollectionExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BillingCollectionRequestCollection) MarshalText() ([]byte, error) {
+	switch s {
+	case BillingCollectionRequestCollectionCard:
+		return []byte(s), nil
+	case BillingCollectionRequestCollectionExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BillingCollectionRequestCollection) UnmarshalText(data []byte) error {
+	switch BillingCollectionRequestCollection(data) {
+	case BillingCollectionRequestCollectionCard:
+		*s = BillingCollectionRequestCollectionCard
+		return nil
+	case BillingCollectionRequestCollectionExternal:
+		*s = BillingCollectionRequestCollectionExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/BillingCollectionResponse
+type BillingCollectionResponse struct {
+	Data BillingCollectionResponseData `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *BillingCollectionResponse) GetData() BillingCollectionResponseData {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *BillingCollectionResponse) SetData(val BillingCollectionResponseData) {
+	s.Data = val
+}
+
+type BillingCollectionResponseData struct {
+	Collection     BillingCollectionResponseDataCollection `json:"collection"`
+	PassID         uuid.UUID                               `json:"pass_id"`
+	SubscriptionID uuid.UUID                               `json:"subscription_id"`
+}
+
+// GetCollection returns the value of Collection.
+func (s *BillingCollectionResponseData) GetCollection() BillingCollectionResponseDataCollection {
+	return s.Collection
+}
+
+// GetPassID returns the value of PassID.
+func (s *BillingCollectionResponseData) GetPassID() uuid.UUID {
+	return s.PassID
+}
+
+// GetSubscriptionID returns the value of SubscriptionID.
+func (s *BillingCollectionResponseData) GetSubscriptionID() uuid.UUID {
+	return s.SubscriptionID
+}
+
+// SetCollection sets the value of Collection.
+func (s *BillingCollectionResponseData) SetCollection(val BillingCollectionResponseDataCollection) {
+	s.Collection = val
+}
+
+// SetPassID sets the value of PassID.
+func (s *BillingCollectionResponseData) SetPassID(val uuid.UUID) {
+	s.PassID = val
+}
+
+// SetSubscriptionID sets the value of SubscriptionID.
+func (s *BillingCollectionResponseData) SetSubscriptionID(val uuid.UUID) {
+	s.SubscriptionID = val
+}
+
+type BillingCollectionResponseDataCollection string
+
+const (
+	BillingCollectionResponseDataCollectionCard     BillingCollectionResponseDataCollection = "card"
+	BillingCollectionResponseDataCollectionExternal BillingCollectionResponseDataCollection = "external"
+)
+
+// AllValues returns all BillingCollectionResponseDataCollection values.
+func (BillingCollectionResponseDataCollection) AllValues() []BillingCollectionResponseDataCollection {
+	return []BillingCollectionResponseDataCollection{
+		BillingCollectionResponseDataCollectionCard,
+		BillingCollectionResponseDataCollectionExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s BillingCollectionResponseDataCollection) MarshalText() ([]byte, error) {
+	switch s {
+	case BillingCollectionResponseDataCollectionCard:
+		return []byte(s), nil
+	case BillingCollectionResponseDataCollectionExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *BillingCollectionResponseDataCollection) UnmarshalText(data []byte) error {
+	switch BillingCollectionResponseDataCollection(data) {
+	case BillingCollectionResponseDataCollectionCard:
+		*s = BillingCollectionResponseDataCollectionCard
+		return nil
+	case BillingCollectionResponseDataCollectionExternal:
+		*s = BillingCollectionResponseDataCollectionExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
 // Ref: #/components/schemas/BookingBuddyAcceptResponse
 type BookingBuddyAcceptResponse struct {
 	Data  BookingBuddyAcceptance `json:"data"`
@@ -20358,6 +20517,80 @@ func (s *ErrorStatusCode) SetStatusCode(val int) {
 // SetResponse sets the value of Response.
 func (s *ErrorStatusCode) SetResponse(val ErrorResponse) {
 	s.Response = val
+}
+
+// Ref: #/components/schemas/ExternalSettlementRequest
+type ExternalSettlementRequest struct {
+	Method ExternalSettlementRequestMethod `json:"method"`
+	Note   OptString                       `json:"note"`
+}
+
+// GetMethod returns the value of Method.
+func (s *ExternalSettlementRequest) GetMethod() ExternalSettlementRequestMethod {
+	return s.Method
+}
+
+// GetNote returns the value of Note.
+func (s *ExternalSettlementRequest) GetNote() OptString {
+	return s.Note
+}
+
+// SetMethod sets the value of Method.
+func (s *ExternalSettlementRequest) SetMethod(val ExternalSettlementRequestMethod) {
+	s.Method = val
+}
+
+// SetNote sets the value of Note.
+func (s *ExternalSettlementRequest) SetNote(val OptString) {
+	s.Note = val
+}
+
+type ExternalSettlementRequestMethod string
+
+const (
+	ExternalSettlementRequestMethodCash         ExternalSettlementRequestMethod = "cash"
+	ExternalSettlementRequestMethodBankTransfer ExternalSettlementRequestMethod = "bank_transfer"
+	ExternalSettlementRequestMethodOther        ExternalSettlementRequestMethod = "other"
+)
+
+// AllValues returns all ExternalSettlementRequestMethod values.
+func (ExternalSettlementRequestMethod) AllValues() []ExternalSettlementRequestMethod {
+	return []ExternalSettlementRequestMethod{
+		ExternalSettlementRequestMethodCash,
+		ExternalSettlementRequestMethodBankTransfer,
+		ExternalSettlementRequestMethodOther,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s ExternalSettlementRequestMethod) MarshalText() ([]byte, error) {
+	switch s {
+	case ExternalSettlementRequestMethodCash:
+		return []byte(s), nil
+	case ExternalSettlementRequestMethodBankTransfer:
+		return []byte(s), nil
+	case ExternalSettlementRequestMethodOther:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *ExternalSettlementRequestMethod) UnmarshalText(data []byte) error {
+	switch ExternalSettlementRequestMethod(data) {
+	case ExternalSettlementRequestMethodCash:
+		*s = ExternalSettlementRequestMethodCash
+		return nil
+	case ExternalSettlementRequestMethodBankTransfer:
+		*s = ExternalSettlementRequestMethodBankTransfer
+		return nil
+	case ExternalSettlementRequestMethodOther:
+		*s = ExternalSettlementRequestMethodOther
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 // Ref: #/components/schemas/FailedPayment

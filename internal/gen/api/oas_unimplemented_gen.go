@@ -4240,6 +4240,29 @@ func (UnimplementedHandler) SetActiveOrganization(ctx context.Context, req *Acti
 	return r, ht.ErrNotImplemented
 }
 
+// SetAdminBillingCollection implements setAdminBillingCollection operation.
+//
+// `collection` `external`: the subscription's invoices are sent to the
+// member to pay by other means (payment term 14 days at the payment
+// processor) and are settled by staff (`external-settlement`);
+// `card`: the saved card is charged at each renewal again. Invoices
+// already issued keep the way they were issued. The same collection
+// again changes nothing. Recorded before the payment processor is
+// asked (an attempt holding the membership's slot: 409
+// `PAYMENT_PENDING` while another change runs); the audit entry
+// `membership.billing_collection_changed` records from and to. 422
+// `NO_SUBSCRIPTION` for a pass without a live subscription, 422
+// `STRIPE_NOT_CONFIGURED` when the venue's payment processor is not
+// configured (`details.reason`), 502 `STRIPE_ERROR` when it refuses
+// (nothing changed), 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
+// lost (nothing changed here; the change may be made again).
+// `passes.manage`.
+//
+// PUT /admin/passes/{id}/billing-collection
+func (UnimplementedHandler) SetAdminBillingCollection(ctx context.Context, req *BillingCollectionRequest, params SetAdminBillingCollectionParams) (r *BillingCollectionResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // SetAdminCheckoutDocumentActive implements setAdminCheckoutDocumentActive operation.
 //
 // `active` false withdraws the document: from now on no purchase
@@ -4441,6 +4464,32 @@ func (UnimplementedHandler) SettleAdminInvoiceExternally(ctx context.Context, re
 	return r, ht.ErrNotImplemented
 }
 
+// SettleAdminPassExternally implements settleAdminPassExternally operation.
+//
+// The oldest unpaid invoice of the membership's cycles is recorded paid
+// in full outside the service: the payment processor's invoice is paid
+// out of band (it charges nothing), then, in one transaction, a payment
+// row of kind `renewal` with `method`, the invoice paid (settlement
+// `external`), the pass rolled on to the end of the period, the audit
+// entry `payment.settled_externally` (target the pass; invoice, method,
+// amount and `note`) and the `payment.succeeded` webhook. The member is
+// not contacted. Checks in order: 404 `NOT_FOUND`; 422
+// `NO_SUBSCRIPTION` (no live subscription); 422 `NOT_EXTERNALLY_BILLED`
+// (the membership is billed by card: use the failed-payment settlement
+// `/admin/invoices/{id}/settle-externally`); 422
+// `STRIPE_NOT_CONFIGURED` (`details.reason`); 422 `NO_OPEN_INVOICE`
+// (nothing owed); 409 `PAYMENT_PENDING` (another payment of the invoice
+// runs). 502 `SETTLEMENT_FAILED` when the payment processor refuses
+// (nothing changed); 502 `OPERATION_FAILED` when it recorded the
+// settlement but our write failed (`details.attempt_id`; the attempt
+// is left to the reconcile and the processor's `invoice.paid`
+// finishes our rows: reload later). `passes.manage`.
+//
+// POST /admin/passes/{id}/external-settlement
+func (UnimplementedHandler) SettleAdminPassExternally(ctx context.Context, req *ExternalSettlementRequest, params SettleAdminPassExternallyParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
 // ShiftAdminNextCharge implements shiftAdminNextCharge operation.
 //
 // `new_date` (YYYY-MM-DD, venue-local) must be after today and at most
@@ -4450,7 +4499,10 @@ func (UnimplementedHandler) SettleAdminInvoiceExternally(ctx context.Context, re
 // pass's last day follow, and the audit entry
 // `membership.next_charge_shifted` records from and to. 422
 // `NO_STRIPE_SUBSCRIPTION` for a pass without a live subscription; 409
-// `PAYMENT_PENDING` while another change of the membership runs.
+// `PAYMENT_PENDING` while another change of the membership runs. 500
+// `DB_ERROR` when our database fails after the key is claimed: nothing
+// of ours changed and the key is left free, so the same request with
+// the same key is retried (it sends the same date again).
 // `billing.manage`.
 //
 // POST /admin/passes/{id}/next-charge

@@ -60,6 +60,11 @@ type SubscriptionUpdate struct {
 	// CancelAt ends the subscription at that time (a membership moved to
 	// another pass type): Stripe invoices nothing from then on.
 	CancelAt time.Time
+	// CollectionMethod changes how the subscription's invoices are paid:
+	// charge_automatically (the saved card) or send_invoice (the customer
+	// pays each invoice by other means, within DaysUntilDue days).
+	CollectionMethod string
+	DaysUntilDue     int64
 }
 
 // Subscription is what the domain reads of a subscription.
@@ -160,6 +165,12 @@ func (s *stripePort) UpdateSubscription(ctx context.Context, p SubscriptionUpdat
 	}
 	if !p.CancelAt.IsZero() {
 		params.CancelAt = stripe.Int64(p.CancelAt.Unix())
+	}
+	if p.CollectionMethod != "" {
+		params.CollectionMethod = stripe.String(p.CollectionMethod)
+		if p.CollectionMethod == "send_invoice" && p.DaysUntilDue > 0 {
+			params.DaysUntilDue = stripe.Int64(p.DaysUntilDue)
+		}
 	}
 	params.Context = ctx
 	params.SetStripeAccount(p.Account)

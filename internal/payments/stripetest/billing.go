@@ -38,7 +38,11 @@ type fakeSub struct {
 	canceled  bool
 	cancelAt  time.Time // cancel_at: the subscription ends instead of renewing then
 	schedule  string    // its subscription schedule (schedules.go)
-	phases    []fakePhase
+	// collection is send_invoice for a subscription the customer pays by
+	// other means: its renewals are invoiced and left open, never charged.
+	collection   string
+	daysUntilDue int64
+	phases       []fakePhase
 }
 
 type fakeInvoice struct {
@@ -202,6 +206,14 @@ func (f *Fake) renew(s *fakeSub, at time.Time) []SignedEvent {
 		obj["status_transitions"] = map[string]any{"paid_at": at.Unix()}
 		return append(out, f.event("invoice.paid", s.account, obj))
 	}
+	if s.collection == "send_invoice" {
+		// Sent to the customer to pay by other means: open until paid out
+		// of band, never charged, no retries.
+		obj["collection_method"] = "send_invoice"
+		obj["due_date"] = at.Add(time.Duration(s.daysUntilDue) * 24 * time.Hour).Unix()
+		obj["next_payment_attempt"] = nil
+		return out
+	}
 	return append(out, f.chargeInvoice(inv, at)...)
 }
 
@@ -315,6 +327,12 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 				s.cancelAt = time.Unix(sec, 0).UTC()
 				s.obj["cancel_at"] = sec
 			}
+			if v := r.PostForm.Get("collection_method"); v != "" {
+				s.collection = v
+				s.obj["collection_method"] = v
+				s.daysUntilDue, _ = strconv.ParseInt(r.PostForm.Get("days_until_due"), 10, 64)
+				s.obj["days_until_due"] = s.daysUntilDue
+			}
 			if v := r.PostForm.Get("items[0][price_data][unit_amount]"); v != "" {
 				s.amount, _ = strconv.ParseInt(v, 10, 64)
 				s.obj["items"] = items(s)
@@ -399,6 +417,12 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 		if !f.dropIf(w, &f.subFaults.payDrop) {
 			writeRaw(w, st, raw)
 		}
+		return
+	}
+	if f.subFaults.payRefuse > 0 {
+		f.subFaults.payRefuse--
+		f.mu.Unlock()
+		refused(w)
 		return
 	}
 	inv := f.billing().invoices[id]

@@ -13,6 +13,8 @@ type subFaults struct {
 	// createDrop and payDrop drop the answers of subscription creations and
 	// invoice payments.
 	createDrop, payDrop int
+	// payRefuse refuses invoice payments (a 400 before anything happens).
+	payRefuse int
 	// applied counts, per subscription, the updates that changed something
 	// (a replay of a key changes nothing).
 	applied map[string]int
@@ -189,4 +191,12 @@ func (f *Fake) serveScheduleRead(w http.ResponseWriter, r *http.Request) bool {
 	}
 	writeRaw(w, 200, raw)
 	return true
+}
+
+// RefuseInvoicePays makes the next n invoice payments on request answer a
+// refusal (400, nothing paid).
+func (f *Fake) RefuseInvoicePays(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.payRefuse = n
 }
