@@ -129,8 +129,12 @@ func (s *Service) DeskCharge(ctx context.Context, p DeskChargeParams) (*DeskChar
 	if err != nil {
 		return nil, stripeError()
 	}
-	if c := findCard(cards, p.PaymentMethodID); c == nil || !c.IsCard {
+	c := findCard(cards, p.PaymentMethodID)
+	if c == nil {
 		return nil, notChargeable(ReasonNotOnWallet)
+	}
+	if !c.IsCard {
+		return nil, notACard() // a saved bank debit: only cards are charged at the desk
 	}
 	dc, err := s.deskChargeRow(ctx, p, cur, vp.VatRateBp)
 	if err != nil {

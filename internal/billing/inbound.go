@@ -111,7 +111,8 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 			}
 			outcome = "invoice_" + in.Status
 		}
-		return nil
+		// A retry waiting on the member or the bank ends with this event (waiting.go).
+		return s.settleWaitingPay(ctx, tx, row.ID, typ, in)
 	})
 	if err == nil && outcome != "not_ours" {
 		// The next period's override reaches Stripe once this one is invoiced

@@ -55,6 +55,10 @@ func (s *Service) reconcileInvoicePay(ctx context.Context, at *ent.PaymentAttemp
 		return s.applyRetry(ctx, at, sub, row, inv, paymentattempt.StateSucceeded)
 	case tried && (inv.FailureCode != "" || inv.DeclineCode != ""):
 		return s.applyRetry(ctx, at, sub, row, inv, paymentattempt.StateFailed)
+	case tried && inv.PaymentIntent != "" && inv.IntentStatus == "processing":
+		// The bank answers later: the attempt waits, keeping the invoice's
+		// live slot, until invoice.paid or invoice.payment_failed.
+		return s.settleUnknown(ctx, at, paymentattempt.StateProcessing, inv.PaymentIntent)
 	case tried && inv.PaymentIntent != "":
 		return s.settleUnknown(ctx, at, paymentattempt.StateRequiresAction, inv.PaymentIntent)
 	}
@@ -65,7 +69,7 @@ func (s *Service) reconcileInvoicePay(ctx context.Context, at *ent.PaymentAttemp
 // unless it waits on the member), naming the processor object when given.
 func (s *Service) settleUnknown(ctx context.Context, at *ent.PaymentAttempt, st paymentattempt.State, object string) error {
 	upd := s.client.PaymentAttempt.UpdateOneID(at.ID).Where(paymentattempt.StateEQ(paymentattempt.StateUnknown)).SetState(st)
-	if st != paymentattempt.StateRequiresAction {
+	if st != paymentattempt.StateRequiresAction && st != paymentattempt.StateProcessing {
 		upd.ClearLiveSubjectID()
 	}
 	if object != "" {

@@ -113,6 +113,11 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 	if card == "" {
 		return nil, noPaymentMethod()
 	}
+	if p.PaymentMethod != "" {
+		if err := s.requireCard(ctx, vp, row.MemberID, p.PaymentMethod); err != nil { // waiting.go
+			return nil, err
+		}
+	}
 	var attempt *ent.PaymentAttempt
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		if _, err := tx.Subscription.Query().Where(subscription.ID(sub.ID)).ForUpdate().Only(ctx); err != nil {
@@ -199,12 +204,10 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 		res.Status = RetrySucceeded
 		res.LateFee = s.chargeLateFee(ctx, row.ID, sub.CustomerID, card) // latefee.go
 	default:
-		// Open with its intent waiting on 3-D Secure or the bank.
-		if err := s.client.PaymentAttempt.UpdateOne(attempt).SetState(paymentattempt.StateRequiresAction).
-			SetProcessorObjectID(inv.PaymentIntent).Exec(ctx); err != nil {
+		// Open with its intent waiting on 3-D Secure or the bank (waiting.go).
+		if err := s.waitRetry(ctx, attempt, inv, res); err != nil {
 			return nil, err
 		}
-		res.Status = RetryRequiresAction
 	}
 	return res, nil
 }
@@ -306,6 +309,9 @@ func (s *Service) ConfirmRetry(ctx context.Context, memberID, invoiceID uuid.UUI
 		return ConfirmFailed, "cancelled", s.closeAttempt(ctx, at, paymentattempt.StateCanceled)
 	}
 	if at.State == paymentattempt.StateRequiresAction || at.State == paymentattempt.StateProcessing {
+		if failed, err := s.authenticationFailed(ctx, at, inv); failed || err != nil { // waiting.go
+			return ConfirmFailed, "not_completed", err
+		}
 		return ConfirmPending, "", nil
 	}
 	return ConfirmFailed, "not_completed", nil

@@ -84,19 +84,24 @@ type Subscription struct {
 
 // Invoice is what the domain reads of an invoice.
 type Invoice struct {
-	ID              string
-	Status          string // draft, open, paid, void, uncollectible
-	Subscription    string
-	Customer        string
-	AmountDue       int64
-	AmountPaid      int64
-	Total           int64
-	Currency        string
-	AttemptCount    int64
-	Created         time.Time
-	PeriodStart     time.Time
-	PeriodEnd       time.Time
-	PaymentIntent   string
+	ID            string
+	Status        string // draft, open, paid, void, uncollectible
+	Subscription  string
+	Customer      string
+	AmountDue     int64
+	AmountPaid    int64
+	Total         int64
+	Currency      string
+	AttemptCount  int64
+	Created       time.Time
+	PeriodStart   time.Time
+	PeriodEnd     time.Time
+	PaymentIntent string
+	// IntentStatus and ClientSecret are the payment intent's
+	// (requires_action: the member authenticates in the app with the
+	// secret; processing: the bank answers later).
+	IntentStatus    string
+	ClientSecret    string
 	FailureCode     string
 	DeclineCode     string
 	BillingReason   string
@@ -205,10 +210,34 @@ func (s *stripePort) PayInvoice(ctx context.Context, account, key, id, paymentMe
 	params.AddExpand("payment_intent")
 	inv, err := s.api.Invoices.Pay(id, params)
 	if err != nil {
-		return nil, classify(err)
+		return invoicePayError(id, classify(err))
 	}
 	return invoiceOf(inv), nil
 }
+
+// invoicePayError reads an invoice pay's refusal. A 402 that is no decline,
+// invoice_payment_intent_requires_action, is Stripe's answer when the
+// charge waits on the member's authentication (3-D Secure): nothing is
+// charged yet, the invoice is open and its intent requires_action; it is
+// returned as that invoice (IntentStatus, ClientSecret), not as an error.
+func invoicePayError(id string, err error) (*Invoice, error) {
+	var ce *CardError
+	if !errors.As(err, &ce) || ce.Code != CodeInvoiceRequiresAction {
+		return nil, err
+	}
+	out := &Invoice{ID: id, Status: "open", IntentStatus: "requires_action"}
+	if ce.Intent != nil {
+		out.PaymentIntent, out.ClientSecret = ce.Intent.ID, ce.Intent.ClientSecret
+		if ce.Intent.Status != "" {
+			out.IntentStatus = ce.Intent.Status
+		}
+	}
+	return out, nil
+}
+
+// CodeInvoiceRequiresAction is Stripe's code of an invoice pay whose
+// charge waits on the customer's authentication.
+const CodeInvoiceRequiresAction = "invoice_payment_intent_requires_action"
 
 func (s *stripePort) PayInvoiceOutOfBand(ctx context.Context, account, key, id string) (*Invoice, error) {
 	params := &stripe.InvoicePayParams{PaidOutOfBand: stripe.Bool(true)}
@@ -289,6 +318,7 @@ func invoiceOf(inv *stripe.Invoice) *Invoice {
 	}
 	if pi := inv.PaymentIntent; pi != nil {
 		out.PaymentIntent = pi.ID
+		out.IntentStatus, out.ClientSecret = string(pi.Status), pi.ClientSecret
 		if e := pi.LastPaymentError; e != nil {
 			out.FailureCode, out.DeclineCode = string(e.Code), string(e.DeclineCode)
 		}

@@ -111,7 +111,9 @@ func (s *stripePort) CreateEphemeralKey(ctx context.Context, account, customer s
 }
 
 func (s *stripePort) ListCards(ctx context.Context, account, customer string) ([]Card, error) {
-	params := &stripe.PaymentMethodListParams{Customer: stripe.String(customer), Type: stripe.String("card")}
+	// Every type, not only cards: a saved bank debit is known by its id, so
+	// a card-only write on it answers NOT_A_CARD rather than not found.
+	params := &stripe.PaymentMethodListParams{Customer: stripe.String(customer)}
 	params.Context = ctx
 	params.SetStripeAccount(account)
 	it := s.api.PaymentMethods.List(params)

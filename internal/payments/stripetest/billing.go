@@ -50,6 +50,8 @@ type fakeInvoice struct {
 	account   string
 	sub       *fakeSub
 	nextRetry time.Time
+	// payWith is the payment method an invoice pay named (methods.go).
+	payWith string
 }
 
 type billingState struct {
@@ -236,6 +238,11 @@ func (f *Fake) chargeInvoice(inv *fakeInvoice, at time.Time) []SignedEvent {
 		pi["last_payment_error"] = map[string]any{"type": "card_error", "code": "card_declined", "decline_code": decline}
 	}
 	inv.obj["payment_intent"] = pi
+	if decline == "" {
+		if evs, held := f.holdInvoiceCharge(inv, pi, at); held { // methods.go
+			return evs
+		}
+	}
 	if decline != "" {
 		inv.nextRetry = at.Add(RetryAfter)
 		inv.obj["next_payment_attempt"] = inv.nextRetry.Unix()
@@ -364,7 +371,8 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 		}
 		writeRaw(w, 200, raw)
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/invoices/") && strings.HasSuffix(r.URL.Path, "/pay"):
-		f.payInvoice(w, key, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/invoices/"), "/pay"), r.PostForm.Get("paid_out_of_band") == "true")
+		f.payInvoice(w, key, strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/invoices/"), "/pay"), r.PostForm.Get("paid_out_of_band") == "true",
+			r.PostForm.Get("payment_method"))
 	default:
 		return false
 	}
@@ -409,7 +417,7 @@ func (f *Fake) createSubscription(r *http.Request, account string) map[string]an
 
 // payInvoice charges an open invoice on request (a member's or staff's
 // retry), replaying a repeated idempotency key.
-func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool) {
+func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool, paymentMethod string) {
 	f.mu.Lock()
 	if raw, ok := f.stored[key]; ok && key != "" {
 		st := f.storedSt[key]
@@ -423,6 +431,11 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 		f.subFaults.payRefuse--
 		f.mu.Unlock()
 		refused(w)
+		return
+	}
+	if !outOfBand && f.refuseCharge() { // methods.go
+		f.mu.Unlock()
+		refusedCharge(w)
 		return
 	}
 	inv := f.billing().invoices[id]
@@ -446,10 +459,14 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool)
 		raw, _ = json.Marshal(inv.obj)
 		f.pending = append(f.pending, f.event("invoice.paid", inv.account, inv.obj))
 	} else {
+		inv.payWith = paymentMethod
 		evs := f.chargeInvoice(inv, time.Now())
+		inv.payWith = ""
 		f.pending = append(f.pending, evs...)
 		raw, _ = json.Marshal(inv.obj)
-		if inv.obj["status"] != "paid" {
+		if body, st, ok := invoicePayWaiting(inv); ok { // methods.go
+			raw, status = body, st
+		} else if inv.obj["status"] != "paid" {
 			pim, _ := inv.obj["payment_intent"].(map[string]any)
 			lpe, _ := pim["last_payment_error"].(map[string]any)
 			pi, _ := json.Marshal(pim)

@@ -80,6 +80,8 @@ type Fake struct {
 	desk cardDesk
 	// subFaults scripts subscription updates (subfaults.go).
 	subFaults subFaults
+	// methods are the payment method faults (methods.go).
+	methods methodFaults
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -357,6 +359,11 @@ func (f *Fake) createIntent(w http.ResponseWriter, r *http.Request, key string) 
 	}
 	raw, replay := f.stored[key]
 	status := f.storedSt[key]
+	if !replay && f.refuseCharge() {
+		f.mu.Unlock()
+		refusedCharge(w)
+		return
+	}
 	if !replay {
 		raw, status = f.charge(r, o)
 		f.stored[key], f.storedSt[key] = raw, status
@@ -408,6 +415,8 @@ func (f *Fake) charge(r *http.Request, o *Outcome) ([]byte, int) {
 	if o.Decline != "" {
 		pi["status"] = "requires_payment_method"
 		pi["last_payment_error"] = map[string]any{"type": "card_error", "code": "card_declined", "decline_code": o.Decline}
+	} else if o.Status == "" && r.PostForm.Get("payment_method") != "" {
+		f.holdIntent(pi, r.PostForm.Get("payment_method")) // methods.go
 	}
 	f.intents[id] = pi
 	f.order = append(f.order, id)
