@@ -335,7 +335,8 @@ func TestInvoicePayProcessing(t *testing.T) {
 // TestReconcileInvoicePayProcessing: a processing retry whose answer was
 // lost is reconciled to processing, still holding the invoice (retries are
 // PAYMENT_PENDING); the bank's failure (invoice.payment_failed) marks the
-// attempt failed, leaves the invoice unpaid and frees it.
+// attempt failed, leaves the invoice unpaid and frees it; staff's recovery
+// charge then answers 200 processing.
 func TestReconcileInvoicePayProcessing(t *testing.T) {
 	e := newLifeEnv(t)
 	inv := e.renew(t, true)
@@ -364,8 +365,15 @@ func TestReconcileInvoicePayProcessing(t *testing.T) {
 	require.Nil(t, at.LiveSubjectID)
 	e.requireUnpaid(t, inv.ID, paid)
 
-	res, err := e.memberRetry(inv.ID)
+	// Free again: staff's recovery charge starts the next debit, 200
+	// processing with the invoice unpaid.
+	res, err := e.staff.ChargeAdminRenewalRecovery(e.ctx, api.OptRenewalRecoveryChargeRequest{},
+		api.ChargeAdminRenewalRecoveryParams{ID: e.pass, IdempotencyKey: uuid.NewString()})
 	require.NoError(t, err, "the invoice is free again")
-	require.Equal(t, api.InvoiceRetryResultStatusProcessing, res.Data.Status)
+	require.Equal(t, api.RenewalRecoveryChargeResponseDataStatusProcessing, res.Data.Status)
+	require.NotEqual(t, "paid", res.Data.InvoiceStatus)
 	require.Equal(t, charges+2, e.fake.InvoiceCharges())
+	ats := e.payAttempts(t, inv.ID)
+	require.Len(t, ats, 2)
+	require.Equal(t, paymentattempt.StateProcessing, ats[1].State)
 }

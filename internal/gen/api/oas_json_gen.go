@@ -105385,6 +105385,8 @@ func (s *RenewalRecoveryChargeResponseDataStatus) Decode(d *jx.Decoder) error {
 		*s = RenewalRecoveryChargeResponseDataStatusSucceeded
 	case RenewalRecoveryChargeResponseDataStatusPaid:
 		*s = RenewalRecoveryChargeResponseDataStatusPaid
+	case RenewalRecoveryChargeResponseDataStatusProcessing:
+		*s = RenewalRecoveryChargeResponseDataStatusProcessing
 	default:
 		*s = RenewalRecoveryChargeResponseDataStatus(v)
 	}

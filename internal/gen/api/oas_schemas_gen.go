@@ -49124,8 +49124,9 @@ func (s *RenewalRecoveryChargeResponseDataPassStatus) UnmarshalText(data []byte)
 type RenewalRecoveryChargeResponseDataStatus string
 
 const (
-	RenewalRecoveryChargeResponseDataStatusSucceeded RenewalRecoveryChargeResponseDataStatus = "succeeded"
-	RenewalRecoveryChargeResponseDataStatusPaid      RenewalRecoveryChargeResponseDataStatus = "paid"
+	RenewalRecoveryChargeResponseDataStatusSucceeded  RenewalRecoveryChargeResponseDataStatus = "succeeded"
+	RenewalRecoveryChargeResponseDataStatusPaid       RenewalRecoveryChargeResponseDataStatus = "paid"
+	RenewalRecoveryChargeResponseDataStatusProcessing RenewalRecoveryChargeResponseDataStatus = "processing"
 )
 
 // AllValues returns all RenewalRecoveryChargeResponseDataStatus values.
@@ -49133,6 +49134,7 @@ func (RenewalRecoveryChargeResponseDataStatus) AllValues() []RenewalRecoveryChar
 	return []RenewalRecoveryChargeResponseDataStatus{
 		RenewalRecoveryChargeResponseDataStatusSucceeded,
 		RenewalRecoveryChargeResponseDataStatusPaid,
+		RenewalRecoveryChargeResponseDataStatusProcessing,
 	}
 }
 
@@ -49142,6 +49144,8 @@ func (s RenewalRecoveryChargeResponseDataStatus) MarshalText() ([]byte, error) {
 	case RenewalRecoveryChargeResponseDataStatusSucceeded:
 		return []byte(s), nil
 	case RenewalRecoveryChargeResponseDataStatusPaid:
+		return []byte(s), nil
+	case RenewalRecoveryChargeResponseDataStatusProcessing:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -49156,6 +49160,9 @@ func (s *RenewalRecoveryChargeResponseDataStatus) UnmarshalText(data []byte) err
 		return nil
 	case RenewalRecoveryChargeResponseDataStatusPaid:
 		*s = RenewalRecoveryChargeResponseDataStatusPaid
+		return nil
+	case RenewalRecoveryChargeResponseDataStatusProcessing:
+		*s = RenewalRecoveryChargeResponseDataStatusProcessing
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)

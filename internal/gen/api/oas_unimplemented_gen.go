@@ -801,8 +801,16 @@ func (UnimplementedHandler) ChangeAdminRecurringAmount(ctx context.Context, req 
 // charge per invoice at a time, whoever asks (member and staff
 // together: the others get 409 `PAYMENT_PENDING`). Paid: 200 with the
 // invoice paid and the pass rolled on (the receipt goes to the member
-// as for any paid renewal). 402 `RENEWAL_REQUIRES_ACTION` when the bank
-// asks the member to authenticate (`details.payment_intent_id`); 422
+// as for any paid renewal). A saved payment method that is not a card
+// (a bank debit) is 422 `NOT_A_CARD`, nothing charged. A bank debit
+// still processing is 200 with `status` `processing` and the invoice
+// unpaid: it waits, holding the invoice (others get 409
+// `PAYMENT_PENDING`), until Stripe's `invoice.paid` settles it or
+// `invoice.payment_failed` frees it. 402 `RENEWAL_REQUIRES_ACTION` when the bank
+// asks the member to authenticate (`details.payment_intent_id`,
+// `details.reason` `authentication_required`; nothing charged yet, the
+// charge waits on the member's confirm in the app, and a second charge
+// is 409 `PAYMENT_PENDING`); 422
 // `RENEWAL_CHARGE_FAILED` when declined (`details.failure_code`,
 // `details.decline_code`, `details.next_step` `update_card`; the
 // decline is recorded like any other); 422 `NO_OPEN_INVOICE` when
@@ -1095,7 +1103,9 @@ func (UnimplementedHandler) ConfirmCheckout(ctx context.Context, req *CheckoutCo
 // Reads the invoice from Stripe and applies it: `paid`, `pending`
 // (still processing or waiting), or `failed` with `reason`
 // `not_started` (no charge of this intent for this invoice),
-// `not_completed` or `cancelled`. 5 per minute per user.
+// `not_completed` (the member failed or abandoned the authentication,
+// or the bank refused: the charge is failed, the invoice stays open
+// for the next retry) or `cancelled`. 5 per minute per user.
 //
 // POST /me/invoices/{id}/retry/confirm
 func (UnimplementedHandler) ConfirmMyInvoiceRetry(ctx context.Context, req *InvoiceRetryConfirmRequest, params ConfirmMyInvoiceRetryParams) (r *InvoiceRetryConfirmResponse, _ error) {
@@ -1314,10 +1324,14 @@ func (UnimplementedHandler) CreateAdminCheckoutDocumentVersion(ctx context.Conte
 // `details.reason` `payments_disabled`, `connect_not_active`,
 // `below_minimum` (under Stripe's smallest charge for the currency,
 // `details.minimum_amount_minor`) or `not_on_wallet` (not one of the
-// client's saved cards); 402 `CHARGE_DECLINED` (`details.failure_code`,
+// client's saved payment methods); 422 `NOT_A_CARD` (a saved payment
+// method that is not a card, such as a bank debit: the desk charges
+// cards only); 402 `CHARGE_DECLINED` (`details.failure_code`,
 // `decline_code`); 402 `CHARGE_REQUIRES_ACTION` (the card asks the
 // client to authenticate, which an off-session charge cannot: the intent
-// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request). A
+// is cancelled); 500 `CHARGE_FAILED` (Stripe refused the request, not
+// the card: the attempt fails, the charge stays open and the same key
+// tries again). A
 // charge whose outcome Stripe did not tell is 409
 // `UNKNOWN_WRITE_OUTCOME`: it is reconciled by reading Stripe; retry with
 // the same key. A retry with the same key never charges twice (the
@@ -4063,8 +4077,12 @@ func (UnimplementedHandler) ResumeCheckout(ctx context.Context, params ResumeChe
 // the same order of checks and one charge however many retries meet
 // (member and staff together: the others get 409 `PAYMENT_PENDING`).
 // `payment_method_id` charges another saved card of the member
-// instead of the default. `status` is `succeeded`, `requires_action`
-// or `failed` with `message`.
+// instead of the default; a saved payment method that is not a card
+// (a bank debit) is 422 `NOT_A_CARD`, nothing charged. `status` is
+// `succeeded`, `requires_action` (the member authenticates in the
+// app with `client_secret`; the charge holds the invoice until then),
+// `processing` (a bank debit: Stripe's `invoice.paid` or
+// `invoice.payment_failed` settles it) or `failed` with `message`.
 //
 // POST /admin/billing/invoices/{id}/retry
 func (UnimplementedHandler) RetryAdminInvoice(ctx context.Context, req OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (r *InvoiceRetryResponse, _ error) {
@@ -4086,7 +4104,11 @@ func (UnimplementedHandler) RetryAdminInvoice(ctx context.Context, req OptAdminI
 // charge's outcome is unknown); then the charge. `status` is
 // `succeeded` (the invoice is paid: the pass rolls on, the receipt is
 // sent), `requires_action` (with `client_secret` and
-// `processor_account_id`), `processing`, `failed` (`failure_code`,
+// `processor_account_id`: Stripe answered
+// `invoice_payment_intent_requires_action`; nothing is charged until
+// the member authenticates, then `retry/confirm` settles it),
+// `processing` (a bank debit; Stripe's `invoice.paid` settles it, its
+// `invoice.payment_failed` frees the invoice), `failed` (`failure_code`,
 // `decline_code`, `next_step`) or `paid` with `already_settled` true
 // when Stripe had it paid meanwhile. 5 per minute per user. An
 // optional `Idempotency-Key` replays the first answer.

@@ -23531,6 +23531,8 @@ func (s RenewalRecoveryChargeResponseDataStatus) Validate() error {
 		return nil
 	case "paid":
 		return nil
+	case "processing":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
