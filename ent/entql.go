@@ -1621,6 +1621,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			paymentattempt.FieldProcessorObjectID: {Type: field.TypeString, Column: paymentattempt.FieldProcessorObjectID},
 			paymentattempt.FieldFailureCode:       {Type: field.TypeString, Column: paymentattempt.FieldFailureCode},
 			paymentattempt.FieldDeclineCode:       {Type: field.TypeString, Column: paymentattempt.FieldDeclineCode},
+			paymentattempt.FieldIntent:            {Type: field.TypeJSON, Column: paymentattempt.FieldIntent},
 		},
 	}
 	graph.Nodes[59] = &sqlgraph.Node{
@@ -12984,6 +12985,11 @@ func (f *PaymentAttemptFilter) WhereFailureCode(p entql.StringP) {
 // WhereDeclineCode applies the entql string predicate on the decline_code field.
 func (f *PaymentAttemptFilter) WhereDeclineCode(p entql.StringP) {
 	f.Where(p.Field(paymentattempt.FieldDeclineCode))
+}
+
+// WhereIntent applies the entql json.RawMessage predicate on the intent field.
+func (f *PaymentAttemptFilter) WhereIntent(p entql.BytesP) {
+	f.Where(p.Field(paymentattempt.FieldIntent))
 }
 
 // WhereHasOrganization applies a predicate to check if query has an edge organization.

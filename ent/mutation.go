@@ -71136,6 +71136,7 @@ type PaymentAttemptMutation struct {
 	processor_object_id *string
 	failure_code        *string
 	decline_code        *string
+	intent              *map[string]interface{}
 	clearedFields       map[string]struct{}
 	organization        *uuid.UUID
 	clearedorganization bool
@@ -71716,6 +71717,55 @@ func (m *PaymentAttemptMutation) ResetDeclineCode() {
 	delete(m.clearedFields, paymentattempt.FieldDeclineCode)
 }
 
+// SetIntent sets the "intent" field.
+func (m *PaymentAttemptMutation) SetIntent(value map[string]interface{}) {
+	m.intent = &value
+}
+
+// Intent returns the value of the "intent" field in the mutation.
+func (m *PaymentAttemptMutation) Intent() (r map[string]interface{}, exists bool) {
+	v := m.intent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntent returns the old "intent" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldIntent(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntent: %w", err)
+	}
+	return oldValue.Intent, nil
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (m *PaymentAttemptMutation) ClearIntent() {
+	m.intent = nil
+	m.clearedFields[paymentattempt.FieldIntent] = struct{}{}
+}
+
+// IntentCleared returns if the "intent" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) IntentCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldIntent]
+	return ok
+}
+
+// ResetIntent resets all changes to the "intent" field.
+func (m *PaymentAttemptMutation) ResetIntent() {
+	m.intent = nil
+	delete(m.clearedFields, paymentattempt.FieldIntent)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *PaymentAttemptMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -71777,7 +71827,7 @@ func (m *PaymentAttemptMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentAttemptMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, paymentattempt.FieldCreatedAt)
 	}
@@ -71811,6 +71861,9 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	if m.decline_code != nil {
 		fields = append(fields, paymentattempt.FieldDeclineCode)
 	}
+	if m.intent != nil {
+		fields = append(fields, paymentattempt.FieldIntent)
+	}
 	return fields
 }
 
@@ -71841,6 +71894,8 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.FailureCode()
 	case paymentattempt.FieldDeclineCode:
 		return m.DeclineCode()
+	case paymentattempt.FieldIntent:
+		return m.Intent()
 	}
 	return nil, false
 }
@@ -71872,6 +71927,8 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldFailureCode(ctx)
 	case paymentattempt.FieldDeclineCode:
 		return m.OldDeclineCode(ctx)
+	case paymentattempt.FieldIntent:
+		return m.OldIntent(ctx)
 	}
 	return nil, fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -71958,6 +72015,13 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDeclineCode(v)
 		return nil
+	case paymentattempt.FieldIntent:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntent(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -72015,6 +72079,9 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldDeclineCode) {
 		fields = append(fields, paymentattempt.FieldDeclineCode)
 	}
+	if m.FieldCleared(paymentattempt.FieldIntent) {
+		fields = append(fields, paymentattempt.FieldIntent)
+	}
 	return fields
 }
 
@@ -72040,6 +72107,9 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 		return nil
 	case paymentattempt.FieldDeclineCode:
 		m.ClearDeclineCode()
+		return nil
+	case paymentattempt.FieldIntent:
+		m.ClearIntent()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt nullable field %s", name)
@@ -72081,6 +72151,9 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldDeclineCode:
 		m.ResetDeclineCode()
+		return nil
+	case paymentattempt.FieldIntent:
+		m.ResetIntent()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -41,6 +42,8 @@ type PaymentAttempt struct {
 	FailureCode *string `json:"failure_code,omitempty"`
 	// DeclineCode holds the value of the "decline_code" field.
 	DeclineCode *string `json:"decline_code,omitempty"`
+	// Intent holds the value of the "intent" field.
+	Intent map[string]interface{} `json:"intent,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PaymentAttemptQuery when eager-loading is set.
 	Edges        PaymentAttemptEdges `json:"edges"`
@@ -74,6 +77,8 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case paymentattempt.FieldLiveSubjectID:
 			values[i] = &sql.NullScanner{S: new(uuid.UUID)}
+		case paymentattempt.FieldIntent:
+			values[i] = new([]byte)
 		case paymentattempt.FieldNumber:
 			values[i] = new(sql.NullInt64)
 		case paymentattempt.FieldPurpose, paymentattempt.FieldState, paymentattempt.FieldProcessorObjectID, paymentattempt.FieldFailureCode, paymentattempt.FieldDeclineCode:
@@ -173,6 +178,14 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 				_m.DeclineCode = new(string)
 				*_m.DeclineCode = value.String
 			}
+		case paymentattempt.FieldIntent:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field intent", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Intent); err != nil {
+					return fmt.Errorf("unmarshal field intent: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -254,6 +267,9 @@ func (_m *PaymentAttempt) String() string {
 		builder.WriteString("decline_code=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("intent=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Intent))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -147,6 +147,12 @@ func (_c *PaymentAttemptCreate) SetNillableDeclineCode(v *string) *PaymentAttemp
 	return _c
 }
 
+// SetIntent sets the "intent" field.
+func (_c *PaymentAttemptCreate) SetIntent(v map[string]interface{}) *PaymentAttemptCreate {
+	_c.mutation.SetIntent(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentAttemptCreate) SetID(v uuid.UUID) *PaymentAttemptCreate {
 	_c.mutation.SetID(v)
@@ -363,6 +369,10 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 		_spec.SetField(paymentattempt.FieldDeclineCode, field.TypeString, value)
 		_node.DeclineCode = &value
 	}
+	if value, ok := _c.mutation.Intent(); ok {
+		_spec.SetField(paymentattempt.FieldIntent, field.TypeJSON, value)
+		_node.Intent = value
+	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -525,6 +535,24 @@ func (u *PaymentAttemptUpsert) UpdateDeclineCode() *PaymentAttemptUpsert {
 // ClearDeclineCode clears the value of the "decline_code" field.
 func (u *PaymentAttemptUpsert) ClearDeclineCode() *PaymentAttemptUpsert {
 	u.SetNull(paymentattempt.FieldDeclineCode)
+	return u
+}
+
+// SetIntent sets the "intent" field.
+func (u *PaymentAttemptUpsert) SetIntent(v map[string]interface{}) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldIntent, v)
+	return u
+}
+
+// UpdateIntent sets the "intent" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateIntent() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldIntent)
+	return u
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (u *PaymentAttemptUpsert) ClearIntent() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldIntent)
 	return u
 }
 
@@ -700,6 +728,27 @@ func (u *PaymentAttemptUpsertOne) UpdateDeclineCode() *PaymentAttemptUpsertOne {
 func (u *PaymentAttemptUpsertOne) ClearDeclineCode() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearDeclineCode()
+	})
+}
+
+// SetIntent sets the "intent" field.
+func (u *PaymentAttemptUpsertOne) SetIntent(v map[string]interface{}) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIntent(v)
+	})
+}
+
+// UpdateIntent sets the "intent" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateIntent() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIntent()
+	})
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (u *PaymentAttemptUpsertOne) ClearIntent() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIntent()
 	})
 }
 
@@ -1042,6 +1091,27 @@ func (u *PaymentAttemptUpsertBulk) UpdateDeclineCode() *PaymentAttemptUpsertBulk
 func (u *PaymentAttemptUpsertBulk) ClearDeclineCode() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearDeclineCode()
+	})
+}
+
+// SetIntent sets the "intent" field.
+func (u *PaymentAttemptUpsertBulk) SetIntent(v map[string]interface{}) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetIntent(v)
+	})
+}
+
+// UpdateIntent sets the "intent" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateIntent() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateIntent()
+	})
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (u *PaymentAttemptUpsertBulk) ClearIntent() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearIntent()
 	})
 }
 

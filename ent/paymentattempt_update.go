@@ -129,6 +129,18 @@ func (_u *PaymentAttemptUpdate) ClearDeclineCode() *PaymentAttemptUpdate {
 	return _u
 }
 
+// SetIntent sets the "intent" field.
+func (_u *PaymentAttemptUpdate) SetIntent(v map[string]interface{}) *PaymentAttemptUpdate {
+	_u.mutation.SetIntent(v)
+	return _u
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (_u *PaymentAttemptUpdate) ClearIntent() *PaymentAttemptUpdate {
+	_u.mutation.ClearIntent()
+	return _u
+}
+
 // Mutation returns the PaymentAttemptMutation object of the builder.
 func (_u *PaymentAttemptUpdate) Mutation() *PaymentAttemptMutation {
 	return _u.mutation
@@ -245,6 +257,12 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.DeclineCodeCleared() {
 		_spec.ClearField(paymentattempt.FieldDeclineCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.Intent(); ok {
+		_spec.SetField(paymentattempt.FieldIntent, field.TypeJSON, value)
+	}
+	if _u.mutation.IntentCleared() {
+		_spec.ClearField(paymentattempt.FieldIntent, field.TypeJSON)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -363,6 +381,18 @@ func (_u *PaymentAttemptUpdateOne) SetNillableDeclineCode(v *string) *PaymentAtt
 // ClearDeclineCode clears the value of the "decline_code" field.
 func (_u *PaymentAttemptUpdateOne) ClearDeclineCode() *PaymentAttemptUpdateOne {
 	_u.mutation.ClearDeclineCode()
+	return _u
+}
+
+// SetIntent sets the "intent" field.
+func (_u *PaymentAttemptUpdateOne) SetIntent(v map[string]interface{}) *PaymentAttemptUpdateOne {
+	_u.mutation.SetIntent(v)
+	return _u
+}
+
+// ClearIntent clears the value of the "intent" field.
+func (_u *PaymentAttemptUpdateOne) ClearIntent() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearIntent()
 	return _u
 }
 
@@ -512,6 +542,12 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.DeclineCodeCleared() {
 		_spec.ClearField(paymentattempt.FieldDeclineCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.Intent(); ok {
+		_spec.SetField(paymentattempt.FieldIntent, field.TypeJSON, value)
+	}
+	if _u.mutation.IntentCleared() {
+		_spec.ClearField(paymentattempt.FieldIntent, field.TypeJSON)
 	}
 	_node = &PaymentAttempt{config: _u.config}
 	_spec.Assign = _node.assignValues

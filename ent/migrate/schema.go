@@ -2959,6 +2959,7 @@ var (
 		{Name: "processor_object_id", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "failure_code", Type: field.TypeString, Nullable: true, Size: 100},
 		{Name: "decline_code", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "intent", Type: field.TypeJSON, Nullable: true},
 		{Name: "organization_id", Type: field.TypeUUID},
 	}
 	// PaymentAttemptsTable holds the schema information for the "payment_attempts" table.
@@ -2969,7 +2970,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_attempts_organizations_organization",
-				Columns:    []*schema.Column{PaymentAttemptsColumns[11]},
+				Columns:    []*schema.Column{PaymentAttemptsColumns[12]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -2978,12 +2979,12 @@ var (
 			{
 				Name:    "paymentattempt_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[11]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[12]},
 			},
 			{
 				Name:    "paymentattempt_organization_id_subject_id_number",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentAttemptsColumns[11], PaymentAttemptsColumns[4], PaymentAttemptsColumns[5]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[12], PaymentAttemptsColumns[4], PaymentAttemptsColumns[5]},
 			},
 			{
 				Name:    "paymentattempt_live_subject_id",

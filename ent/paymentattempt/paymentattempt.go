@@ -39,6 +39,8 @@ const (
 	FieldFailureCode = "failure_code"
 	// FieldDeclineCode holds the string denoting the decline_code field in the database.
 	FieldDeclineCode = "decline_code"
+	// FieldIntent holds the string denoting the intent field in the database.
+	FieldIntent = "intent"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
 	EdgeOrganization = "organization"
 	// Table holds the table name of the paymentattempt in the database.
@@ -66,6 +68,7 @@ var Columns = []string{
 	FieldProcessorObjectID,
 	FieldFailureCode,
 	FieldDeclineCode,
+	FieldIntent,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

@@ -596,6 +596,16 @@ func DeclineCodeContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldDeclineCode, v))
 }
 
+// IntentIsNil applies the IsNil predicate on the "intent" field.
+func IntentIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldIntent))
+}
+
+// IntentNotNil applies the NotNil predicate on the "intent" field.
+func IntentNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldIntent))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(func(s *sql.Selector) {

@@ -135,6 +135,11 @@ func (PaymentAttempt) Fields() []ent.Field {
 		field.String("processor_object_id").Optional().Nillable().MaxLen(255),
 		field.String("failure_code").Optional().Nillable().MaxLen(100),
 		field.String("decline_code").Optional().Nillable().MaxLen(100),
+		// intent is what the request behind the attempt meant to do, kept
+		// so that the reconcile or a late event finishes it as asked (an
+		// external settlement's method and note, a collection change).
+		field.JSON("intent", map[string]any{}).Optional().
+			Annotations(entoas.Skip(true)),
 	}
 }
 

@@ -131,7 +131,7 @@ func (s *Service) settleOutOfBand(ctx context.Context, row *ent.Invoice, st sett
 		}
 		attempt, err = tx.PaymentAttempt.Create().SetPurpose(paymentattempt.PurposeInvoicePay).
 			SetSubjectID(row.ID).SetNumber(n + 1).SetState(paymentattempt.StateInFlight).
-			SetLiveSubjectID(row.ID).Save(ctx)
+			SetLiveSubjectID(row.ID).SetIntent(settleIntent(ctx, st, entry)).Save(ctx) // external_settle.go
 		return err
 	})
 	if ent.IsConstraintError(err) {
@@ -143,10 +143,13 @@ func (s *Service) settleOutOfBand(ctx context.Context, row *ent.Invoice, st sett
 	if row.ProcessorInvoiceID != nil {
 		_, err := s.port.PayInvoiceOutOfBand(ctx, *vp.AccountID,
 			payments.IdempotencyKey(string(attempt.Purpose), attempt.ID.String(), "out_of_band"), *row.ProcessorInvoiceID)
+		if errors.Is(err, stripeport.ErrUnknownOutcome) {
+			// Left in flight with the staff's intent: Stripe's invoice.paid
+			// or the reconcile finishes it as asked (external_settle.go).
+			return nil, unknownOutcome()
+		}
 		if err != nil && stripeport.RefusalCode(err) != "invoice_already_paid" {
-			if !errors.Is(err, stripeport.ErrUnknownOutcome) {
-				_ = s.closeAttempt(ctx, attempt, paymentattempt.StateFailed)
-			}
+			_ = s.closeAttempt(ctx, attempt, paymentattempt.StateFailed)
 			return nil, settlementFailed()
 		}
 	}

@@ -10,13 +10,10 @@ import (
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/invoice"
 	"github.com/venueplatform/venue/ent/pass"
-	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/audit"
-	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/payments"
-	"github.com/venueplatform/venue/internal/payments/stripeport"
 )
 
 // Externally billed memberships: the member pays each cycle outside the
@@ -93,62 +90,6 @@ func (s *Service) externalTarget(ctx context.Context, passID uuid.UUID) (*ent.Su
 		return nil, noSubscription()
 	}
 	return sub, nil
-}
-
-// SetCollection moves a membership to external collection or back to card.
-// The same collection again changes nothing (no Stripe write, no audit).
-// Otherwise, in the attempt-row discipline of every subscription update: the
-// attempt holds the subscription's live slot (a change in flight is 409
-// PAYMENT_PENDING), Stripe's collection_method is changed under a key of the
-// attempt (refused: 502 STRIPE_ERROR, nothing changed; answer lost: 409
-// UNKNOWN_WRITE_OUTCOME, nothing changed here, the change may be made
-// again), then our row and the audit entry
-// membership.billing_collection_changed in one transaction. Invoices
-// already open keep the way they were issued.
-func (s *Service) SetCollection(ctx context.Context, passID uuid.UUID, to subscription.Collection, reason string) (*ent.Subscription, error) {
-	if subscription.CollectionValidator(to) != nil {
-		return nil, apperr.Validation("collection", "collection must be card or external")
-	}
-	sub, err := s.externalTarget(ctx, passID)
-	if err != nil {
-		return nil, err
-	}
-	if sub.Collection == to {
-		return sub, nil
-	}
-	vp, err := s.stripeConfigured(ctx)
-	if err != nil {
-		return nil, err
-	}
-	at, err := s.updateAttempt(ctx, sub) // lifecycle.go
-	if err != nil {
-		return nil, err
-	}
-	u := stripeport.SubscriptionUpdate{Account: *vp.AccountID, ID: *sub.ProcessorSubscriptionID, CollectionMethod: "charge_automatically"}
-	if to == subscription.CollectionExternal {
-		u.CollectionMethod, u.DaysUntilDue = "send_invoice", ExternalDaysUntilDue
-	}
-	if _, err := s.stripeUpdate(ctx, at, u); err != nil {
-		return nil, err
-	}
-	var out *ent.Subscription
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		cur, err := tx.Subscription.Query().Where(subscription.ID(sub.ID)).ForUpdate().Only(ctx)
-		if err != nil {
-			return err
-		}
-		if out, err = tx.Subscription.UpdateOne(cur).SetCollection(to).Save(ctx); err != nil {
-			return err
-		}
-		if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditCollectionChanged, Target: "pass:" + passID.String(),
-			Details: map[string]any{"subscription_id": sub.ID.String(), "member_id": sub.MemberID.String(),
-				"from": string(cur.Collection), "to": string(to), "reason": reason}}); err != nil {
-			return err
-		}
-		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).
-			SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
-	})
-	return out, err
 }
 
 // SettleCycleExternally records that the member of an externally billed

@@ -84,7 +84,9 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 			if in.PaidOutOfBand {
 				// Staff recorded it paid outside Stripe; their request settles
 				// our row, this only finishes one that crashed before it did.
-				st = settlement{kind: invoice.SettlementExternal, at: s.now(), silent: true}
+				if st, err = s.outOfBandSettlement(ctx, tx, row); err != nil { // external_settle.go
+					return err
+				}
 			}
 			done, err := s.settle(ctx, tx, sub, row, st)
 			if err != nil {

@@ -30,6 +30,9 @@ func init() {
 // Secure) keeps the attempt in requires_action; an invoice Stripe never
 // charged frees the invoice for the next retry (the attempt is canceled).
 func (s *Service) reconcileInvoicePay(ctx context.Context, at *ent.PaymentAttempt) error {
+	if done, err := s.reconcileOutOfBand(ctx, at); done { // external_settle.go
+		return err
+	}
 	row, err := s.client.Invoice.Get(ctx, at.SubjectID)
 	if err != nil {
 		return fmt.Errorf("billing: reconcile invoice pay: %w", err)

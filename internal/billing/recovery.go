@@ -181,6 +181,9 @@ func (s *Service) RecoveryCharge(ctx context.Context, p RecoveryChargeParams) (*
 	if inv == nil && fee == nil {
 		return nil, nil, noOpenInvoice()
 	}
+	if err := s.refuseExternalPass(ctx, p.PassID); err != nil { // external_cards.go
+		return nil, nil, err
+	}
 	if inv == nil {
 		// The renewal is paid; only its late fee is left (its charge was
 		// declined after the renewal went through).
@@ -272,6 +275,9 @@ func (s *Service) SendRenewalPayLink(ctx context.Context, p PayLinkParams) (*Pay
 	}
 	if inv == nil {
 		return nil, noOpenInvoice()
+	}
+	if err := s.refuseExternalPass(ctx, p.PassID); err != nil { // external_cards.go
+		return nil, err
 	}
 	var chs []notify.Channel
 	if p.Email {

@@ -84,6 +84,9 @@ func (s *Service) Retry(ctx context.Context, p RetryParams) (*RetryResult, error
 	if !isUnpaid(row.Status) || row.ProcessorInvoiceID == nil || row.SubscriptionID == nil {
 		return nil, notRetryable("not_billed_by_card")
 	}
+	if err := s.refuseExternalInvoice(ctx, row); err != nil { // external_cards.go
+		return nil, err
+	}
 	balance := Balance(row)
 	if p.Expected != nil && *p.Expected != balance {
 		return nil, balanceChanged(balance)
@@ -277,6 +280,9 @@ func (s *Service) ConfirmRetry(ctx context.Context, memberID, invoiceID uuid.UUI
 	}
 	if row.Status == invoice.StatusPaid {
 		return ConfirmPaid, "", nil
+	}
+	if err := s.refuseExternalInvoice(ctx, row); err != nil { // external_cards.go
+		return "", "", err
 	}
 	at, err := s.client.PaymentAttempt.Query().
 		Where(paymentattempt.SubjectID(row.ID), paymentattempt.ProcessorObjectID(intentID)).

@@ -215,8 +215,9 @@ func TestAdminExternalSettlement(t *testing.T) {
 	for _, c := range tl.Data.Changes {
 		actions = append(actions, c.Action)
 	}
-	require.Equal(t, []string{billing.AuditCollectionChanged, billing.AuditSettledExternally, billing.AuditCollectionChanged}, actions,
-		"the timeline shows the staff's collection changes and settlements, newest first")
+	require.Equal(t, []string{billing.AuditCollectionChanged, billing.AuditSettledExternally, billing.AuditSettledExternally,
+		billing.AuditCollectionChanged}, actions,
+		"the timeline shows the staff's collection changes and settlements (the one Stripe's event finished too), newest first")
 	_, err = e.settle(t, "s-5", api.ExternalSettlementRequestMethodCash)
 	_, code, _ = apiCode(t, err)
 	require.Equal(t, billing.CodeNotExternallyBilled, code)

@@ -20,10 +20,12 @@ func (h *Handler) GetAdminRenewalRecovery(ctx context.Context, p api.GetAdminRen
 	if err != nil {
 		return nil, err
 	}
+	external := billing.IsExternallyBilled(r.Subscription) // no card path for an externally billed membership
 	out := api.RenewalRecoveryResponseData{PassID: r.Pass.ID, PassStatus: api.RenewalRecoveryResponseDataPassStatus(r.Pass.Status),
 		MemberID: r.Pass.MemberID, ChargeInProgress: r.ChargeInProgress, CardPaymentsAvailable: r.CardPayments,
-		SavedCard: r.SavedCard, Actions: api.RenewalRecoveryActions{ChargeSavedCard: r.CanCharge(), SendPaymentLink: r.CanSendLink(),
-			WaiveLateFee: api.NewOptBool(r.CanWaiveLateFee())}, AmountDueMinor: r.AmountDue()}
+		SavedCard: r.SavedCard, Actions: api.RenewalRecoveryActions{ChargeSavedCard: r.CanCharge() && !external,
+			SendPaymentLink: r.CanSendLink() && !external, WaiveLateFee: api.NewOptBool(r.CanWaiveLateFee())}, AmountDueMinor: r.AmountDue()}
+	out.Collection.SetToNull()
 	out.LateFee.SetToNull()
 	if r.LateFee != nil {
 		out.LateFee.SetTo(pendingLateFeeOf(r.LateFee)) // admin_late_fees.go
@@ -31,6 +33,7 @@ func (h *Handler) GetAdminRenewalRecovery(ctx context.Context, p api.GetAdminRen
 	out.SubscriptionID.SetToNull()
 	if r.Subscription != nil {
 		out.SubscriptionID.SetTo(r.Subscription.ID)
+		out.Collection.SetTo(api.RenewalRecoveryResponseDataCollection(r.Subscription.Collection))
 	}
 	out.Invoice.SetToNull()
 	if in := r.Invoice; in != nil {
@@ -100,7 +103,8 @@ func (h *Handler) SendAdminRenewalPaymentLink(ctx context.Context, req *api.Rene
 }
 
 func subscriptionSummary(s *ent.Subscription) api.SubscriptionSummary {
-	return api.SubscriptionSummary{ID: s.ID, ProcessorStatus: s.ProcessorStatus, AmountMinor: s.AmountMinor, Currency: s.Currency,
+	return api.SubscriptionSummary{ID: s.ID, ProcessorStatus: s.ProcessorStatus, Collection: api.SubscriptionSummaryCollection(s.Collection),
+		AmountMinor: s.AmountMinor, Currency: s.Currency,
 		Interval: api.SubscriptionSummaryInterval(s.Interval), IntervalCount: s.IntervalCount,
 		CurrentPeriodEnd: nilTimeOf(s.CurrentPeriodEnd), NextChargeAt: nilTimeOf(s.NextChargeAt), CanceledAt: nilTimeOf(s.CanceledAt)}
 }

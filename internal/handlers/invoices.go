@@ -333,6 +333,9 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 		if cardsRead {
 			item.CardsOnFile = cards
 		}
+		if billing.IsExternallyBilled(o.Subscription) {
+			externalItem(&item, in)
+		}
 		data.Items = append(data.Items, item)
 		t := totals[in.Currency]
 		if t == nil {
@@ -359,4 +362,16 @@ func overdueDays(due, now time.Time) int {
 		return 0
 	}
 	return d
+}
+
+// externalItem turns an outstanding item of an externally billed membership
+// into one without a card action: the member pays the venue by other means,
+// so the item reads the invoice and says to contact the venue.
+func externalItem(item *api.OutstandingItem, in *ent.Invoice) {
+	item.StateKey = "invoice_" + string(in.Status) + "_external"
+	item.NextStep.SetTo(api.OutstandingItemNextStepContactVenue)
+	item.Action = api.OutstandingAction{Type: api.OutstandingActionTypeContactVenue, Method: "GET",
+		Path: "/api/v1/me/invoices/" + in.ID.String(), AcceptsPaymentMethodID: false, PaymentMethodsPath: "/api/v1/me/payment-methods"}
+	item.Action.ConfirmPath.SetToNull()
+	item.CardsOnFile = nil
 }

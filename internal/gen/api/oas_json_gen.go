@@ -75288,6 +75288,50 @@ func (s *NilRenewalRecoveryInvoice) UnmarshalJSON(data []byte) error {
 	return s.Decode(d)
 }
 
+// Encode encodes RenewalRecoveryResponseDataCollection as json.
+func (o NilRenewalRecoveryResponseDataCollection) Encode(e *jx.Encoder) {
+	if o.Null {
+		e.Null()
+		return
+	}
+	e.Str(string(o.Value))
+}
+
+// Decode decodes RenewalRecoveryResponseDataCollection from json.
+func (o *NilRenewalRecoveryResponseDataCollection) Decode(d *jx.Decoder) error {
+	if o == nil {
+		return errors.New("invalid: unable to decode NilRenewalRecoveryResponseDataCollection to nil")
+	}
+	if d.Next() == jx.Null {
+		if err := d.Null(); err != nil {
+			return err
+		}
+
+		var v RenewalRecoveryResponseDataCollection
+		o.Value = v
+		o.Null = true
+		return nil
+	}
+	o.Null = false
+	if err := o.Value.Decode(d); err != nil {
+		return err
+	}
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s NilRenewalRecoveryResponseDataCollection) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *NilRenewalRecoveryResponseDataCollection) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
 // Encode encodes string as json.
 func (o NilString) Encode(e *jx.Encoder) {
 	if o.Null {
@@ -81033,6 +81077,8 @@ func (s *OutstandingActionType) Decode(d *jx.Decoder) error {
 		*s = OutstandingActionTypeRetryInvoice
 	case OutstandingActionTypeUpdatePaymentMethod:
 		*s = OutstandingActionTypeUpdatePaymentMethod
+	case OutstandingActionTypeContactVenue:
+		*s = OutstandingActionTypeContactVenue
 	default:
 		*s = OutstandingActionType(v)
 	}
@@ -105847,6 +105893,10 @@ func (s *RenewalRecoveryResponseData) encodeFields(e *jx.Encoder) {
 		e.Bool(s.ChargeInProgress)
 	}
 	{
+		e.FieldStart("collection")
+		s.Collection.Encode(e)
+	}
+	{
 		e.FieldStart("invoice")
 		s.Invoice.Encode(e)
 	}
@@ -105876,18 +105926,19 @@ func (s *RenewalRecoveryResponseData) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfRenewalRecoveryResponseData = [11]string{
+var jsonFieldsNameOfRenewalRecoveryResponseData = [12]string{
 	0:  "actions",
 	1:  "amount_due_minor",
 	2:  "card_payments_available",
 	3:  "charge_in_progress",
-	4:  "invoice",
-	5:  "late_fee",
-	6:  "member_id",
-	7:  "pass_id",
-	8:  "pass_status",
-	9:  "saved_card",
-	10: "subscription_id",
+	4:  "collection",
+	5:  "invoice",
+	6:  "late_fee",
+	7:  "member_id",
+	8:  "pass_id",
+	9:  "pass_status",
+	10: "saved_card",
+	11: "subscription_id",
 }
 
 // Decode decodes RenewalRecoveryResponseData from json.
@@ -105945,8 +105996,18 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"charge_in_progress\"")
 			}
-		case "invoice":
+		case "collection":
 			requiredBitSet[0] |= 1 << 4
+			if err := func() error {
+				if err := s.Collection.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"collection\"")
+			}
+		case "invoice":
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				if err := s.Invoice.Decode(d); err != nil {
 					return err
@@ -105956,7 +106017,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"invoice\"")
 			}
 		case "late_fee":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.LateFee.Decode(d); err != nil {
 					return err
@@ -105966,7 +106027,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"late_fee\"")
 			}
 		case "member_id":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.MemberID = v
@@ -105978,7 +106039,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"member_id\"")
 			}
 		case "pass_id":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.PassID = v
@@ -105990,7 +106051,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_id\"")
 			}
 		case "pass_status":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				if err := s.PassStatus.Decode(d); err != nil {
 					return err
@@ -106000,7 +106061,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"pass_status\"")
 			}
 		case "saved_card":
-			requiredBitSet[1] |= 1 << 1
+			requiredBitSet[1] |= 1 << 2
 			if err := func() error {
 				v, err := d.Bool()
 				s.SavedCard = bool(v)
@@ -106012,7 +106073,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"saved_card\"")
 			}
 		case "subscription_id":
-			requiredBitSet[1] |= 1 << 2
+			requiredBitSet[1] |= 1 << 3
 			if err := func() error {
 				if err := s.SubscriptionID.Decode(d); err != nil {
 					return err
@@ -106032,7 +106093,7 @@ func (s *RenewalRecoveryResponseData) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000111,
+		0b00001111,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -106074,6 +106135,46 @@ func (s *RenewalRecoveryResponseData) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *RenewalRecoveryResponseData) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes RenewalRecoveryResponseDataCollection as json.
+func (s RenewalRecoveryResponseDataCollection) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes RenewalRecoveryResponseDataCollection from json.
+func (s *RenewalRecoveryResponseDataCollection) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode RenewalRecoveryResponseDataCollection to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch RenewalRecoveryResponseDataCollection(v) {
+	case RenewalRecoveryResponseDataCollectionCard:
+		*s = RenewalRecoveryResponseDataCollectionCard
+	case RenewalRecoveryResponseDataCollectionExternal:
+		*s = RenewalRecoveryResponseDataCollectionExternal
+	default:
+		*s = RenewalRecoveryResponseDataCollection(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s RenewalRecoveryResponseDataCollection) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *RenewalRecoveryResponseDataCollection) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }
@@ -115337,6 +115438,10 @@ func (s *SubscriptionSummary) encodeFields(e *jx.Encoder) {
 		s.CanceledAt.Encode(e, json.EncodeDateTime)
 	}
 	{
+		e.FieldStart("collection")
+		s.Collection.Encode(e)
+	}
+	{
 		e.FieldStart("currency")
 		e.Str(s.Currency)
 	}
@@ -115366,16 +115471,17 @@ func (s *SubscriptionSummary) encodeFields(e *jx.Encoder) {
 	}
 }
 
-var jsonFieldsNameOfSubscriptionSummary = [9]string{
+var jsonFieldsNameOfSubscriptionSummary = [10]string{
 	0: "amount_minor",
 	1: "canceled_at",
-	2: "currency",
-	3: "current_period_end",
-	4: "id",
-	5: "interval",
-	6: "interval_count",
-	7: "next_charge_at",
-	8: "processor_status",
+	2: "collection",
+	3: "currency",
+	4: "current_period_end",
+	5: "id",
+	6: "interval",
+	7: "interval_count",
+	8: "next_charge_at",
+	9: "processor_status",
 }
 
 // Decode decodes SubscriptionSummary from json.
@@ -115409,8 +115515,18 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 			}(); err != nil {
 				return errors.Wrap(err, "decode field \"canceled_at\"")
 			}
-		case "currency":
+		case "collection":
 			requiredBitSet[0] |= 1 << 2
+			if err := func() error {
+				if err := s.Collection.Decode(d); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return errors.Wrap(err, "decode field \"collection\"")
+			}
+		case "currency":
+			requiredBitSet[0] |= 1 << 3
 			if err := func() error {
 				v, err := d.Str()
 				s.Currency = string(v)
@@ -115422,7 +115538,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"currency\"")
 			}
 		case "current_period_end":
-			requiredBitSet[0] |= 1 << 3
+			requiredBitSet[0] |= 1 << 4
 			if err := func() error {
 				if err := s.CurrentPeriodEnd.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -115432,7 +115548,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"current_period_end\"")
 			}
 		case "id":
-			requiredBitSet[0] |= 1 << 4
+			requiredBitSet[0] |= 1 << 5
 			if err := func() error {
 				v, err := json.DecodeUUID(d)
 				s.ID = v
@@ -115444,7 +115560,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"id\"")
 			}
 		case "interval":
-			requiredBitSet[0] |= 1 << 5
+			requiredBitSet[0] |= 1 << 6
 			if err := func() error {
 				if err := s.Interval.Decode(d); err != nil {
 					return err
@@ -115454,7 +115570,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"interval\"")
 			}
 		case "interval_count":
-			requiredBitSet[0] |= 1 << 6
+			requiredBitSet[0] |= 1 << 7
 			if err := func() error {
 				v, err := d.Int()
 				s.IntervalCount = int(v)
@@ -115466,7 +115582,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"interval_count\"")
 			}
 		case "next_charge_at":
-			requiredBitSet[0] |= 1 << 7
+			requiredBitSet[1] |= 1 << 0
 			if err := func() error {
 				if err := s.NextChargeAt.Decode(d, json.DecodeDateTime); err != nil {
 					return err
@@ -115476,7 +115592,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 				return errors.Wrap(err, "decode field \"next_charge_at\"")
 			}
 		case "processor_status":
-			requiredBitSet[1] |= 1 << 0
+			requiredBitSet[1] |= 1 << 1
 			if err := func() error {
 				v, err := d.Str()
 				s.ProcessorStatus = string(v)
@@ -115498,7 +115614,7 @@ func (s *SubscriptionSummary) Decode(d *jx.Decoder) error {
 	var failures []validate.FieldError
 	for i, mask := range [2]uint8{
 		0b11111111,
-		0b00000001,
+		0b00000011,
 	} {
 		if result := (requiredBitSet[i] & mask) ^ mask; result != 0 {
 			// Mask only required fields and check equality to mask using XOR.
@@ -115540,6 +115656,46 @@ func (s *SubscriptionSummary) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON implements stdjson.Unmarshaler.
 func (s *SubscriptionSummary) UnmarshalJSON(data []byte) error {
+	d := jx.DecodeBytes(data)
+	return s.Decode(d)
+}
+
+// Encode encodes SubscriptionSummaryCollection as json.
+func (s SubscriptionSummaryCollection) Encode(e *jx.Encoder) {
+	e.Str(string(s))
+}
+
+// Decode decodes SubscriptionSummaryCollection from json.
+func (s *SubscriptionSummaryCollection) Decode(d *jx.Decoder) error {
+	if s == nil {
+		return errors.New("invalid: unable to decode SubscriptionSummaryCollection to nil")
+	}
+	v, err := d.StrBytes()
+	if err != nil {
+		return err
+	}
+	// Try to use constant string.
+	switch SubscriptionSummaryCollection(v) {
+	case SubscriptionSummaryCollectionCard:
+		*s = SubscriptionSummaryCollectionCard
+	case SubscriptionSummaryCollectionExternal:
+		*s = SubscriptionSummaryCollectionExternal
+	default:
+		*s = SubscriptionSummaryCollection(v)
+	}
+
+	return nil
+}
+
+// MarshalJSON implements stdjson.Marshaler.
+func (s SubscriptionSummaryCollection) MarshalJSON() ([]byte, error) {
+	e := jx.Encoder{}
+	s.Encode(&e)
+	return e.Bytes(), nil
+}
+
+// UnmarshalJSON implements stdjson.Unmarshaler.
+func (s *SubscriptionSummaryCollection) UnmarshalJSON(data []byte) error {
 	d := jx.DecodeBytes(data)
 	return s.Decode(d)
 }

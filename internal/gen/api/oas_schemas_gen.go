@@ -32887,6 +32887,51 @@ func (o NilRenewalRecoveryInvoice) Or(d RenewalRecoveryInvoice) RenewalRecoveryI
 	return d
 }
 
+// NewNilRenewalRecoveryResponseDataCollection returns new NilRenewalRecoveryResponseDataCollection with value set to v.
+func NewNilRenewalRecoveryResponseDataCollection(v RenewalRecoveryResponseDataCollection) NilRenewalRecoveryResponseDataCollection {
+	return NilRenewalRecoveryResponseDataCollection{
+		Value: v,
+	}
+}
+
+// NilRenewalRecoveryResponseDataCollection is nullable RenewalRecoveryResponseDataCollection.
+type NilRenewalRecoveryResponseDataCollection struct {
+	Value RenewalRecoveryResponseDataCollection
+	Null  bool
+}
+
+// SetTo sets value to v.
+func (o *NilRenewalRecoveryResponseDataCollection) SetTo(v RenewalRecoveryResponseDataCollection) {
+	o.Null = false
+	o.Value = v
+}
+
+// IsNull returns true if value is Null.
+func (o NilRenewalRecoveryResponseDataCollection) IsNull() bool { return o.Null }
+
+// SetToNull sets value to null.
+func (o *NilRenewalRecoveryResponseDataCollection) SetToNull() {
+	o.Null = true
+	var v RenewalRecoveryResponseDataCollection
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o NilRenewalRecoveryResponseDataCollection) Get() (v RenewalRecoveryResponseDataCollection, ok bool) {
+	if o.Null {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o NilRenewalRecoveryResponseDataCollection) Or(d RenewalRecoveryResponseDataCollection) RenewalRecoveryResponseDataCollection {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
 // NewNilString returns new NilString with value set to v.
 func NewNilString(v string) NilString {
 	return NilString{
@@ -39020,6 +39065,7 @@ const (
 	OutstandingActionTypePayRenewal          OutstandingActionType = "pay_renewal"
 	OutstandingActionTypeRetryInvoice        OutstandingActionType = "retry_invoice"
 	OutstandingActionTypeUpdatePaymentMethod OutstandingActionType = "update_payment_method"
+	OutstandingActionTypeContactVenue        OutstandingActionType = "contact_venue"
 )
 
 // AllValues returns all OutstandingActionType values.
@@ -39028,6 +39074,7 @@ func (OutstandingActionType) AllValues() []OutstandingActionType {
 		OutstandingActionTypePayRenewal,
 		OutstandingActionTypeRetryInvoice,
 		OutstandingActionTypeUpdatePaymentMethod,
+		OutstandingActionTypeContactVenue,
 	}
 }
 
@@ -39039,6 +39086,8 @@ func (s OutstandingActionType) MarshalText() ([]byte, error) {
 	case OutstandingActionTypeRetryInvoice:
 		return []byte(s), nil
 	case OutstandingActionTypeUpdatePaymentMethod:
+		return []byte(s), nil
+	case OutstandingActionTypeContactVenue:
 		return []byte(s), nil
 	default:
 		return nil, errors.Errorf("invalid value: %q", s)
@@ -39056,6 +39105,9 @@ func (s *OutstandingActionType) UnmarshalText(data []byte) error {
 		return nil
 	case OutstandingActionTypeUpdatePaymentMethod:
 		*s = OutstandingActionTypeUpdatePaymentMethod
+		return nil
+	case OutstandingActionTypeContactVenue:
+		*s = OutstandingActionTypeContactVenue
 		return nil
 	default:
 		return errors.Errorf("invalid value: %q", data)
@@ -49378,10 +49430,12 @@ func (s *RenewalRecoveryResponse) SetData(val RenewalRecoveryResponseData) {
 type RenewalRecoveryResponseData struct {
 	Actions RenewalRecoveryActions `json:"actions"`
 	// The invoice's balance plus the pending late fee (the recovery charge's `expected_amount_minor`).
-	AmountDueMinor        int64                     `json:"amount_due_minor"`
-	CardPaymentsAvailable bool                      `json:"card_payments_available"`
-	ChargeInProgress      bool                      `json:"charge_in_progress"`
-	Invoice               NilRenewalRecoveryInvoice `json:"invoice"`
+	AmountDueMinor        int64 `json:"amount_due_minor"`
+	CardPaymentsAvailable bool  `json:"card_payments_available"`
+	ChargeInProgress      bool  `json:"charge_in_progress"`
+	// How the membership is paid (null without a subscription).
+	Collection NilRenewalRecoveryResponseDataCollection `json:"collection"`
+	Invoice    NilRenewalRecoveryInvoice                `json:"invoice"`
 	// The pass's oldest pending late fee (null: none). It is charged
 	// to the same card right after the renewal is paid (the recovery
 	// charge, the member's pay link); once the renewal is paid it is
@@ -49413,6 +49467,11 @@ func (s *RenewalRecoveryResponseData) GetCardPaymentsAvailable() bool {
 // GetChargeInProgress returns the value of ChargeInProgress.
 func (s *RenewalRecoveryResponseData) GetChargeInProgress() bool {
 	return s.ChargeInProgress
+}
+
+// GetCollection returns the value of Collection.
+func (s *RenewalRecoveryResponseData) GetCollection() NilRenewalRecoveryResponseDataCollection {
+	return s.Collection
 }
 
 // GetInvoice returns the value of Invoice.
@@ -49470,6 +49529,11 @@ func (s *RenewalRecoveryResponseData) SetChargeInProgress(val bool) {
 	s.ChargeInProgress = val
 }
 
+// SetCollection sets the value of Collection.
+func (s *RenewalRecoveryResponseData) SetCollection(val NilRenewalRecoveryResponseDataCollection) {
+	s.Collection = val
+}
+
 // SetInvoice sets the value of Invoice.
 func (s *RenewalRecoveryResponseData) SetInvoice(val NilRenewalRecoveryInvoice) {
 	s.Invoice = val
@@ -49503,6 +49567,47 @@ func (s *RenewalRecoveryResponseData) SetSavedCard(val bool) {
 // SetSubscriptionID sets the value of SubscriptionID.
 func (s *RenewalRecoveryResponseData) SetSubscriptionID(val NilUUID) {
 	s.SubscriptionID = val
+}
+
+type RenewalRecoveryResponseDataCollection string
+
+const (
+	RenewalRecoveryResponseDataCollectionCard     RenewalRecoveryResponseDataCollection = "card"
+	RenewalRecoveryResponseDataCollectionExternal RenewalRecoveryResponseDataCollection = "external"
+)
+
+// AllValues returns all RenewalRecoveryResponseDataCollection values.
+func (RenewalRecoveryResponseDataCollection) AllValues() []RenewalRecoveryResponseDataCollection {
+	return []RenewalRecoveryResponseDataCollection{
+		RenewalRecoveryResponseDataCollectionCard,
+		RenewalRecoveryResponseDataCollectionExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s RenewalRecoveryResponseDataCollection) MarshalText() ([]byte, error) {
+	switch s {
+	case RenewalRecoveryResponseDataCollectionCard:
+		return []byte(s), nil
+	case RenewalRecoveryResponseDataCollectionExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *RenewalRecoveryResponseDataCollection) UnmarshalText(data []byte) error {
+	switch RenewalRecoveryResponseDataCollection(data) {
+	case RenewalRecoveryResponseDataCollectionCard:
+		*s = RenewalRecoveryResponseDataCollectionCard
+		return nil
+	case RenewalRecoveryResponseDataCollectionExternal:
+		*s = RenewalRecoveryResponseDataCollectionExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type RenewalRecoveryResponseDataPassStatus string
@@ -53227,15 +53332,17 @@ func (s *SubscriptionChangeResponseData) SetValidTo(val NilDate) {
 
 // Ref: #/components/schemas/SubscriptionSummary
 type SubscriptionSummary struct {
-	AmountMinor      int64                       `json:"amount_minor"`
-	CanceledAt       NilDateTime                 `json:"canceled_at"`
-	Currency         string                      `json:"currency"`
-	CurrentPeriodEnd NilDateTime                 `json:"current_period_end"`
-	ID               uuid.UUID                   `json:"id"`
-	Interval         SubscriptionSummaryInterval `json:"interval"`
-	IntervalCount    int                         `json:"interval_count"`
-	NextChargeAt     NilDateTime                 `json:"next_charge_at"`
-	ProcessorStatus  string                      `json:"processor_status"`
+	AmountMinor int64       `json:"amount_minor"`
+	CanceledAt  NilDateTime `json:"canceled_at"`
+	// How the membership is paid, by card at each renewal or externally (settled by staff).
+	Collection       SubscriptionSummaryCollection `json:"collection"`
+	Currency         string                        `json:"currency"`
+	CurrentPeriodEnd NilDateTime                   `json:"current_period_end"`
+	ID               uuid.UUID                     `json:"id"`
+	Interval         SubscriptionSummaryInterval   `json:"interval"`
+	IntervalCount    int                           `json:"interval_count"`
+	NextChargeAt     NilDateTime                   `json:"next_charge_at"`
+	ProcessorStatus  string                        `json:"processor_status"`
 }
 
 // GetAmountMinor returns the value of AmountMinor.
@@ -53246,6 +53353,11 @@ func (s *SubscriptionSummary) GetAmountMinor() int64 {
 // GetCanceledAt returns the value of CanceledAt.
 func (s *SubscriptionSummary) GetCanceledAt() NilDateTime {
 	return s.CanceledAt
+}
+
+// GetCollection returns the value of Collection.
+func (s *SubscriptionSummary) GetCollection() SubscriptionSummaryCollection {
+	return s.Collection
 }
 
 // GetCurrency returns the value of Currency.
@@ -53293,6 +53405,11 @@ func (s *SubscriptionSummary) SetCanceledAt(val NilDateTime) {
 	s.CanceledAt = val
 }
 
+// SetCollection sets the value of Collection.
+func (s *SubscriptionSummary) SetCollection(val SubscriptionSummaryCollection) {
+	s.Collection = val
+}
+
 // SetCurrency sets the value of Currency.
 func (s *SubscriptionSummary) SetCurrency(val string) {
 	s.Currency = val
@@ -53326,6 +53443,48 @@ func (s *SubscriptionSummary) SetNextChargeAt(val NilDateTime) {
 // SetProcessorStatus sets the value of ProcessorStatus.
 func (s *SubscriptionSummary) SetProcessorStatus(val string) {
 	s.ProcessorStatus = val
+}
+
+// How the membership is paid, by card at each renewal or externally (settled by staff).
+type SubscriptionSummaryCollection string
+
+const (
+	SubscriptionSummaryCollectionCard     SubscriptionSummaryCollection = "card"
+	SubscriptionSummaryCollectionExternal SubscriptionSummaryCollection = "external"
+)
+
+// AllValues returns all SubscriptionSummaryCollection values.
+func (SubscriptionSummaryCollection) AllValues() []SubscriptionSummaryCollection {
+	return []SubscriptionSummaryCollection{
+		SubscriptionSummaryCollectionCard,
+		SubscriptionSummaryCollectionExternal,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s SubscriptionSummaryCollection) MarshalText() ([]byte, error) {
+	switch s {
+	case SubscriptionSummaryCollectionCard:
+		return []byte(s), nil
+	case SubscriptionSummaryCollectionExternal:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *SubscriptionSummaryCollection) UnmarshalText(data []byte) error {
+	switch SubscriptionSummaryCollection(data) {
+	case SubscriptionSummaryCollectionCard:
+		*s = SubscriptionSummaryCollectionCard
+		return nil
+	case SubscriptionSummaryCollectionExternal:
+		*s = SubscriptionSummaryCollectionExternal
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
 }
 
 type SubscriptionSummaryInterval string

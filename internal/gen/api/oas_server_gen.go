@@ -666,7 +666,11 @@ type Handler interface {
 	// `details.decline_code`, `details.next_step` `update_card`; the
 	// decline is recorded like any other); 422 `NO_OPEN_INVOICE` when
 	// nothing is owed; 409 `BALANCE_CHANGED` when `expected_amount_minor`
-	// differs from the balance (nothing charged). `passes.manage`.
+	// differs from the balance (nothing charged); 422 `NOT_RETRYABLE` for
+	// an externally billed membership (`details.reason`
+	// `externally_billed`, `details.next_step` `contact_venue`; checked
+	// after `NO_OPEN_INVOICE`, nothing charged, its late fee neither).
+	// `passes.manage`.
 	//
 	// POST /admin/passes/{id}/renewal-recovery/charge
 	ChargeAdminRenewalRecovery(ctx context.Context, req OptRenewalRecoveryChargeRequest, params ChargeAdminRenewalRecoveryParams) (*RenewalRecoveryChargeResponse, error)
@@ -1668,7 +1672,10 @@ type Handler interface {
 	// nothing is owed), whether a charge of it is in progress, whether the
 	// venue takes cards and the member has a saved card, and the actions
 	// open now (`actions.charge_saved_card`, `actions.send_payment_link`).
-	// `passes.manage`.
+	// `collection` is how the membership is paid (`card`, `external`; null
+	// without a subscription): an externally billed membership offers
+	// neither a card charge nor a pay link (both false) and is settled with
+	// `POST /admin/passes/{id}/external-settlement`. `passes.manage`.
 	//
 	// GET /admin/passes/{id}/renewal-recovery
 	GetAdminRenewalRecovery(ctx context.Context, params GetAdminRenewalRecoveryParams) (*RenewalRecoveryResponse, error)
@@ -2094,6 +2101,10 @@ type Handler interface {
 	// pays it (`retry_invoice`: `POST` its retry path, its confirm path)
 	// and, when Stripe answered, the member's `cards_on_file` (left out when
 	// the cards could not be read). `totals` sums the items per currency.
+	// An invoice of a membership billed externally (paid outside the
+	// service) offers no card action: `action.type` `contact_venue`
+	// (`GET` the invoice, no confirm path), `next_step` `contact_venue`,
+	// `state_key` `invoice_{status}_external`.
 	//
 	// GET /me/outstanding-payments
 	GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error)
@@ -3292,6 +3303,10 @@ type Handler interface {
 	// app with `client_secret`; the charge holds the invoice until then),
 	// `processing` (a bank debit: Stripe's `invoice.paid` or
 	// `invoice.payment_failed` settles it) or `failed` with `message`.
+	// An invoice of an externally billed membership is 422
+	// `NOT_RETRYABLE` (`details.reason` `externally_billed`,
+	// `details.next_step` `contact_venue`; nothing charged): record its
+	// settlement instead.
 	//
 	// POST /admin/billing/invoices/{id}/retry
 	RetryAdminInvoice(ctx context.Context, req OptAdminInvoiceRetryRequest, params RetryAdminInvoiceParams) (*InvoiceRetryResponse, error)
@@ -3301,7 +3316,11 @@ type Handler interface {
 	// the customer's default) for `total` minus `amount_paid`, off session.
 	// Checks, in this order, each refusal carrying `details.next_step`:
 	// 404 `NOT_FOUND`; 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` (a draft,
-	// void or uncollectible invoice, or one not billed through Stripe);
+	// void or uncollectible invoice, or one not billed through Stripe:
+	// `details.reason` `not_billed_by_card`; an invoice of a membership
+	// billed externally, paid outside the service: `details.reason`
+	// `externally_billed`, `details.next_step` `contact_venue`, nothing
+	// charged and the payment processor not asked);
 	// 409 `BALANCE_CHANGED` when `expected_amount_minor` differs from the
 	// balance (nothing charged; `details.outstanding_balance_minor`);
 	// 422 `CARD_PAYMENTS_UNAVAILABLE`; 422 `NO_PAYMENT_METHOD`; 409
@@ -3423,7 +3442,12 @@ type Handler interface {
 	// `membership.renewal_payment_link_sent` names the invoice and the
 	// channels. 422 `RENEWAL_PAYMENT_LINK_FAILED` when no chosen channel
 	// reaches the member (`details.skipped`, channel:reason; nothing is
-	// written); 422 `NO_OPEN_INVOICE` when nothing is owed.
+	// written); 422 `NO_OPEN_INVOICE` when nothing is owed; 422
+	// `NOT_RETRYABLE` for an externally billed membership
+	// (`details.reason` `externally_billed`, `details.next_step`
+	// `contact_venue`, nothing queued): its link would lead to the card
+	// retry, which refuses such an invoice; the venue reminds the member
+	// by its own means and records the settlement.
 	// `passes.manage` and `notifications.send`.
 	//
 	// POST /admin/passes/{id}/renewal-recovery/payment-link
@@ -3453,8 +3477,16 @@ type Handler interface {
 	// `STRIPE_NOT_CONFIGURED` when the venue's payment processor is not
 	// configured (`details.reason`), 502 `STRIPE_ERROR` when it refuses
 	// (nothing changed), 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
-	// lost (nothing changed here; the change may be made again).
-	// `passes.manage`.
+	// lost: the change is kept on its attempt (from, to, reason, who asked)
+	// and the reconcile finishes it without staff repeating it: it reads
+	// the subscription at the payment processor, and when the change is
+	// there it records the collection and the audit entry; when it is not,
+	// it sends the change again under the same idempotency key; a refusal
+	// then leaves the membership as it was. Meanwhile another change of
+	// the membership is 409 `PAYMENT_PENDING`. While a membership is
+	// billed externally every card path refuses its invoices (422
+	// `NOT_RETRYABLE`, `details.reason` `externally_billed`), including
+	// an invoice left unpaid from before the change. `passes.manage`.
 	//
 	// PUT /admin/passes/{id}/billing-collection
 	SetAdminBillingCollection(ctx context.Context, req *BillingCollectionRequest, params SetAdminBillingCollectionParams) (*BillingCollectionResponse, error)
@@ -3630,10 +3662,15 @@ type Handler interface {
 	// `STRIPE_NOT_CONFIGURED` (`details.reason`); 422 `NO_OPEN_INVOICE`
 	// (nothing owed); 409 `PAYMENT_PENDING` (another payment of the invoice
 	// runs). 502 `SETTLEMENT_FAILED` when the payment processor refuses
-	// (nothing changed); 502 `OPERATION_FAILED` when it recorded the
-	// settlement but our write failed (`details.attempt_id`; the attempt
-	// is left to the reconcile and the processor's `invoice.paid`
-	// finishes our rows: reload later). `passes.manage`.
+	// (nothing changed); 409 `UNKNOWN_WRITE_OUTCOME` when its answer was
+	// lost; 502 `OPERATION_FAILED` when it recorded the settlement but our
+	// write failed (`details.attempt_id`). In both the settlement is kept
+	// on its attempt (method, note, who asked) and is finished as asked,
+	// by the processor's `invoice.paid` (paid out of band) or by the
+	// reconcile (it reads the invoice and, when it is still open, sends
+	// the settlement again under the same idempotency key): the payment
+	// row keeps the staff's `method`, the audit entry their `note`.
+	// Reload later. `passes.manage`.
 	//
 	// POST /admin/passes/{id}/external-settlement
 	SettleAdminPassExternally(ctx context.Context, req *ExternalSettlementRequest, params SettleAdminPassExternallyParams) (*InvoiceDetailResponse, error)

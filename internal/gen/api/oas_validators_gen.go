@@ -17178,6 +17178,8 @@ func (s OutstandingActionType) Validate() error {
 		return nil
 	case "update_payment_method":
 		return nil
+	case "contact_venue":
+		return nil
 	default:
 		return errors.Errorf("invalid value: %v", s)
 	}
@@ -23606,6 +23608,24 @@ func (s *RenewalRecoveryResponseData) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if value, ok := s.Collection.Get(); ok {
+			if err := func() error {
+				if err := value.Validate(); err != nil {
+					return err
+				}
+				return nil
+			}(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "collection",
+			Error: err,
+		})
+	}
+	if err := func() error {
 		if value, ok := s.Invoice.Get(); ok {
 			if err := func() error {
 				if err := value.Validate(); err != nil {
@@ -23656,6 +23676,17 @@ func (s *RenewalRecoveryResponseData) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
+}
+
+func (s RenewalRecoveryResponseDataCollection) Validate() error {
+	switch s {
+	case "card":
+		return nil
+	case "external":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
 }
 
 func (s RenewalRecoveryResponseDataPassStatus) Validate() error {
@@ -26048,6 +26079,17 @@ func (s *SubscriptionSummary) Validate() error {
 
 	var failures []validate.FieldError
 	if err := func() error {
+		if err := s.Collection.Validate(); err != nil {
+			return err
+		}
+		return nil
+	}(); err != nil {
+		failures = append(failures, validate.FieldError{
+			Name:  "collection",
+			Error: err,
+		})
+	}
+	if err := func() error {
 		if err := s.Interval.Validate(); err != nil {
 			return err
 		}
@@ -26062,6 +26104,17 @@ func (s *SubscriptionSummary) Validate() error {
 		return &validate.Error{Fields: failures}
 	}
 	return nil
+}
+
+func (s SubscriptionSummaryCollection) Validate() error {
+	switch s {
+	case "card":
+		return nil
+	case "external":
+		return nil
+	default:
+		return errors.Errorf("invalid value: %v", s)
+	}
 }
 
 func (s SubscriptionSummaryInterval) Validate() error {

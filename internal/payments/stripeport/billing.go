@@ -80,6 +80,8 @@ type Subscription struct {
 	ItemID string
 	// AmountMinor is the first item's unit amount.
 	AmountMinor int64
+	// CollectionMethod is charge_automatically or send_invoice.
+	CollectionMethod string
 }
 
 // Invoice is what the domain reads of an invoice.
@@ -283,7 +285,8 @@ func unixTime(sec int64) time.Time {
 
 func subscriptionOf(sub *stripe.Subscription) *Subscription {
 	out := &Subscription{ID: sub.ID, Status: string(sub.Status), Metadata: sub.Metadata,
-		CurrentPeriodEnd: unixTime(sub.CurrentPeriodEnd), TrialEnd: unixTime(sub.TrialEnd)}
+		CurrentPeriodEnd: unixTime(sub.CurrentPeriodEnd), TrialEnd: unixTime(sub.TrialEnd),
+		CollectionMethod: string(sub.CollectionMethod)}
 	if sub.Customer != nil {
 		out.Customer = sub.Customer.ID
 	}
