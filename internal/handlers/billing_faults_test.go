@@ -61,6 +61,7 @@ func TestRenewalRequiresAction(t *testing.T) {
 	e.fake.DeclineRenewals(nil)
 	e.fake.RequireAuthentication("pm_bill")
 	charges, paid := e.fake.InvoiceCharges(), e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 
 	_, err := e.staff.ChargeAdminRenewalRecovery(e.ctx, api.OptRenewalRecoveryChargeRequest{},
 		api.ChargeAdminRenewalRecoveryParams{ID: e.pass, IdempotencyKey: uuid.NewString()})
@@ -87,11 +88,13 @@ func TestRenewalRequiresAction(t *testing.T) {
 	e.postAll(t, evs)
 	require.Equal(t, invoice.StatusPaid, e.db().Invoice.GetX(e.op, inv.ID).Status)
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	at := e.db().PaymentAttempt.GetX(e.op, ats[0].ID)
 	require.Equal(t, paymentattempt.StateSucceeded, at.State)
 	require.Nil(t, at.LiveSubjectID)
 	e.postAll(t, evs) // Stripe posts again: nothing changes
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	require.Equal(t, charges+1, e.fake.InvoiceCharges())
 }
 
@@ -106,6 +109,7 @@ func TestRenewalAsksToAuthenticate(t *testing.T) {
 	e.fake.DeclineRenewals(nil)
 	e.fake.RequireAuthentication("pm_bill")
 	charges, paid := e.fake.InvoiceCharges(), e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 
 	res, err := e.memberRetry(inv.ID)
 	require.NoError(t, err)
@@ -125,12 +129,14 @@ func TestRenewalAsksToAuthenticate(t *testing.T) {
 	require.Equal(t, "paid", string(e.confirm(t, inv.ID, intent).Status))
 	require.Equal(t, invoice.StatusPaid, e.db().Invoice.GetX(e.op, inv.ID).Status)
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	ats := e.payAttempts(t, inv.ID)
 	require.Len(t, ats, 1)
 	require.Equal(t, paymentattempt.StateSucceeded, ats[0].State)
 	require.Equal(t, intent, *ats[0].ProcessorObjectID)
 	e.postAll(t, evs)
 	require.Equal(t, paid+1, e.renewalPayments(t), "the events after the confirm pay nothing twice")
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	require.Equal(t, paymentattempt.StateSucceeded, e.db().PaymentAttempt.GetX(e.op, ats[0].ID).State)
 	require.Equal(t, charges+1, e.fake.InvoiceCharges())
 }
@@ -147,6 +153,7 @@ func TestSavedCardAsksToAuthenticate(t *testing.T) {
 	e.fake.AttachCard("cus_bill", "pm_3ds", "visa", "3184", "")
 	e.fake.RequireAuthentication("pm_3ds")
 	paid := e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 
 	res, err := e.staff.RetryAdminInvoice(e.ctx, api.NewOptAdminInvoiceRetryRequest(api.AdminInvoiceRetryRequest{
 		PaymentMethodID: api.NewOptString("pm_3ds")}), api.RetryAdminInvoiceParams{ID: inv.ID, IdempotencyKey: uuid.NewString()})
@@ -174,6 +181,7 @@ func TestSavedCardAsksToAuthenticate(t *testing.T) {
 	require.Equal(t, api.InvoiceRetryResultStatusSucceeded, res.Data.Status)
 	require.Equal(t, invoice.StatusPaid, e.db().Invoice.GetX(e.op, inv.ID).Status)
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	require.Len(t, e.payAttempts(t, inv.ID), 2)
 }
 
@@ -268,6 +276,7 @@ func TestReconcileInvoicePayDeclined(t *testing.T) {
 	e := newLifeEnv(t)
 	inv := e.renew(t, true)
 	charges, paid := e.fake.InvoiceCharges(), e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 	e.fake.DropInvoicePays(10)
 	_, err := e.memberRetry(inv.ID)
 	requireCode(t, err, http.StatusConflict, "UNKNOWN_WRITE_OUTCOME")
@@ -291,6 +300,7 @@ func TestReconcileInvoicePayDeclined(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, api.InvoiceRetryResultStatusSucceeded, res.Data.Status)
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	require.Equal(t, charges+2, e.fake.InvoiceCharges())
 }
 
@@ -304,6 +314,7 @@ func TestInvoicePayProcessing(t *testing.T) {
 	e.fake.DeclineRenewals(nil)
 	e.fake.ProcessSlowly("pm_bill")
 	charges, paid := e.fake.InvoiceCharges(), e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 
 	res, err := e.memberRetry(inv.ID)
 	require.NoError(t, err)
@@ -326,6 +337,7 @@ func TestInvoicePayProcessing(t *testing.T) {
 	e.postAll(t, evs)
 	require.Equal(t, invoice.StatusPaid, e.db().Invoice.GetX(e.op, inv.ID).Status)
 	require.Equal(t, paid+1, e.renewalPayments(t))
+	require.Equal(t, renewed+1, e.eventCount(t, "membership.renewed"), "one membership.renewed")
 	at := e.db().PaymentAttempt.GetX(e.op, ats[0].ID)
 	require.Equal(t, paymentattempt.StateSucceeded, at.State)
 	require.Nil(t, at.LiveSubjectID)
@@ -343,6 +355,7 @@ func TestReconcileInvoicePayProcessing(t *testing.T) {
 	e.fake.DeclineRenewals(nil)
 	e.fake.ProcessSlowly("pm_bill")
 	charges, paid := e.fake.InvoiceCharges(), e.renewalPayments(t)
+	renewed := e.eventCount(t, "membership.renewed")
 	e.fake.DropInvoicePays(10)
 	_, err := e.memberRetry(inv.ID)
 	requireCode(t, err, http.StatusConflict, "UNKNOWN_WRITE_OUTCOME")
@@ -364,6 +377,7 @@ func TestReconcileInvoicePayProcessing(t *testing.T) {
 	require.Equal(t, paymentattempt.StateFailed, at.State)
 	require.Nil(t, at.LiveSubjectID)
 	e.requireUnpaid(t, inv.ID, paid)
+	require.Equal(t, renewed, e.eventCount(t, "membership.renewed"), "a failed debit renews nothing")
 
 	// Free again: staff's recovery charge starts the next debit, 200
 	// processing with the invoice unpaid.

@@ -24,7 +24,9 @@ type Billing interface {
 	// GetInvoice reads an invoice of the connected account.
 	GetInvoice(ctx context.Context, account, id string) (*Invoice, error)
 	// PayInvoice charges an open invoice's remaining amount to paymentMethod
-	// (the customer's default when empty), off session.
+	// (the customer's default when empty), off session. A charge that waits
+	// (3-D Secure, a processing debit) is the open invoice with its intent's
+	// IntentStatus and ClientSecret, not an error.
 	PayInvoice(ctx context.Context, account, key, id, paymentMethod string) (*Invoice, error)
 	// PayInvoiceOutOfBand marks an open invoice paid outside Stripe (cash,
 	// a bank transfer, a comp): Stripe charges nothing and stops retrying.
