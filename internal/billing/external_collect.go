@@ -119,10 +119,12 @@ func (s *Service) SetCollection(ctx context.Context, passID uuid.UUID, to subscr
 		return nil, err
 	}
 	in := requester(ctx, map[string]any{"kind": intentCollection, "from": string(sub.Collection), "to": string(to), "reason": reason})
-	if at, err = s.client.PaymentAttempt.UpdateOne(at).SetIntent(in).Save(ctx); err != nil {
+	withIntent, err := s.client.PaymentAttempt.UpdateOne(at).SetIntent(in).Save(ctx)
+	if err != nil {
 		_ = s.client.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
 		return nil, err
 	}
+	at = withIntent
 	if _, err := s.stripeUpdate(ctx, at, collectionUpdate(*vp.AccountID, *sub.ProcessorSubscriptionID, to)); err != nil {
 		return nil, err
 	}

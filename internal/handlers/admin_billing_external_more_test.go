@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -303,4 +304,28 @@ func TestExternalSettlementFinishedLaterKeepsMethod(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, renewals(), 2)
 	require.Equal(t, 2, e.audits(t, billing.AuditSettledExternally))
+
+	// Stripe failed before paying it: the reconcile sends the settlement
+	// again under the attempt's key, then records it as asked.
+	inv3 := e.renew(t, false)
+	e.fake.FailInvoicePays(10)
+	_, err = e.settle(t, "s-4", api.ExternalSettlementRequestMethodCash)
+	requireCode(t, err, http.StatusConflict, "UNKNOWN_WRITE_OUTCOME")
+	e.fake.FailInvoicePays(0)
+	var stripeInv map[string]any
+	require.NoError(t, json.Unmarshal(e.fake.InvoiceObject(*inv3.ProcessorInvoiceID), &stripeInv))
+	require.Equal(t, "open", stripeInv["status"], "Stripe paid nothing")
+	at = e.db().PaymentAttempt.Query().Where(paymentattempt.SubjectID(inv3.ID)).OnlyX(e.op)
+	e.asSwept(t, at)
+	require.NoError(t, e.svc.Reconcile(e.op, at.ID))
+	require.NoError(t, json.Unmarshal(e.fake.InvoiceObject(*inv3.ProcessorInvoiceID), &stripeInv))
+	require.Equal(t, "paid", stripeInv["status"])
+	require.Equal(t, true, stripeInv["paid_out_of_band"])
+	require.Equal(t, invoice.StatusPaid, e.db().Invoice.GetX(e.op, inv3.ID).Status)
+	pays = renewals()
+	require.Len(t, pays, 3)
+	require.Equal(t, payment.MethodCash, pays[2].Method)
+	require.Equal(t, 3, e.audits(t, billing.AuditSettledExternally))
+	require.Equal(t, "reconcile", e.auditText(t, billing.AuditSettledExternally, "finished_by"))
+	require.Equal(t, "transfer ref 42", e.auditText(t, billing.AuditSettledExternally, "note"))
 }

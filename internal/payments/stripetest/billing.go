@@ -438,6 +438,12 @@ func (f *Fake) payInvoice(w http.ResponseWriter, key, id string, outOfBand bool,
 		refusedCharge(w)
 		return
 	}
+	if f.subFaults.payFail500 > 0 {
+		f.subFaults.payFail500--
+		f.mu.Unlock()
+		writeRaw(w, 500, []byte(`{"error":{"type":"api_error","message":"an error occurred"}}`))
+		return
+	}
 	inv := f.billing().invoices[id]
 	if inv == nil {
 		f.mu.Unlock()

@@ -15,6 +15,8 @@ type subFaults struct {
 	createDrop, payDrop int
 	// payRefuse refuses invoice payments (a 400 before anything happens).
 	payRefuse int
+	// payFail500 answers invoice payments 500 before anything happens.
+	payFail500 int
 	// applied counts, per subscription, the updates that changed something
 	// (a replay of a key changes nothing).
 	applied map[string]int
@@ -199,4 +201,12 @@ func (f *Fake) RefuseInvoicePays(n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subFaults.payRefuse = n
+}
+
+// FailInvoicePays makes the next n invoice payments on request answer 500
+// before anything is paid (the client cannot know: an unknown outcome).
+func (f *Fake) FailInvoicePays(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.payFail500 = n
 }
