@@ -80,6 +80,8 @@ type Subscription struct {
 	ItemID string
 	// AmountMinor is the first item's unit amount.
 	AmountMinor int64
+	// Schedule is the schedule managing the subscription ("" without one).
+	Schedule string
 }
 
 // Invoice is what the domain reads of an invoice.
@@ -257,6 +259,9 @@ func subscriptionOf(sub *stripe.Subscription) *Subscription {
 		CurrentPeriodEnd: unixTime(sub.CurrentPeriodEnd), TrialEnd: unixTime(sub.TrialEnd)}
 	if sub.Customer != nil {
 		out.Customer = sub.Customer.ID
+	}
+	if sub.Schedule != nil {
+		out.Schedule = sub.Schedule.ID
 	}
 	if sub.Items != nil && len(sub.Items.Data) > 0 && sub.Items.Data[0].Price != nil && sub.Items.Data[0].Price.Product != nil {
 		out.Product = sub.Items.Data[0].Price.Product.ID

@@ -80,6 +80,8 @@ type Fake struct {
 	desk cardDesk
 	// subFaults scripts subscription updates (subfaults.go).
 	subFaults subFaults
+	// schedFaults scripts schedule phase writes (schedfaults.go).
+	schedFaults schedFaults
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
