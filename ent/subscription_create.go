@@ -607,6 +607,18 @@ func (u *SubscriptionUpsert) UpdateUpdatedAt() *SubscriptionUpsert {
 	return u
 }
 
+// SetPassTypeID sets the "pass_type_id" field.
+func (u *SubscriptionUpsert) SetPassTypeID(v uuid.UUID) *SubscriptionUpsert {
+	u.Set(subscription.FieldPassTypeID, v)
+	return u
+}
+
+// UpdatePassTypeID sets the "pass_type_id" field to the value that was provided on create.
+func (u *SubscriptionUpsert) UpdatePassTypeID() *SubscriptionUpsert {
+	u.SetExcluded(subscription.FieldPassTypeID)
+	return u
+}
+
 // SetPaymentMethodID sets the "payment_method_id" field.
 func (u *SubscriptionUpsert) SetPaymentMethodID(v string) *SubscriptionUpsert {
 	u.Set(subscription.FieldPaymentMethodID, v)
@@ -786,9 +798,6 @@ func (u *SubscriptionUpsertOne) UpdateNewValues() *SubscriptionUpsertOne {
 		if _, exists := u.create.mutation.PassID(); exists {
 			s.SetIgnore(subscription.FieldPassID)
 		}
-		if _, exists := u.create.mutation.PassTypeID(); exists {
-			s.SetIgnore(subscription.FieldPassTypeID)
-		}
 		if _, exists := u.create.mutation.CustomerID(); exists {
 			s.SetIgnore(subscription.FieldCustomerID)
 		}
@@ -843,6 +852,20 @@ func (u *SubscriptionUpsertOne) SetUpdatedAt(v time.Time) *SubscriptionUpsertOne
 func (u *SubscriptionUpsertOne) UpdateUpdatedAt() *SubscriptionUpsertOne {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (u *SubscriptionUpsertOne) SetPassTypeID(v uuid.UUID) *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetPassTypeID(v)
+	})
+}
+
+// UpdatePassTypeID sets the "pass_type_id" field to the value that was provided on create.
+func (u *SubscriptionUpsertOne) UpdatePassTypeID() *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdatePassTypeID()
 	})
 }
 
@@ -1216,9 +1239,6 @@ func (u *SubscriptionUpsertBulk) UpdateNewValues() *SubscriptionUpsertBulk {
 			if _, exists := b.mutation.PassID(); exists {
 				s.SetIgnore(subscription.FieldPassID)
 			}
-			if _, exists := b.mutation.PassTypeID(); exists {
-				s.SetIgnore(subscription.FieldPassTypeID)
-			}
 			if _, exists := b.mutation.CustomerID(); exists {
 				s.SetIgnore(subscription.FieldCustomerID)
 			}
@@ -1274,6 +1294,20 @@ func (u *SubscriptionUpsertBulk) SetUpdatedAt(v time.Time) *SubscriptionUpsertBu
 func (u *SubscriptionUpsertBulk) UpdateUpdatedAt() *SubscriptionUpsertBulk {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (u *SubscriptionUpsertBulk) SetPassTypeID(v uuid.UUID) *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetPassTypeID(v)
+	})
+}
+
+// UpdatePassTypeID sets the "pass_type_id" field to the value that was provided on create.
+func (u *SubscriptionUpsertBulk) UpdatePassTypeID() *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdatePassTypeID()
 	})
 }
 

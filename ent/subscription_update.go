@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/google/uuid"
 	"github.com/venueplatform/venue/ent/predicate"
 	"github.com/venueplatform/venue/ent/subscription"
 )
@@ -31,6 +32,20 @@ func (_u *SubscriptionUpdate) Where(ps ...predicate.Subscription) *SubscriptionU
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *SubscriptionUpdate) SetUpdatedAt(v time.Time) *SubscriptionUpdate {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (_u *SubscriptionUpdate) SetPassTypeID(v uuid.UUID) *SubscriptionUpdate {
+	_u.mutation.SetPassTypeID(v)
+	return _u
+}
+
+// SetNillablePassTypeID sets the "pass_type_id" field if the given value is not nil.
+func (_u *SubscriptionUpdate) SetNillablePassTypeID(v *uuid.UUID) *SubscriptionUpdate {
+	if v != nil {
+		_u.SetPassTypeID(*v)
+	}
 	return _u
 }
 
@@ -307,6 +322,9 @@ func (_u *SubscriptionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(subscription.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.PassTypeID(); ok {
+		_spec.SetField(subscription.FieldPassTypeID, field.TypeUUID, value)
+	}
 	if value, ok := _u.mutation.PaymentMethodID(); ok {
 		_spec.SetField(subscription.FieldPaymentMethodID, field.TypeString, value)
 	}
@@ -378,6 +396,20 @@ type SubscriptionUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *SubscriptionUpdateOne) SetUpdatedAt(v time.Time) *SubscriptionUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
+	return _u
+}
+
+// SetPassTypeID sets the "pass_type_id" field.
+func (_u *SubscriptionUpdateOne) SetPassTypeID(v uuid.UUID) *SubscriptionUpdateOne {
+	_u.mutation.SetPassTypeID(v)
+	return _u
+}
+
+// SetNillablePassTypeID sets the "pass_type_id" field if the given value is not nil.
+func (_u *SubscriptionUpdateOne) SetNillablePassTypeID(v *uuid.UUID) *SubscriptionUpdateOne {
+	if v != nil {
+		_u.SetPassTypeID(*v)
+	}
 	return _u
 }
 
@@ -683,6 +715,9 @@ func (_u *SubscriptionUpdateOne) sqlSave(ctx context.Context) (_node *Subscripti
 	}
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(subscription.FieldUpdatedAt, field.TypeTime, value)
+	}
+	if value, ok := _u.mutation.PassTypeID(); ok {
+		_spec.SetField(subscription.FieldPassTypeID, field.TypeUUID, value)
 	}
 	if value, ok := _u.mutation.PaymentMethodID(); ok {
 		_spec.SetField(subscription.FieldPaymentMethodID, field.TypeString, value)

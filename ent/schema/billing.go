@@ -27,7 +27,9 @@ func (Subscription) Fields() []ent.Field {
 	return []ent.Field{
 		field.UUID("member_id", uuidType).Immutable(),
 		field.UUID("pass_id", uuidType).Immutable(),
-		field.UUID("pass_type_id", uuidType).Immutable(),
+		// pass_type_id follows the pass: a Move to Flexible changes it when
+		// the flexible phase's first period is paid.
+		field.UUID("pass_type_id", uuidType),
 		field.String("customer_id").NotEmpty().MaxLen(255).Immutable(),
 		field.String("payment_method_id").Optional().Nillable().MaxLen(255),
 		field.String("processor_subscription_id").Optional().Nillable().MaxLen(255),

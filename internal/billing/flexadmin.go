@@ -293,6 +293,9 @@ func (s *Service) flexAfterRenewal(ctx context.Context, tx *ent.Tx, sub *ent.Sub
 			} else {
 				upd.SetFlexibleQuantity(ch.Quantity)
 			}
+			if ch.PassTypeID != "" {
+				return applyMove(ctx, tx, upd, sub, ch) // flexadmin_move.go
+			}
 			return upd.Exec(ctx)
 		}
 	}

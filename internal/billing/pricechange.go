@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/auditlog"
@@ -52,6 +55,9 @@ type priceTarget struct {
 	// always sends the change even when the amount is the same (the staff's
 	// explicit change of the recurring amount).
 	always bool
+	// own gives a subscription a schedule manages its phases' own prices
+	// back (a rate lock ends); to is then what the next renewal charges.
+	own bool
 }
 
 // priceChange is a change of membership prices with the rows that go with it.
@@ -71,9 +77,12 @@ type priceChange struct {
 // stagedPrice is a target with its attempt and its Stripe update.
 type stagedPrice struct {
 	priceTarget
-	from   int64
-	at     *ent.PaymentAttempt
-	upd    stripeport.SubscriptionUpdate
+	from int64
+	at   *ent.PaymentAttempt
+	upd  stripeport.SubscriptionUpdate
+	// phases, when set, are sent instead of upd: a schedule manages the
+	// subscription, so the price goes into its phases (ratelock_phases.go).
+	phases *stripeport.PhasesParams
 	result error
 }
 
@@ -81,7 +90,7 @@ type stagedPrice struct {
 func (s *Service) changePrices(ctx context.Context, pc priceChange) error {
 	var staged []*stagedPrice
 	for _, t := range pc.targets {
-		if t.always || t.sub.AmountMinor != t.to {
+		if t.always || t.own || t.sub.AmountMinor != t.to {
 			staged = append(staged, &stagedPrice{priceTarget: t})
 		}
 	}
@@ -104,7 +113,15 @@ func (s *Service) changePrices(ctx context.Context, pc priceChange) error {
 			st.upd = stripeport.SubscriptionUpdate{Account: *vp.AccountID, ID: *st.sub.ProcessorSubscriptionID,
 				AmountMinor: st.to, Currency: strings.ToLower(st.sub.Currency), Interval: string(st.sub.Interval),
 				IntervalCount: st.sub.IntervalCount, Product: cur.Product, ItemID: cur.ItemID}
+			if cur.Schedule != "" {
+				if err := s.stagePhases(ctx, st); err != nil {
+					return err
+				}
+			}
 		}
+		staged = slices.DeleteFunc(staged, func(st *stagedPrice) bool {
+			return st.own && st.phases == nil && st.sub.AmountMinor == st.to
+		})
 	}
 	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		for _, st := range staged {
@@ -113,7 +130,11 @@ func (s *Service) changePrices(ctx context.Context, pc priceChange) error {
 			}
 		}
 		if pc.rows != nil {
-			return pc.rows(ctx, tx)
+			ids := make([]string, 0, len(staged))
+			for _, st := range staged {
+				ids = append(ids, st.at.ID.String())
+			}
+			return pc.rows(context.WithValue(ctx, attemptsKey{}, ids), tx)
 		}
 		return nil
 	})
@@ -127,11 +148,20 @@ func (s *Service) changePrices(ctx context.Context, pc priceChange) error {
 	unknown, refused := false, false
 	for _, st := range staged {
 		st.upd.IdempotencyKey = payments.IdempotencyKey(string(st.at.Purpose), st.at.ID.String(), "update")
-		_, st.result = s.port.UpdateSubscription(ctx, st.upd)
+		object := st.upd.ID
+		if st.phases != nil {
+			st.phases.IdempotencyKey = st.upd.IdempotencyKey
+			var out *stripeport.Schedule
+			if out, st.result = s.port.SchedulePhases(ctx, *st.phases); st.result == nil {
+				object = out.ID
+			}
+		} else {
+			_, st.result = s.port.UpdateSubscription(ctx, st.upd)
+		}
 		switch {
 		case st.result == nil:
 			if err := s.client.PaymentAttempt.UpdateOne(st.at).SetState(paymentattempt.StateSucceeded).
-				SetProcessorObjectID(st.upd.ID).ClearLiveSubjectID().Exec(ctx); err != nil {
+				SetProcessorObjectID(object).ClearLiveSubjectID().Exec(ctx); err != nil {
 				return err
 			}
 		case errors.Is(st.result, stripeport.ErrUnknownOutcome):
@@ -212,7 +242,8 @@ func (s *Service) stagePrice(ctx context.Context, tx *ent.Tx, st *stagedPrice) e
 	_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditRecurringAmountSet, Target: "pass:" + row.PassID.String(),
 		Details: map[string]any{"subscription_id": row.ID.String(), "member_id": row.MemberID.String(),
 			"from_minor": st.from, "to_minor": st.to, "currency": row.Currency, "reason": st.reason,
-			"attempt_id": st.at.ID.String(), "item_id": st.upd.ItemID, "product": st.upd.Product}})
+			"attempt_id": st.at.ID.String(), "item_id": st.upd.ItemID, "product": st.upd.Product,
+			"phases": phasesIntent(st.phases)}})
 	return err
 }
 
@@ -222,6 +253,13 @@ func (s *Service) stagePrice(ctx context.Context, tx *ent.Tx, st *stagedPrice) e
 func (s *Service) putBack(ctx context.Context, staged []*stagedPrice, undo func(ctx context.Context, tx *ent.Tx) error) error {
 	for _, st := range staged {
 		if st.result != nil {
+			continue
+		}
+		if st.phases != nil {
+			// The phases Stripe took stay (the next price job or lock
+			// change sets them again); our row keeps what they charge.
+			s.pay.Logger().ErrorContext(ctx, "price change put back: phases kept", "attempt_id", st.at.ID)
+			st.result, st.from = nil, st.to
 			continue
 		}
 		back := st.upd
@@ -237,16 +275,7 @@ func (s *Service) putBack(ctx context.Context, staged []*stagedPrice, undo func(
 	}
 	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		for _, st := range staged {
-			if err := tx.PaymentAttempt.UpdateOneID(st.at.ID).SetState(paymentattempt.StateFailed).
-				SetFailureCode("processor_refused").ClearLiveSubjectID().Exec(ctx); err != nil {
-				return err
-			}
-			if err := tx.Subscription.UpdateOneID(st.sub.ID).SetAmountMinor(st.from).Exec(ctx); err != nil {
-				return err
-			}
-			if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditPriceChangeFailed, Target: "pass:" + st.sub.PassID.String(),
-				Details: map[string]any{"subscription_id": st.sub.ID.String(), "attempt_id": st.at.ID.String(),
-					"amount_minor": st.from, "refused_minor": st.to, "reason": st.reason}}); err != nil {
+			if err := revertPrice(ctx, tx, st.sub, st.at.ID, st.from, st.to, st.reason); err != nil {
 				return err
 			}
 		}
@@ -266,6 +295,8 @@ func (s *Service) putBack(ctx context.Context, staged []*stagedPrice, undo func(
 type priceIntent struct {
 	from, to      int64
 	item, product string
+	// phases are the schedule phases sent instead of a price (nil: none).
+	phases *stripeport.PhasesParams
 }
 
 // priceIntentOf reads the intent of attempt at (nil: the attempt is another
@@ -293,7 +324,8 @@ func priceIntentOf(ctx context.Context, client *ent.Client, sub *ent.Subscriptio
 		}
 		item, _ := r.Details["item_id"].(string)
 		product, _ := r.Details["product"].(string)
-		return &priceIntent{from: num("from_minor"), to: num("to_minor"), item: item, product: product}, nil
+		return &priceIntent{from: num("from_minor"), to: num("to_minor"), item: item, product: product,
+			phases: phasesOfIntent(r.Details["phases"])}, nil
 	}
 	return nil, nil
 }
@@ -328,36 +360,67 @@ func reconcileSubscriptionUpdate(ctx context.Context, client *ent.Client, port s
 	if err != nil {
 		return fmt.Errorf("billing: reconcile update: read: %w", err)
 	}
-	if cur.AmountMinor != in.to {
+	switch {
+	case in.phases != nil:
+		// The phases are sent again as recorded, under the attempt's key.
+		p := *in.phases
+		p.Account, p.Subscription, p.Product = *vp.AccountID, *sub.ProcessorSubscriptionID, in.product
+		p.Currency, p.Interval, p.IntervalCount = sub.Currency, string(sub.Interval), sub.IntervalCount
+		p.IdempotencyKey = payments.IdempotencyKey(string(at.Purpose), at.ID.String(), "update")
+		_, err = port.SchedulePhases(ctx, p)
+	case cur.AmountMinor != in.to:
 		_, err = port.UpdateSubscription(ctx, stripeport.SubscriptionUpdate{Account: *vp.AccountID, ID: *sub.ProcessorSubscriptionID,
 			AmountMinor: in.to, Currency: strings.ToLower(sub.Currency), Interval: string(sub.Interval),
 			IntervalCount: sub.IntervalCount, Product: in.product, ItemID: in.item,
 			IdempotencyKey: payments.IdempotencyKey(string(at.Purpose), at.ID.String(), "update")})
-		if errors.Is(err, stripeport.ErrUnknownOutcome) {
-			return fmt.Errorf("billing: reconcile update: %w", err) // the job tries again
-		}
-		if err != nil {
-			return events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
-				n, err := tx.PaymentAttempt.Update().Where(paymentattempt.ID(at.ID), paymentattempt.StateEQ(paymentattempt.StateUnknown)).
-					SetState(paymentattempt.StateFailed).SetFailureCode("processor_refused").ClearLiveSubjectID().Save(ctx)
-				if err != nil || n == 0 {
-					return err
-				}
-				if err := tx.Subscription.UpdateOneID(sub.ID).Where(subscription.AmountMinor(in.to)).
-					SetAmountMinor(in.from).Exec(ctx); err != nil && !ent.IsNotFound(err) {
-					return err
-				}
-				_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditPriceChangeFailed, Target: "pass:" + sub.PassID.String(),
-					Details: map[string]any{"subscription_id": sub.ID.String(), "attempt_id": at.ID.String(),
-						"amount_minor": in.from, "refused_minor": in.to, "reason": "reconcile"}})
-				return err
-			})
-		}
+	}
+	if errors.Is(err, stripeport.ErrUnknownOutcome) {
+		return fmt.Errorf("billing: reconcile update: %w", err) // the job tries again
+	}
+	if err != nil { // Stripe refused: our rows go back as at the request (revertPrice)
+		return events.WithTx(ctx, client, func(ctx context.Context, tx *ent.Tx) error {
+			return revertPrice(ctx, tx, sub, at.ID, in.from, in.to, "reconcile")
+		})
 	}
 	err = client.PaymentAttempt.UpdateOneID(at.ID).Where(paymentattempt.StateEQ(paymentattempt.StateUnknown)).
 		SetState(paymentattempt.StateSucceeded).SetProcessorObjectID(*sub.ProcessorSubscriptionID).ClearLiveSubjectID().Exec(ctx)
 	if ent.IsNotFound(err) {
 		return nil // settled meanwhile
 	}
+	return err
+}
+
+// attemptsKey carries the attempt ids of a price change to its rows, so
+// their audit entries name them (revertPrice finds them by it).
+type attemptsKey struct{}
+
+// changeAttempts are the attempt ids of the price change running rows.
+func changeAttempts(ctx context.Context) []string {
+	ids, _ := ctx.Value(attemptsKey{}).([]string)
+	return ids
+}
+
+// revertPrice puts back one price change Stripe refused, in tx: the
+// attempt fails (unless settled already), the subscription row's amount
+// goes back to from when it still holds to, the rate lock rows the change
+// wrote are undone, and the refusal is audited. The one revert of the
+// request's refusal (putBack) and of the reconcile's.
+func revertPrice(ctx context.Context, tx *ent.Tx, sub *ent.Subscription, at uuid.UUID, from, to int64, reason string) error {
+	n, err := tx.PaymentAttempt.Update().Where(paymentattempt.ID(at),
+		paymentattempt.StateIn(paymentattempt.StateInFlight, paymentattempt.StateUnknown)).
+		SetState(paymentattempt.StateFailed).SetFailureCode("processor_refused").ClearLiveSubjectID().Save(ctx)
+	if err != nil || n == 0 {
+		return err
+	}
+	if err := tx.Subscription.UpdateOneID(sub.ID).Where(subscription.AmountMinor(to)).
+		SetAmountMinor(from).Exec(ctx); err != nil && !ent.IsNotFound(err) {
+		return err
+	}
+	if err := revertRateLocks(ctx, tx, sub, at); err != nil {
+		return err
+	}
+	_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditPriceChangeFailed, Target: "pass:" + sub.PassID.String(),
+		Details: map[string]any{"subscription_id": sub.ID.String(), "attempt_id": at.String(),
+			"amount_minor": from, "refused_minor": to, "reason": reason}})
 	return err
 }

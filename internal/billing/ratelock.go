@@ -155,7 +155,7 @@ func (s *Service) SetRateLock(ctx context.Context, p RateLockParams) (*ent.RateL
 	case applies && sub.AmountMinor != amount:
 		targets = []priceTarget{{sub: sub, to: amount, reason: "rate lock"}}
 	case !applies && sub.AmountMinor != base:
-		targets = []priceTarget{{sub: sub, to: base, reason: "rate lock replaced"}}
+		targets = []priceTarget{{sub: sub, to: base, reason: "rate lock replaced", own: true}}
 	}
 	var out *ent.RateLock
 	err = s.changePrices(ctx, priceChange{targets: targets,
@@ -178,21 +178,15 @@ func (s *Service) SetRateLock(ctx context.Context, p RateLockParams) (*ent.RateL
 				"applies_to_next_renewal": applies, "notified": p.Notify}
 			if prev != nil {
 				d["replaced_rate_lock_id"] = prev.ID.String()
+				d["replaced_applied"] = prev.Applied
+			}
+			if ids := changeAttempts(ctx); len(ids) > 0 {
+				d["attempt_ids"] = ids
 			}
 			_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditRateLockSet, Target: "pass:" + p.PassID.String(), Details: d})
 			return err
 		},
-		// Stripe refused: the new lock goes and the one it replaced holds again.
-		undo: func(ctx context.Context, tx *ent.Tx) error {
-			if err := tx.RateLock.DeleteOneID(out.ID).Exec(ctx); err != nil {
-				return err
-			}
-			if prev != nil {
-				return tx.RateLock.UpdateOneID(prev.ID).SetStatus(ratelock.StatusActive).SetApplied(prev.Applied).
-					ClearEndedAt().Exec(ctx)
-			}
-			return nil
-		},
+		// Stripe refused: revertPrice undoes the lock's rows (ratelock_phases.go).
 		after: func(ctx context.Context, tx *ent.Tx) error {
 			if !p.Notify {
 				return nil
@@ -255,8 +249,11 @@ func (s *Service) endRateLock(ctx context.Context, lk *ent.RateLock, to ratelock
 		if err != nil {
 			return nil, err
 		}
-		if sub.CanceledAt == nil && sub.ProcessorSubscriptionID != nil && sub.AmountMinor != lk.BaseAmountMinor && lk.BaseAmountMinor > 0 {
-			targets = []priceTarget{{sub: sub, to: lk.BaseAmountMinor, reason: "rate lock ended"}}
+		// own: a schedule's phases get their own prices back (the price
+		// change drops it when no schedule manages the subscription and the
+		// amount is the base already).
+		if sub.CanceledAt == nil && sub.ProcessorSubscriptionID != nil && lk.BaseAmountMinor > 0 {
+			targets = []priceTarget{{sub: sub, to: lk.BaseAmountMinor, reason: "rate lock ended", own: true}}
 		}
 	}
 	var out *ent.RateLock
@@ -266,15 +263,16 @@ func (s *Service) endRateLock(ctx context.Context, lk *ent.RateLock, to ratelock
 			if out, err = tx.RateLock.UpdateOneID(lk.ID).SetStatus(to).SetApplied(false).SetEndedAt(s.now()).Save(ctx); err != nil {
 				return err
 			}
-			_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: action, Target: "pass:" + lk.PassID.String(),
-				Details: map[string]any{"rate_lock_id": lk.ID.String(), "amount_minor": lk.AmountMinor,
-					"base_amount_minor": lk.BaseAmountMinor, "locked_until": lk.LockedUntil.Format(time.DateOnly)}})
+			d := map[string]any{"rate_lock_id": lk.ID.String(), "amount_minor": lk.AmountMinor,
+				"base_amount_minor": lk.BaseAmountMinor, "locked_until": lk.LockedUntil.Format(time.DateOnly),
+				"applied": lk.Applied}
+			if ids := changeAttempts(ctx); len(ids) > 0 {
+				d["attempt_ids"] = ids
+			}
+			_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: action, Target: "pass:" + lk.PassID.String(), Details: d})
 			return err
 		},
-		// Stripe refused: the lock holds again.
-		undo: func(ctx context.Context, tx *ent.Tx) error {
-			return tx.RateLock.UpdateOneID(lk.ID).SetStatus(lk.Status).SetApplied(lk.Applied).ClearEndedAt().Exec(ctx)
-		},
+		// Stripe refused: revertPrice makes the lock hold again (ratelock_phases.go).
 	})
 	if err != nil {
 		return nil, err

@@ -164,13 +164,16 @@ func (s *Service) scheduleAfterRenewal(ctx context.Context, tx *ent.Tx, sub *ent
 	if err != nil {
 		return err
 	}
-	pt, err := tx.PassType.Get(ctx, sub.PassTypeID)
+	pt, err := tx.PassType.Get(ctx, p.PassTypeID)
 	if err != nil {
 		return err
 	}
-	t, err := termsOf(ctx, tx.Client(), p, pt)
+	t, err := priceTerms(ctx, tx.Client(), p, pt)
 	if t == nil || err != nil {
 		return err
+	}
+	if lock, err := appliedLock(ctx, tx.Client(), p.ID); lock != nil || err != nil {
+		return err // the lock holds every phase's price (flexschedule.go)
 	}
 	next := t.ThenMinor
 	if row.PeriodEnd.Before(t.FirstEnd) {

@@ -9,8 +9,6 @@ import (
 
 	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/booking"
-	"github.com/venueplatform/venue/ent/passtype"
-	"github.com/venueplatform/venue/ent/subscription"
 	"github.com/venueplatform/venue/internal/billing"
 	"github.com/venueplatform/venue/internal/billing/billingclock"
 	api "github.com/venueplatform/venue/internal/gen/api"
@@ -206,74 +204,4 @@ func TestFlexibleChangeBeforeRenewalsStart(t *testing.T) {
 	e.renewOnce(t)
 	require.Equal(t, []int64{40000}, e.fake.InvoiceAmounts(e.sub))
 	require.Equal(t, 4, e.allowance(t).Selection.Quantity.Value)
-}
-
-// TestAdminMoveToFlexible: a fixed monthly membership (599.00) moves onto
-// the flexible pass type with 9 classes from its second renewal: the
-// preview writes nothing; the schedule makes a pending_activation pass and
-// its subscription, and ends the old subscription that day. Over the billing
-// clock the first renewal is still 599.00, the second is not invoiced by the
-// old subscription, the new one charges 810.00 and the new pass is active.
-func TestAdminMoveToFlexible(t *testing.T) {
-	e := &flexEnv{payEnv: newPayEnv(t, false, false)}
-	e.fake.SetEventSecret(paySecret)
-	res, err := e.member.GetCheckoutPreview(e.ctx, api.GetCheckoutPreviewParams{XOrganizationID: e.venue.ID, PassTypeSlug: "unlimited"})
-	require.NoError(t, err)
-	bought, err := e.buy(e.member, res.Data.DirectPurchaseQuote.Value, "pm_card_visa", "mv-buy")
-	require.NoError(t, err)
-	e.pass = bought.Data.PassID.Value
-	e.start(t)
-	old := e.sub
-	e.clock = &billingclock.Clock{Fake: e.fake, Pay: e.svc, Now: time.Now()}
-	be := &billEnv{payEnv: e.payEnv}
-	e.staff = be.staffClient(t, "desk@pay.example", billing.PermPassesManage)
-	flex := e.studio.client.PassType.Query().Where(passtype.Slug("flexible")).OnlyX(e.op)
-	ten := e.ten.ID
-
-	pv, err := e.staff.PreviewAdminMoveToFlexible(e.ctx, api.PreviewAdminMoveToFlexibleParams{ID: e.pass, PassTypeID: flex.ID,
-		Kind: api.PreviewAdminMoveToFlexibleKindQuantity, Quantity: api.NewOptInt(9), Renewal: 2})
-	require.NoError(t, err)
-	p := e.studio.client.Pass.GetX(e.op, e.pass)
-	require.Equal(t, p.ValidTo.AddDate(0, 1, 0), pv.Data.EffectiveOn)
-	require.Equal(t, int64(59900), pv.Data.FromPriceMinor)
-	require.Equal(t, int64(81000), pv.Data.ToPriceMinor)
-	require.True(t, pv.Data.NewPassID.Null)
-	_, err = e.staff.PreviewAdminMoveToFlexible(e.ctx, api.PreviewAdminMoveToFlexibleParams{ID: e.pass, PassTypeID: ten,
-		Kind: api.PreviewAdminMoveToFlexibleKindUnlimited, Renewal: 1})
-	es := hookErr(t, err, 422, "VALIDATION_FAILED")
-	require.Equal(t, "target_not_flexible", es.Response.Error.Details.Reason.Value)
-	require.Equal(t, 1, e.count(t, "passes"), "a preview writes nothing")
-
-	move := func(key string, n int) (*api.AdminFlexibleMoveResponse, error) {
-		return e.staff.ScheduleAdminMoveToFlexible(e.ctx, &api.AdminFlexibleMoveRequest{PassTypeID: flex.ID,
-			Kind: api.AdminFlexibleMoveRequestKindQuantity, Quantity: api.NewOptInt(n), Renewal: 2},
-			api.ScheduleAdminMoveToFlexibleParams{ID: e.pass, IdempotencyKey: key})
-	}
-	mv, err := move("mv-1", 9)
-	require.NoError(t, err)
-	np := e.studio.client.Pass.GetX(e.op, mv.Data.NewPassID.Value)
-	require.Equal(t, "pending_activation", string(np.Status))
-	require.Equal(t, 9, *np.FlexibleQuantity)
-	_, err = move("mv-2", 10)
-	hookErr(t, err, 409, "MOVE_ALREADY_SCHEDULED")
-	again, err := move("mv-3", 9)
-	require.NoError(t, err, "the same move again answers it")
-	require.Equal(t, np.ID, again.Data.NewPassID.Value)
-	subs := e.fake.Subscriptions()
-	require.Len(t, subs, 2, "one new subscription, made once")
-	newSub := subs[1]
-	amount, first := e.fake.SubscriptionAmount(newSub)
-	require.Equal(t, int64(81000), amount)
-
-	e.renewOnce(t) // renewal 1 of the old membership
-	require.Equal(t, []int64{59900}, e.fake.InvoiceAmounts(old))
-	_, err = e.clock.Advance(e.op, first.Add(time.Hour))
-	require.NoError(t, err)
-	require.Equal(t, []int64{59900}, e.fake.InvoiceAmounts(old), "the old subscription ended instead of renewing")
-	require.Equal(t, []int64{81000}, e.fake.InvoiceAmounts(newSub))
-	np = e.studio.client.Pass.GetX(e.op, np.ID)
-	require.Equal(t, "active", string(np.Status))
-	require.Equal(t, pv.Data.EffectiveOn.AddDate(0, 1, 0), *np.ValidTo)
-	oldSub := e.studio.client.Subscription.Query().Where(subscription.PassID(e.pass)).OnlyX(e.op)
-	require.NotNil(t, oldSub.CanceledAt)
 }

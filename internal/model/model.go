@@ -89,4 +89,9 @@ type FlexibleChange struct {
 	PriceMinor  int64  `json:"price_minor"`
 	Currency    string `json:"currency"`
 	ScheduledAt string `json:"scheduled_at"`
+	// PassTypeID, when set, is the flexible pass type a fixed membership
+	// moves onto at EffectiveOn (Move to Flexible): the subscription's
+	// schedule charges the selection's price from there, and the pass and
+	// its subscription take the pass type when that period is paid.
+	PassTypeID string `json:"pass_type_id,omitempty"`
 }

@@ -2287,7 +2287,8 @@ type AdminFlexibleMove struct {
 	EffectiveOn    time.Time `json:"effective_on"`
 	FromPassTypeID uuid.UUID `json:"from_pass_type_id"`
 	FromPriceMinor int64     `json:"from_price_minor"`
-	// The pending_activation pass; null in a preview.
+	// Null (the membership keeps its pass); the pending_activation pass only for a move scheduled before
+	// moves were schedule phases.
 	NewPassID    NilUUID           `json:"new_pass_id"`
 	PassID       uuid.UUID         `json:"pass_id"`
 	Renewal      int               `json:"renewal"`

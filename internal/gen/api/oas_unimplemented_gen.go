@@ -3539,7 +3539,8 @@ func (UnimplementedHandler) PostCheckoutPreview(ctx context.Context, req *Checko
 // `VALIDATION_ERROR` (kind and quantity disagree); 404 `NOT_FOUND` (the
 // pass, or an unknown or inactive pass type); 422 `VALIDATION_FAILED`
 // with `details.reason` `pass_not_active`, `not_movable` (a flexible
-// or one-off pass, or one without live renewals), `target_not_flexible`,
+// or one-off pass, one without live renewals, or one cancelled at the
+// end of its period), `target_not_flexible`,
 // `currency_mismatch`, `selection_unavailable` or `renewal_not_allowed`.
 //
 // GET /admin/passes/{id}/move-to-flexible/preview
@@ -4177,17 +4178,24 @@ func (UnimplementedHandler) RotateWebhookSecret(ctx context.Context, req OptWebh
 
 // ScheduleAdminMoveToFlexible implements scheduleAdminMoveToFlexible operation.
 //
-// The preview's rules, then: a new pass of the flexible pass type with
-// the selection, `pending_activation` from `effective_on`
-// (`new_pass_id`); its subscription starts with its first charge on
-// that day at the selection's price; the old subscription is told to
-// end that day (Stripe `cancel_at`), so it does not invoice that
-// renewal. When the new subscription's first invoice is paid the new
-// pass is `active`. Audited (`membership.move_to_flexible_scheduled`).
-// A membership with another move scheduled is 409
-// `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`); the same move
-// again finishes what a failure left and answers it. 502
-// `STRIPE_ERROR` when Stripe refused (the move stays scheduled; send
+// The preview's rules, then the move is a phase of the membership's
+// own Stripe subscription schedule from `effective_on` (combined with
+// a binding's or intro's phases): the renewals before it charge what
+// they charge now, that renewal and the ones after it the
+// selection's price (`to_price_minor`); no pass and no subscription
+// are made, so `new_pass_id` is null. When the first invoice of the
+// phase is paid the pass and its subscription take the flexible pass
+// type and the selection. An active rate lock holds the phase's price
+// too until it ends. Audited (`membership.move_to_flexible_scheduled`).
+// A membership cancelled at the end of its period is 422
+// `VALIDATION_FAILED` `not_movable`. A membership with another move
+// scheduled is 409 `MOVE_ALREADY_SCHEDULED` (`details.pending_pass_id`:
+// the membership's own id, or the pending pass of a move scheduled
+// before moves were phases); the same move again answers it. 409
+// `PAYMENT_PENDING` while another change of the subscription is in
+// flight. 409 `UNKNOWN_WRITE_OUTCOME` when Stripe's answer was lost
+// (the move is recorded and confirmed in the background); 502
+// `STRIPE_ERROR` when Stripe refused (nothing stays scheduled; send
 // it again). `Idempotency-Key` required (1 to 200 characters).
 //
 // POST /admin/passes/{id}/move-to-flexible

@@ -84,6 +84,8 @@ type Subscription struct {
 	AmountMinor int64
 	// CollectionMethod is charge_automatically or send_invoice.
 	CollectionMethod string
+	// Schedule is the schedule managing the subscription ("" without one).
+	Schedule string
 }
 
 // Invoice is what the domain reads of an invoice.
@@ -291,6 +293,9 @@ func subscriptionOf(sub *stripe.Subscription) *Subscription {
 		CollectionMethod: string(sub.CollectionMethod)}
 	if sub.Customer != nil {
 		out.Customer = sub.Customer.ID
+	}
+	if sub.Schedule != nil {
+		out.Schedule = sub.Schedule.ID
 	}
 	if sub.Items != nil && len(sub.Items.Data) > 0 && sub.Items.Data[0].Price != nil && sub.Items.Data[0].Price.Product != nil {
 		out.Product = sub.Items.Data[0].Price.Product.ID

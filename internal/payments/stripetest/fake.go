@@ -82,6 +82,8 @@ type Fake struct {
 	subFaults subFaults
 	// methods are the payment method faults (methods.go).
 	methods methodFaults
+	// schedFaults scripts schedule phase writes (schedfaults.go).
+	schedFaults schedFaults
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller

@@ -105,6 +105,9 @@ func (f *Fake) serveSchedules(w http.ResponseWriter, r *http.Request, key string
 		writeRaw(w, 200, raw)
 		return true
 	}
+	if f.schedWriteBefore(w) { // schedfaults.go
+		return true
+	}
 	f.mu.Lock()
 	raw, ok := f.stored[key]
 	if !ok || key == "" {
