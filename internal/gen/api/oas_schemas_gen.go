@@ -29991,7 +29991,9 @@ func (s *Membership) SetWorkspaceGroup(val MembershipWorkspaceGroup) {
 type MembershipCancel struct {
 	// The day the membership's binding ended; null without one.
 	BindingEndsOn NilDate `json:"binding_ends_on"`
-	// The last renewal that does not happen; the pass is valid until then.
+	// The renewal that does not happen (the end of the period paid, or
+	// the binding's end for notice given inside a binding); the pass
+	// is valid until then.
 	EndsOn time.Time `json:"ends_on"`
 	PassID uuid.UUID `json:"pass_id"`
 }
@@ -33208,15 +33210,15 @@ type ObligationCancellation struct {
 	// The first day the membership can have ended if the member cancels
 	// at the first moment the rules allow: the end of the first period
 	// paid (`end_of_period`), or, with a binding (`after_commitment`),
-	// the end of the period that starts on `commitment_ends_on` (a cancel
-	// is accepted from that day, after its renewal is charged).
+	// `commitment_ends_on` itself (notice is accepted inside the binding
+	// and ends the membership on that day, its renewal not charged).
 	EarliestPossibleEndOn NilDate                    `json:"earliest_possible_end_on"`
 	Kind                  ObligationCancellationKind `json:"kind"`
 	// How the member ends the membership (null for a pass that does not
 	// renew). `in_app`: the member ends it themselves with `POST
 	// /me/passes/{id}/cancel` (what this service answers for every
-	// membership); it ends at the end of the period paid, and not before
-	// `commitment.commitment_ends_on` while a binding lasts.
+	// membership); it ends at the end of the period paid, or, for notice
+	// given while a binding lasts, on `commitment.commitment_ends_on`.
 	// `contact_venue`: the member asks the venue (kept for clients that
 	// know it; not answered any more).
 	RequestMethod NilObligationCancellationRequestMethod `json:"request_method"`

@@ -465,9 +465,9 @@ type Handler interface {
 	// CancelAdminMembership implements cancelAdminMembership operation.
 	//
 	// The member's own cancel done by staff, with the same rules and
-	// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
-	// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
-	// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+	// refusals: inside a binding it ends on the binding's end; 422
+	// `NO_STRIPE_SUBSCRIPTION`, 502 `STRIPE_ERROR`, 409
+	// `UNKNOWN_WRITE_OUTCOME`; a pass of another venue is 404. The member is not
 	// contacted. `passes.manage`; `Idempotency-Key` required. Audit
 	// `membership.cancel_requested`.
 	//
@@ -605,11 +605,15 @@ type Handler interface {
 	//
 	// The renewals stop: the subscription ends at the end of the period
 	// paid (`ends_on`, the pass stays usable until then) and nothing more
-	// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
-	// (venue-local today is before `details.binding_ends_on`), 422
-	// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
-	// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
-	// end. `Idempotency-Key` required: a retry replays the answer. Audit
+	// is charged. Notice given while a binding lasts (venue-local today
+	// before `binding_ends_on`) is accepted: the renewals inside the
+	// binding are still charged and the membership ends on the binding's
+	// end (`ends_on` = `binding_ends_on`; the subscription's `cancel_at` is
+	// the renewal on that day, its schedule released, no proration).
+	// Refusals change nothing: 422 `NO_STRIPE_SUBSCRIPTION` (the pass does
+	// not renew, or has ended already), 502 `STRIPE_ERROR`, 409
+	// `UNKNOWN_WRITE_OUTCOME`. A repeated cancel answers the same end.
+	// `Idempotency-Key` required: a retry replays the answer. Audit
 	// `membership.cancel_requested`.
 	//
 	// POST /me/passes/{id}/cancel
