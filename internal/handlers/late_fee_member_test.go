@@ -122,3 +122,20 @@ func TestDeclinedLateFeeWaived(t *testing.T) {
 	require.Empty(t, out.Totals)
 	requireFeeDecline(t, e, feeID, nil)
 }
+
+// TestDeclinedLateFeeSettled: the declined fee the member sees is settled
+// by staff charging the saved card: it leaves the member's outstanding
+// list, and its earlier declined charge no longer asks for anything.
+func TestDeclinedLateFeeSettled(t *testing.T) {
+	e, feeID := declinedLateFee(t)
+	requireDeclinedFeeItem(t, e, feeID)
+
+	res, err := e.settleFee(e.boss, e.pass, uuid.NewString())
+	require.NoError(t, err)
+	require.Equal(t, api.LateFeeSettleChargeStatusPaid, res.Data.ChargeStatus)
+	require.Equal(t, latefee.StatusPaid, e.db().LateFee.GetX(e.op, feeID).Status)
+	out := e.outstanding(t)
+	require.Zero(t, out.Count)
+	require.Empty(t, out.Items)
+	requireFeeDecline(t, e, feeID, nil)
+}

@@ -3609,6 +3609,33 @@ type Invoker interface {
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
 	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// SettleAdminLateFee invokes settleAdminLateFee operation.
+	//
+	// Charges the oldest pending late fee of the pass, alone, to the
+	// member's saved card (the subscription's card, else the member's
+	// default), off session, through a `late_fee_charge` payment attempt
+	// (Stripe key of the attempt; one live charge per fee, so concurrent
+	// requests charge once and the others get 409 `PAYMENT_PENDING`).
+	// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+	// `membership.late_fee_settled`; the fee leaves the member's
+	// outstanding list. `charge_status` `processing`: the bank has not
+	// answered yet; the fee stays pending until the processor's event
+	// settles it. Refusals change nothing but the recorded attempt:
+	// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+	// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+	// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+	// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+	// `details.next_step` `update_card`; a bank asking the member to
+	// authenticate is declined too, `failure_code`
+	// `authentication_required`, since nobody is there to do it), 422
+	// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+	// an unknown pass or another venue's is 404. `passes.manage`;
+	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+	// first answer).
+	//
+	// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+	SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error)
 	// SettleAdminPassExternally invokes settleAdminPassExternally operation.
 	//
 	// The oldest unpaid invoice of the membership's cycles is recorded paid
@@ -34646,6 +34673,129 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 	defer body.Close()
 
 	result, err := decodeSettleAdminInvoiceExternallyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SettleAdminLateFee invokes settleAdminLateFee operation.
+//
+// Charges the oldest pending late fee of the pass, alone, to the
+// member's saved card (the subscription's card, else the member's
+// default), off session, through a `late_fee_charge` payment attempt
+// (Stripe key of the attempt; one live charge per fee, so concurrent
+// requests charge once and the others get 409 `PAYMENT_PENDING`).
+// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+// `membership.late_fee_settled`; the fee leaves the member's
+// outstanding list. `charge_status` `processing`: the bank has not
+// answered yet; the fee stays pending until the processor's event
+// settles it. Refusals change nothing but the recorded attempt:
+// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+// `details.next_step` `update_card`; a bank asking the member to
+// authenticate is declined too, `failure_code`
+// `authentication_required`, since nobody is there to do it), 422
+// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+// an unknown pass or another venue's is 404. `passes.manage`;
+// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+// first answer).
+//
+// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+func (c *Client) SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error) {
+	res, err := c.sendSettleAdminLateFee(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendSettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (res *LateFeeSettleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery/settle-late-fee"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SettleAdminLateFeeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSettleAdminLateFeeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

@@ -28297,6 +28297,100 @@ func (s *LateFeeResponse) SetData(val PendingLateFee) {
 	s.Data = val
 }
 
+// Ref: #/components/schemas/LateFeeSettle
+type LateFeeSettle struct {
+	ChargeStatus LateFeeSettleChargeStatus `json:"charge_status"`
+	LateFee      PendingLateFee            `json:"late_fee"`
+	// The fee's payment row once paid; null while processing.
+	PaymentID NilUUID `json:"payment_id"`
+}
+
+// GetChargeStatus returns the value of ChargeStatus.
+func (s *LateFeeSettle) GetChargeStatus() LateFeeSettleChargeStatus {
+	return s.ChargeStatus
+}
+
+// GetLateFee returns the value of LateFee.
+func (s *LateFeeSettle) GetLateFee() PendingLateFee {
+	return s.LateFee
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *LateFeeSettle) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// SetChargeStatus sets the value of ChargeStatus.
+func (s *LateFeeSettle) SetChargeStatus(val LateFeeSettleChargeStatus) {
+	s.ChargeStatus = val
+}
+
+// SetLateFee sets the value of LateFee.
+func (s *LateFeeSettle) SetLateFee(val PendingLateFee) {
+	s.LateFee = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *LateFeeSettle) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+type LateFeeSettleChargeStatus string
+
+const (
+	LateFeeSettleChargeStatusPaid       LateFeeSettleChargeStatus = "paid"
+	LateFeeSettleChargeStatusProcessing LateFeeSettleChargeStatus = "processing"
+)
+
+// AllValues returns all LateFeeSettleChargeStatus values.
+func (LateFeeSettleChargeStatus) AllValues() []LateFeeSettleChargeStatus {
+	return []LateFeeSettleChargeStatus{
+		LateFeeSettleChargeStatusPaid,
+		LateFeeSettleChargeStatusProcessing,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s LateFeeSettleChargeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case LateFeeSettleChargeStatusPaid:
+		return []byte(s), nil
+	case LateFeeSettleChargeStatusProcessing:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *LateFeeSettleChargeStatus) UnmarshalText(data []byte) error {
+	switch LateFeeSettleChargeStatus(data) {
+	case LateFeeSettleChargeStatusPaid:
+		*s = LateFeeSettleChargeStatusPaid
+		return nil
+	case LateFeeSettleChargeStatusProcessing:
+		*s = LateFeeSettleChargeStatusProcessing
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/LateFeeSettleResponse
+type LateFeeSettleResponse struct {
+	Data LateFeeSettle `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeeSettleResponse) GetData() LateFeeSettle {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeeSettleResponse) SetData(val LateFeeSettle) {
+	s.Data = val
+}
+
 type ListAdminAppointmentsDirection string
 
 const (

@@ -3596,6 +3596,33 @@ type Handler interface {
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
 	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// SettleAdminLateFee implements settleAdminLateFee operation.
+	//
+	// Charges the oldest pending late fee of the pass, alone, to the
+	// member's saved card (the subscription's card, else the member's
+	// default), off session, through a `late_fee_charge` payment attempt
+	// (Stripe key of the attempt; one live charge per fee, so concurrent
+	// requests charge once and the others get 409 `PAYMENT_PENDING`).
+	// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+	// `membership.late_fee_settled`; the fee leaves the member's
+	// outstanding list. `charge_status` `processing`: the bank has not
+	// answered yet; the fee stays pending until the processor's event
+	// settles it. Refusals change nothing but the recorded attempt:
+	// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+	// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+	// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+	// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+	// `details.next_step` `update_card`; a bank asking the member to
+	// authenticate is declined too, `failure_code`
+	// `authentication_required`, since nobody is there to do it), 422
+	// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+	// an unknown pass or another venue's is 404. `passes.manage`;
+	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+	// first answer).
+	//
+	// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+	SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error)
 	// SettleAdminPassExternally implements settleAdminPassExternally operation.
 	//
 	// The oldest unpaid invoice of the membership's cycles is recorded paid
