@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"errors"
-	"net/http"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,10 +15,6 @@ import (
 	"github.com/venueplatform/venue/internal/payments"
 	"github.com/venueplatform/venue/internal/payments/stripeport"
 )
-
-// CodeBindingPeriodActive refuses ending a membership before its binding
-// ends.
-const CodeBindingPeriodActive = "BINDING_PERIOD_ACTIVE"
 
 // AuditCancelRequested is the audit action of a membership's cancel.
 const AuditCancelRequested = "membership.cancel_requested"
@@ -34,10 +29,11 @@ type Cancellation struct {
 // CancelAtPeriodEnd ends membership passID of the viewer's venue (the
 // member's own under a member viewer) at the end of its paid period: the
 // subscription gets cancel_at its next charge, after releasing its schedule
-// (Stripe refuses a cancel of a subscription a schedule manages). Before
-// the binding ends it is 422 BINDING_PERIOD_ACTIVE with binding_ends_on;
-// a pass that does not renew is 422 NO_STRIPE_SUBSCRIPTION. Refusals
-// change nothing.
+// (Stripe refuses a cancel of a subscription a schedule manages). Notice
+// given while a binding lasts is accepted too: the membership ends on the
+// binding's end, the renewal at or after it (cancelEnd), so the periods
+// the binding promised are charged and none after. A pass that does not
+// renew is 422 NO_STRIPE_SUBSCRIPTION. Refusals change nothing.
 func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Cancellation, error) {
 	sub, err := s.liveSubscription(ctx, passID, CodeNoStripeSubscription)
 	if err != nil {
@@ -51,24 +47,23 @@ func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Can
 	if err != nil {
 		return nil, err
 	}
-	today, _, err := s.venueToday(ctx)
+	today, loc, err := s.venueToday(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := &Cancellation{PassID: passID}
-	if t != nil && t.BindingEndsOn != nil {
-		out.BindingEndsOn = t.BindingEndsOn
-		if today.Before(*t.BindingEndsOn) {
-			return nil, refusal(http.StatusUnprocessableEntity, CodeBindingPeriodActive,
-				"the membership is bound until its binding ends", nil).
-				With("binding_ends_on", t.BindingEndsOn.Format(time.DateOnly))
-		}
-	}
 	if sub.NextChargeAt == nil {
 		return nil, noStripeSubscription(CodeNoStripeSubscription)
 	}
 	end := *sub.NextChargeAt
 	out.EndsOn = dateOf(end)
+	if t != nil && t.BindingEndsOn != nil {
+		out.BindingEndsOn = t.BindingEndsOn
+		if today.Before(*t.BindingEndsOn) {
+			end = cancelEnd(end, *t.BindingEndsOn, loc, p.Edges.PassType)
+			out.EndsOn = *t.BindingEndsOn
+		}
+	}
 	vp, err := s.pay.Chargeable(ctx)
 	if err != nil {
 		return nil, err
@@ -105,7 +100,8 @@ func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Can
 	}
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		details := map[string]any{"subscription_id": sub.ID.String(), "member_id": sub.MemberID.String(),
-			"ends_on": out.EndsOn.Format(time.DateOnly)}
+			"ends_on": out.EndsOn.Format(time.DateOnly), "cancel_at": end.UTC().Format(time.RFC3339),
+			"inside_binding": out.BindingEndsOn != nil && today.Before(*out.BindingEndsOn)}
 		if out.BindingEndsOn != nil {
 			details["binding_ends_on"] = out.BindingEndsOn.Format(time.DateOnly)
 		}
@@ -120,4 +116,24 @@ func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Can
 		return nil, err
 	}
 	return out, nil
+}
+
+// cancelEnd is when a subscription whose next charge is next ends if notice
+// is given before its binding ends on bindingEnds (a venue-local day): the
+// first renewal whose venue-local day is on or after it, stepping by the
+// pass type's billing period as Stripe does from the billing anchor. That
+// renewal does not happen; every one before it does.
+func cancelEnd(next, bindingEnds time.Time, loc *time.Location, pt *ent.PassType) time.Time {
+	if pt.BillingInterval == nil {
+		return next
+	}
+	n := 1
+	if pt.BillingIntervalCount != nil {
+		n = *pt.BillingIntervalCount
+	}
+	end := next.UTC()
+	for i := 0; i < 1000 && dateOf(end.In(loc)).Before(bindingEnds); i++ {
+		end = addPeriod(end, string(*pt.BillingInterval), n)
+	}
+	return end
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"sort"
 	"time"
 
 	"github.com/google/uuid"
@@ -251,6 +252,17 @@ func (h *Handler) ListMyFailedPayments(ctx context.Context, p api.ListMyFailedPa
 		}
 		out.Data = append(out.Data, item)
 	}
+	fees, err := h.billing().LateFeeDeclines(mctx, mid, 10)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range fees {
+		out.Data = append(out.Data, lateFeeDeclineRow(d)) // late_fee_member.go
+	}
+	sort.SliceStable(out.Data, func(i, j int) bool { return out.Data[i].FailedAt.After(out.Data[j].FailedAt) })
+	if len(out.Data) > 10 {
+		out.Data = out.Data[:10]
+	}
 	return out, nil
 }
 
@@ -264,9 +276,13 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 	if err != nil {
 		return nil, err
 	}
+	declined, err := h.billing().DeclinedLateFees(mctx, mid)
+	if err != nil {
+		return nil, err
+	}
 	var cards []api.OutstandingCard
 	cardsRead := false
-	if len(rows) > 0 {
+	if len(rows) > 0 || len(declined) > 0 {
 		if saved, err := h.payments().Cards(mctx, mid); err == nil {
 			cardsRead = true
 			subCards := map[string]bool{}
@@ -344,6 +360,18 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 			order = append(order, in.Currency)
 		}
 		t.AmountMinor += bal
+		t.Count++
+	}
+	for _, d := range declined {
+		item := declinedLateFeeItem(d, today, cards, cardsRead) // late_fee_member.go
+		data.Items = append(data.Items, item)
+		t := totals[item.Currency]
+		if t == nil {
+			t = &api.OutstandingTotal{Currency: item.Currency}
+			totals[item.Currency] = t
+			order = append(order, item.Currency)
+		}
+		t.AmountMinor += item.AmountMinor
 		t.Count++
 	}
 	data.Count = len(data.Items)

@@ -195,9 +195,9 @@ func TestCheckoutBindingTier(t *testing.T) {
 	require.Equal(t, int64(12*49900), d.PurchaseObligation.MinimumTotalPayable.Value)
 	c := d.PurchaseObligation.Cancellation.Value
 	require.Equal(t, api.ObligationCancellationKindAfterCommitment, c.Kind)
-	// A cancel is accepted from the binding's last day, after its renewal:
-	// the membership ends a period later (TestCancellationTermsHold).
-	require.Equal(t, today.AddDate(0, 13, 0), c.EarliestPossibleEndOn.Value)
+	// Notice inside the binding is accepted and ends the membership on the
+	// commitment's end (TestCancellationTermsHold).
+	require.Equal(t, today.AddDate(0, 12, 0), c.EarliestPossibleEndOn.Value)
 	require.Equal(t, api.ObligationCancellationRequestMethodInApp, c.RequestMethod.Value)
 	q := d.DirectPurchaseQuote.Value
 	require.Equal(t, 12, q.BindingMonths.Value)

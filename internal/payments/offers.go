@@ -321,16 +321,11 @@ func ObligationOf(pt *ent.PassType, p *Pricing) Obligation {
 		}
 		o.CancellationKind, o.CancellationCond = "after_commitment", "binding_period_served"
 	}
+	// The member's own cancel (POST /me/passes/{id}/cancel) is accepted at
+	// any time, inside a binding too: the membership then ends on the
+	// binding's end (its last renewal is not charged), else at the end of
+	// the period paid. Either way the earliest end is the commitment's end.
 	o.CommitmentEndsOn, o.EarliestPossibleEnd = &end, &end
-	if p.BindingMonths > 0 {
-		// The member's own cancel (POST /me/passes/{id}/cancel) is accepted
-		// from the day the binding ends, a renewal day whose charge falls at
-		// its start: the membership then ends with the period that charge
-		// paid, one period after the binding.
-		if after, ok := firstPeriodEnd(pt, end); ok {
-			o.EarliestPossibleEnd = &after
-		}
-	}
 	o.MinimumTotalMinor = p.ListMinor + int64(o.MinimumFullCycles)*p.FullPriceMinor
 	return o
 }

@@ -39,3 +39,9 @@ func init() {
 func init() {
 	idempotencyPolicies["applyAdminReminderPolicy"] = idempotency.Required(idempotency.Max200)
 }
+
+// Settling a declined late fee charges the card: a required key
+// (spec/parts/late_fee_settle.yaml).
+func init() {
+	idempotencyPolicies["settleAdminLateFee"] = idempotency.Required(idempotency.Max200)
+}

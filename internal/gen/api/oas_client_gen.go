@@ -478,9 +478,9 @@ type Invoker interface {
 	// CancelAdminMembership invokes cancelAdminMembership operation.
 	//
 	// The member's own cancel done by staff, with the same rules and
-	// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
-	// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
-	// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+	// refusals: inside a binding it ends on the binding's end; 422
+	// `NO_STRIPE_SUBSCRIPTION`, 502 `STRIPE_ERROR`, 409
+	// `UNKNOWN_WRITE_OUTCOME`; a pass of another venue is 404. The member is not
 	// contacted. `passes.manage`; `Idempotency-Key` required. Audit
 	// `membership.cancel_requested`.
 	//
@@ -618,11 +618,15 @@ type Invoker interface {
 	//
 	// The renewals stop: the subscription ends at the end of the period
 	// paid (`ends_on`, the pass stays usable until then) and nothing more
-	// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
-	// (venue-local today is before `details.binding_ends_on`), 422
-	// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
-	// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
-	// end. `Idempotency-Key` required: a retry replays the answer. Audit
+	// is charged. Notice given while a binding lasts (venue-local today
+	// before `binding_ends_on`) is accepted: the renewals inside the
+	// binding are still charged and the membership ends on the binding's
+	// end (`ends_on` = `binding_ends_on`; the subscription's `cancel_at` is
+	// the renewal on that day, its schedule released, no proration).
+	// Refusals change nothing: 422 `NO_STRIPE_SUBSCRIPTION` (the pass does
+	// not renew, or has ended already), 502 `STRIPE_ERROR`, 409
+	// `UNKNOWN_WRITE_OUTCOME`. A repeated cancel answers the same end.
+	// `Idempotency-Key` required: a retry replays the answer. Audit
 	// `membership.cancel_requested`.
 	//
 	// POST /me/passes/{id}/cancel
@@ -3667,6 +3671,33 @@ type Invoker interface {
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
 	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	// SettleAdminLateFee invokes settleAdminLateFee operation.
+	//
+	// Charges the oldest pending late fee of the pass, alone, to the
+	// member's saved card (the subscription's card, else the member's
+	// default), off session, through a `late_fee_charge` payment attempt
+	// (Stripe key of the attempt; one live charge per fee, so concurrent
+	// requests charge once and the others get 409 `PAYMENT_PENDING`).
+	// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+	// `membership.late_fee_settled`; the fee leaves the member's
+	// outstanding list. `charge_status` `processing`: the bank has not
+	// answered yet; the fee stays pending until the processor's event
+	// settles it. Refusals change nothing but the recorded attempt:
+	// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+	// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+	// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+	// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+	// `details.next_step` `update_card`; a bank asking the member to
+	// authenticate is declined too, `failure_code`
+	// `authentication_required`, since nobody is there to do it), 422
+	// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+	// an unknown pass or another venue's is 404. `passes.manage`;
+	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+	// first answer).
+	//
+	// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+	SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error)
 	// SettleAdminPassExternally invokes settleAdminPassExternally operation.
 	//
 	// The oldest unpaid invoice of the membership's cycles is recorded paid
@@ -7000,9 +7031,9 @@ func (c *Client) sendBuyGiftCard(ctx context.Context, request *GiftCardOrderRequ
 // CancelAdminMembership invokes cancelAdminMembership operation.
 //
 // The member's own cancel done by staff, with the same rules and
-// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
-// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
-// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// refusals: inside a binding it ends on the binding's end; 422
+// `NO_STRIPE_SUBSCRIPTION`, 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`; a pass of another venue is 404. The member is not
 // contacted. `passes.manage`; `Idempotency-Key` required. Audit
 // `membership.cancel_requested`.
 //
@@ -8125,11 +8156,15 @@ func (c *Client) sendCancelCalendarEvent(ctx context.Context, params CancelCalen
 //
 // The renewals stop: the subscription ends at the end of the period
 // paid (`ends_on`, the pass stays usable until then) and nothing more
-// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
-// (venue-local today is before `details.binding_ends_on`), 422
-// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
-// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
-// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// is charged. Notice given while a binding lasts (venue-local today
+// before `binding_ends_on`) is accepted: the renewals inside the
+// binding are still charged and the membership ends on the binding's
+// end (`ends_on` = `binding_ends_on`; the subscription's `cancel_at` is
+// the renewal on that day, its schedule released, no proration).
+// Refusals change nothing: 422 `NO_STRIPE_SUBSCRIPTION` (the pass does
+// not renew, or has ended already), 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`. A repeated cancel answers the same end.
+// `Idempotency-Key` required: a retry replays the answer. Audit
 // `membership.cancel_requested`.
 //
 // POST /me/passes/{id}/cancel
@@ -34767,6 +34802,129 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 	defer body.Close()
 
 	result, err := decodeSettleAdminInvoiceExternallyResponse(resp)
+	if err != nil {
+		return res, errors.Wrap(err, "decode response")
+	}
+
+	return result, nil
+}
+
+// SettleAdminLateFee invokes settleAdminLateFee operation.
+//
+// Charges the oldest pending late fee of the pass, alone, to the
+// member's saved card (the subscription's card, else the member's
+// default), off session, through a `late_fee_charge` payment attempt
+// (Stripe key of the attempt; one live charge per fee, so concurrent
+// requests charge once and the others get 409 `PAYMENT_PENDING`).
+// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+// `membership.late_fee_settled`; the fee leaves the member's
+// outstanding list. `charge_status` `processing`: the bank has not
+// answered yet; the fee stays pending until the processor's event
+// settles it. Refusals change nothing but the recorded attempt:
+// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+// `details.next_step` `update_card`; a bank asking the member to
+// authenticate is declined too, `failure_code`
+// `authentication_required`, since nobody is there to do it), 422
+// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+// an unknown pass or another venue's is 404. `passes.manage`;
+// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+// first answer).
+//
+// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+func (c *Client) SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error) {
+	res, err := c.sendSettleAdminLateFee(ctx, params)
+	return res, err
+}
+
+func (c *Client) sendSettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (res *LateFeeSettleResponse, err error) {
+
+	u := uri.Clone(c.requestURL(ctx))
+	var pathParts [3]string
+	pathParts[0] = "/admin/passes/"
+	{
+		// Encode "id" parameter.
+		e := uri.NewPathEncoder(uri.PathEncoderConfig{
+			Param:   "id",
+			Style:   uri.PathStyleSimple,
+			Explode: false,
+		})
+		if err := func() error {
+			return e.EncodeValue(conv.UUIDToString(params.ID))
+		}(); err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		encoded, err := e.Result()
+		if err != nil {
+			return res, errors.Wrap(err, "encode path")
+		}
+		pathParts[1] = encoded
+	}
+	pathParts[2] = "/renewal-recovery/settle-late-fee"
+	uri.AddPathParts(u, pathParts[:]...)
+
+	r, err := ht.NewRequest(ctx, "POST", u)
+	if err != nil {
+		return res, errors.Wrap(err, "create request")
+	}
+
+	h := uri.NewHeaderEncoder(r.Header)
+	{
+		cfg := uri.HeaderParameterEncodingConfig{
+			Name:    "Idempotency-Key",
+			Explode: false,
+		}
+		if err := h.EncodeParam(cfg, func(e uri.Encoder) error {
+			return e.EncodeValue(conv.StringToString(params.IdempotencyKey))
+		}); err != nil {
+			return res, errors.Wrap(err, "encode header")
+		}
+	}
+
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+
+			switch err := c.securityBearerAuth(ctx, SettleAdminLateFeeOperation, r); {
+			case err == nil: // if NO error
+				satisfied[0] |= 1 << 0
+			case errors.Is(err, ogenerrors.ErrSkipClientSecurity):
+				// Skip this security.
+			default:
+				return res, errors.Wrap(err, "security \"BearerAuth\"")
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			return res, ogenerrors.ErrSecurityRequirementIsNotSatisfied
+		}
+	}
+
+	resp, err := c.cfg.Client.Do(r)
+	if err != nil {
+		return res, errors.Wrap(err, "do request")
+	}
+	body := resp.Body
+	defer body.Close()
+
+	result, err := decodeSettleAdminLateFeeResponse(resp)
 	if err != nil {
 		return res, errors.Wrap(err, "decode response")
 	}

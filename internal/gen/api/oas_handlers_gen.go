@@ -5165,9 +5165,9 @@ func (s *Server) handleBuyGiftCardRequest(args [0]string, argsEscaped bool, w ht
 // handleCancelAdminMembershipRequest handles cancelAdminMembership operation.
 //
 // The member's own cancel done by staff, with the same rules and
-// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
-// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
-// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// refusals: inside a binding it ends on the binding's end; 422
+// `NO_STRIPE_SUBSCRIPTION`, 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`; a pass of another venue is 404. The member is not
 // contacted. `passes.manage`; `Idempotency-Key` required. Audit
 // `membership.cancel_requested`.
 //
@@ -6529,11 +6529,15 @@ func (s *Server) handleCancelCalendarEventRequest(args [1]string, argsEscaped bo
 //
 // The renewals stop: the subscription ends at the end of the period
 // paid (`ends_on`, the pass stays usable until then) and nothing more
-// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
-// (venue-local today is before `details.binding_ends_on`), 422
-// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
-// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
-// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// is charged. Notice given while a binding lasts (venue-local today
+// before `binding_ends_on`) is accepted: the renewals inside the
+// binding are still charged and the membership ends on the binding's
+// end (`ends_on` = `binding_ends_on`; the subscription's `cancel_at` is
+// the renewal on that day, its schedule released, no proration).
+// Refusals change nothing: 422 `NO_STRIPE_SUBSCRIPTION` (the pass does
+// not renew, or has ended already), 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`. A repeated cancel answers the same end.
+// `Idempotency-Key` required: a retry replays the answer. Audit
 // `membership.cancel_requested`.
 //
 // POST /me/passes/{id}/cancel
@@ -44395,6 +44399,172 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 	}
 
 	if err := encodeSettleAdminInvoiceExternallyResponse(response, w); err != nil {
+		defer recordError("EncodeResponse", err)
+		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+		}
+		return
+	}
+}
+
+// handleSettleAdminLateFeeRequest handles settleAdminLateFee operation.
+//
+// Charges the oldest pending late fee of the pass, alone, to the
+// member's saved card (the subscription's card, else the member's
+// default), off session, through a `late_fee_charge` payment attempt
+// (Stripe key of the attempt; one live charge per fee, so concurrent
+// requests charge once and the others get 409 `PAYMENT_PENDING`).
+// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+// `membership.late_fee_settled`; the fee leaves the member's
+// outstanding list. `charge_status` `processing`: the bank has not
+// answered yet; the fee stays pending until the processor's event
+// settles it. Refusals change nothing but the recorded attempt:
+// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+// `details.next_step` `update_card`; a bank asking the member to
+// authenticate is declined too, `failure_code`
+// `authentication_required`, since nobody is there to do it), 422
+// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+// an unknown pass or another venue's is 404. `passes.manage`;
+// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+// first answer).
+//
+// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+func (s *Server) handleSettleAdminLateFeeRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
+	statusWriter := &codeRecorder{ResponseWriter: w}
+	w = statusWriter
+	ctx := r.Context()
+
+	var (
+		err          error
+		opErrContext = ogenerrors.OperationContext{
+			Name: SettleAdminLateFeeOperation,
+			ID:   "settleAdminLateFee",
+		}
+	)
+	{
+		type bitset = [1]uint8
+		var satisfied bitset
+		{
+			sctx, ok, err := s.securityBearerAuth(ctx, SettleAdminLateFeeOperation, r)
+			if err != nil {
+				err = &ogenerrors.SecurityError{
+					OperationContext: opErrContext,
+					Security:         "BearerAuth",
+					Err:              err,
+				}
+				if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+					defer recordError("Security:BearerAuth", err)
+				}
+				return
+			}
+			if ok {
+				satisfied[0] |= 1 << 0
+				ctx = sctx
+			}
+		}
+
+		if ok := func() bool {
+		nextRequirement:
+			for _, requirement := range []bitset{
+				{0b00000001},
+			} {
+				for i, mask := range requirement {
+					if satisfied[i]&mask != mask {
+						continue nextRequirement
+					}
+				}
+				return true
+			}
+			return false
+		}(); !ok {
+			err = &ogenerrors.SecurityError{
+				OperationContext: opErrContext,
+				Err:              ogenerrors.ErrSecurityRequirementIsNotSatisfied,
+			}
+			if encodeErr := encodeErrorResponse(s.h.NewError(ctx, err), w); encodeErr != nil {
+				defer recordError("Security", err)
+			}
+			return
+		}
+	}
+	params, err := decodeSettleAdminLateFeeParams(args, argsEscaped, r)
+	if err != nil {
+		err = &ogenerrors.DecodeParamsError{
+			OperationContext: opErrContext,
+			Err:              err,
+		}
+		defer recordError("DecodeParams", err)
+		s.cfg.ErrorHandler(ctx, w, r, err)
+		return
+	}
+
+	var rawBody []byte
+
+	var response *LateFeeSettleResponse
+	if m := s.cfg.Middleware; m != nil {
+		mreq := middleware.Request{
+			Context:          ctx,
+			OperationName:    SettleAdminLateFeeOperation,
+			OperationSummary: "Charge a pass's pending late fee to the member's saved card",
+			OperationID:      "settleAdminLateFee",
+			Body:             nil,
+			RawBody:          rawBody,
+			Params: middleware.Parameters{
+				{
+					Name: "id",
+					In:   "path",
+				}: params.ID,
+				{
+					Name: "Idempotency-Key",
+					In:   "header",
+				}: params.IdempotencyKey,
+			},
+			Raw: r,
+		}
+
+		type (
+			Request  = struct{}
+			Params   = SettleAdminLateFeeParams
+			Response = *LateFeeSettleResponse
+		)
+		response, err = middleware.HookMiddleware[
+			Request,
+			Params,
+			Response,
+		](
+			m,
+			mreq,
+			unpackSettleAdminLateFeeParams,
+			func(ctx context.Context, request Request, params Params) (response Response, err error) {
+				response, err = s.h.SettleAdminLateFee(ctx, params)
+				return response, err
+			},
+		)
+	} else {
+		response, err = s.h.SettleAdminLateFee(ctx, params)
+	}
+	if err != nil {
+		if errRes, ok := errors.Into[*ErrorStatusCode](err); ok {
+			if err := encodeErrorResponse(errRes, w); err != nil {
+				defer recordError("Internal", err)
+			}
+			return
+		}
+		if errors.Is(err, ht.ErrNotImplemented) {
+			s.cfg.ErrorHandler(ctx, w, r, err)
+			return
+		}
+		if err := encodeErrorResponse(s.h.NewError(ctx, err), w); err != nil {
+			defer recordError("Internal", err)
+		}
+		return
+	}
+
+	if err := encodeSettleAdminLateFeeResponse(response, w); err != nil {
 		defer recordError("EncodeResponse", err)
 		if !errors.Is(err, ht.ErrInternalServerErrorResponse) {
 			s.cfg.ErrorHandler(ctx, w, r, err)

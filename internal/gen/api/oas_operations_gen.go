@@ -295,6 +295,7 @@ const (
 	SetServiceDepositOperation                     OperationName = "SetServiceDeposit"
 	SettleAdminFeeOperation                        OperationName = "SettleAdminFee"
 	SettleAdminInvoiceExternallyOperation          OperationName = "SettleAdminInvoiceExternally"
+	SettleAdminLateFeeOperation                    OperationName = "SettleAdminLateFee"
 	SettleAdminPassExternallyOperation             OperationName = "SettleAdminPassExternally"
 	ShiftAdminNextChargeOperation                  OperationName = "ShiftAdminNextCharge"
 	SignCheckoutArtifactOperation                  OperationName = "SignCheckoutArtifact"

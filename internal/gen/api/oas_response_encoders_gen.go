@@ -3933,6 +3933,19 @@ func encodeSettleAdminInvoiceExternallyResponse(response *InvoiceDetailResponse,
 	return nil
 }
 
+func encodeSettleAdminLateFeeResponse(response *LateFeeSettleResponse, w http.ResponseWriter) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(200)
+
+	e := new(jx.Encoder)
+	response.Encode(e)
+	if _, err := e.WriteTo(w); err != nil {
+		return errors.Wrap(err, "write")
+	}
+
+	return nil
+}
+
 func encodeSettleAdminPassExternallyResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(200)

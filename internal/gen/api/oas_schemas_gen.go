@@ -28298,6 +28298,100 @@ func (s *LateFeeResponse) SetData(val PendingLateFee) {
 	s.Data = val
 }
 
+// Ref: #/components/schemas/LateFeeSettle
+type LateFeeSettle struct {
+	ChargeStatus LateFeeSettleChargeStatus `json:"charge_status"`
+	LateFee      PendingLateFee            `json:"late_fee"`
+	// The fee's payment row once paid; null while processing.
+	PaymentID NilUUID `json:"payment_id"`
+}
+
+// GetChargeStatus returns the value of ChargeStatus.
+func (s *LateFeeSettle) GetChargeStatus() LateFeeSettleChargeStatus {
+	return s.ChargeStatus
+}
+
+// GetLateFee returns the value of LateFee.
+func (s *LateFeeSettle) GetLateFee() PendingLateFee {
+	return s.LateFee
+}
+
+// GetPaymentID returns the value of PaymentID.
+func (s *LateFeeSettle) GetPaymentID() NilUUID {
+	return s.PaymentID
+}
+
+// SetChargeStatus sets the value of ChargeStatus.
+func (s *LateFeeSettle) SetChargeStatus(val LateFeeSettleChargeStatus) {
+	s.ChargeStatus = val
+}
+
+// SetLateFee sets the value of LateFee.
+func (s *LateFeeSettle) SetLateFee(val PendingLateFee) {
+	s.LateFee = val
+}
+
+// SetPaymentID sets the value of PaymentID.
+func (s *LateFeeSettle) SetPaymentID(val NilUUID) {
+	s.PaymentID = val
+}
+
+type LateFeeSettleChargeStatus string
+
+const (
+	LateFeeSettleChargeStatusPaid       LateFeeSettleChargeStatus = "paid"
+	LateFeeSettleChargeStatusProcessing LateFeeSettleChargeStatus = "processing"
+)
+
+// AllValues returns all LateFeeSettleChargeStatus values.
+func (LateFeeSettleChargeStatus) AllValues() []LateFeeSettleChargeStatus {
+	return []LateFeeSettleChargeStatus{
+		LateFeeSettleChargeStatusPaid,
+		LateFeeSettleChargeStatusProcessing,
+	}
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s LateFeeSettleChargeStatus) MarshalText() ([]byte, error) {
+	switch s {
+	case LateFeeSettleChargeStatusPaid:
+		return []byte(s), nil
+	case LateFeeSettleChargeStatusProcessing:
+		return []byte(s), nil
+	default:
+		return nil, errors.Errorf("invalid value: %q", s)
+	}
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (s *LateFeeSettleChargeStatus) UnmarshalText(data []byte) error {
+	switch LateFeeSettleChargeStatus(data) {
+	case LateFeeSettleChargeStatusPaid:
+		*s = LateFeeSettleChargeStatusPaid
+		return nil
+	case LateFeeSettleChargeStatusProcessing:
+		*s = LateFeeSettleChargeStatusProcessing
+		return nil
+	default:
+		return errors.Errorf("invalid value: %q", data)
+	}
+}
+
+// Ref: #/components/schemas/LateFeeSettleResponse
+type LateFeeSettleResponse struct {
+	Data LateFeeSettle `json:"data"`
+}
+
+// GetData returns the value of Data.
+func (s *LateFeeSettleResponse) GetData() LateFeeSettle {
+	return s.Data
+}
+
+// SetData sets the value of Data.
+func (s *LateFeeSettleResponse) SetData(val LateFeeSettle) {
+	s.Data = val
+}
+
 type ListAdminAppointmentsDirection string
 
 const (
@@ -29992,7 +30086,9 @@ func (s *Membership) SetWorkspaceGroup(val MembershipWorkspaceGroup) {
 type MembershipCancel struct {
 	// The day the membership's binding ended; null without one.
 	BindingEndsOn NilDate `json:"binding_ends_on"`
-	// The last renewal that does not happen; the pass is valid until then.
+	// The renewal that does not happen (the end of the period paid, or
+	// the binding's end for notice given inside a binding); the pass
+	// is valid until then.
 	EndsOn time.Time `json:"ends_on"`
 	PassID uuid.UUID `json:"pass_id"`
 }
@@ -33254,15 +33350,15 @@ type ObligationCancellation struct {
 	// The first day the membership can have ended if the member cancels
 	// at the first moment the rules allow: the end of the first period
 	// paid (`end_of_period`), or, with a binding (`after_commitment`),
-	// the end of the period that starts on `commitment_ends_on` (a cancel
-	// is accepted from that day, after its renewal is charged).
+	// `commitment_ends_on` itself (notice is accepted inside the binding
+	// and ends the membership on that day, its renewal not charged).
 	EarliestPossibleEndOn NilDate                    `json:"earliest_possible_end_on"`
 	Kind                  ObligationCancellationKind `json:"kind"`
 	// How the member ends the membership (null for a pass that does not
 	// renew). `in_app`: the member ends it themselves with `POST
 	// /me/passes/{id}/cancel` (what this service answers for every
-	// membership); it ends at the end of the period paid, and not before
-	// `commitment.commitment_ends_on` while a binding lasts.
+	// membership); it ends at the end of the period paid, or, for notice
+	// given while a binding lasts, on `commitment.commitment_ends_on`.
 	// `contact_venue`: the member asks the venue (kept for clients that
 	// know it; not answered any more).
 	RequestMethod NilObligationCancellationRequestMethod `json:"request_method"`

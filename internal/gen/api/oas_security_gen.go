@@ -448,6 +448,7 @@ var operationRolesBearerAuth = map[string][]string{
 	SetServiceDepositOperation:                     []string{},
 	SettleAdminFeeOperation:                        []string{},
 	SettleAdminInvoiceExternallyOperation:          []string{},
+	SettleAdminLateFeeOperation:                    []string{},
 	SettleAdminPassExternallyOperation:             []string{},
 	ShiftAdminNextChargeOperation:                  []string{},
 	SignCheckoutArtifactOperation:                  []string{},

@@ -581,9 +581,9 @@ func (UnimplementedHandler) BuyGiftCard(ctx context.Context, req *GiftCardOrderR
 // CancelAdminMembership implements cancelAdminMembership operation.
 //
 // The member's own cancel done by staff, with the same rules and
-// refusals: 422 `BINDING_PERIOD_ACTIVE` (`details.binding_ends_on`)
-// before the binding ends, 422 `NO_STRIPE_SUBSCRIPTION`, 502
-// `STRIPE_ERROR`; a pass of another venue is 404. The member is not
+// refusals: inside a binding it ends on the binding's end; 422
+// `NO_STRIPE_SUBSCRIPTION`, 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`; a pass of another venue is 404. The member is not
 // contacted. `passes.manage`; `Idempotency-Key` required. Audit
 // `membership.cancel_requested`.
 //
@@ -745,11 +745,15 @@ func (UnimplementedHandler) CancelCalendarEvent(ctx context.Context, params Canc
 //
 // The renewals stop: the subscription ends at the end of the period
 // paid (`ends_on`, the pass stays usable until then) and nothing more
-// is charged. Refusals change nothing: 422 `BINDING_PERIOD_ACTIVE`
-// (venue-local today is before `details.binding_ends_on`), 422
-// `NO_STRIPE_SUBSCRIPTION` (the pass does not renew, or has ended
-// already), 502 `STRIPE_ERROR`. A repeated cancel answers the same
-// end. `Idempotency-Key` required: a retry replays the answer. Audit
+// is charged. Notice given while a binding lasts (venue-local today
+// before `binding_ends_on`) is accepted: the renewals inside the
+// binding are still charged and the membership ends on the binding's
+// end (`ends_on` = `binding_ends_on`; the subscription's `cancel_at` is
+// the renewal on that day, its schedule released, no proration).
+// Refusals change nothing: 422 `NO_STRIPE_SUBSCRIPTION` (the pass does
+// not renew, or has ended already), 502 `STRIPE_ERROR`, 409
+// `UNKNOWN_WRITE_OUTCOME`. A repeated cancel answers the same end.
+// `Idempotency-Key` required: a retry replays the answer. Audit
 // `membership.cancel_requested`.
 //
 // POST /me/passes/{id}/cancel
@@ -4523,6 +4527,36 @@ func (UnimplementedHandler) SettleAdminFee(ctx context.Context, req *FeeSettleRe
 //
 // POST /admin/billing/invoices/{id}/settle-externally
 func (UnimplementedHandler) SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (r *InvoiceDetailResponse, _ error) {
+	return r, ht.ErrNotImplemented
+}
+
+// SettleAdminLateFee implements settleAdminLateFee operation.
+//
+// Charges the oldest pending late fee of the pass, alone, to the
+// member's saved card (the subscription's card, else the member's
+// default), off session, through a `late_fee_charge` payment attempt
+// (Stripe key of the attempt; one live charge per fee, so concurrent
+// requests charge once and the others get 409 `PAYMENT_PENDING`).
+// Paid: 200 with the fee `paid` and its payment (kind `fee`), audit
+// `membership.late_fee_settled`; the fee leaves the member's
+// outstanding list. `charge_status` `processing`: the bank has not
+// answered yet; the fee stays pending until the processor's event
+// settles it. Refusals change nothing but the recorded attempt:
+// 422 `NO_PENDING_LATE_FEE` (no pending fee, or its renewal is still
+// unpaid: `details.reason` `renewal_unpaid`, the recovery charge takes
+// both), 409 `PAYMENT_PENDING` (a charge of the fee is in progress),
+// 402 `CHARGE_DECLINED` (`details.failure_code`, `details.decline_code`,
+// `details.next_step` `update_card`; a bank asking the member to
+// authenticate is declined too, `failure_code`
+// `authentication_required`, since nobody is there to do it), 422
+// `NO_PAYMENT_METHOD`, 422 `CARD_PAYMENTS_UNAVAILABLE`, 409
+// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
+// an unknown pass or another venue's is 404. `passes.manage`;
+// `Idempotency-Key` required (1 to 200 characters; a retry replays the
+// first answer).
+//
+// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
+func (UnimplementedHandler) SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (r *LateFeeSettleResponse, _ error) {
 	return r, ht.ErrNotImplemented
 }
 
