@@ -105,6 +105,13 @@ func (s *Service) OnInvoice(ctx context.Context, typ string, in *stripeport.Invo
 			if !changed {
 				outcome = "invoice_failure_ignored"
 			}
+		case typ == "invoice.payment_action_required":
+			// The renewal's card asks the member to authenticate (3-D Secure):
+			// the invoice stays open and the member is told once (action.go).
+			if err := s.tellAuthenticate(ctx, tx, row, in); err != nil {
+				return err
+			}
+			outcome = "invoice_action_required"
 		case in.Status == "void" || in.Status == "uncollectible":
 			if row.Status != invoice.StatusPaid {
 				if err := tx.Invoice.UpdateOne(row).SetStatus(invoice.Status(in.Status)).Exec(ctx); err != nil {

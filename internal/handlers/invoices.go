@@ -339,6 +339,10 @@ func (h *Handler) GetMyOutstandingPayments(ctx context.Context, p api.GetMyOutst
 			item.FailedAt = api.NewNilDateTime(in.FailedAt.UTC())
 			item.FailureMessage = api.NewNilString("The card was declined.")
 			item.NextStep.SetTo(api.OutstandingItemNextStepUpdateCard)
+			if in.FailureCode != nil && *in.FailureCode == billing.AuthenticationRequired {
+				item.FailureMessage = api.NewNilString("Your bank asks you to confirm the payment.")
+				item.NextStep.SetToNull() // the retry answers requires_action with the client secret
+			}
 		} else {
 			item.FailedAt.SetToNull()
 		}
