@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/venueplatform/venue/ent/latefee"
+	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/internal/billing"
 )
 
@@ -28,4 +29,31 @@ func TestSettleLateFeeStripeRefuses(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
 	require.Equal(t, 1, e.audits(t, billing.AuditLateFeeSettled))
+}
+
+// TestSettleLateFeeProcessing: a settle whose card charge is processing
+// answers 200 charge_status processing with the fee still pending; a
+// second settle charges nothing (409 PAYMENT_PENDING); the bank finishing
+// the charge (its events posted twice) settles the fee exactly once.
+func TestSettleLateFeeProcessing(t *testing.T) {
+	e, _ := declinedLateFee(t)
+	e.fake.ProcessSlowly("pm_bill")
+	intents := len(e.fake.Intents())
+	res, err := e.settleFee(e.boss, e.pass, uuid.NewString())
+	require.NoError(t, err)
+	require.Equal(t, "processing", string(res.Data.ChargeStatus))
+	require.Equal(t, latefee.StatusPending, e.db().LateFee.Query().OnlyX(e.op).Status)
+	require.Len(t, e.fake.Intents(), intents+1)
+
+	_, err = e.settleFee(e.boss, e.pass, uuid.NewString())
+	_, code, _ := apiCode(t, err)
+	require.Equal(t, "PAYMENT_PENDING", code)
+	require.Len(t, e.fake.Intents(), intents+1, "nothing charged twice")
+
+	evs := append(e.fake.TakeEvents(), e.fake.FinishPayment(true)...)
+	e.postAll(t, evs)
+	e.postAll(t, evs)
+	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
+	require.Equal(t, 1, e.db().Payment.Query().Where(payment.KindEQ(payment.KindFee),
+		payment.StatusEQ(payment.StatusSucceeded)).CountX(e.op), "the fee paid once")
 }
