@@ -7,9 +7,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/payment"
+	"github.com/venueplatform/venue/ent/paymentattempt"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/payments/stripetest"
 )
 
 // TestSettleLateFeeStripeRefuses: Stripe refusing the settle's charge
@@ -56,4 +59,34 @@ func TestSettleLateFeeProcessing(t *testing.T) {
 	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
 	require.Equal(t, 1, e.db().Payment.Query().Where(payment.KindEQ(payment.KindFee),
 		payment.StatusEQ(payment.StatusSucceeded)).CountX(e.op), "the fee paid once")
+}
+
+// TestSettleLateFeeLostAnswer: a settle whose Stripe answer is lost (the
+// charge made, no answer) is 409 UNKNOWN_WRITE_OUTCOME with the fee still
+// pending; a second settle charges nothing (409); the
+// reconcile of the attempt finds the charge and settles the fee once.
+func TestSettleLateFeeLostAnswer(t *testing.T) {
+	e, _ := declinedLateFee(t)
+	intents := len(e.fake.Intents())
+	e.fake.Script(stripetest.Outcome{Drop: 10})
+	_, err := e.settleFee(e.boss, e.pass, uuid.NewString())
+	requireCode(t, err, http.StatusConflict, "UNKNOWN_WRITE_OUTCOME")
+	fee := e.db().LateFee.Query().OnlyX(e.op)
+	require.Equal(t, latefee.StatusPending, fee.Status)
+	_, err = e.settleFee(e.boss, e.pass, uuid.NewString())
+	_, code, _ := apiCode(t, err)
+	// The unknown attempt holds the fee: a second settle is refused or
+	// retries that same charge under its Stripe key, never a second one.
+	require.Contains(t, []string{"PAYMENT_PENDING", "UNKNOWN_WRITE_OUTCOME"}, code)
+	require.Equal(t, latefee.StatusPending, e.db().LateFee.Query().OnlyX(e.op).Status)
+	require.Len(t, e.fake.Intents(), intents+1, "one charge")
+
+	at := e.db().PaymentAttempt.Query().Where(paymentattempt.SubjectID(fee.ID)).
+		Order(ent.Desc(paymentattempt.FieldNumber)).FirstX(e.op)
+	require.Equal(t, paymentattempt.StateUnknown, at.State)
+	require.NoError(t, e.svc.Reconcile(e.op, at.ID))
+	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
+	require.Equal(t, 1, e.db().Payment.Query().Where(payment.KindEQ(payment.KindFee),
+		payment.StatusEQ(payment.StatusSucceeded)).CountX(e.op), "the fee paid once")
+	require.Len(t, e.fake.Intents(), intents+1)
 }
