@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -26,12 +25,10 @@ import (
 // cancelPaid cancels appointment id as c, accepting the refund terms or
 // not, under key, waiting while the same key is in flight.
 func (e *paySalon) cancelPaid(c *api.Client, id uuid.UUID, tok string, accept bool, key string) (*api.AppointmentResponse, error) {
-	for {
+	for attempt := 0; ; attempt++ {
 		res, err := c.CancelAppointment(e.ctx, api.CancelAppointmentParams{ID: id, XOrganizationID: e.venue.ID,
 			IdempotencyKey: key, UpdatedAt: api.NewOptString(tok), AcceptRefundTerms: api.NewOptBool(accept)})
-		var es *api.ErrorStatusCode
-		if errors.As(err, &es) && es.Response.Error.Code == "IDEMPOTENCY_KEY_IN_USE" {
-			time.Sleep(20 * time.Millisecond)
+		if inUseBackoff(err, attempt) {
 			continue
 		}
 		return res, err

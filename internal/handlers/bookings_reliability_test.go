@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -48,12 +47,10 @@ func (e *bookEnv) crowd(t testing.TB, n, clips int) []bookMember {
 // bookOnce posts one booking with key, retrying while the same key is in
 // flight (409 IDEMPOTENCY_KEY_IN_USE: the first request is still running).
 func bookOnce(ctx context.Context, c *api.Client, class, org uuid.UUID, key string) (api.BookingItem, error) {
-	for {
+	for attempt := 0; ; attempt++ {
 		res, err := c.CreateBooking(ctx, bookReq(class), api.CreateBookingParams{
 			XOrganizationID: api.NewOptUUID(org), IdempotencyKey: api.NewOptString(key)})
-		var es *api.ErrorStatusCode
-		if errors.As(err, &es) && es.Response.Error.Code == "IDEMPOTENCY_KEY_IN_USE" {
-			time.Sleep(20 * time.Millisecond)
+		if inUseBackoff(err, attempt) {
 			continue
 		}
 		if err != nil {
