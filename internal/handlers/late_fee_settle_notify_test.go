@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/google/uuid"
@@ -24,10 +25,19 @@ func (e *lifeEnv) feeReceipts(t *testing.T, feeID uuid.UUID) []string {
 }
 
 // TestSettleLateFeeSilentByDefault: staff settling a member's late fee
-// without notify_client (no body, or false) contact nobody.
+// without notify_client (no body, or false) contact nobody; asking to tell
+// the member without notifications.send is 403 and charges nothing.
 func TestSettleLateFeeSilentByDefault(t *testing.T) {
 	e, feeID := declinedLateFee(t)
-	_, err := e.boss.SettleAdminLateFee(e.ctx, api.NewOptLateFeeSettleRequest(api.LateFeeSettleRequest{NotifyClient: api.NewOptBool(false)}),
+	intents := len(e.fake.Intents())
+	_, err := e.staff.SettleAdminLateFee(e.ctx, api.NewOptLateFeeSettleRequest(api.LateFeeSettleRequest{NotifyClient: api.NewOptBool(true)}),
+		api.SettleAdminLateFeeParams{ID: e.pass, IdempotencyKey: uuid.NewString()})
+	st, _, _ := apiCode(t, err)
+	require.Equal(t, http.StatusForbidden, st)
+	require.Len(t, e.fake.Intents(), intents, "nothing charged")
+	require.Equal(t, latefee.StatusPending, e.db().LateFee.GetX(e.op, feeID).Status)
+
+	_, err = e.boss.SettleAdminLateFee(e.ctx, api.NewOptLateFeeSettleRequest(api.LateFeeSettleRequest{NotifyClient: api.NewOptBool(false)}),
 		api.SettleAdminLateFeeParams{ID: e.pass, IdempotencyKey: uuid.NewString()})
 	require.NoError(t, err)
 	require.Equal(t, latefee.StatusPaid, e.db().LateFee.GetX(e.op, feeID).Status)
