@@ -16,22 +16,25 @@ import (
 // the member to authenticate the payment.
 const AuthenticationRequired = "authentication_required"
 
-// tellAuthenticate marks the open renewal as waiting on the member and tells the member, through the transactional e-mail rule
-// (a message about their own money), that their renewal's card asks them to
-// authenticate the payment and how to do it (Outstanding payments, Pay
-// now: the retry answers requires_action with the client secret). The
-// invoice stays open. Called under the subscription's row lock, so the
-// check for an earlier notice of the same charge makes a second delivery
-// of invoice.payment_action_required (or the same charge's other copy)
-// tell nothing twice; a paid or void invoice tells nothing (events arrive
-// in any order).
+// tellAuthenticate marks the open renewal as waiting on the member and
+// tells the member that their renewal's card asks them to authenticate the
+// payment and how to do it (Outstanding payments, Pay now: the retry
+// answers requires_action with the client secret), under the same rules as
+// the declined renewal's notice (tellMember: the venue's e-mail switch, the
+// member's opt-out and payments preferences; a member it does not reach is
+// a skipped row). The invoice stays open. Called under the subscription's
+// row lock, so the check for an earlier notice of the same charge makes a
+// second delivery of invoice.payment_action_required (or the same charge's
+// other copy) tell nothing twice; a paid or void invoice tells nothing
+// (events arrive in any order).
 func (s *Service) tellAuthenticate(ctx context.Context, tx *ent.Tx, row *ent.Invoice, in *stripeport.Invoice) error {
 	if row.Status == invoice.StatusPaid || row.Status == invoice.StatusVoid {
 		return nil
 	}
 	if row.FailedAt == nil {
 		// The open renewal becomes the member's outstanding item, its retry
-		// answering requires_action with the client secret.
+		// answering requires_action with the client secret. Not a decline:
+		// no failed payment row, no attempt counted, the pass stays active.
 		if err := tx.Invoice.UpdateOne(row).SetFailedAt(s.now()).SetFailureCode(AuthenticationRequired).Exec(ctx); err != nil {
 			return err
 		}
@@ -41,18 +44,13 @@ func (s *Service) tellAuthenticate(ctx context.Context, tx *ent.Tx, row *ent.Inv
 	if err != nil || n > 0 {
 		return err
 	}
-	to, err := s.memberEmail(ctx, tx, row)
-	if err != nil || to == "" {
-		return err
-	}
 	amount := money.Format(row.TotalMinor-row.AmountPaidMinor, row.Currency)
-	_, err = notify.EnqueueEmail(ctx, tx.Client(), notify.DirectEmail{
-		To: to, MemberID: row.MemberID, ToMember: true, Kind: "renewal_action_required",
+	return tellMember(ctx, tx, row, notify.Message{
+		Kind:    KindRenewalActionRequired,
 		Subject: "Confirm your membership payment",
 		Body: fmt.Sprintf("Your bank asks you to confirm the payment of %s for invoice %s. Open the app "+
 			"(Outstanding payments, Pay now) and confirm it to keep your membership active.", amount, row.Number),
 		Data:          map[string]any{"invoice_id": row.ID.String()},
 		CorrelationID: corr,
 	})
-	return err
 }

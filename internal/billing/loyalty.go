@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -177,6 +178,13 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 	if err != nil {
 		return nil, err
 	}
+	// The same price of the same scope already granted (a grant Stripe
+	// took only for some passes, retried): it stays, and only the passes
+	// that do not charge it yet are written (loyalty_partial.go).
+	keep := sameGrant(prev, p.PassID, amount)
+	if keep != nil {
+		prev = slices.DeleteFunc(slices.Clone(prev), func(g *ent.LoyaltyPrice) bool { return g.ID == keep.ID })
+	}
 	subs, err := s.liveSubscriptionsOf(ctx, m.ID, pt.ID)
 	if err != nil {
 		return nil, err
@@ -205,6 +213,10 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 			}
 			replaced = append(replaced, g.ID.String())
 		}
+		if keep != nil {
+			out = keep
+			return nil
+		}
 		out, err = tx.LoyaltyPrice.Create().SetMemberID(m.ID).SetUserID(p.UserID).SetPassTypeID(pt.ID).
 			SetNillablePassID(p.PassID).SetAmountMinor(amount).SetCurrency(pt.Currency).SetReason(p.Reason).
 			SetNillableCreatedBy(actorID(ctx)).Save(ctx)
@@ -219,6 +231,9 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 	// Stripe refused: the grant goes, the grants it replaced and the lock
 	// bases hold again.
 	undo := func(ctx context.Context, tx *ent.Tx) error {
+		if keep != nil {
+			return setLockBases(ctx, tx, locks.prev) // the grant stays as it was
+		}
 		if err := tx.LoyaltyPrice.DeleteOneID(out.ID).Exec(ctx); err != nil {
 			return err
 		}
@@ -232,8 +247,15 @@ func (s *Service) GrantLoyaltyPrice(ctx context.Context, p LoyaltyGrantParams) (
 	}
 	// The member is told once Stripe took the prices (loyalty_notify.go).
 	after := func(ctx context.Context, tx *ent.Tx) error { return tellLoyalty(ctx, tx, out, true) }
-	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after}); err != nil {
-		return nil, err
+	// Stripe took the price for some passes only: the grant stays (those
+	// passes charge it), the others keep their price, and the outcome per
+	// pass is recorded and answered; a retry writes only the others.
+	partial := func(ctx context.Context, tx *ent.Tx, refused map[uuid.UUID]bool) error {
+		return recordLoyaltyPartial(ctx, tx, m.ID, []*ent.LoyaltyPrice{out}, true, passesOf(subs), refused)
+	}
+	err = s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after, partial: partial})
+	if err != nil {
+		return nil, loyaltyOutcome(err, passesOf(subs))
 	}
 	return out, nil
 }
@@ -276,11 +298,13 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 	}
 	locks := newLockBases()
 	var targets []priceTarget
+	var passes []uuid.UUID
 	for _, g := range grants {
 		subs, err := s.liveSubscriptionsOf(ctx, m.ID, g.PassTypeID)
 		if err != nil {
 			return nil, err
 		}
+		passes = append(passes, passesOf(subs)...)
 		for _, sub := range subs {
 			ps, err := s.client.Pass.Query().Where(pass.ID(sub.PassID)).WithPassType().Only(ctx)
 			if err != nil {
@@ -333,8 +357,22 @@ func (s *Service) RevokeLoyaltyPrice(ctx context.Context, p LoyaltyRevokeParams)
 		}
 		return nil
 	}
-	if err := s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after}); err != nil {
-		return nil, err
+	// Stripe took the usual price for some passes only: those keep it, the
+	// grants stay active for the others (their renewals still charge the
+	// loyalty price), and the outcome per pass is recorded and answered; a
+	// retry writes only the others, then revokes.
+	partial := func(ctx context.Context, tx *ent.Tx, refused map[uuid.UUID]bool) error {
+		for _, g := range grants {
+			if err := tx.LoyaltyPrice.UpdateOneID(g.ID).SetStatus(loyaltyprice.StatusActive).ClearRevokedAt().
+				ClearRevokeReason().Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return recordLoyaltyPartial(ctx, tx, m.ID, grants, false, passes, refused)
+	}
+	err = s.changePrices(ctx, priceChange{targets: targets, rows: rows, undo: undo, after: after, partial: partial})
+	if err != nil {
+		return nil, loyaltyOutcome(err, passes)
 	}
 	return out, nil
 }

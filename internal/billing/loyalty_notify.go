@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/notify"
 )
@@ -46,6 +47,11 @@ func tellLoyalty(ctx context.Context, tx *ent.Tx, g *ent.LoyaltyPrice, granted b
 			money.Format(g.AmountMinor, g.Currency), pt.Name, money.Format(pt.PriceMinor, pt.Currency))
 		msg.Data["usual_amount_minor"] = pt.PriceMinor
 		msg.CorrelationID = "loyalty_price:" + g.ID.String() + ":revoked"
+	}
+	// A grant a retry finished (Stripe took it for some passes first) is
+	// told once.
+	if n, err := tx.NotificationDelivery.Query().Where(notificationdelivery.CorrelationID(msg.CorrelationID)).Count(ctx); err != nil || n > 0 {
+		return err
 	}
 	for _, ch := range []notify.Channel{notify.Email, notify.Push} {
 		if _, err := notify.EnqueueForMembers(ctx, tx.Client(), []uuid.UUID{g.MemberID}, ch, msg); err != nil {

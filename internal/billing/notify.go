@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/member"
 	"github.com/venueplatform/venue/internal/money"
@@ -43,22 +45,36 @@ func (s *Service) sendReceipt(ctx context.Context, tx *ent.Tx, row *ent.Invoice,
 	return err
 }
 
-// tellFailure tells the member, through the transactional e-mail rule (a
-// message about their own money, sent whatever the marketing preferences
-// say), that a renewal was declined and how to pay it.
-func (s *Service) tellFailure(ctx context.Context, tx *ent.Tx, row *ent.Invoice) error {
-	to, err := s.memberEmail(ctx, tx, row)
-	if err != nil || to == "" {
-		return err
+// Notification kinds of a renewal's charge (category payments of the
+// member's notification preferences).
+const (
+	KindRenewalFailed         = "payment.renewal_failed"
+	KindRenewalActionRequired = "payment.renewal_action_required"
+)
+
+// tellMember queues, in tx, msg to the invoice's member by e-mail through
+// the notification outbox under the member's rules, as the late fee's and
+// the loyalty price's notices do: the venue's e-mail switch, the member's
+// reachability, per-channel opt-out and payments preferences. A member it
+// does not reach gets a skipped row with the reason, so a second delivery
+// of the same event finds the correlation id and tells nothing twice.
+func tellMember(ctx context.Context, tx *ent.Tx, row *ent.Invoice, msg notify.Message) error {
+	if _, err := notify.EnqueueForMembers(ctx, tx.Client(), []uuid.UUID{row.MemberID}, notify.Email, msg); err != nil {
+		return fmt.Errorf("billing: %s notice: %w", msg.Kind, err)
 	}
+	return nil
+}
+
+// tellFailure tells the member that a renewal was declined and how to pay
+// it (kind payment.renewal_failed, tellMember's rules).
+func (s *Service) tellFailure(ctx context.Context, tx *ent.Tx, row *ent.Invoice) error {
 	amount := money.Format(row.TotalMinor-row.AmountPaidMinor, row.Currency)
-	_, err = notify.EnqueueEmail(ctx, tx.Client(), notify.DirectEmail{
-		To: to, MemberID: row.MemberID, ToMember: true, Kind: "renewal_failed",
+	return tellMember(ctx, tx, row, notify.Message{
+		Kind:    KindRenewalFailed,
 		Subject: "Your membership payment was declined",
 		Body: fmt.Sprintf("We could not charge %s for invoice %s. Update your card or pay the invoice in the app "+
 			"(Invoices, Pay now) to keep your membership active.", amount, row.Number),
 		Data:          map[string]any{"invoice_id": row.ID.String()},
 		CorrelationID: fmt.Sprintf("renewal_failed:%s:%d", row.ID, row.AttemptCount),
 	})
-	return err
 }

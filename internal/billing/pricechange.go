@@ -72,6 +72,21 @@ type priceChange struct {
 	// after runs once Stripe took the prices or their outcome is left to the
 	// reconcile (messages to the member; may be nil).
 	after func(ctx context.Context, tx *ent.Tx) error
+	// partial, when set, keeps what Stripe took when it refuses only some
+	// of the subscriptions (and no answer was lost): the refused ones alone
+	// are put back, and partial writes the feature's rows of that outcome
+	// (instead of undo) in the same transaction, given the refused passes.
+	// changePrices then answers a *partialPrices error.
+	partial func(ctx context.Context, tx *ent.Tx, refused map[uuid.UUID]bool) error
+}
+
+// partialPrices is the outcome of a price change Stripe took for some
+// subscriptions and refused for the passes in refused (see
+// priceChange.partial).
+type partialPrices struct{ refused map[uuid.UUID]bool }
+
+func (p *partialPrices) Error() string {
+	return fmt.Sprintf("billing: price change refused for %d of its passes", len(p.refused))
 }
 
 // stagedPrice is a target with its attempt and its Stripe update.
@@ -172,6 +187,10 @@ func (s *Service) changePrices(ctx context.Context, pc priceChange) error {
 		}
 	}
 	if refused {
+		taken := slices.ContainsFunc(staged, func(st *stagedPrice) bool { return st.result == nil })
+		if pc.partial != nil && taken && !unknown {
+			return s.keepTaken(ctx, staged, pc.partial)
+		}
 		return s.putBack(ctx, staged, pc.undo)
 	}
 	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
@@ -245,6 +264,30 @@ func (s *Service) stagePrice(ctx context.Context, tx *ent.Tx, st *stagedPrice) e
 			"attempt_id": st.at.ID.String(), "item_id": st.upd.ItemID, "product": st.upd.Product,
 			"phases": phasesIntent(st.phases)}})
 	return err
+}
+
+// keepTaken records a change Stripe took for some subscriptions and
+// refused for the others: the refused ones' attempts fail and their rows go
+// back (revertPrice), the taken ones stay, and partial writes the feature's
+// rows, in one transaction; the answer is a *partialPrices.
+func (s *Service) keepTaken(ctx context.Context, staged []*stagedPrice, partial func(ctx context.Context, tx *ent.Tx, refused map[uuid.UUID]bool) error) error {
+	refused := map[uuid.UUID]bool{}
+	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		for _, st := range staged {
+			if st.result == nil {
+				continue
+			}
+			refused[st.sub.PassID] = true
+			if err := revertPrice(ctx, tx, st.sub, st.at.ID, st.from, st.to, st.reason); err != nil {
+				return err
+			}
+		}
+		return partial(ctx, tx, refused)
+	})
+	if err != nil {
+		return err
+	}
+	return &partialPrices{refused: refused}
 }
 
 // putBack undoes a change Stripe refused: prices Stripe already took in it

@@ -16,7 +16,7 @@ import (
 )
 
 func (e *lifeEnv) settleFee(c *api.Client, pass uuid.UUID, key string) (*api.LateFeeSettleResponse, error) {
-	return c.SettleAdminLateFee(e.ctx, api.SettleAdminLateFeeParams{ID: pass, IdempotencyKey: key})
+	return c.SettleAdminLateFee(e.ctx, api.OptLateFeeSettleRequest{}, api.SettleAdminLateFeeParams{ID: pass, IdempotencyKey: key})
 }
 
 // TestSettleLateFeeRefusals: every refusal of the settle changes nothing

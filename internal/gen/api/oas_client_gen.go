@@ -2122,6 +2122,29 @@ type Invoker interface {
 	// service) offers no card action: `action.type` `contact_venue`
 	// (`GET` the invoice, no confirm path), `next_step` `contact_venue`,
 	// `state_key` `invoice_{status}_external`.
+	// A renewal whose card asks the member to authenticate the payment
+	// (Stripe's `invoice.payment_action_required`, 3-D Secure) is a
+	// `membership_renewal` item too, though nothing was declined:
+	// `failure_code` `authentication_required`, `failure_message` "Your
+	// bank asks you to confirm the payment.", `decline_code` null,
+	// `next_step` null (there is no card to update), action
+	// `retry_invoice`. Its retry answers `requires_action` with the
+	// `client_secret` (and `payment_intent_id`) for the app to
+	// authenticate; the confirm path, or the processor's event, then pays
+	// it once. It is not a declined charge: it is not listed in
+	// `GET /me/failed-payments`.
+	// A late fee whose own card charge was declined after its renewal was
+	// paid is an item of its own: kind `declined one-off charge`, `id` the
+	// fee's, `payment_id` null, `state_key` `late_fee_pending`, title
+	// `Late fee for invoice <number>`, status `pending`, amount the fee
+	// (counted in `totals`), `failed_at` the declined charge's time,
+	// `due_date` the day the fee was applied, `failure_code` and
+	// `decline_code` the charge's, `next_step` `contact_venue` (the venue
+	// settles or waives it), `invoice_number` the renewal's,
+	// `late_fee_amount` the fee, action `update_payment_method` (`POST
+	// /api/v1/me/payment-methods`, no confirm path). A pending fee of a
+	// renewal still unpaid is not an item of its own: it is that
+	// renewal's `late_fee_amount`.
 	//
 	// GET /me/outstanding-payments
 	GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error)
@@ -2301,9 +2324,15 @@ type Invoker interface {
 	// units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
 	// (a pass of that member and pass type, else 404 `NOT_FOUND`,
 	// recorded as where the grant came from). A grant of the same member
-	// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
-	// membership's price cannot be changed at the payment processor.
-	// Audit `membership.loyalty_price_granted`.
+	// and pass type given before is replaced (the same amount and pass
+	// again keeps it). 502 `STRIPE_ERROR` when a membership's price
+	// cannot be changed at the payment processor: nothing changes when
+	// it refused every membership; when it took some, those keep the
+	// price, the grant stays, `details.write_state` is `partial` and
+	// `details.passes` lists `{pass_id, outcome: applied|refused}`, and
+	// the same request again (the key is released) writes only the
+	// refused ones. Audit `membership.loyalty_price_granted` (and
+	// `membership.loyalty_price_partially_applied` with the outcomes).
 	//
 	// POST /admin/loyalty-price/grant
 	GrantAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (*AdminLoyaltyPriceResponse, error)
@@ -3364,7 +3393,11 @@ type Invoker interface {
 	// only the grant of that pass's pass type. 404 `NOT_FOUND` when there
 	// is no active grant to revoke (nothing changes). The pass type's own
 	// price returns from the next renewal on. Audit
-	// `membership.loyalty_price_revoked`, one per grant.
+	// `membership.loyalty_price_revoked`, one per grant. 502
+	// `STRIPE_ERROR` as for the grant: when the processor took the usual
+	// price for some memberships only, those keep it, the grants stay
+	// active, `details.passes` names each pass's outcome and the same
+	// request again finishes the rest.
 	//
 	// POST /admin/loyalty-price/revoke
 	RevokeAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (*AdminLoyaltyPriceListResponse, error)
@@ -3694,10 +3727,17 @@ type Invoker interface {
 	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 	// an unknown pass or another venue's is 404. `passes.manage`;
 	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
-	// first answer).
+	// first answer). The member is not contacted unless the body says
+	// `notify_client` true: then, once the fee is paid, the member is
+	// sent the fee's receipt (kind `payment.late_fee_settled`, category
+	// `payments`) by e-mail through the notification outbox under their
+	// rules (the venue's e-mail switch, opt-outs, payments preferences),
+	// once per idempotency key and fee; a processing charge sends
+	// nothing. Sending needs `notifications.send` (403 otherwise, nothing
+	// charged).
 	//
 	// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
-	SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error)
+	SettleAdminLateFee(ctx context.Context, request OptLateFeeSettleRequest, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error)
 	// SettleAdminPassExternally invokes settleAdminPassExternally operation.
 	//
 	// The oldest unpaid invoice of the membership's cycles is recorded paid
@@ -20408,6 +20448,29 @@ func (c *Client) sendGetMyNotificationPreferences(ctx context.Context) (res *MeN
 // service) offers no card action: `action.type` `contact_venue`
 // (`GET` the invoice, no confirm path), `next_step` `contact_venue`,
 // `state_key` `invoice_{status}_external`.
+// A renewal whose card asks the member to authenticate the payment
+// (Stripe's `invoice.payment_action_required`, 3-D Secure) is a
+// `membership_renewal` item too, though nothing was declined:
+// `failure_code` `authentication_required`, `failure_message` "Your
+// bank asks you to confirm the payment.", `decline_code` null,
+// `next_step` null (there is no card to update), action
+// `retry_invoice`. Its retry answers `requires_action` with the
+// `client_secret` (and `payment_intent_id`) for the app to
+// authenticate; the confirm path, or the processor's event, then pays
+// it once. It is not a declined charge: it is not listed in
+// `GET /me/failed-payments`.
+// A late fee whose own card charge was declined after its renewal was
+// paid is an item of its own: kind `declined one-off charge`, `id` the
+// fee's, `payment_id` null, `state_key` `late_fee_pending`, title
+// `Late fee for invoice <number>`, status `pending`, amount the fee
+// (counted in `totals`), `failed_at` the declined charge's time,
+// `due_date` the day the fee was applied, `failure_code` and
+// `decline_code` the charge's, `next_step` `contact_venue` (the venue
+// settles or waives it), `invoice_number` the renewal's,
+// `late_fee_amount` the fee, action `update_payment_method` (`POST
+// /api/v1/me/payment-methods`, no confirm path). A pending fee of a
+// renewal still unpaid is not an item of its own: it is that
+// renewal's `late_fee_amount`.
 //
 // GET /me/outstanding-payments
 func (c *Client) GetMyOutstandingPayments(ctx context.Context, params GetMyOutstandingPaymentsParams) (*OutstandingPaymentsResponse, error) {
@@ -22537,9 +22600,15 @@ func (c *Client) sendGetWebhookSubscription(ctx context.Context, params GetWebho
 // units, else 400 `VALIDATION_ERROR`), `reason`, optional `pass_id`
 // (a pass of that member and pass type, else 404 `NOT_FOUND`,
 // recorded as where the grant came from). A grant of the same member
-// and pass type given before is replaced. 502 `STRIPE_ERROR` when a
-// membership's price cannot be changed at the payment processor.
-// Audit `membership.loyalty_price_granted`.
+// and pass type given before is replaced (the same amount and pass
+// again keeps it). 502 `STRIPE_ERROR` when a membership's price
+// cannot be changed at the payment processor: nothing changes when
+// it refused every membership; when it took some, those keep the
+// price, the grant stays, `details.write_state` is `partial` and
+// `details.passes` lists `{pass_id, outcome: applied|refused}`, and
+// the same request again (the key is released) writes only the
+// refused ones. Audit `membership.loyalty_price_granted` (and
+// `membership.loyalty_price_partially_applied` with the outcomes).
 //
 // POST /admin/loyalty-price/grant
 func (c *Client) GrantAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceGrantRequest, params GrantAdminLoyaltyPriceParams) (*AdminLoyaltyPriceResponse, error) {
@@ -32078,7 +32147,11 @@ func (c *Client) sendRetryMyInvoice(ctx context.Context, request OptInvoiceRetry
 // only the grant of that pass's pass type. 404 `NOT_FOUND` when there
 // is no active grant to revoke (nothing changes). The pass type's own
 // price returns from the next renewal on. Audit
-// `membership.loyalty_price_revoked`, one per grant.
+// `membership.loyalty_price_revoked`, one per grant. 502
+// `STRIPE_ERROR` as for the grant: when the processor took the usual
+// price for some memberships only, those keep it, the grants stay
+// active, `details.passes` names each pass's outcome and the same
+// request again finishes the rest.
 //
 // POST /admin/loyalty-price/revoke
 func (c *Client) RevokeAdminLoyaltyPrice(ctx context.Context, request *AdminLoyaltyPriceRevokeRequest, params RevokeAdminLoyaltyPriceParams) (*AdminLoyaltyPriceListResponse, error) {
@@ -34832,15 +34905,22 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 // `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 // an unknown pass or another venue's is 404. `passes.manage`;
 // `Idempotency-Key` required (1 to 200 characters; a retry replays the
-// first answer).
+// first answer). The member is not contacted unless the body says
+// `notify_client` true: then, once the fee is paid, the member is
+// sent the fee's receipt (kind `payment.late_fee_settled`, category
+// `payments`) by e-mail through the notification outbox under their
+// rules (the venue's e-mail switch, opt-outs, payments preferences),
+// once per idempotency key and fee; a processing charge sends
+// nothing. Sending needs `notifications.send` (403 otherwise, nothing
+// charged).
 //
 // POST /admin/passes/{id}/renewal-recovery/settle-late-fee
-func (c *Client) SettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error) {
-	res, err := c.sendSettleAdminLateFee(ctx, params)
+func (c *Client) SettleAdminLateFee(ctx context.Context, request OptLateFeeSettleRequest, params SettleAdminLateFeeParams) (*LateFeeSettleResponse, error) {
+	res, err := c.sendSettleAdminLateFee(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendSettleAdminLateFee(ctx context.Context, params SettleAdminLateFeeParams) (res *LateFeeSettleResponse, err error) {
+func (c *Client) sendSettleAdminLateFee(ctx context.Context, request OptLateFeeSettleRequest, params SettleAdminLateFeeParams) (res *LateFeeSettleResponse, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [3]string
@@ -34869,6 +34949,9 @@ func (c *Client) sendSettleAdminLateFee(ctx context.Context, params SettleAdminL
 	r, err := ht.NewRequest(ctx, "POST", u)
 	if err != nil {
 		return res, errors.Wrap(err, "create request")
+	}
+	if err := encodeSettleAdminLateFeeRequest(request, r); err != nil {
+		return res, errors.Wrap(err, "encode request")
 	}
 
 	h := uri.NewHeaderEncoder(r.Header)

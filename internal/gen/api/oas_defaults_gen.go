@@ -103,6 +103,14 @@ func (s *DeskChargeRequest) setDefaults() {
 }
 
 // setDefaults set default value of fields.
+func (s *LateFeeSettleRequest) setDefaults() {
+	{
+		val := bool(false)
+		s.NotifyClient.SetTo(val)
+	}
+}
+
+// setDefaults set default value of fields.
 func (s *RenewalPaymentLinkRequestNotifyAudience) setDefaults() {
 	{
 		val := bool(false)

@@ -1788,6 +1788,26 @@ func encodeSettleAdminInvoiceExternallyRequest(
 	return nil
 }
 
+func encodeSettleAdminLateFeeRequest(
+	req OptLateFeeSettleRequest,
+	r *http.Request,
+) error {
+	const contentType = "application/json"
+	if !req.Set {
+		// Keep request with empty body if value is not set.
+		return nil
+	}
+	e := new(jx.Encoder)
+	{
+		if req.Set {
+			req.Encode(e)
+		}
+	}
+	encoded := e.Bytes()
+	ht.SetBody(r, bytes.NewReader(encoded), contentType)
+	return nil
+}
+
 func encodeSettleAdminPassExternallyRequest(
 	req *ExternalSettlementRequest,
 	r *http.Request,

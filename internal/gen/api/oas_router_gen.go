@@ -220,7 +220,7 @@ var (
 		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
 	rn429AllowedHeaders = map[string]string{
-		"POST": "Authorization,Idempotency-Key",
+		"POST": "Authorization,Content-Type,Idempotency-Key",
 	}
 	rn438AllowedHeaders = map[string]string{
 		"POST": "Authorization,Content-Type,Idempotency-Key",
@@ -3320,7 +3320,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 																s.notAllowed(w, r, notAllowedParams{
 																	allowedMethods: "POST",
 																	allowedHeaders: rn429AllowedHeaders,
-																	acceptPost:     "",
+																	acceptPost:     "application/json",
 																	acceptPatch:    "",
 																})
 															}

@@ -28377,6 +28377,23 @@ func (s *LateFeeSettleChargeStatus) UnmarshalText(data []byte) error {
 	}
 }
 
+// Ref: #/components/schemas/LateFeeSettleRequest
+type LateFeeSettleRequest struct {
+	// Send the member the fee's receipt once it is paid (default false; the member is never contacted
+	// otherwise).
+	NotifyClient OptBool `json:"notify_client"`
+}
+
+// GetNotifyClient returns the value of NotifyClient.
+func (s *LateFeeSettleRequest) GetNotifyClient() OptBool {
+	return s.NotifyClient
+}
+
+// SetNotifyClient sets the value of NotifyClient.
+func (s *LateFeeSettleRequest) SetNotifyClient(val OptBool) {
+	s.NotifyClient = val
+}
+
 // Ref: #/components/schemas/LateFeeSettleResponse
 type LateFeeSettleResponse struct {
 	Data LateFeeSettle `json:"data"`
@@ -36944,6 +36961,52 @@ func (o OptJoinStateReason) Get() (v JoinStateReason, ok bool) {
 
 // Or returns value if set, or given parameter if does not.
 func (o OptJoinStateReason) Or(d JoinStateReason) JoinStateReason {
+	if v, ok := o.Get(); ok {
+		return v
+	}
+	return d
+}
+
+// NewOptLateFeeSettleRequest returns new OptLateFeeSettleRequest with value set to v.
+func NewOptLateFeeSettleRequest(v LateFeeSettleRequest) OptLateFeeSettleRequest {
+	return OptLateFeeSettleRequest{
+		Value: v,
+		Set:   true,
+	}
+}
+
+// OptLateFeeSettleRequest is optional LateFeeSettleRequest.
+type OptLateFeeSettleRequest struct {
+	Value LateFeeSettleRequest
+	Set   bool
+}
+
+// IsSet returns true if OptLateFeeSettleRequest was set.
+func (o OptLateFeeSettleRequest) IsSet() bool { return o.Set }
+
+// Reset unsets value.
+func (o *OptLateFeeSettleRequest) Reset() {
+	var v LateFeeSettleRequest
+	o.Value = v
+	o.Set = false
+}
+
+// SetTo sets value to v.
+func (o *OptLateFeeSettleRequest) SetTo(v LateFeeSettleRequest) {
+	o.Set = true
+	o.Value = v
+}
+
+// Get returns value and boolean that denotes whether value was set.
+func (o OptLateFeeSettleRequest) Get() (v LateFeeSettleRequest, ok bool) {
+	if !o.Set {
+		return v, false
+	}
+	return o.Value, true
+}
+
+// Or returns value if set, or given parameter if does not.
+func (o OptLateFeeSettleRequest) Or(d LateFeeSettleRequest) LateFeeSettleRequest {
 	if v, ok := o.Get(); ok {
 		return v
 	}

@@ -316,7 +316,7 @@ func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) 
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/subscriptions/search":
 		f.searchSubscriptions(w, r) // subfaults.go
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/subscriptions/"):
-		if f.subUpdateBefore(w, key) {
+		if f.subUpdateBefore(w, key, strings.TrimPrefix(r.URL.Path, "/v1/subscriptions/")) {
 			return true
 		}
 		f.mu.Lock()

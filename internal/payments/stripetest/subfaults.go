@@ -20,6 +20,8 @@ type subFaults struct {
 	// applied counts, per subscription, the updates that changed something
 	// (a replay of a key changes nothing).
 	applied map[string]int
+	// refuseOf refuses every update of these subscriptions (400).
+	refuseOf map[string]bool
 }
 
 // FailSubscriptionUpdates scripts the next subscription updates: the first
@@ -33,6 +35,18 @@ func (f *Fake) FailSubscriptionUpdates(fail500, drop, refuse int) {
 	f.subFaults.fail500, f.subFaults.drop, f.subFaults.refuse = fail500, drop, refuse
 }
 
+// RefuseSubscriptionUpdatesOf makes Stripe refuse (400) every update of
+// subscription id while on is true, whatever the other subscriptions'
+// updates do: one of several subscriptions a change writes refuses it.
+func (f *Fake) RefuseSubscriptionUpdatesOf(id string, on bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.subFaults.refuseOf == nil {
+		f.subFaults.refuseOf = map[string]bool{}
+	}
+	f.subFaults.refuseOf[id] = on
+}
+
 // SubscriptionUpdates counts the updates applied to subscription id.
 func (f *Fake) SubscriptionUpdates(id string) int {
 	f.mu.Lock()
@@ -42,9 +56,13 @@ func (f *Fake) SubscriptionUpdates(id string) int {
 
 // subUpdateBefore answers a scripted 500 or refusal, or replays the stored
 // answer of key; true means the request is answered.
-func (f *Fake) subUpdateBefore(w http.ResponseWriter, key string) bool {
+func (f *Fake) subUpdateBefore(w http.ResponseWriter, key, id string) bool {
 	f.mu.Lock()
 	switch {
+	case f.subFaults.refuseOf[id]:
+		f.mu.Unlock()
+		refused(w)
+		return true
 	case f.subFaults.fail500 > 0:
 		f.subFaults.fail500--
 		f.mu.Unlock()
