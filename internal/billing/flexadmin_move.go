@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
@@ -94,10 +93,7 @@ func (s *Service) planMove(ctx context.Context, c *ent.Client, id, target uuid.U
 	if err != nil {
 		return nil, err
 	}
-	if canceled, err := c.AuditLog.Query().Where(auditlog.Target("pass:"+p.ID.String()),
-		auditlog.Action(AuditCancelRequested)).Exist(ctx); err != nil {
-		return nil, err
-	} else if canceled {
+	if sub.CancelAt != nil { // the current cancellation, not any cancel ever asked (it may be withdrawn)
 		return nil, flexRefusal("not_movable", "the membership is cancelled: it ends instead of renewing")
 	}
 	to, err := c.PassType.Query().Where(passtype.ID(target), passtype.Active(true)).Only(ctx)
