@@ -875,10 +875,13 @@ type Invoker interface {
 	// moved), the pass rolls on to the end of the period, and the audit
 	// entry `payment.comped` records `reason` (required, 1 to 500
 	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-	// void invoice.
+	// void invoice. The invoice is paid out of band at the payment
+	// processor first (so it stops retrying); when its answer is lost it
+	// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+	// recorded once, as asked, by the processor's event or the reconcile.
 	//
 	// POST /admin/billing/invoices/{id}/comp
-	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
+	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error)
 	// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
 	//
 	// Reads the appointment's payment from Stripe (read only) and books the
@@ -3667,10 +3670,15 @@ type Invoker interface {
 	// now and may not be in the future. The receipt is e-mailed only with
 	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-	// above the balance or `paid_at` in the future.
+	// above the balance or `paid_at` in the future. The invoice is paid out
+	// of band at the payment processor first (so it stops retrying); when
+	// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+	// is kept on its attempt (method, amount, note, who asked) and is
+	// recorded once, as asked, by the processor's event or the reconcile;
+	// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
-	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error)
 	// SettleAdminLateFee invokes settleAdminLateFee operation.
 	//
 	// Charges the oldest pending late fee of the pass, alone, to the
@@ -9917,15 +9925,18 @@ func (c *Client) sendCollectAdminFee(ctx context.Context, request OptFeeCollectR
 // moved), the pass rolls on to the end of the period, and the audit
 // entry `payment.comped` records `reason` (required, 1 to 500
 // characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-// void invoice.
+// void invoice. The invoice is paid out of band at the payment
+// processor first (so it stops retrying); when its answer is lost it
+// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+// recorded once, as asked, by the processor's event or the reconcile.
 //
 // POST /admin/billing/invoices/{id}/comp
-func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error) {
+func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error) {
 	res, err := c.sendCompAdminInvoice(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res *InvoiceDetailResponse, err error) {
+func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res CompAdminInvoiceRes, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [3]string
@@ -34706,15 +34717,20 @@ func (c *Client) sendSettleAdminFee(ctx context.Context, request *FeeSettleReque
 // now and may not be in the future. The receipt is e-mailed only with
 // `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 // draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-// above the balance or `paid_at` in the future.
+// above the balance or `paid_at` in the future. The invoice is paid out
+// of band at the payment processor first (so it stops retrying); when
+// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+// is kept on its attempt (method, amount, note, who asked) and is
+// recorded once, as asked, by the processor's event or the reconcile;
+// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 //
 // POST /admin/billing/invoices/{id}/settle-externally
-func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error) {
+func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error) {
 	res, err := c.sendSettleAdminInvoiceExternally(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res *InvoiceDetailResponse, err error) {
+func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res SettleAdminInvoiceExternallyRes, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [3]string

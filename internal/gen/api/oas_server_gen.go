@@ -862,10 +862,13 @@ type Handler interface {
 	// moved), the pass rolls on to the end of the period, and the audit
 	// entry `payment.comped` records `reason` (required, 1 to 500
 	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-	// void invoice.
+	// void invoice. The invoice is paid out of band at the payment
+	// processor first (so it stops retrying); when its answer is lost it
+	// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+	// recorded once, as asked, by the processor's event or the reconcile.
 	//
 	// POST /admin/billing/invoices/{id}/comp
-	CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
+	CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error)
 	// ConfirmAppointmentCheckout implements confirmAppointmentCheckout operation.
 	//
 	// Reads the appointment's payment from Stripe (read only) and books the
@@ -3654,10 +3657,15 @@ type Handler interface {
 	// now and may not be in the future. The receipt is e-mailed only with
 	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-	// above the balance or `paid_at` in the future.
+	// above the balance or `paid_at` in the future. The invoice is paid out
+	// of band at the payment processor first (so it stops retrying); when
+	// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+	// is kept on its attempt (method, amount, note, who asked) and is
+	// recorded once, as asked, by the processor's event or the reconcile;
+	// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
-	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error)
 	// SettleAdminLateFee implements settleAdminLateFee operation.
 	//
 	// Charges the oldest pending late fee of the pass, alone, to the
