@@ -44438,7 +44438,11 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 // `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 // an unknown pass or another venue's is 404. `passes.manage`;
 // `Idempotency-Key` required (1 to 200 characters; a retry replays the
-// first answer).
+// first answer, except a 409 `UNKNOWN_WRITE_OUTCOME`: the same key then
+// looks the charge's outcome up at the payment processor, never
+// charging again, and answers the final result: `paid`, 402
+// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
+// while it is still not known).
 //
 // POST /admin/passes/{id}/renewal-recovery/settle-late-fee
 func (s *Server) handleSettleAdminLateFeeRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
