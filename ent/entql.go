@@ -2448,6 +2448,7 @@ var schemaGraph = func() *sqlgraph.Schema {
 			subscription.FieldCurrentPeriodEnd:        {Type: field.TypeTime, Column: subscription.FieldCurrentPeriodEnd},
 			subscription.FieldNextChargeAt:            {Type: field.TypeTime, Column: subscription.FieldNextChargeAt},
 			subscription.FieldCanceledAt:              {Type: field.TypeTime, Column: subscription.FieldCanceledAt},
+			subscription.FieldCancelAt:                {Type: field.TypeTime, Column: subscription.FieldCancelAt},
 			subscription.FieldCollection:              {Type: field.TypeEnum, Column: subscription.FieldCollection},
 		},
 	}
@@ -17138,6 +17139,11 @@ func (f *SubscriptionFilter) WhereNextChargeAt(p entql.TimeP) {
 // WhereCanceledAt applies the entql time.Time predicate on the canceled_at field.
 func (f *SubscriptionFilter) WhereCanceledAt(p entql.TimeP) {
 	f.Where(p.Field(subscription.FieldCanceledAt))
+}
+
+// WhereCancelAt applies the entql time.Time predicate on the cancel_at field.
+func (f *SubscriptionFilter) WhereCancelAt(p entql.TimeP) {
+	f.Where(p.Field(subscription.FieldCancelAt))
 }
 
 // WhereCollection applies the entql string predicate on the collection field.

@@ -108501,6 +108501,7 @@ type SubscriptionMutation struct {
 	current_period_end        *time.Time
 	next_charge_at            *time.Time
 	canceled_at               *time.Time
+	cancel_at                 *time.Time
 	collection                *subscription.Collection
 	clearedFields             map[string]struct{}
 	organization              *uuid.UUID
@@ -109389,6 +109390,55 @@ func (m *SubscriptionMutation) ResetCanceledAt() {
 	delete(m.clearedFields, subscription.FieldCanceledAt)
 }
 
+// SetCancelAt sets the "cancel_at" field.
+func (m *SubscriptionMutation) SetCancelAt(t time.Time) {
+	m.cancel_at = &t
+}
+
+// CancelAt returns the value of the "cancel_at" field in the mutation.
+func (m *SubscriptionMutation) CancelAt() (r time.Time, exists bool) {
+	v := m.cancel_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelAt returns the old "cancel_at" field's value of the Subscription entity.
+// If the Subscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionMutation) OldCancelAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelAt: %w", err)
+	}
+	return oldValue.CancelAt, nil
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (m *SubscriptionMutation) ClearCancelAt() {
+	m.cancel_at = nil
+	m.clearedFields[subscription.FieldCancelAt] = struct{}{}
+}
+
+// CancelAtCleared returns if the "cancel_at" field was cleared in this mutation.
+func (m *SubscriptionMutation) CancelAtCleared() bool {
+	_, ok := m.clearedFields[subscription.FieldCancelAt]
+	return ok
+}
+
+// ResetCancelAt resets all changes to the "cancel_at" field.
+func (m *SubscriptionMutation) ResetCancelAt() {
+	m.cancel_at = nil
+	delete(m.clearedFields, subscription.FieldCancelAt)
+}
+
 // SetCollection sets the "collection" field.
 func (m *SubscriptionMutation) SetCollection(s subscription.Collection) {
 	m.collection = &s
@@ -109513,7 +109563,7 @@ func (m *SubscriptionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SubscriptionMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, subscription.FieldCreatedAt)
 	}
@@ -109568,6 +109618,9 @@ func (m *SubscriptionMutation) Fields() []string {
 	if m.canceled_at != nil {
 		fields = append(fields, subscription.FieldCanceledAt)
 	}
+	if m.cancel_at != nil {
+		fields = append(fields, subscription.FieldCancelAt)
+	}
 	if m.collection != nil {
 		fields = append(fields, subscription.FieldCollection)
 	}
@@ -109615,6 +109668,8 @@ func (m *SubscriptionMutation) Field(name string) (ent.Value, bool) {
 		return m.NextChargeAt()
 	case subscription.FieldCanceledAt:
 		return m.CanceledAt()
+	case subscription.FieldCancelAt:
+		return m.CancelAt()
 	case subscription.FieldCollection:
 		return m.Collection()
 	}
@@ -109662,6 +109717,8 @@ func (m *SubscriptionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldNextChargeAt(ctx)
 	case subscription.FieldCanceledAt:
 		return m.OldCanceledAt(ctx)
+	case subscription.FieldCancelAt:
+		return m.OldCancelAt(ctx)
 	case subscription.FieldCollection:
 		return m.OldCollection(ctx)
 	}
@@ -109799,6 +109856,13 @@ func (m *SubscriptionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCanceledAt(v)
 		return nil
+	case subscription.FieldCancelAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelAt(v)
+		return nil
 	case subscription.FieldCollection:
 		v, ok := value.(subscription.Collection)
 		if !ok {
@@ -109890,6 +109954,9 @@ func (m *SubscriptionMutation) ClearedFields() []string {
 	if m.FieldCleared(subscription.FieldCanceledAt) {
 		fields = append(fields, subscription.FieldCanceledAt)
 	}
+	if m.FieldCleared(subscription.FieldCancelAt) {
+		fields = append(fields, subscription.FieldCancelAt)
+	}
 	return fields
 }
 
@@ -109918,6 +109985,9 @@ func (m *SubscriptionMutation) ClearField(name string) error {
 		return nil
 	case subscription.FieldCanceledAt:
 		m.ClearCanceledAt()
+		return nil
+	case subscription.FieldCancelAt:
+		m.ClearCancelAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Subscription nullable field %s", name)
@@ -109980,6 +110050,9 @@ func (m *SubscriptionMutation) ResetField(name string) error {
 		return nil
 	case subscription.FieldCanceledAt:
 		m.ResetCanceledAt()
+		return nil
+	case subscription.FieldCancelAt:
+		m.ResetCancelAt()
 		return nil
 	case subscription.FieldCollection:
 		m.ResetCollection()

@@ -56,6 +56,8 @@ type Subscription struct {
 	NextChargeAt *time.Time `json:"next_charge_at,omitempty"`
 	// CanceledAt holds the value of the "canceled_at" field.
 	CanceledAt *time.Time `json:"canceled_at,omitempty"`
+	// CancelAt holds the value of the "cancel_at" field.
+	CancelAt *time.Time `json:"cancel_at,omitempty"`
 	// Collection holds the value of the "collection" field.
 	Collection subscription.Collection `json:"collection,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -106,7 +108,7 @@ func (*Subscription) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case subscription.FieldCustomerID, subscription.FieldPaymentMethodID, subscription.FieldProcessorSubscriptionID, subscription.FieldProcessorStatus, subscription.FieldCurrency, subscription.FieldInterval, subscription.FieldCollection:
 			values[i] = new(sql.NullString)
-		case subscription.FieldCreatedAt, subscription.FieldUpdatedAt, subscription.FieldCurrentPeriodEnd, subscription.FieldNextChargeAt, subscription.FieldCanceledAt:
+		case subscription.FieldCreatedAt, subscription.FieldUpdatedAt, subscription.FieldCurrentPeriodEnd, subscription.FieldNextChargeAt, subscription.FieldCanceledAt, subscription.FieldCancelAt:
 			values[i] = new(sql.NullTime)
 		case subscription.FieldID, subscription.FieldOrganizationID, subscription.FieldMemberID, subscription.FieldPassID, subscription.FieldPassTypeID:
 			values[i] = new(uuid.UUID)
@@ -244,6 +246,13 @@ func (_m *Subscription) assignValues(columns []string, values []any) error {
 				_m.CanceledAt = new(time.Time)
 				*_m.CanceledAt = value.Time
 			}
+		case subscription.FieldCancelAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field cancel_at", values[i])
+			} else if value.Valid {
+				_m.CancelAt = new(time.Time)
+				*_m.CancelAt = value.Time
+			}
 		case subscription.FieldCollection:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field collection", values[i])
@@ -357,6 +366,11 @@ func (_m *Subscription) String() string {
 	builder.WriteString(", ")
 	if v := _m.CanceledAt; v != nil {
 		builder.WriteString("canceled_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.CancelAt; v != nil {
+		builder.WriteString("cancel_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteString(", ")

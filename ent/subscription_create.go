@@ -198,6 +198,20 @@ func (_c *SubscriptionCreate) SetNillableCanceledAt(v *time.Time) *SubscriptionC
 	return _c
 }
 
+// SetCancelAt sets the "cancel_at" field.
+func (_c *SubscriptionCreate) SetCancelAt(v time.Time) *SubscriptionCreate {
+	_c.mutation.SetCancelAt(v)
+	return _c
+}
+
+// SetNillableCancelAt sets the "cancel_at" field if the given value is not nil.
+func (_c *SubscriptionCreate) SetNillableCancelAt(v *time.Time) *SubscriptionCreate {
+	if v != nil {
+		_c.SetCancelAt(*v)
+	}
+	return _c
+}
+
 // SetCollection sets the "collection" field.
 func (_c *SubscriptionCreate) SetCollection(v subscription.Collection) *SubscriptionCreate {
 	_c.mutation.SetCollection(v)
@@ -505,6 +519,10 @@ func (_c *SubscriptionCreate) createSpec() (*Subscription, *sqlgraph.CreateSpec)
 		_spec.SetField(subscription.FieldCanceledAt, field.TypeTime, value)
 		_node.CanceledAt = &value
 	}
+	if value, ok := _c.mutation.CancelAt(); ok {
+		_spec.SetField(subscription.FieldCancelAt, field.TypeTime, value)
+		_node.CancelAt = &value
+	}
 	if value, ok := _c.mutation.Collection(); ok {
 		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)
 		_node.Collection = value
@@ -754,6 +772,24 @@ func (u *SubscriptionUpsert) UpdateCanceledAt() *SubscriptionUpsert {
 // ClearCanceledAt clears the value of the "canceled_at" field.
 func (u *SubscriptionUpsert) ClearCanceledAt() *SubscriptionUpsert {
 	u.SetNull(subscription.FieldCanceledAt)
+	return u
+}
+
+// SetCancelAt sets the "cancel_at" field.
+func (u *SubscriptionUpsert) SetCancelAt(v time.Time) *SubscriptionUpsert {
+	u.Set(subscription.FieldCancelAt, v)
+	return u
+}
+
+// UpdateCancelAt sets the "cancel_at" field to the value that was provided on create.
+func (u *SubscriptionUpsert) UpdateCancelAt() *SubscriptionUpsert {
+	u.SetExcluded(subscription.FieldCancelAt)
+	return u
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (u *SubscriptionUpsert) ClearCancelAt() *SubscriptionUpsert {
+	u.SetNull(subscription.FieldCancelAt)
 	return u
 }
 
@@ -1027,6 +1063,27 @@ func (u *SubscriptionUpsertOne) UpdateCanceledAt() *SubscriptionUpsertOne {
 func (u *SubscriptionUpsertOne) ClearCanceledAt() *SubscriptionUpsertOne {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.ClearCanceledAt()
+	})
+}
+
+// SetCancelAt sets the "cancel_at" field.
+func (u *SubscriptionUpsertOne) SetCancelAt(v time.Time) *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetCancelAt(v)
+	})
+}
+
+// UpdateCancelAt sets the "cancel_at" field to the value that was provided on create.
+func (u *SubscriptionUpsertOne) UpdateCancelAt() *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateCancelAt()
+	})
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (u *SubscriptionUpsertOne) ClearCancelAt() *SubscriptionUpsertOne {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.ClearCancelAt()
 	})
 }
 
@@ -1469,6 +1526,27 @@ func (u *SubscriptionUpsertBulk) UpdateCanceledAt() *SubscriptionUpsertBulk {
 func (u *SubscriptionUpsertBulk) ClearCanceledAt() *SubscriptionUpsertBulk {
 	return u.Update(func(s *SubscriptionUpsert) {
 		s.ClearCanceledAt()
+	})
+}
+
+// SetCancelAt sets the "cancel_at" field.
+func (u *SubscriptionUpsertBulk) SetCancelAt(v time.Time) *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.SetCancelAt(v)
+	})
+}
+
+// UpdateCancelAt sets the "cancel_at" field to the value that was provided on create.
+func (u *SubscriptionUpsertBulk) UpdateCancelAt() *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.UpdateCancelAt()
+	})
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (u *SubscriptionUpsertBulk) ClearCancelAt() *SubscriptionUpsertBulk {
+	return u.Update(func(s *SubscriptionUpsert) {
+		s.ClearCancelAt()
 	})
 }
 

@@ -205,6 +205,26 @@ func (_u *SubscriptionUpdate) ClearCanceledAt() *SubscriptionUpdate {
 	return _u
 }
 
+// SetCancelAt sets the "cancel_at" field.
+func (_u *SubscriptionUpdate) SetCancelAt(v time.Time) *SubscriptionUpdate {
+	_u.mutation.SetCancelAt(v)
+	return _u
+}
+
+// SetNillableCancelAt sets the "cancel_at" field if the given value is not nil.
+func (_u *SubscriptionUpdate) SetNillableCancelAt(v *time.Time) *SubscriptionUpdate {
+	if v != nil {
+		_u.SetCancelAt(*v)
+	}
+	return _u
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (_u *SubscriptionUpdate) ClearCancelAt() *SubscriptionUpdate {
+	_u.mutation.ClearCancelAt()
+	return _u
+}
+
 // SetCollection sets the "collection" field.
 func (_u *SubscriptionUpdate) SetCollection(v subscription.Collection) *SubscriptionUpdate {
 	_u.mutation.SetCollection(v)
@@ -369,6 +389,12 @@ func (_u *SubscriptionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.CanceledAtCleared() {
 		_spec.ClearField(subscription.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelAt(); ok {
+		_spec.SetField(subscription.FieldCancelAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancelAtCleared() {
+		_spec.ClearField(subscription.FieldCancelAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Collection(); ok {
 		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)
@@ -569,6 +595,26 @@ func (_u *SubscriptionUpdateOne) ClearCanceledAt() *SubscriptionUpdateOne {
 	return _u
 }
 
+// SetCancelAt sets the "cancel_at" field.
+func (_u *SubscriptionUpdateOne) SetCancelAt(v time.Time) *SubscriptionUpdateOne {
+	_u.mutation.SetCancelAt(v)
+	return _u
+}
+
+// SetNillableCancelAt sets the "cancel_at" field if the given value is not nil.
+func (_u *SubscriptionUpdateOne) SetNillableCancelAt(v *time.Time) *SubscriptionUpdateOne {
+	if v != nil {
+		_u.SetCancelAt(*v)
+	}
+	return _u
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (_u *SubscriptionUpdateOne) ClearCancelAt() *SubscriptionUpdateOne {
+	_u.mutation.ClearCancelAt()
+	return _u
+}
+
 // SetCollection sets the "collection" field.
 func (_u *SubscriptionUpdateOne) SetCollection(v subscription.Collection) *SubscriptionUpdateOne {
 	_u.mutation.SetCollection(v)
@@ -763,6 +809,12 @@ func (_u *SubscriptionUpdateOne) sqlSave(ctx context.Context) (_node *Subscripti
 	}
 	if _u.mutation.CanceledAtCleared() {
 		_spec.ClearField(subscription.FieldCanceledAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.CancelAt(); ok {
+		_spec.SetField(subscription.FieldCancelAt, field.TypeTime, value)
+	}
+	if _u.mutation.CancelAtCleared() {
+		_spec.ClearField(subscription.FieldCancelAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.Collection(); ok {
 		_spec.SetField(subscription.FieldCollection, field.TypeEnum, value)

@@ -4521,6 +4521,7 @@ var (
 		{Name: "current_period_end", Type: field.TypeTime, Nullable: true},
 		{Name: "next_charge_at", Type: field.TypeTime, Nullable: true},
 		{Name: "canceled_at", Type: field.TypeTime, Nullable: true},
+		{Name: "cancel_at", Type: field.TypeTime, Nullable: true},
 		{Name: "collection", Type: field.TypeEnum, Enums: []string{"card", "external"}, Default: "card"},
 		{Name: "organization_id", Type: field.TypeUUID},
 		{Name: "member_id", Type: field.TypeUUID},
@@ -4533,13 +4534,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "subscriptions_organizations_organization",
-				Columns:    []*schema.Column{SubscriptionsColumns[18]},
+				Columns:    []*schema.Column{SubscriptionsColumns[19]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "subscriptions_members_member",
-				Columns:    []*schema.Column{SubscriptionsColumns[19]},
+				Columns:    []*schema.Column{SubscriptionsColumns[20]},
 				RefColumns: []*schema.Column{MembersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -4548,12 +4549,12 @@ var (
 			{
 				Name:    "subscription_organization_id",
 				Unique:  false,
-				Columns: []*schema.Column{SubscriptionsColumns[18]},
+				Columns: []*schema.Column{SubscriptionsColumns[19]},
 			},
 			{
 				Name:    "subscription_organization_id_pass_id",
 				Unique:  true,
-				Columns: []*schema.Column{SubscriptionsColumns[18], SubscriptionsColumns[3]},
+				Columns: []*schema.Column{SubscriptionsColumns[19], SubscriptionsColumns[3]},
 			},
 			{
 				Name:    "subscription_processor_subscription_id",
@@ -4563,7 +4564,7 @@ var (
 			{
 				Name:    "subscription_organization_id_member_id",
 				Unique:  false,
-				Columns: []*schema.Column{SubscriptionsColumns[18], SubscriptionsColumns[19]},
+				Columns: []*schema.Column{SubscriptionsColumns[19], SubscriptionsColumns[20]},
 			},
 		},
 	}

@@ -42,6 +42,12 @@ func (Subscription) Fields() []ent.Field {
 		field.Time("current_period_end").Optional().Nillable(),
 		field.Time("next_charge_at").Optional().Nillable(),
 		field.Time("canceled_at").Optional().Nillable(),
+		// cancel_at is when a membership cancelled at the end of its period
+		// ends instead of renewing (CancelAtPeriodEnd): the current
+		// cancellation, cleared when Stripe's subscription no longer ends
+		// (the cancellation withdrawn). A Move to Flexible made the old way
+		// ends the old subscription too, but is no cancellation.
+		field.Time("cancel_at").Optional().Nillable(),
 		// collection is how each period is paid: card (Stripe charges the
 		// saved card, charge_automatically) or external (the member pays
 		// outside the service, Stripe's send_invoice; staff record each

@@ -53,6 +53,8 @@ const (
 	FieldNextChargeAt = "next_charge_at"
 	// FieldCanceledAt holds the string denoting the canceled_at field in the database.
 	FieldCanceledAt = "canceled_at"
+	// FieldCancelAt holds the string denoting the cancel_at field in the database.
+	FieldCancelAt = "cancel_at"
 	// FieldCollection holds the string denoting the collection field in the database.
 	FieldCollection = "collection"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -98,6 +100,7 @@ var Columns = []string{
 	FieldCurrentPeriodEnd,
 	FieldNextChargeAt,
 	FieldCanceledAt,
+	FieldCancelAt,
 	FieldCollection,
 }
 
@@ -294,6 +297,11 @@ func ByNextChargeAt(opts ...sql.OrderTermOption) OrderOption {
 // ByCanceledAt orders the results by the canceled_at field.
 func ByCanceledAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCanceledAt, opts...).ToFunc()
+}
+
+// ByCancelAt orders the results by the cancel_at field.
+func ByCancelAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCancelAt, opts...).ToFunc()
 }
 
 // ByCollection orders the results by the collection field.

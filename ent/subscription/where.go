@@ -141,6 +141,11 @@ func CanceledAt(v time.Time) predicate.Subscription {
 	return predicate.Subscription(sql.FieldEQ(FieldCanceledAt, v))
 }
 
+// CancelAt applies equality check predicate on the "cancel_at" field. It's identical to CancelAtEQ.
+func CancelAt(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldEQ(FieldCancelAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Subscription {
 	return predicate.Subscription(sql.FieldEQ(FieldCreatedAt, v))
@@ -974,6 +979,56 @@ func CanceledAtIsNil() predicate.Subscription {
 // CanceledAtNotNil applies the NotNil predicate on the "canceled_at" field.
 func CanceledAtNotNil() predicate.Subscription {
 	return predicate.Subscription(sql.FieldNotNull(FieldCanceledAt))
+}
+
+// CancelAtEQ applies the EQ predicate on the "cancel_at" field.
+func CancelAtEQ(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldEQ(FieldCancelAt, v))
+}
+
+// CancelAtNEQ applies the NEQ predicate on the "cancel_at" field.
+func CancelAtNEQ(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNEQ(FieldCancelAt, v))
+}
+
+// CancelAtIn applies the In predicate on the "cancel_at" field.
+func CancelAtIn(vs ...time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldIn(FieldCancelAt, vs...))
+}
+
+// CancelAtNotIn applies the NotIn predicate on the "cancel_at" field.
+func CancelAtNotIn(vs ...time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldNotIn(FieldCancelAt, vs...))
+}
+
+// CancelAtGT applies the GT predicate on the "cancel_at" field.
+func CancelAtGT(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldGT(FieldCancelAt, v))
+}
+
+// CancelAtGTE applies the GTE predicate on the "cancel_at" field.
+func CancelAtGTE(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldGTE(FieldCancelAt, v))
+}
+
+// CancelAtLT applies the LT predicate on the "cancel_at" field.
+func CancelAtLT(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldLT(FieldCancelAt, v))
+}
+
+// CancelAtLTE applies the LTE predicate on the "cancel_at" field.
+func CancelAtLTE(v time.Time) predicate.Subscription {
+	return predicate.Subscription(sql.FieldLTE(FieldCancelAt, v))
+}
+
+// CancelAtIsNil applies the IsNil predicate on the "cancel_at" field.
+func CancelAtIsNil() predicate.Subscription {
+	return predicate.Subscription(sql.FieldIsNull(FieldCancelAt))
+}
+
+// CancelAtNotNil applies the NotNil predicate on the "cancel_at" field.
+func CancelAtNotNil() predicate.Subscription {
+	return predicate.Subscription(sql.FieldNotNull(FieldCancelAt))
 }
 
 // CollectionEQ applies the EQ predicate on the "collection" field.

@@ -90,7 +90,8 @@ func collectionUpdate(account, id string, to subscription.Collection) stripeport
 	return u
 }
 
-// SetCollection moves a membership to external collection or back to card.
+// SetCollection moves a membership to external collection or back to card,
+// with the automatic collection of its open invoices (external_autoadvance.go).
 // The same collection again changes nothing (no Stripe write, no audit).
 // Otherwise, in the attempt-row discipline of every subscription update: the
 // attempt holds the subscription's live slot (a change in flight is 409
@@ -119,7 +120,11 @@ func (s *Service) SetCollection(ctx context.Context, passID uuid.UUID, to subscr
 		return nil, err
 	}
 	in := requester(ctx, map[string]any{"kind": intentCollection, "from": string(sub.Collection), "to": string(to), "reason": reason})
-	withIntent, err := s.client.PaymentAttempt.UpdateOne(at).SetIntent(in).Save(ctx)
+	err = s.autoAdvancePlan(ctx, sub, to, in) // external_autoadvance.go
+	var withIntent *ent.PaymentAttempt
+	if err == nil {
+		withIntent, err = s.client.PaymentAttempt.UpdateOne(at).SetIntent(in).Save(ctx)
+	}
 	if err != nil {
 		_ = s.client.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
 		return nil, err
@@ -127,6 +132,9 @@ func (s *Service) SetCollection(ctx context.Context, passID uuid.UUID, to subscr
 	at = withIntent
 	if _, err := s.stripeUpdate(ctx, at, collectionUpdate(*vp.AccountID, *sub.ProcessorSubscriptionID, to)); err != nil {
 		return nil, err
+	}
+	if err := s.sendAutoAdvance(ctx, *vp.AccountID, at); err != nil {
+		return nil, unknownOutcome() // left in flight: the sweep and the reconcile send the rest again
 	}
 	return s.finishCollection(ctx, at, false)
 }
@@ -209,6 +217,9 @@ func (s *Service) reconcileCollection(ctx context.Context, at *ent.PaymentAttemp
 			}
 			return err
 		}
+	}
+	if err := s.sendAutoAdvance(ctx, *vp.AccountID, at); err != nil {
+		return fmt.Errorf("billing: reconcile collection: %w", err) // the job tries again
 	}
 	_, err = s.finishCollection(ctx, at, true)
 	return err

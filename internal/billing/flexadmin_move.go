@@ -8,10 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/auditlog"
 	"github.com/venueplatform/venue/ent/checkout"
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/passtype"
@@ -92,10 +93,7 @@ func (s *Service) planMove(ctx context.Context, c *ent.Client, id, target uuid.U
 	if err != nil {
 		return nil, err
 	}
-	if canceled, err := c.AuditLog.Query().Where(auditlog.Target("pass:"+p.ID.String()),
-		auditlog.Action(AuditCancelRequested)).Exist(ctx); err != nil {
-		return nil, err
-	} else if canceled {
+	if sub.CancelAt != nil { // the current cancellation, not any cancel ever asked (it may be withdrawn)
 		return nil, flexRefusal("not_movable", "the membership is cancelled: it ends instead of renewing")
 	}
 	to, err := c.PassType.Query().Where(passtype.ID(target), passtype.Active(true)).Only(ctx)
@@ -308,8 +306,15 @@ func claimUpdate(ctx context.Context, tx *ent.Tx, sub *ent.Subscription) (*ent.P
 		SetLiveSubjectID(sub.ID).Save(ctx)
 }
 
+// intentLegacyMoveEnd is the intent kind of the update attempt that tells
+// the subscription of a legacy move's old pass to end (endAt).
+const intentLegacyMoveEnd = "legacy_move_end"
+
 // finishLegacyMove finishes the Stripe steps of a move made the old way (a
-// pending_activation pass with its own subscription).
+// pending_activation pass with its own subscription), once however often
+// it is asked: Start reuses its one creation attempt and answers a started
+// subscription as it is, and the old subscription's end is sent only while
+// no succeeded attempt of it names the new pass (its intent).
 func (s *Service) finishLegacyMove(ctx context.Context, id uuid.UUID, mv *FlexMove) error {
 	if _, err := s.Start(ctx, mv.NewPass.ID); err != nil {
 		if ae := (*apperr.Error)(nil); errors.As(err, &ae) {
@@ -318,7 +323,15 @@ func (s *Service) finishLegacyMove(ctx context.Context, id uuid.UUID, mv *FlexMo
 		s.pay.Logger().ErrorContext(ctx, "move to flexible: start the new subscription", "pass_id", mv.NewPass.ID, "error", err)
 		return stripeError()
 	}
-	return s.endAt(ctx, id, mv.EffectiveOn)
+	ended, err := s.client.PaymentAttempt.Query().Where(paymentattempt.PurposeEQ(paymentattempt.PurposeSubscriptionUpdate),
+		paymentattempt.StateEQ(paymentattempt.StateSucceeded), func(q *sql.Selector) {
+			q.Where(sqljson.ValueEQ(paymentattempt.FieldIntent, intentLegacyMoveEnd, sqljson.Path("kind")))
+			q.Where(sqljson.ValueEQ(paymentattempt.FieldIntent, mv.NewPass.ID.String(), sqljson.Path("new_pass_id")))
+		}).Exist(ctx)
+	if err != nil || ended {
+		return err
+	}
+	return s.endAt(ctx, id, mv.EffectiveOn, map[string]any{"kind": intentLegacyMoveEnd, "new_pass_id": mv.NewPass.ID.String()})
 }
 
 // applyMove gives the pass (upd) and its subscription the flexible pass
@@ -347,8 +360,9 @@ func priceTerms(ctx context.Context, c *ent.Client, p *ent.Pass, pt *ent.PassTyp
 }
 
 // endAt tells the pass's subscription to end at the start of day (in the
-// venue's time zone) instead of renewing, under an update attempt.
-func (s *Service) endAt(ctx context.Context, passID uuid.UUID, day time.Time) error {
+// venue's time zone) instead of renewing, under an update attempt that
+// keeps intent (why it ends).
+func (s *Service) endAt(ctx context.Context, passID uuid.UUID, day time.Time, intent map[string]any) error {
 	sub, err := s.liveSubscription(ctx, passID, CodeNoStripeSubscription)
 	if err != nil {
 		return err
@@ -365,6 +379,12 @@ func (s *Service) endAt(ctx context.Context, passID uuid.UUID, day time.Time) er
 	if err != nil {
 		return err
 	}
+	withIntent, err := s.client.PaymentAttempt.UpdateOne(at).SetIntent(intent).Save(ctx)
+	if err != nil {
+		_ = s.client.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateCanceled).ClearLiveSubjectID().Exec(ctx)
+		return err
+	}
+	at = withIntent
 	// The earlier of the day's start in the venue and in UTC (renewals fall
 	// at the start of their UTC day): never after the renewal it replaces.
 	end := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)

@@ -14,6 +14,7 @@ import (
 	"github.com/venueplatform/venue/ent/pass"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/ent/subscription"
+	"github.com/venueplatform/venue/internal/audit"
 	"github.com/venueplatform/venue/internal/events"
 	"github.com/venueplatform/venue/internal/model"
 	"github.com/venueplatform/venue/internal/payments"
@@ -430,7 +431,11 @@ func (s *Service) OnSubscription(ctx context.Context, typ string, in *stripeport
 		return "not_ours", nil
 	}
 	outcome := "subscription_" + in.Status
-	err := events.WithTx(vctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+	withdrawn, err := s.cancelWithdrawn(vctx, subID, in)
+	if err != nil {
+		return "", err
+	}
+	err = events.WithTx(vctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
 		sub, err := tx.Subscription.Query().Where(subscription.ID(subID)).ForUpdate().Only(ctx)
 		if ent.IsNotFound(err) {
 			outcome = "not_ours"
@@ -450,6 +455,14 @@ func (s *Service) OnSubscription(ctx context.Context, typ string, in *stripeport
 		if !in.CurrentPeriodEnd.IsZero() && (sub.CurrentPeriodEnd == nil || in.CurrentPeriodEnd.After(*sub.CurrentPeriodEnd)) {
 			upd.SetCurrentPeriodEnd(in.CurrentPeriodEnd).SetNextChargeAt(in.CurrentPeriodEnd)
 		}
+		if withdrawn && sub.CancelAt != nil {
+			upd.ClearCancelAt()
+			if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditCancelWithdrawn, Target: "pass:" + sub.PassID.String(),
+				Details: map[string]any{"subscription_id": sub.ID.String(), "member_id": sub.MemberID.String(),
+					"cancel_at": sub.CancelAt.UTC().Format(time.RFC3339)}}); err != nil {
+				return err
+			}
+		}
 		if typ == "customer.subscription.deleted" || in.Status == "canceled" {
 			upd.SetProcessorStatus("canceled").SetCanceledAt(s.now()).ClearNextChargeAt()
 			outcome = "subscription_canceled"
@@ -457,4 +470,35 @@ func (s *Service) OnSubscription(ctx context.Context, typ string, in *stripeport
 		return upd.Exec(ctx)
 	})
 	return outcome, err
+}
+
+// AuditCancelWithdrawn records a membership's cancellation withdrawn at
+// Stripe (its subscription renews again).
+const AuditCancelWithdrawn = "membership.cancel_withdrawn"
+
+// cancelWithdrawn reports whether event subscription in shows the
+// cancellation of our subscription subID withdrawn: ours ends (cancel_at)
+// but in does not. Events come in any order, so an older event without
+// cancel_at is not believed alone: Stripe's subscription is read and must
+// not end either.
+func (s *Service) cancelWithdrawn(ctx context.Context, subID uuid.UUID, in *stripeport.Subscription) (bool, error) {
+	if !in.CancelAt.IsZero() || in.Status == "canceled" {
+		return false, nil
+	}
+	sub, err := s.client.Subscription.Query().Where(subscription.ID(subID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil || sub.CancelAt == nil || sub.CanceledAt != nil || sub.ProcessorSubscriptionID == nil {
+		return false, err
+	}
+	vp, err := s.client.VenuePayments.Query().Only(ctx)
+	if err != nil || vp.AccountID == nil {
+		return false, fmt.Errorf("billing: cancel withdrawn: venue account: %v", err)
+	}
+	cur, err := s.port.GetSubscription(ctx, *vp.AccountID, *sub.ProcessorSubscriptionID)
+	if err != nil {
+		return false, fmt.Errorf("billing: cancel withdrawn: read: %w", err) // the event job tries again
+	}
+	return cur.CancelAt.IsZero() && cur.Status != "canceled", nil
 }

@@ -61,6 +61,9 @@ func (s *Service) SettleLateFee(ctx context.Context, passID uuid.UUID) (*LateFee
 	if _, err := s.pay.Chargeable(ctx); err != nil {
 		return nil, err
 	}
+	if out, err := s.settleLostCharge(ctx, passID, fee); out != nil || err != nil {
+		return out, err
+	}
 	card, err := s.lateFeeCard(ctx, sub, "")
 	if err != nil {
 		return nil, err
@@ -90,16 +93,69 @@ func (s *Service) SettleLateFee(ctx context.Context, passID uuid.UUID) (*LateFee
 		}
 		return &LateFeeSettlement{Fee: cur, ChargeStatus: SettleLateFeeProcessing}, nil
 	}
+	return s.lateFeeSettled(ctx, passID, fee.ID, res.IntentID)
+}
+
+// settleLostCharge answers a settle asked again after its charge's answer
+// was lost (the fee's attempt unknown): the charge's outcome is looked up
+// at Stripe through the payments reconcile (it only reads: the intent by
+// its id, or searched by the attempt id in its metadata; it never
+// charges), and the settle answers it: paid (settled and audited, once),
+// declined (402 CHARGE_DECLINED) or processing. Nil without an unknown
+// attempt, when Stripe's answer is still not known (the settle then
+// answers 409 UNKNOWN_WRITE_OUTCOME as before), or when Stripe never made
+// the charge (the attempt canceled: the settle charges under a new one).
+func (s *Service) settleLostCharge(ctx context.Context, passID uuid.UUID, fee *ent.LateFee) (*LateFeeSettlement, error) {
+	at, err := s.client.PaymentAttempt.Query().Where(paymentattempt.LiveSubjectID(fee.ID),
+		paymentattempt.StateEQ(paymentattempt.StateUnknown)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.pay.Reconcile(ctx, at.ID); err != nil {
+		s.pay.Logger().WarnContext(ctx, "late fee settle: look up the lost charge", "attempt_id", at.ID, "error", err)
+		return nil, nil
+	}
+	if at, err = s.client.PaymentAttempt.Get(ctx, at.ID); err != nil {
+		return nil, err
+	}
+	switch at.State {
+	case paymentattempt.StateSucceeded:
+		return s.lateFeeSettled(ctx, passID, fee.ID, deref(at.ProcessorObjectID))
+	case paymentattempt.StateFailed:
+		return nil, (&apperr.Error{Status: http.StatusPaymentRequired, Code: payments.CodeDeclined,
+			Message: "the card was declined"}).With("failure_code", deref(at.FailureCode)).
+			With("decline_code", at.DeclineCode).With("next_step", "update_card")
+	case paymentattempt.StateRequiresAction: // as at the first answer: nobody is there to authenticate
+		_ = s.pay.CancelIntent(ctx, at.ID)
+		return nil, (&apperr.Error{Status: http.StatusPaymentRequired, Code: payments.CodeDeclined,
+			Message: "the card was declined"}).With("failure_code", "authentication_required").
+			With("decline_code", nil).With("next_step", "update_card")
+	case paymentattempt.StateProcessing:
+		cur, err := s.client.LateFee.Get(ctx, fee.ID)
+		if err != nil {
+			return nil, err
+		}
+		return &LateFeeSettlement{Fee: cur, ChargeStatus: SettleLateFeeProcessing}, nil
+	}
+	return nil, nil
+}
+
+// lateFeeSettled records the audit entry of fee feeID settled by the
+// charge of intent intentID and answers the settlement.
+func (s *Service) lateFeeSettled(ctx context.Context, passID, feeID uuid.UUID, intentID string) (*LateFeeSettlement, error) {
 	var out *ent.LateFee
-	err = events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
-		cur, err := tx.LateFee.Query().Where(latefee.ID(fee.ID)).Only(ctx)
+	err := events.WithTx(ctx, s.client, func(ctx context.Context, tx *ent.Tx) error {
+		cur, err := tx.LateFee.Query().Where(latefee.ID(feeID)).Only(ctx)
 		if err != nil {
 			return err
 		}
 		out = cur
 		details := map[string]any{"late_fee_id": cur.ID.String(), "invoice_id": cur.InvoiceID.String(),
 			"member_id": cur.MemberID.String(), "amount_minor": cur.AmountMinor, "currency": cur.Currency,
-			"payment_intent_id": res.IntentID}
+			"payment_intent_id": intentID}
 		if cur.PaymentID != nil {
 			details["payment_id"] = cur.PaymentID.String()
 		}

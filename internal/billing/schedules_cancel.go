@@ -32,7 +32,9 @@ type Cancellation struct {
 // (Stripe refuses a cancel of a subscription a schedule manages). Notice
 // given while a binding lasts is accepted too: the membership ends on the
 // binding's end, the renewal at or after it (cancelEnd), so the periods
-// the binding promised are charged and none after. A pass that does not
+// the binding promised are charged and none after. The subscription row
+// keeps the end (cancel_at): the membership's current cancellation, which
+// Stripe withdrawing clears (OnSubscription). A pass that does not
 // renew is 422 NO_STRIPE_SUBSCRIPTION. Refusals change nothing.
 func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Cancellation, error) {
 	sub, err := s.liveSubscription(ctx, passID, CodeNoStripeSubscription)
@@ -107,6 +109,9 @@ func (s *Service) CancelAtPeriodEnd(ctx context.Context, passID uuid.UUID) (*Can
 		}
 		if _, err := audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditCancelRequested, Target: "pass:" + passID.String(),
 			Details: details}); err != nil {
+			return err
+		}
+		if err := tx.Subscription.UpdateOneID(sub.ID).SetCancelAt(end).Exec(ctx); err != nil {
 			return err
 		}
 		return tx.PaymentAttempt.UpdateOneID(at.ID).SetState(paymentattempt.StateSucceeded).

@@ -2,10 +2,13 @@ package handlers
 
 import (
 	"context"
+	"errors"
 
 	"github.com/venueplatform/venue/ent"
+	"github.com/venueplatform/venue/internal/apperr"
 	"github.com/venueplatform/venue/internal/billing"
 	api "github.com/venueplatform/venue/internal/gen/api"
+	"github.com/venueplatform/venue/internal/payments"
 )
 
 // ListAdminFailedPayments implements api.Handler.
@@ -65,7 +68,7 @@ func (h *Handler) RetryAdminInvoice(ctx context.Context, req api.OptAdminInvoice
 }
 
 // SettleAdminInvoiceExternally implements api.Handler.
-func (h *Handler) SettleAdminInvoiceExternally(ctx context.Context, req *api.AdminInvoiceSettleRequest, p api.SettleAdminInvoiceExternallyParams) (*api.InvoiceDetailResponse, error) {
+func (h *Handler) SettleAdminInvoiceExternally(ctx context.Context, req *api.AdminInvoiceSettleRequest, p api.SettleAdminInvoiceExternallyParams) (api.SettleAdminInvoiceExternallyRes, error) {
 	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
 		return nil, err
 	}
@@ -75,6 +78,9 @@ func (h *Handler) SettleAdminInvoiceExternally(ctx context.Context, req *api.Adm
 		sp.PaidAt = req.PaidAt.Value
 	}
 	row, err := h.billing().SettleExternally(ctx, sp)
+	if lost, ok := h.unknownOutcome(ctx, err); ok {
+		return lost, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -82,15 +88,30 @@ func (h *Handler) SettleAdminInvoiceExternally(ctx context.Context, req *api.Adm
 }
 
 // CompAdminInvoice implements api.Handler.
-func (h *Handler) CompAdminInvoice(ctx context.Context, req *api.AdminInvoiceCompRequest, p api.CompAdminInvoiceParams) (*api.InvoiceDetailResponse, error) {
+func (h *Handler) CompAdminInvoice(ctx context.Context, req *api.AdminInvoiceCompRequest, p api.CompAdminInvoiceParams) (api.CompAdminInvoiceRes, error) {
 	if err := billing.Authorize(ctx, billing.PermPassesManage); err != nil {
 		return nil, err
 	}
 	row, err := h.billing().Comp(ctx, p.ID, req.Reason)
+	if lost, ok := h.unknownOutcome(ctx, err); ok {
+		return lost, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	return &api.InvoiceDetailResponse{Data: h.invoiceDetail(row, h.cardsOn(ctx))}, nil
+}
+
+// unknownOutcome is the typed 409 UNKNOWN_WRITE_OUTCOME answer of an
+// operation that names it (Stripe's answer lost), through the one error
+// mapping (NewError); ok is false for any other error.
+func (h *Handler) unknownOutcome(ctx context.Context, err error) (*api.ErrorResponse, bool) {
+	var ae *apperr.Error
+	if err == nil || !errors.As(err, &ae) || ae.Code != payments.CodeUnknownOutcome {
+		return nil, false
+	}
+	es := h.NewError(ctx, err)
+	return &es.Response, true
 }
 
 func passStatusResponse(p *ent.Pass) *api.AdminPassStatusResponse {

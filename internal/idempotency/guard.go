@@ -201,6 +201,10 @@ func (g *Guard) finish(ctx context.Context, st *state) {
 		replay(st.w, st.replay)
 	case st.claim != uuid.Nil:
 		resp := st.rec.response()
+		if st.policy.RerunUnknown && unknownOutcome(resp) {
+			g.release(ctx, st) // the same key runs again and looks the outcome up
+			return
+		}
 		if resp.Status >= 500 || st.rec.over {
 			if st.rec.over {
 				g.opts.Log.ErrorContext(ctx, "idempotency: answer too large to store; key released",
@@ -332,3 +336,16 @@ func peer(r *http.Request) string {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// unknownOutcome reports whether resp is a 409 UNKNOWN_WRITE_OUTCOME.
+func unknownOutcome(resp Response) bool {
+	if resp.Status != http.StatusConflict {
+		return false
+	}
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(resp.Body, &env) == nil && env.Error.Code == "UNKNOWN_WRITE_OUTCOME"
+}

@@ -34,6 +34,7 @@ var routes = map[string]string{
 	"/api/v1/returns": "createReturn", // key required, 8 to 160 ASCII
 	"/api/v1/reads":   "listReads",    // no policy
 	"/api/v1/setups":  "removeSetup",  // key required, UUID, IDEMPOTENCY_KEY_INVALID
+	"/api/v1/settles": "settleFee",    // key required, UUID, a lost answer runs again
 }
 
 var policies = idempotency.Registry{
@@ -41,6 +42,7 @@ var policies = idempotency.Registry{
 	"createNote":   idempotency.Optional(idempotency.Max128),
 	"createReturn": idempotency.Required(idempotency.ASCII8To160),
 	"removeSetup":  idempotency.Required(idempotency.UUID).WithInvalidCode(idempotency.CodeKeyInvalid),
+	"settleFee":    idempotency.Required(idempotency.UUID).WithRerunUnknown(),
 }
 
 func route(r *http.Request) (string, bool) {

@@ -85,6 +85,18 @@ type Policy struct {
 	// contract names IDEMPOTENCY_KEY_INVALID for some UUID-key writes. A
 	// missing key keeps CodeInvalidKey.
 	InvalidCode string
+	// RerunUnknown releases the key of a 409 UNKNOWN_WRITE_OUTCOME answer
+	// instead of storing it, so the same key runs the operation again: for
+	// an operation whose second run looks its first write's outcome up (it
+	// never writes twice) and answers the final result.
+	RerunUnknown bool
+}
+
+// WithRerunUnknown is p running a request answered 409
+// UNKNOWN_WRITE_OUTCOME again on the same key.
+func (p Policy) WithRerunUnknown() Policy {
+	p.RerunUnknown = true
+	return p
 }
 
 // WithInvalidCode is p answering a malformed key with code.

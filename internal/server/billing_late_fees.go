@@ -41,7 +41,9 @@ func init() {
 }
 
 // Settling a declined late fee charges the card: a required key
-// (spec/parts/late_fee_settle.yaml).
+// (spec/parts/late_fee_settle.yaml). A lost answer (409
+// UNKNOWN_WRITE_OUTCOME) is not stored: the same key settles again, which
+// looks the charge's outcome up at Stripe and never charges twice.
 func init() {
-	idempotencyPolicies["settleAdminLateFee"] = idempotency.Required(idempotency.Max200)
+	idempotencyPolicies["settleAdminLateFee"] = idempotency.Required(idempotency.Max200).WithRerunUnknown()
 }

@@ -5403,7 +5403,7 @@ func decodeCollectAdminFeeResponse(resp *http.Response) (res *AdminFeeResponse, 
 	return res, errors.Wrap(defRes, "error")
 }
 
-func decodeCompAdminInvoiceResponse(resp *http.Response) (res *InvoiceDetailResponse, _ error) {
+func decodeCompAdminInvoiceResponse(resp *http.Response) (res CompAdminInvoiceRes, _ error) {
 	switch resp.StatusCode {
 	case 200:
 		// Code 200.
@@ -5444,6 +5444,41 @@ func decodeCompAdminInvoiceResponse(resp *http.Response) (res *InvoiceDetailResp
 				return nil
 			}(); err != nil {
 				return res, errors.Wrap(err, "validate")
+			}
+			return &response, nil
+		default:
+			return res, validate.InvalidContentType(ct)
+		}
+	case 409:
+		// Code 409.
+		ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if err != nil {
+			return res, errors.Wrap(err, "parse media type")
+		}
+		switch {
+		case ct == "application/json":
+			buf, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return res, err
+			}
+			d := jx.DecodeBytes(buf)
+
+			var response ErrorResponse
+			if err := func() error {
+				if err := response.Decode(d); err != nil {
+					return err
+				}
+				if err := d.Skip(); err != io.EOF {
+					return errors.New("unexpected trailing data")
+				}
+				return nil
+			}(); err != nil {
+				err = &ogenerrors.DecodeBodyError{
+					ContentType: ct,
+					Body:        buf,
+					Err:         err,
+				}
+				return res, err
 			}
 			return &response, nil
 		default:
@@ -26162,7 +26197,7 @@ func decodeSettleAdminFeeResponse(resp *http.Response) (res *AdminFeeResponse, _
 	return res, errors.Wrap(defRes, "error")
 }
 
-func decodeSettleAdminInvoiceExternallyResponse(resp *http.Response) (res *InvoiceDetailResponse, _ error) {
+func decodeSettleAdminInvoiceExternallyResponse(resp *http.Response) (res SettleAdminInvoiceExternallyRes, _ error) {
 	switch resp.StatusCode {
 	case 200:
 		// Code 200.
@@ -26203,6 +26238,41 @@ func decodeSettleAdminInvoiceExternallyResponse(resp *http.Response) (res *Invoi
 				return nil
 			}(); err != nil {
 				return res, errors.Wrap(err, "validate")
+			}
+			return &response, nil
+		default:
+			return res, validate.InvalidContentType(ct)
+		}
+	case 409:
+		// Code 409.
+		ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if err != nil {
+			return res, errors.Wrap(err, "parse media type")
+		}
+		switch {
+		case ct == "application/json":
+			buf, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return res, err
+			}
+			d := jx.DecodeBytes(buf)
+
+			var response ErrorResponse
+			if err := func() error {
+				if err := response.Decode(d); err != nil {
+					return err
+				}
+				if err := d.Skip(); err != io.EOF {
+					return errors.New("unexpected trailing data")
+				}
+				return nil
+			}(); err != nil {
+				err = &ogenerrors.DecodeBodyError{
+					ContentType: ct,
+					Body:        buf,
+					Err:         err,
+				}
+				return res, err
 			}
 			return &response, nil
 		default:

@@ -806,17 +806,35 @@ func encodeCollectAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWr
 	return nil
 }
 
-func encodeCompAdminInvoiceResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(200)
+func encodeCompAdminInvoiceResponse(response CompAdminInvoiceRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *InvoiceDetailResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(200)
 
-	e := new(jx.Encoder)
-	response.Encode(e)
-	if _, err := e.WriteTo(w); err != nil {
-		return errors.Wrap(err, "write")
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *ErrorResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(409)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
 	}
-
-	return nil
 }
 
 func encodeConfirmAppointmentCheckoutResponse(response ConfirmAppointmentCheckoutRes, w http.ResponseWriter) error {
@@ -3920,17 +3938,35 @@ func encodeSettleAdminFeeResponse(response *AdminFeeResponse, w http.ResponseWri
 	return nil
 }
 
-func encodeSettleAdminInvoiceExternallyResponse(response *InvoiceDetailResponse, w http.ResponseWriter) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(200)
+func encodeSettleAdminInvoiceExternallyResponse(response SettleAdminInvoiceExternallyRes, w http.ResponseWriter) error {
+	switch response := response.(type) {
+	case *InvoiceDetailResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(200)
 
-	e := new(jx.Encoder)
-	response.Encode(e)
-	if _, err := e.WriteTo(w); err != nil {
-		return errors.Wrap(err, "write")
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	case *ErrorResponse:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(409)
+
+		e := new(jx.Encoder)
+		response.Encode(e)
+		if _, err := e.WriteTo(w); err != nil {
+			return errors.Wrap(err, "write")
+		}
+
+		return nil
+
+	default:
+		return errors.Errorf("unexpected response type: %T", response)
 	}
-
-	return nil
 }
 
 func encodeSettleAdminLateFeeResponse(response *LateFeeSettleResponse, w http.ResponseWriter) error {

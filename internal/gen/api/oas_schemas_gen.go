@@ -20494,6 +20494,9 @@ func (s *ErrorResponse) SetError(val Error) {
 	s.Error = val
 }
 
+func (*ErrorResponse) compAdminInvoiceRes()             {}
+func (*ErrorResponse) settleAdminInvoiceExternallyRes() {}
+
 // ErrorStatusCode wraps ErrorResponse with StatusCode.
 type ErrorStatusCode struct {
 	StatusCode int
@@ -26846,6 +26849,9 @@ func (s *InvoiceDetailResponse) GetData() InvoiceDetail {
 func (s *InvoiceDetailResponse) SetData(val InvoiceDetail) {
 	s.Data = val
 }
+
+func (*InvoiceDetailResponse) compAdminInvoiceRes()             {}
+func (*InvoiceDetailResponse) settleAdminInvoiceExternallyRes() {}
 
 type InvoiceDetailStatus string
 

@@ -31,6 +31,9 @@ type Billing interface {
 	// PayInvoiceOutOfBand marks an open invoice paid outside Stripe (cash,
 	// a bank transfer, a comp): Stripe charges nothing and stops retrying.
 	PayInvoiceOutOfBand(ctx context.Context, account, key, id string) (*Invoice, error)
+	// SetInvoiceAutoAdvance turns Stripe's automatic collection of an open
+	// invoice (its automatic charge retries) off or on: auto_advance.
+	SetInvoiceAutoAdvance(ctx context.Context, account, key, id string, on bool) (*Invoice, error)
 }
 
 // SubscriptionParams are a membership's subscription to create.
@@ -86,6 +89,9 @@ type Subscription struct {
 	CollectionMethod string
 	// Schedule is the schedule managing the subscription ("" without one).
 	Schedule string
+	// CancelAt is when the subscription ends instead of renewing (zero
+	// when it renews).
+	CancelAt time.Time
 }
 
 // Invoice is what the domain reads of an invoice.
@@ -257,6 +263,18 @@ func (s *stripePort) PayInvoiceOutOfBand(ctx context.Context, account, key, id s
 	return invoiceOf(inv), nil
 }
 
+func (s *stripePort) SetInvoiceAutoAdvance(ctx context.Context, account, key, id string, on bool) (*Invoice, error) {
+	params := &stripe.InvoiceParams{AutoAdvance: stripe.Bool(on)}
+	params.Context = ctx
+	params.SetStripeAccount(account)
+	params.SetIdempotencyKey(key)
+	inv, err := s.api.Invoices.Update(id, params)
+	if err != nil {
+		return nil, classify(err)
+	}
+	return invoiceOf(inv), nil
+}
+
 // RefusalCode is the Stripe error code of an answered refusal
 // (invoice_already_paid, ...), "" for any other error.
 func RefusalCode(err error) string {
@@ -290,7 +308,7 @@ func unixTime(sec int64) time.Time {
 func subscriptionOf(sub *stripe.Subscription) *Subscription {
 	out := &Subscription{ID: sub.ID, Status: string(sub.Status), Metadata: sub.Metadata,
 		CurrentPeriodEnd: unixTime(sub.CurrentPeriodEnd), TrialEnd: unixTime(sub.TrialEnd),
-		CollectionMethod: string(sub.CollectionMethod)}
+		CollectionMethod: string(sub.CollectionMethod), CancelAt: unixTime(sub.CancelAt)}
 	if sub.Customer != nil {
 		out.Customer = sub.Customer.ID
 	}

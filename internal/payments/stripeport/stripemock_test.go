@@ -162,4 +162,7 @@ func TestBillingAgainstStripeMock(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.PayInvoiceOutOfBand(ctx, "acct_123", "k4", "in_123")
 	require.NoError(t, err)
+	// An externally billed membership stops Stripe retrying its open invoices.
+	_, err = p.SetInvoiceAutoAdvance(ctx, "acct_123", "k5", "in_123", false)
+	require.NoError(t, err)
 }

@@ -145,7 +145,7 @@ func (f *Fake) Advance(now time.Time) []SignedEvent {
 		}
 		for _, id := range b.invOrder {
 			i := b.invoices[id]
-			if !i.nextRetry.IsZero() && !i.nextRetry.After(now) && (!some || i.nextRetry.Before(due)) {
+			if !i.nextRetry.IsZero() && i.retries() && !i.nextRetry.After(now) && (!some || i.nextRetry.Before(due)) {
 				due, sub, inv, some = i.nextRetry, nil, i, true
 			}
 		}
@@ -302,7 +302,7 @@ func addInterval(t time.Time, interval string, n int) time.Time {
 // another endpoint's.
 func (f *Fake) serveBilling(w http.ResponseWriter, r *http.Request, key string) bool {
 	account := r.Header.Get("Stripe-Account")
-	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) || f.serveScheduleRead(w, r) || f.serveSchedules(w, r, key) {
+	if f.serveInvoiceItems(w, r, key) || f.serveCreditNotes(w, r, key) || f.serveInvoiceUpdate(w, r, key) || f.serveScheduleRead(w, r) || f.serveSchedules(w, r, key) {
 		return true
 	}
 	switch {

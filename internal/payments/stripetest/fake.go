@@ -84,6 +84,9 @@ type Fake struct {
 	methods methodFaults
 	// schedFaults scripts schedule phase writes (schedfaults.go).
 	schedFaults schedFaults
+	// autoAdvanceWrites counts, per invoice, the updates of its
+	// auto_advance (autoadvance.go).
+	autoAdvanceWrites map[string]int
 }
 
 // New starts a fake; it stops when the test ends (t.Cleanup by the caller
@@ -91,7 +94,8 @@ type Fake struct {
 func New() *Fake {
 	f := &Fake{intents: map[string]map[string]any{}, stored: map[string][]byte{}, storedSt: map[string]int{},
 		byKey: map[string]*Outcome{}, accounts: map[string]map[string]any{},
-		customers: map[string][]map[string]any{}, defaults: map[string]string{}, setups: map[string]map[string]any{}}
+		customers: map[string][]map[string]any{}, defaults: map[string]string{}, setups: map[string]map[string]any{},
+		autoAdvanceWrites: map[string]int{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	return f
 }

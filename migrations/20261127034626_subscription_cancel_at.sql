@@ -1,0 +1,2 @@
+-- Modify "subscriptions" table
+ALTER TABLE "subscriptions" ADD COLUMN "cancel_at" timestamptz NULL;
