@@ -19,7 +19,13 @@ import (
 // days of the billing clock: the fee is applied.
 func lateFeeEnv(t *testing.T) (*lifeEnv, uuid.UUID) {
 	t.Helper()
-	e := newLifeEnv(t)
+	return lateFeeEnvOn(t, newLifeEnv(t))
+}
+
+// lateFeeEnvOn is lateFeeEnv on e (set up beforehand, e.g. with a partner's
+// webhook subscription).
+func lateFeeEnvOn(t *testing.T, e *lifeEnv) (*lifeEnv, uuid.UUID) {
+	t.Helper()
 	_, err := e.boss.SetAdminLateFeePolicy(e.ctx, &api.LateFeePolicyRequest{AmountMinor: 5000, GraceDays: 3},
 		api.SetAdminLateFeePolicyParams{Currency: e.ten.Currency, IdempotencyKey: uuid.NewString()})
 	require.NoError(t, err)
