@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -178,6 +179,9 @@ func TestLateFeeMemberPayLink(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
 	require.Equal(t, 1, e.db().Payment.Query().Where(payment.KindEQ(payment.KindFee), payment.StatusEQ(payment.StatusSucceeded)).CountX(e.op))
+	// Partners hear of the fee paid by the member once (late_fee_events_test.go).
+	require.Equal(t, 1, e.eventCount(t, events.MembershipLateFeePaid))
+	require.Equal(t, 1, e.eventCount(t, events.MembershipLateFeeApplied))
 }
 
 // TestLateFeePolicies: billing.manage sets, lists and removes the venue's
