@@ -216,6 +216,10 @@ func (s *Service) applyLateFee(ctx context.Context, pol *ent.LateFeePolicy, invo
 		if err != nil {
 			return err
 		}
+		if err := recordLateFeeEvent(ctx, tx, events.MembershipLateFeeApplied, fee, map[string]any{
+			"invoice_number": in.Number, "applied_at": eventTime(fee.AppliedAt)}); err != nil {
+			return err
+		}
 		return tellLateFee(ctx, tx, in, fee) // latefee_notify.go
 	})
 	return applied, err
@@ -286,7 +290,11 @@ func (s *Service) WaiveLateFee(ctx context.Context, passID uuid.UUID, reason str
 		_, err = audit.Record(ctx, tx.Client(), audit.Entry{Action: AuditLateFeeWaived, Target: "pass:" + passID.String(),
 			Details: map[string]any{"late_fee_id": cur.ID.String(), "invoice_id": cur.InvoiceID.String(),
 				"member_id": cur.MemberID.String(), "amount_minor": cur.AmountMinor, "currency": cur.Currency, "reason": reason}})
-		return err
+		if err != nil {
+			return err
+		}
+		return recordLateFeeEvent(ctx, tx, events.MembershipLateFeeWaived, out, map[string]any{
+			"waived_at": eventTime(*out.WaivedAt)})
 	})
 	if err != nil {
 		return nil, err
@@ -401,7 +409,8 @@ func (lateFeeSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, inte
 	if err != nil {
 		return err
 	}
-	if err := tx.LateFee.UpdateOne(fee).SetStatus(latefee.StatusPaid).SetPaidAt(now).SetPaymentID(pay.ID).Exec(ctx); err != nil {
+	paid, err := tx.LateFee.UpdateOne(fee).SetStatus(latefee.StatusPaid).SetPaidAt(now).SetPaymentID(pay.ID).Save(ctx)
+	if err != nil {
 		return err
 	}
 	_, err = events.Record(ctx, tx.Client(), events.PaymentSucceeded, map[string]any{
@@ -409,5 +418,9 @@ func (lateFeeSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, inte
 		"member_id": fee.MemberID.String(), "payment_intent_id": intentID, "amount_minor": fee.AmountMinor,
 		"currency": fee.Currency,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	return recordLateFeeEvent(ctx, tx, events.MembershipLateFeePaid, paid, map[string]any{
+		"payment_id": pay.ID.String(), "payment_intent_id": intentID, "paid_at": eventTime(now)})
 }

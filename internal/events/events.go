@@ -91,6 +91,20 @@ const (
 	// card (data: booking_id, member_id, kind, amount_minor, currency, fee_status,
 	// payment_id, payment_intent_id).
 	FeeCharged = "fee.charged"
+	// MembershipLateFeeApplied: a membership's renewal invoice was still unpaid past the
+	// venue's grace days and got its late fee (data: late_fee_id, pass_id, member_id,
+	// invoice_id, invoice_number, amount_minor, currency, fee_status, applied_at).
+	// Membership late fees have their own types: the fee.* types are a booking's no-show
+	// and late-cancel fees and always carry booking_id.
+	MembershipLateFeeApplied = "membership.late_fee_applied"
+	// MembershipLateFeePaid: a membership late fee was charged to the member's card, with
+	// or after its renewal, automatically or by staff (data: late_fee_id, pass_id,
+	// member_id, invoice_id, amount_minor, currency, fee_status, payment_id,
+	// payment_intent_id, paid_at).
+	MembershipLateFeePaid = "membership.late_fee_paid"
+	// MembershipLateFeeWaived: staff waived a membership late fee (data: late_fee_id,
+	// pass_id, member_id, invoice_id, amount_minor, currency, fee_status, waived_at).
+	MembershipLateFeeWaived = "membership.late_fee_waived"
 )
 
 // Types is the catalogue of event types a webhook subscription can select.
@@ -106,6 +120,7 @@ var Types = []string{
 	MembershipRenewed, MembershipRenewalFailed,
 	GuestInvitePaid,
 	FeeCharged,
+	MembershipLateFeeApplied, MembershipLateFeePaid, MembershipLateFeeWaived,
 }
 
 // ErrNoVenue means Record was called without a venue viewer in the context.

@@ -12,6 +12,7 @@ import (
 	"github.com/venueplatform/venue/ent/latefee"
 	"github.com/venueplatform/venue/ent/payment"
 	"github.com/venueplatform/venue/internal/billing"
+	"github.com/venueplatform/venue/internal/events"
 	api "github.com/venueplatform/venue/internal/gen/api"
 )
 
@@ -19,7 +20,13 @@ import (
 // days of the billing clock: the fee is applied.
 func lateFeeEnv(t *testing.T) (*lifeEnv, uuid.UUID) {
 	t.Helper()
-	e := newLifeEnv(t)
+	return lateFeeEnvOn(t, newLifeEnv(t))
+}
+
+// lateFeeEnvOn is lateFeeEnv on e (set up beforehand, e.g. with a partner's
+// webhook subscription).
+func lateFeeEnvOn(t *testing.T, e *lifeEnv) (*lifeEnv, uuid.UUID) {
+	t.Helper()
 	_, err := e.boss.SetAdminLateFeePolicy(e.ctx, &api.LateFeePolicyRequest{AmountMinor: 5000, GraceDays: 3},
 		api.SetAdminLateFeePolicyParams{Currency: e.ten.Currency, IdempotencyKey: uuid.NewString()})
 	require.NoError(t, err)
@@ -172,6 +179,9 @@ func TestLateFeeMemberPayLink(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, latefee.StatusPaid, e.db().LateFee.Query().OnlyX(e.op).Status)
 	require.Equal(t, 1, e.db().Payment.Query().Where(payment.KindEQ(payment.KindFee), payment.StatusEQ(payment.StatusSucceeded)).CountX(e.op))
+	// Partners hear of the fee paid by the member once (late_fee_events_test.go).
+	require.Equal(t, 1, e.eventCount(t, events.MembershipLateFeePaid))
+	require.Equal(t, 1, e.eventCount(t, events.MembershipLateFeeApplied))
 }
 
 // TestLateFeePolicies: billing.manage sets, lists and removes the venue's

@@ -4950,8 +4950,9 @@ func (UnimplementedHandler) WaiveAdminFee(ctx context.Context, req *FeeWaiveRequ
 // without it. 422 `NO_PENDING_LATE_FEE` when no fee is pending (none
 // applied, paid or waived already); 409 `PAYMENT_PENDING` while a charge
 // of the fee is in progress. The audit entry
-// `membership.late_fee_waived` records the fee and the reason; the
-// member is not contacted. A pass of another venue, unknown or
+// `membership.late_fee_waived` records the fee and the reason, and
+// partners hear the webhook event `membership.late_fee_waived` (without
+// the reason); the member is not contacted. A pass of another venue, unknown or
 // malformed is 404 `NOT_FOUND`. `passes.manage`.
 //
 // POST /admin/passes/{id}/renewal-recovery/waive-late-fee
