@@ -875,10 +875,13 @@ type Invoker interface {
 	// moved), the pass rolls on to the end of the period, and the audit
 	// entry `payment.comped` records `reason` (required, 1 to 500
 	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-	// void invoice.
+	// void invoice. The invoice is paid out of band at the payment
+	// processor first (so it stops retrying); when its answer is lost it
+	// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+	// recorded once, as asked, by the processor's event or the reconcile.
 	//
 	// POST /admin/billing/invoices/{id}/comp
-	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
+	CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error)
 	// ConfirmAppointmentCheckout invokes confirmAppointmentCheckout operation.
 	//
 	// Reads the appointment's payment from Stripe (read only) and books the
@@ -3700,10 +3703,15 @@ type Invoker interface {
 	// now and may not be in the future. The receipt is e-mailed only with
 	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-	// above the balance or `paid_at` in the future.
+	// above the balance or `paid_at` in the future. The invoice is paid out
+	// of band at the payment processor first (so it stops retrying); when
+	// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+	// is kept on its attempt (method, amount, note, who asked) and is
+	// recorded once, as asked, by the processor's event or the reconcile;
+	// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
-	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error)
 	// SettleAdminLateFee invokes settleAdminLateFee operation.
 	//
 	// Charges the oldest pending late fee of the pass, alone, to the
@@ -3727,7 +3735,12 @@ type Invoker interface {
 	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 	// an unknown pass or another venue's is 404. `passes.manage`;
 	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
-	// first answer). The member is not contacted unless the body says
+	// first answer, except a 409 `UNKNOWN_WRITE_OUTCOME`: the same key then
+	// looks the charge's outcome up at the payment processor, never
+	// charging again, and answers the final result: `paid`, 402
+	// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
+	// while it is still not known).
+	// The member is not contacted unless the body says
 	// `notify_client` true: then, once the fee is paid, the member is
 	// sent the fee's receipt (kind `payment.late_fee_settled`, category
 	// `payments`) by e-mail through the notification outbox under their
@@ -9958,15 +9971,18 @@ func (c *Client) sendCollectAdminFee(ctx context.Context, request OptFeeCollectR
 // moved), the pass rolls on to the end of the period, and the audit
 // entry `payment.comped` records `reason` (required, 1 to 500
 // characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-// void invoice.
+// void invoice. The invoice is paid out of band at the payment
+// processor first (so it stops retrying); when its answer is lost it
+// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+// recorded once, as asked, by the processor's event or the reconcile.
 //
 // POST /admin/billing/invoices/{id}/comp
-func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error) {
+func (c *Client) CompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error) {
 	res, err := c.sendCompAdminInvoice(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res *InvoiceDetailResponse, err error) {
+func (c *Client) sendCompAdminInvoice(ctx context.Context, request *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (res CompAdminInvoiceRes, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [3]string
@@ -34780,15 +34796,20 @@ func (c *Client) sendSettleAdminFee(ctx context.Context, request *FeeSettleReque
 // now and may not be in the future. The receipt is e-mailed only with
 // `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 // draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-// above the balance or `paid_at` in the future.
+// above the balance or `paid_at` in the future. The invoice is paid out
+// of band at the payment processor first (so it stops retrying); when
+// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+// is kept on its attempt (method, amount, note, who asked) and is
+// recorded once, as asked, by the processor's event or the reconcile;
+// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 //
 // POST /admin/billing/invoices/{id}/settle-externally
-func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error) {
+func (c *Client) SettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error) {
 	res, err := c.sendSettleAdminInvoiceExternally(ctx, request, params)
 	return res, err
 }
 
-func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res *InvoiceDetailResponse, err error) {
+func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (res SettleAdminInvoiceExternallyRes, err error) {
 
 	u := uri.Clone(c.requestURL(ctx))
 	var pathParts [3]string
@@ -34906,7 +34927,12 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 // `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 // an unknown pass or another venue's is 404. `passes.manage`;
 // `Idempotency-Key` required (1 to 200 characters; a retry replays the
-// first answer). The member is not contacted unless the body says
+// first answer, except a 409 `UNKNOWN_WRITE_OUTCOME`: the same key then
+// looks the charge's outcome up at the payment processor, never
+// charging again, and answers the final result: `paid`, 402
+// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
+// while it is still not known).
+// The member is not contacted unless the body says
 // `notify_client` true: then, once the fee is paid, the member is
 // sent the fee's receipt (kind `payment.late_fee_settled`, category
 // `payments`) by e-mail through the notification outbox under their

@@ -9137,7 +9137,10 @@ func (s *Server) handleCollectAdminFeeRequest(args [1]string, argsEscaped bool, 
 // moved), the pass rolls on to the end of the period, and the audit
 // entry `payment.comped` records `reason` (required, 1 to 500
 // characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-// void invoice.
+// void invoice. The invoice is paid out of band at the payment
+// processor first (so it stops retrying); when its answer is lost it
+// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+// recorded once, as asked, by the processor's event or the reconcile.
 //
 // POST /admin/billing/invoices/{id}/comp
 func (s *Server) handleCompAdminInvoiceRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -9226,7 +9229,7 @@ func (s *Server) handleCompAdminInvoiceRequest(args [1]string, argsEscaped bool,
 		}
 	}()
 
-	var response *InvoiceDetailResponse
+	var response CompAdminInvoiceRes
 	if m := s.cfg.Middleware; m != nil {
 		mreq := middleware.Request{
 			Context:          ctx,
@@ -9251,7 +9254,7 @@ func (s *Server) handleCompAdminInvoiceRequest(args [1]string, argsEscaped bool,
 		type (
 			Request  = *AdminInvoiceCompRequest
 			Params   = CompAdminInvoiceParams
-			Response = *InvoiceDetailResponse
+			Response = CompAdminInvoiceRes
 		)
 		response, err = middleware.HookMiddleware[
 			Request,
@@ -44282,7 +44285,12 @@ func (s *Server) handleSettleAdminFeeRequest(args [1]string, argsEscaped bool, w
 // now and may not be in the future. The receipt is e-mailed only with
 // `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 // draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-// above the balance or `paid_at` in the future.
+// above the balance or `paid_at` in the future. The invoice is paid out
+// of band at the payment processor first (so it stops retrying); when
+// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+// is kept on its attempt (method, amount, note, who asked) and is
+// recorded once, as asked, by the processor's event or the reconcile;
+// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 //
 // POST /admin/billing/invoices/{id}/settle-externally
 func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsEscaped bool, w http.ResponseWriter, r *http.Request) {
@@ -44371,7 +44379,7 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 		}
 	}()
 
-	var response *InvoiceDetailResponse
+	var response SettleAdminInvoiceExternallyRes
 	if m := s.cfg.Middleware; m != nil {
 		mreq := middleware.Request{
 			Context:          ctx,
@@ -44396,7 +44404,7 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 		type (
 			Request  = *AdminInvoiceSettleRequest
 			Params   = SettleAdminInvoiceExternallyParams
-			Response = *InvoiceDetailResponse
+			Response = SettleAdminInvoiceExternallyRes
 		)
 		response, err = middleware.HookMiddleware[
 			Request,
@@ -44463,7 +44471,12 @@ func (s *Server) handleSettleAdminInvoiceExternallyRequest(args [1]string, argsE
 // `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 // an unknown pass or another venue's is 404. `passes.manage`;
 // `Idempotency-Key` required (1 to 200 characters; a retry replays the
-// first answer). The member is not contacted unless the body says
+// first answer, except a 409 `UNKNOWN_WRITE_OUTCOME`: the same key then
+// looks the charge's outcome up at the payment processor, never
+// charging again, and answers the final result: `paid`, 402
+// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
+// while it is still not known).
+// The member is not contacted unless the body says
 // `notify_client` true: then, once the fee is paid, the member is
 // sent the fee's receipt (kind `payment.late_fee_settled`, category
 // `payments`) by e-mail through the notification outbox under their

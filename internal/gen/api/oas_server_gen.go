@@ -862,10 +862,13 @@ type Handler interface {
 	// moved), the pass rolls on to the end of the period, and the audit
 	// entry `payment.comped` records `reason` (required, 1 to 500
 	// characters). 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a draft or
-	// void invoice.
+	// void invoice. The invoice is paid out of band at the payment
+	// processor first (so it stops retrying); when its answer is lost it
+	// is 409 `UNKNOWN_WRITE_OUTCOME`: the comp is kept on its attempt and
+	// recorded once, as asked, by the processor's event or the reconcile.
 	//
 	// POST /admin/billing/invoices/{id}/comp
-	CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (*InvoiceDetailResponse, error)
+	CompAdminInvoice(ctx context.Context, req *AdminInvoiceCompRequest, params CompAdminInvoiceParams) (CompAdminInvoiceRes, error)
 	// ConfirmAppointmentCheckout implements confirmAppointmentCheckout operation.
 	//
 	// Reads the appointment's payment from Stripe (read only) and books the
@@ -3687,10 +3690,15 @@ type Handler interface {
 	// now and may not be in the future. The receipt is e-mailed only with
 	// `notify_client` true. 422 `ALREADY_PAID`; 422 `NOT_RETRYABLE` for a
 	// draft or void invoice; 400 `VALIDATION_ERROR` naming `amount_minor`
-	// above the balance or `paid_at` in the future.
+	// above the balance or `paid_at` in the future. The invoice is paid out
+	// of band at the payment processor first (so it stops retrying); when
+	// its answer is lost it is 409 `UNKNOWN_WRITE_OUTCOME`: the settlement
+	// is kept on its attempt (method, amount, note, who asked) and is
+	// recorded once, as asked, by the processor's event or the reconcile;
+	// meanwhile another settlement of the invoice is 409 `PAYMENT_PENDING`.
 	//
 	// POST /admin/billing/invoices/{id}/settle-externally
-	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (*InvoiceDetailResponse, error)
+	SettleAdminInvoiceExternally(ctx context.Context, req *AdminInvoiceSettleRequest, params SettleAdminInvoiceExternallyParams) (SettleAdminInvoiceExternallyRes, error)
 	// SettleAdminLateFee implements settleAdminLateFee operation.
 	//
 	// Charges the oldest pending late fee of the pass, alone, to the
@@ -3714,7 +3722,12 @@ type Handler interface {
 	// `UNKNOWN_WRITE_OUTCOME` (a reconcile follows), 502 `STRIPE_ERROR`;
 	// an unknown pass or another venue's is 404. `passes.manage`;
 	// `Idempotency-Key` required (1 to 200 characters; a retry replays the
-	// first answer). The member is not contacted unless the body says
+	// first answer, except a 409 `UNKNOWN_WRITE_OUTCOME`: the same key then
+	// looks the charge's outcome up at the payment processor, never
+	// charging again, and answers the final result: `paid`, 402
+	// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
+	// while it is still not known).
+	// The member is not contacted unless the body says
 	// `notify_client` true: then, once the fee is paid, the member is
 	// sent the fee's receipt (kind `payment.late_fee_settled`, category
 	// `payments`) by e-mail through the notification outbox under their
