@@ -21,7 +21,7 @@ func (h *Handler) SettleAdminLateFee(ctx context.Context, req api.OptLateFeeSett
 			return nil, err
 		}
 	}
-	res, err := h.billing().SettleLateFee(ctx, p.ID)
+	res, err := h.billing().SettleLateFee(ctx, p.ID, billing.SettleLateFeeRequest{Key: p.IdempotencyKey, Notify: tell})
 	if err != nil {
 		return nil, err
 	}

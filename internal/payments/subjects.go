@@ -72,6 +72,10 @@ type ChargeParams struct {
 	OffSession bool
 	// SaveCard keeps the card that pays on CustomerID for renewals.
 	SaveCard bool
+	// Intent is kept on a new attempt (payment_attempts.intent): what the
+	// request meant, for its rerun and for the event or reconcile that
+	// settles the subject later.
+	Intent map[string]any
 }
 
 // ChargeResult is a charge's outcome: Status is succeeded (the subject is
@@ -114,7 +118,7 @@ func (s *Service) ChargeSubject(ctx context.Context, p ChargeParams) (*ChargeRes
 		case ent.IsNotFound(err):
 		case err != nil:
 			return err
-		case live.State == paymentattempt.StateCreated || live.State == paymentattempt.StateInFlight:
+		case (live.State == paymentattempt.StateCreated || live.State == paymentattempt.StateInFlight) && sameRequest(live, p.Intent):
 			attempt = live
 			return nil
 		case live.State == paymentattempt.StateUnknown:
@@ -126,9 +130,13 @@ func (s *Service) ChargeSubject(ctx context.Context, p ChargeParams) (*ChargeRes
 		if err != nil {
 			return err
 		}
-		attempt, err = tx.PaymentAttempt.Create().
+		create := tx.PaymentAttempt.Create().
 			SetPurpose(p.Purpose).SetSubjectID(p.SubjectID).SetNumber(n + 1).
-			SetState(paymentattempt.StateInFlight).SetLiveSubjectID(p.SubjectID).Save(ctx)
+			SetState(paymentattempt.StateInFlight).SetLiveSubjectID(p.SubjectID)
+		if p.Intent != nil {
+			create.SetIntent(p.Intent)
+		}
+		attempt, err = create.Save(ctx)
 		return err
 	})
 	if ent.IsConstraintError(err) {
@@ -185,6 +193,20 @@ func (s *Service) ChargeSubject(ctx context.Context, p ChargeParams) (*ChargeRes
 		return nil, declined(in.FailureCode, in.DeclineCode)
 	}
 	return &ChargeResult{Status: status, IntentID: in.ID, ClientSecret: in.ClientSecret, AccountID: *vp.AccountID}, nil
+}
+
+// sameRequest reports whether the live attempt at is the request's own:
+// always, unless the request names itself (intent request_key) and the
+// attempt was made by another (a subject charged by several requests, such
+// as a late fee: another's charge in flight is 409 PAYMENT_PENDING, never
+// resent as this one's).
+func sameRequest(at *ent.PaymentAttempt, intent map[string]any) bool {
+	key, ok := intent["request_key"].(string)
+	if !ok || key == "" {
+		return true
+	}
+	had, _ := at.Intent["request_key"].(string)
+	return had == key
 }
 
 // applySubjectIntent is applyIntent for the attempts of a registered
