@@ -397,7 +397,8 @@ func (lateFeeSubject) Lock(ctx context.Context, tx *ent.Tx, id uuid.UUID) (payme
 }
 
 // Settle marks the fee paid and writes its payment row (kind fee, method
-// card), once, under the fee's lock.
+// card), once, under the fee's lock, with the member's receipt when the
+// staff settle that charged asked for it.
 func (lateFeeSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, intentID string, now time.Time) error {
 	fee, err := tx.LateFee.Get(ctx, id)
 	if err != nil || fee.Status != latefee.StatusPending {
@@ -421,6 +422,9 @@ func (lateFeeSubject) Settle(ctx context.Context, tx *ent.Tx, id uuid.UUID, inte
 	if err != nil {
 		return err
 	}
-	return recordLateFeeEvent(ctx, tx, events.MembershipLateFeePaid, paid, map[string]any{
-		"payment_id": pay.ID.String(), "payment_intent_id": intentID, "paid_at": eventTime(now)})
+	if err := recordLateFeeEvent(ctx, tx, events.MembershipLateFeePaid, paid, map[string]any{
+		"payment_id": pay.ID.String(), "payment_intent_id": intentID, "paid_at": eventTime(now)}); err != nil {
+		return err
+	}
+	return tellIfAsked(ctx, tx, paid, intentID) // latefee_settle_notify.go
 }

@@ -61,3 +61,31 @@ func TestSettleLateFeeNotifiesClient(t *testing.T) {
 	require.Equal(t, res.Data.PaymentID, again.Data.PaymentID)
 	require.Equal(t, []string{"email:pending"}, e.feeReceipts(t, feeID), "told once")
 }
+
+// TestSettleLateFeeNotifiesWhenProcessed: a settle with notify_client whose
+// charge is processing tells nothing yet; the bank's answer settling the
+// fee later (Stripe's payment_intent.succeeded, posted twice) queues the
+// one receipt the request asked for. Without notify_client nothing is sent.
+func TestSettleLateFeeNotifiesWhenProcessed(t *testing.T) {
+	for _, tell := range []bool{true, false} {
+		t.Run(map[bool]string{true: "notify", false: "silent"}[tell], func(t *testing.T) {
+			e, feeID := declinedLateFee(t)
+			e.fake.ProcessSlowly("pm_bill")
+			body := api.NewOptLateFeeSettleRequest(api.LateFeeSettleRequest{NotifyClient: api.NewOptBool(tell)})
+			res, err := e.boss.SettleAdminLateFee(e.ctx, body, api.SettleAdminLateFeeParams{ID: e.pass, IdempotencyKey: uuid.NewString()})
+			require.NoError(t, err)
+			require.Equal(t, api.LateFeeSettleChargeStatusProcessing, res.Data.ChargeStatus)
+			require.Empty(t, e.feeReceipts(t, feeID), "nothing told while processing")
+
+			evs := append(e.fake.TakeEvents(), e.fake.FinishPayment(true)...)
+			e.postAll(t, evs)
+			e.postAll(t, evs)
+			require.Equal(t, latefee.StatusPaid, e.db().LateFee.GetX(e.op, feeID).Status)
+			if tell {
+				require.Equal(t, []string{"email:pending"}, e.feeReceipts(t, feeID), "told once, when paid")
+			} else {
+				require.Empty(t, e.feeReceipts(t, feeID))
+			}
+		})
+	}
+}
