@@ -1,6 +1,7 @@
 package stripetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -24,7 +25,9 @@ func (f *Fake) serveInvoiceUpdate(w http.ResponseWriter, r *http.Request, key st
 		notFound(w)
 		return true
 	}
-	f.replayOr(w, key, func() map[string]any {
+	f.mu.Lock()
+	raw, ok := f.stored[key]
+	if !ok || key == "" {
 		if v := r.PostForm.Get("auto_advance"); v != "" {
 			inv.obj["auto_advance"] = v == "true"
 			f.autoAdvanceWrites[id]++
@@ -33,9 +36,23 @@ func (f *Fake) serveInvoiceUpdate(w http.ResponseWriter, r *http.Request, key st
 		for k, v := range inv.obj {
 			out[k] = v
 		}
-		return out
-	})
+		raw, _ = json.Marshal(out)
+		f.stored[key] = raw
+	}
+	f.mu.Unlock()
+	if f.dropIf(w, &f.subFaults.invoiceUpdateDrop) {
+		return true
+	}
+	writeRaw(w, 200, raw)
 	return true
+}
+
+// DropInvoiceUpdates makes the next n invoice updates (and replays of their
+// keys) close the connection without an answer after the update applied.
+func (f *Fake) DropInvoiceUpdates(n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.subFaults.invoiceUpdateDrop = n
 }
 
 // AutoAdvance is invoice id's auto_advance: on unless an update turned it

@@ -17,6 +17,8 @@ type subFaults struct {
 	payRefuse int
 	// payFail500 answers invoice payments 500 before anything happens.
 	payFail500 int
+	// invoiceUpdateDrop drops the answers of invoice updates (auto_advance).
+	invoiceUpdateDrop int
 	// applied counts, per subscription, the updates that changed something
 	// (a replay of a key changes nothing).
 	applied map[string]int
