@@ -3739,14 +3739,18 @@ type Invoker interface {
 	// looks the charge's outcome up at the payment processor, never
 	// charging again, and answers the final result: `paid`, 402
 	// `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
-	// while it is still not known).
+	// while it is still not known. The charge is found by the key, so a
+	// charge the reconcile settled meanwhile is still answered `paid`
+	// with its payment for that key; another key gets 422
+	// `NO_PENDING_LATE_FEE`).
 	// The member is not contacted unless the body says
 	// `notify_client` true: then, once the fee is paid, the member is
 	// sent the fee's receipt (kind `payment.late_fee_settled`, category
 	// `payments`) by e-mail through the notification outbox under their
 	// rules (the venue's e-mail switch, opt-outs, payments preferences),
-	// once per idempotency key and fee; a processing charge sends
-	// nothing. Sending needs `notifications.send` (403 otherwise, nothing
+	// once per fee; the wish is kept with the charge, so a processing
+	// charge sends it when the processor's event or the reconcile
+	// settles the fee later. Sending needs `notifications.send` (403 otherwise, nothing
 	// charged).
 	//
 	// POST /admin/passes/{id}/renewal-recovery/settle-late-fee
@@ -34931,14 +34935,18 @@ func (c *Client) sendSettleAdminInvoiceExternally(ctx context.Context, request *
 // looks the charge's outcome up at the payment processor, never
 // charging again, and answers the final result: `paid`, 402
 // `CHARGE_DECLINED` or `processing`; 409 `UNKNOWN_WRITE_OUTCOME` again
-// while it is still not known).
+// while it is still not known. The charge is found by the key, so a
+// charge the reconcile settled meanwhile is still answered `paid`
+// with its payment for that key; another key gets 422
+// `NO_PENDING_LATE_FEE`).
 // The member is not contacted unless the body says
 // `notify_client` true: then, once the fee is paid, the member is
 // sent the fee's receipt (kind `payment.late_fee_settled`, category
 // `payments`) by e-mail through the notification outbox under their
 // rules (the venue's e-mail switch, opt-outs, payments preferences),
-// once per idempotency key and fee; a processing charge sends
-// nothing. Sending needs `notifications.send` (403 otherwise, nothing
+// once per fee; the wish is kept with the charge, so a processing
+// charge sends it when the processor's event or the reconcile
+// settles the fee later. Sending needs `notifications.send` (403 otherwise, nothing
 // charged).
 //
 // POST /admin/passes/{id}/renewal-recovery/settle-late-fee
