@@ -6,7 +6,6 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/invoice"
-	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/payments/stripeport"
@@ -40,8 +39,7 @@ func (s *Service) tellAuthenticate(ctx context.Context, tx *ent.Tx, row *ent.Inv
 		}
 	}
 	corr := fmt.Sprintf("renewal_action_required:%s:%s", row.ID, in.PaymentIntent)
-	n, err := tx.NotificationDelivery.Query().Where(notificationdelivery.CorrelationID(corr)).Count(ctx)
-	if err != nil || n > 0 {
+	if told, err := toldAlready(ctx, tx, corr); err != nil || told {
 		return err
 	}
 	amount := money.Format(row.TotalMinor-row.AmountPaidMinor, row.Currency)

@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/venueplatform/venue/ent"
-	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/notify"
 )
@@ -50,7 +49,7 @@ func tellLoyalty(ctx context.Context, tx *ent.Tx, g *ent.LoyaltyPrice, granted b
 	}
 	// A grant a retry finished (Stripe took it for some passes first) is
 	// told once.
-	if n, err := tx.NotificationDelivery.Query().Where(notificationdelivery.CorrelationID(msg.CorrelationID)).Count(ctx); err != nil || n > 0 {
+	if told, err := toldAlready(ctx, tx, msg.CorrelationID); err != nil || told {
 		return err
 	}
 	for _, ch := range []notify.Channel{notify.Email, notify.Push} {

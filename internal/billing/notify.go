@@ -8,6 +8,7 @@ import (
 
 	"github.com/venueplatform/venue/ent"
 	"github.com/venueplatform/venue/ent/member"
+	"github.com/venueplatform/venue/ent/notificationdelivery"
 	"github.com/venueplatform/venue/internal/money"
 	"github.com/venueplatform/venue/internal/notify"
 	"github.com/venueplatform/venue/internal/system"
@@ -63,6 +64,13 @@ func tellMember(ctx context.Context, tx *ent.Tx, row *ent.Invoice, msg notify.Me
 		return fmt.Errorf("billing: %s notice: %w", msg.Kind, err)
 	}
 	return nil
+}
+
+// toldAlready reports whether a notice with correlation id corr was
+// queued (or skipped) before: the check that makes a retried request or a
+// second delivery of the same event tell the member nothing twice.
+func toldAlready(ctx context.Context, tx *ent.Tx, corr string) (bool, error) {
+	return tx.NotificationDelivery.Query().Where(notificationdelivery.CorrelationID(corr)).Exist(ctx)
 }
 
 // tellFailure tells the member that a renewal was declined and how to pay
